@@ -1,0 +1,47 @@
+# irscope: `make run` builds and opens the app on a bundled example; `make test` builds and
+# runs every test. Both install what a fresh Debian 12 machine lacks first.
+BUILD_DIR ?= build
+FUZZ_DIR ?= build-fuzz
+BUILD_TYPE ?= RelWithDebInfo
+JOBS ?= $(shell nproc)
+EXAMPLE ?= resources/examples/load_elim_level3.ir
+FUZZ_SECONDS ?= 60
+
+.PHONY: all deps configure build run test fuzz clean
+
+all: build
+
+deps:
+	@tools/install-deps.sh
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+configure: deps $(BUILD_DIR)/build.ninja
+
+build: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+run: build
+	@if [ -z "$$DISPLAY" ] && [ -z "$$WAYLAND_DISPLAY" ]; then \
+	  echo "make run: no display found; starting irscope under Xvfb (close it with Ctrl-C)"; \
+	  xvfb-run -a $(BUILD_DIR)/app/irscope $(EXAMPLE); \
+	else \
+	  $(BUILD_DIR)/app/irscope $(EXAMPLE); \
+	fi
+
+test: build
+	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
+# libFuzzer target for the .ir parser, built with clang in its own tree, run for FUZZ_SECONDS.
+fuzz: deps
+	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIRSCOPE_FUZZ=ON -DIRSCOPE_BUILD_UI=OFF
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_ir_parser
+	mkdir -p $(FUZZ_DIR)/corpus
+	cp tests/data/*.ir $(FUZZ_DIR)/corpus/
+	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=4096 $(FUZZ_DIR)/corpus
+
+clean:
+	rm -rf $(BUILD_DIR) $(FUZZ_DIR)

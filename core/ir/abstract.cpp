@@ -1,0 +1,96 @@
+#include "ir/abstract.h"
+
+namespace irscope::ir {
+
+namespace {
+std::shared_ptr<Abstract> make(Abstract::Kind k) {
+    auto a = std::make_shared<Abstract>();
+    a->kind = k;
+    return a;
+}
+}  // namespace
+
+AbstractPtr Abstract::tensor(DType t, Shape s, bool valueKnown) {
+    auto a = make(Kind::Tensor);
+    a->dtype = t;
+    a->shape = std::move(s);
+    a->valueKnown = valueKnown;
+    return a;
+}
+
+AbstractPtr Abstract::ref(DType t, Shape s, std::string refKey) {
+    auto a = make(Kind::Ref);
+    a->dtype = t;
+    a->shape = std::move(s);
+    a->refKey = std::move(refKey);
+    return a;
+}
+
+AbstractPtr Abstract::scalar(DType t) {
+    auto a = make(Kind::Scalar);
+    a->dtype = t;
+    return a;
+}
+
+AbstractPtr Abstract::tuple(std::vector<AbstractPtr> elems) {
+    auto a = make(Kind::Tuple);
+    a->elements = std::move(elems);
+    return a;
+}
+
+AbstractPtr Abstract::list(std::vector<AbstractPtr> elems) {
+    auto a = make(Kind::List);
+    a->elements = std::move(elems);
+    return a;
+}
+
+AbstractPtr Abstract::func() { return make(Kind::Func); }
+
+AbstractPtr Abstract::monadAbs(MonadKind m) {
+    auto a = make(Kind::Monad);
+    a->monad = m;
+    return a;
+}
+
+AbstractPtr Abstract::noneAbs() { return make(Kind::None); }
+AbstractPtr Abstract::typeAbs() { return make(Kind::Type); }
+
+AbstractPtr Abstract::opaque(std::string text) {
+    auto a = make(Kind::Opaque);
+    a->text = std::move(text);
+    return a;
+}
+
+bool Abstract::equals(const Abstract& o) const {
+    if (kind != o.kind) {
+        return false;
+    }
+    switch (kind) {
+        case Kind::Tensor:
+            return dtype == o.dtype && shape == o.shape && valueKnown == o.valueKnown;
+        case Kind::Ref: return dtype == o.dtype && shape == o.shape && refKey == o.refKey;
+        case Kind::Scalar: return dtype == o.dtype;
+        case Kind::Tuple:
+        case Kind::List:
+            if (elements.size() != o.elements.size()) {
+                return false;
+            }
+            for (std::size_t i = 0; i < elements.size(); ++i) {
+                if ((elements[i] == nullptr) != (o.elements[i] == nullptr)) {
+                    return false;
+                }
+                if (elements[i] && !elements[i]->equals(*o.elements[i])) {
+                    return false;
+                }
+            }
+            return true;
+        case Kind::Monad: return monad == o.monad;
+        case Kind::Opaque: return text == o.text;
+        case Kind::Func:
+        case Kind::None:
+        case Kind::Type: return true;
+    }
+    return false;
+}
+
+}  // namespace irscope::ir

@@ -1,0 +1,57 @@
+// FuncGraph: one function of the program in ANF form. Its body is every CNode reachable
+// from its Return node; parameters are the graph's inputs (the entry graph's include the
+// weights, which carry `has_default`).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "ir/node.h"
+
+namespace irscope::ir {
+
+class FuncGraph {
+public:
+    FuncGraph(const FuncGraph&) = delete;
+    FuncGraph& operator=(const FuncGraph&) = delete;
+
+    // The printed name, with MindSpore's prefixes where they apply: "BackwardNet_construct",
+    // "✓Net_construct", "↻Net_construct", "CR_Block_construct".
+    const std::string& name() const { return name_; }
+    void setName(std::string n) { name_ = std::move(n); }
+
+    const std::vector<Parameter*>& parameters() const { return params_; }
+    // The `Return(...)` CNode, or nullptr while the graph is being built.
+    CNode* returnNode() const { return return_; }
+    // The node the graph returns (input 1 of the Return node), or nullptr.
+    Node* output() const;
+
+    // Graph attributes printed in `subgraph attr:` (no_inline, cell_reuse, lazy_inline, ...).
+    AttrMap& attrs() { return attrs_; }
+    const AttrMap& attrs() const { return attrs_; }
+    bool flag(std::string_view key) const;
+
+    // Where the graph was defined (the `# In file ...` line above `subgraph @...`).
+    DebugInfo& debug() { return debug_; }
+    const DebugInfo& debug() const { return debug_; }
+
+    // Every CNode reachable from the Return node through inputs that stay in this graph,
+    // in a topological order (inputs before users, input order preserved), ending with
+    // the Return node. This is the graph's body as it is printed and counted.
+    std::vector<CNode*> topoOrder() const;
+
+    Module* module() const { return module_; }
+
+private:
+    friend class Module;
+    FuncGraph(Module* m, std::string name) : module_(m), name_(std::move(name)) {}
+    Module* module_;
+    std::string name_;
+    std::vector<Parameter*> params_;
+    CNode* return_ = nullptr;
+    AttrMap attrs_;
+    DebugInfo debug_;
+    std::size_t slot_ = 0;
+};
+
+}  // namespace irscope::ir

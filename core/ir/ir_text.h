@@ -1,0 +1,29 @@
+// The .ir text format: MindSpore-2.x-style dumps written by printIr and read by parseIr.
+// parseIr also reads the seeds' shortened listings and real MindSpore 2.0-2.3 dumps.
+// Invariant (tested): printIr(*parseIr(printIr(m))) == printIr(m).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "ir/module.h"
+#include "util/diagnostic.h"
+
+namespace irscope::ir {
+
+struct PrintOptions {
+    bool debugInfo = true;  // `# Fullname with scope:` and `# In file` lines
+};
+
+std::string printIr(const Module& m, const PrintOptions& opts = {});
+
+// Parses .ir text. `fileName` is used in diagnostics only. Throws ParseError with the
+// line and column of the first problem and what was expected there.
+std::unique_ptr<Module> parseIr(std::string_view text, const std::string& fileName = {});
+
+// Formatting helpers shared by the printer and other views (inspector, DOT labels).
+std::string formatValue(const Value& v);
+std::string formatAbstract(const Abstract& a);  // "<Tensor[Float32], (2, 3)>"
+
+}  // namespace irscope::ir

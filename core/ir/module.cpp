@@ -1,0 +1,531 @@
+#include "ir/module.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <unordered_map>
+#include <unordered_set>
+
+namespace irscope::ir {
+
+// --- FuncGraph --------------------------------------------------------------------------
+
+Node* FuncGraph::output() const {
+    if (return_ == nullptr || return_->size() < 2) {
+        return nullptr;
+    }
+    return return_->input(1);
+}
+
+bool FuncGraph::flag(std::string_view key) const {
+    ValuePtr v = attrs_.get(key);
+    if (!v) {
+        return false;
+    }
+    switch (v->kind) {
+        case Value::Kind::Bool: return v->b;
+        case Value::Kind::Int: return v->i != 0;
+        default: return true;
+    }
+}
+
+std::vector<CNode*> FuncGraph::topoOrder() const {
+    std::vector<CNode*> order;
+    if (return_ == nullptr) {
+        return order;
+    }
+    // Iterative post-order DFS: a node is emitted after all its same-graph CNode inputs,
+    // visiting inputs left to right, which is the numbering MindSpore's dumps show.
+    std::unordered_set<const CNode*> seen;
+    struct Frame {
+        CNode* node;
+        std::size_t next;
+    };
+    std::vector<Frame> stack;
+    stack.push_back({return_, 0});
+    seen.insert(return_);
+    while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next < top.node->size()) {
+            Node* in = top.node->input(top.next++);
+            CNode* c = nodeCast<CNode>(in);
+            if (c != nullptr && c->graph() == this && seen.insert(c).second) {
+                stack.push_back({c, 0});
+            }
+            continue;
+        }
+        order.push_back(top.node);
+        stack.pop_back();
+    }
+    return order;
+}
+
+// --- Module: graphs -----------------------------------------------------------------------
+
+Module::~Module() {
+    // Nodes refer to each other by raw pointer; destroy them before graphs.
+    nodes_.clear();
+    graphs_.clear();
+}
+
+FuncGraph* Module::addGraph(std::string name) {
+    auto g = std::unique_ptr<FuncGraph>(new FuncGraph(this, std::move(name)));
+    g->slot_ = graphs_.size();
+    graphs_.push_back(std::move(g));
+    return graphs_.back().get();
+}
+
+std::vector<FuncGraph*> Module::graphs() const {
+    std::vector<FuncGraph*> out;
+    out.reserve(graphs_.size());
+    for (const auto& g : graphs_) {
+        out.push_back(g.get());
+    }
+    return out;
+}
+
+FuncGraph* Module::findGraph(std::string_view name) const {
+    for (const auto& g : graphs_) {
+        if (g->name() == name) {
+            return g.get();
+        }
+    }
+    return nullptr;
+}
+
+namespace {
+
+void collectGraphRefs(const Value& v, std::vector<FuncGraph*>& out) {
+    if (v.kind == Value::Kind::Graph && v.graph != nullptr) {
+        out.push_back(v.graph);
+    } else if (v.kind == Value::Kind::Tuple || v.kind == Value::Kind::List) {
+        for (const auto& e : v.elements) {
+            collectGraphRefs(*e, out);
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<FuncGraph*> Module::reachableGraphs() const {
+    std::vector<FuncGraph*> out;
+    if (entry_ == nullptr) {
+        return out;
+    }
+    auto refsOf = [](const FuncGraph* g) {
+        std::vector<FuncGraph*> refs;
+        for (CNode* c : g->topoOrder()) {
+            for (Node* in : c->inputs()) {
+                if (const auto* v = nodeCast<ValueNode>(in)) {
+                    collectGraphRefs(*v->value(), refs);
+                }
+            }
+        }
+        return refs;
+    };
+    // Depth-first pre-order: a graph, then each graph it refers to, in order of reference.
+    struct Frame {
+        std::vector<FuncGraph*> refs;
+        std::size_t next = 0;
+    };
+    std::unordered_set<const FuncGraph*> seen{entry_};
+    out.push_back(entry_);
+    std::vector<Frame> stack;
+    stack.push_back({refsOf(entry_)});
+    while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next == top.refs.size()) {
+            stack.pop_back();
+            continue;
+        }
+        FuncGraph* g = top.refs[top.next++];
+        if (seen.insert(g).second) {
+            out.push_back(g);
+            stack.push_back({refsOf(g)});  // invalidates `top`
+        }
+    }
+    return out;
+}
+
+void Module::eraseGraph(FuncGraph* g) {
+    // Check first, mutate after: a refused erase leaves the module untouched.
+    for (const auto& n : nodes_) {
+        if (!n) {
+            continue;
+        }
+        if (n->graph() != g) {
+            if (const auto* v = nodeCast<ValueNode>(n.get())) {
+                std::vector<FuncGraph*> refs;
+                collectGraphRefs(*v->value(), refs);
+                if (std::find(refs.begin(), refs.end(), g) != refs.end()) {
+                    throw std::logic_error("eraseGraph: @" + g->name() + " is still referenced");
+                }
+            }
+            continue;
+        }
+        for (const Use& u : n->users_) {
+            if (u.user->graph() != g) {
+                throw std::logic_error("eraseGraph: a node of @" + g->name() +
+                                       " is used by another graph");
+            }
+        }
+    }
+    for (auto& n : nodes_) {
+        if (!n || n->graph() != g) {
+            continue;
+        }
+        if (auto* c = nodeCast<CNode>(n.get())) {
+            for (std::size_t i = 0; i < c->inputs_.size(); ++i) {
+                if (c->inputs_[i]->graph() != g) {
+                    removeUse(c->inputs_[i], c, i);
+                }
+            }
+        }
+    }
+    for (auto& n : nodes_) {
+        if (n && n->graph() == g) {
+            n.reset();
+            --liveNodes_;
+        }
+    }
+    if (entry_ == g) {
+        entry_ = nullptr;
+    }
+    const std::size_t slot = g->slot_;
+    graphs_.erase(graphs_.begin() + static_cast<std::ptrdiff_t>(slot));
+    for (std::size_t i = slot; i < graphs_.size(); ++i) {
+        graphs_[i]->slot_ = i;
+    }
+}
+
+// --- Module: nodes ------------------------------------------------------------------------
+
+template <typename T>
+T* Module::adopt(std::unique_ptr<T> n) {
+    T* raw = n.get();
+    raw->slot_ = nodes_.size();
+    nodes_.push_back(std::move(n));
+    ++liveNodes_;
+    return raw;
+}
+
+Parameter* Module::addParameter(FuncGraph* g, std::string name) {
+    auto* p = adopt(std::unique_ptr<Parameter>(new Parameter(nextId_++, g, std::move(name))));
+    if (g != nullptr) {
+        g->params_.push_back(p);
+    }
+    return p;
+}
+
+ValueNode* Module::addValue(FuncGraph* g, ValuePtr v) {
+    if (!v) {
+        throw std::logic_error("addValue: null value");
+    }
+    return adopt(std::unique_ptr<ValueNode>(new ValueNode(nextId_++, g, std::move(v))));
+}
+
+CNode* Module::addCNode(FuncGraph* g, const std::vector<Node*>& inputs) {
+    auto* c = adopt(std::unique_ptr<CNode>(new CNode(nextId_++, g)));
+    c->inputs_.reserve(inputs.size());
+    for (Node* in : inputs) {
+        appendInput(c, in);
+    }
+    return c;
+}
+
+CNode* Module::setOutput(FuncGraph* g, Node* out) {
+    CNode* ret = addCNode(g, {addValue(g, Value::primitive("Return")), out});
+    setReturnNode(g, ret);
+    return ret;
+}
+
+void Module::setReturnNode(FuncGraph* g, CNode* ret) {
+    if (ret != nullptr && ret->graph() != g) {
+        throw std::logic_error("setReturnNode: the Return node belongs to another graph");
+    }
+    g->return_ = ret;
+}
+
+void Module::addUse(Node* input, CNode* user, std::size_t index) {
+    input->users_.push_back(Use{user, index});
+}
+
+void Module::removeUse(Node* input, CNode* user, std::size_t index) {
+    auto& us = input->users_;
+    auto it = std::find(us.begin(), us.end(), Use{user, index});
+    if (it == us.end()) {
+        throw std::logic_error("use-def index out of sync");
+    }
+    us.erase(it);
+}
+
+void Module::setInput(CNode* n, std::size_t index, Node* input) {
+    if (input == nullptr) {
+        throw std::logic_error("setInput: null input");
+    }
+    if (index >= n->inputs_.size()) {
+        throw std::out_of_range("setInput: input index out of range");
+    }
+    removeUse(n->inputs_[index], n, index);
+    n->inputs_[index] = input;
+    addUse(input, n, index);
+}
+
+void Module::appendInput(CNode* n, Node* input) {
+    if (input == nullptr) {
+        throw std::logic_error("appendInput: null input");
+    }
+    n->inputs_.push_back(input);
+    addUse(input, n, n->inputs_.size() - 1);
+}
+
+void Module::removeInput(CNode* n, std::size_t index) {
+    if (index >= n->inputs_.size()) {
+        throw std::out_of_range("removeInput: input index out of range");
+    }
+    for (std::size_t i = index; i < n->inputs_.size(); ++i) {
+        removeUse(n->inputs_[i], n, i);
+    }
+    n->inputs_.erase(n->inputs_.begin() + static_cast<std::ptrdiff_t>(index));
+    for (std::size_t i = index; i < n->inputs_.size(); ++i) {
+        addUse(n->inputs_[i], n, i);
+    }
+}
+
+void Module::replaceAllUses(Node* from, Node* to) {
+    if (from == to) {
+        return;
+    }
+    // Copy: setInput edits from->users_.
+    const std::vector<Use> uses = from->users_;
+    for (const Use& u : uses) {
+        setInput(u.user, u.index, to);
+    }
+}
+
+void Module::erase(Node* n) {
+    if (!n->users_.empty()) {
+        throw std::logic_error("erase: node still has users");
+    }
+    if (auto* c = nodeCast<CNode>(n)) {
+        if (c->graph() != nullptr && c->graph()->return_ == c) {
+            throw std::logic_error("erase: node is its graph's Return");
+        }
+        for (std::size_t i = 0; i < c->inputs_.size(); ++i) {
+            removeUse(c->inputs_[i], c, i);
+        }
+        c->inputs_.clear();
+    }
+    if (auto* p = nodeCast<Parameter>(n); p != nullptr && p->graph() != nullptr) {
+        auto& ps = p->graph()->params_;
+        ps.erase(std::remove(ps.begin(), ps.end(), p), ps.end());
+    }
+    nodes_[n->slot_].reset();
+    --liveNodes_;
+}
+
+void Module::eraseParameter(Parameter* p) { erase(p); }
+
+std::size_t Module::liveNodeCount() const { return liveNodes_; }
+
+NodeCounts Module::counts() const {
+    NodeCounts c;
+    std::unordered_set<const Node*> nodes;
+    for (FuncGraph* g : reachableGraphs()) {
+        ++c.graphs;
+        for (Parameter* p : g->parameters()) {
+            nodes.insert(p);
+        }
+        for (CNode* n : g->topoOrder()) {
+            ++c.cnodes;
+            nodes.insert(n);
+            for (Node* in : n->inputs()) {
+                nodes.insert(in);
+            }
+        }
+    }
+    c.nodes = nodes.size();
+    return c;
+}
+
+// --- clone and verify -----------------------------------------------------------------------
+
+namespace {
+
+ValuePtr remapValue(const ValuePtr& v, const std::unordered_map<const FuncGraph*, FuncGraph*>& gm) {
+    if (v->kind == Value::Kind::Graph) {
+        auto it = gm.find(v->graph);
+        return Value::graphRef(it == gm.end() ? v->graph : it->second);
+    }
+    if (v->kind == Value::Kind::Tuple || v->kind == Value::Kind::List) {
+        std::vector<ValuePtr> elems;
+        elems.reserve(v->elements.size());
+        bool changed = false;
+        for (const auto& e : v->elements) {
+            elems.push_back(remapValue(e, gm));
+            changed = changed || elems.back() != e;
+        }
+        if (!changed) {
+            return v;
+        }
+        return v->kind == Value::Kind::Tuple ? Value::tuple(std::move(elems))
+                                             : Value::list(std::move(elems));
+    }
+    return v;
+}
+
+}  // namespace
+
+std::unique_ptr<Module> Module::clone() const {
+    auto m = std::make_unique<Module>();
+    std::unordered_map<const FuncGraph*, FuncGraph*> gm;
+    for (const auto& g : graphs_) {
+        FuncGraph* ng = m->addGraph(g->name_);
+        ng->debug_ = g->debug_;
+        gm[g.get()] = ng;
+    }
+    auto mapGraph = [&](FuncGraph* g) { return g == nullptr ? nullptr : gm.at(g); };
+    for (const auto& g : graphs_) {
+        FuncGraph* ng = gm.at(g.get());
+        for (const auto& [k, v] : g->attrs_) {
+            ng->attrs_.set(k, remapValue(v, gm));
+        }
+    }
+    for (const auto& [k, v] : attrs_) {
+        m->attrs_.set(k, remapValue(v, gm));
+    }
+
+    std::unordered_map<const Node*, Node*> nm;
+    m->nodes_.reserve(nodes_.size());
+    for (const auto& n : nodes_) {
+        if (!n) {
+            m->nodes_.emplace_back();  // keep slots aligned, so ids map 1:1 and cheaply
+            continue;
+        }
+        std::unique_ptr<Node> copy;
+        switch (n->kind()) {
+            case Node::Kind::Parameter: {
+                const auto* p = static_cast<const Parameter*>(n.get());
+                auto* np = new Parameter(p->id(), mapGraph(p->graph()), p->name_);
+                np->hasDefault_ = p->hasDefault_;
+                np->default_ = p->default_ ? remapValue(p->default_, gm) : nullptr;
+                copy.reset(np);
+                break;
+            }
+            case Node::Kind::Value: {
+                const auto* v = static_cast<const ValueNode*>(n.get());
+                copy.reset(new ValueNode(v->id(), mapGraph(v->graph()), remapValue(v->value_, gm)));
+                break;
+            }
+            case Node::Kind::CNode: {
+                const auto* c = static_cast<const CNode*>(n.get());
+                auto* nc = new CNode(c->id(), mapGraph(c->graph()));
+                nc->attrs_ = c->attrs_;
+                nc->primalAttrs_ = c->primalAttrs_;
+                copy.reset(nc);
+                break;
+            }
+        }
+        copy->abstract_ = n->abstract_;
+        copy->debug_ = n->debug_;
+        copy->slot_ = n->slot_;
+        nm[n.get()] = copy.get();
+        m->nodes_.push_back(std::move(copy));
+        ++m->liveNodes_;
+    }
+    // Inputs and users in the same order as the original, so iteration is identical.
+    for (const auto& n : nodes_) {
+        if (!n) {
+            continue;
+        }
+        Node* nn = nm.at(n.get());
+        if (const auto* c = nodeCast<CNode>(n.get())) {
+            auto* nc = static_cast<CNode*>(nn);
+            nc->inputs_.reserve(c->inputs_.size());
+            for (Node* in : c->inputs_) {
+                nc->inputs_.push_back(nm.at(in));
+            }
+        }
+        nn->users_.reserve(n->users_.size());
+        for (const Use& u : n->users_) {
+            nn->users_.push_back(Use{static_cast<CNode*>(nm.at(u.user)), u.index});
+        }
+    }
+    for (const auto& g : graphs_) {
+        FuncGraph* ng = gm.at(g.get());
+        for (Parameter* p : g->params_) {
+            ng->params_.push_back(static_cast<Parameter*>(nm.at(p)));
+        }
+        ng->return_ = g->return_ ? static_cast<CNode*>(nm.at(g->return_)) : nullptr;
+    }
+    m->entry_ = mapGraph(entry_);
+    m->nextId_ = nextId_;
+    return m;
+}
+
+std::string Module::verify() const {
+    std::unordered_set<const Node*> live;
+    std::unordered_set<const FuncGraph*> graphs;
+    for (const auto& g : graphs_) {
+        graphs.insert(g.get());
+    }
+    for (const auto& n : nodes_) {
+        if (n) {
+            live.insert(n.get());
+        }
+    }
+    if (live.size() != liveNodes_) {
+        return "live node count is out of sync";
+    }
+    std::size_t inputEdges = 0;
+    std::size_t useEdges = 0;
+    for (const auto& n : nodes_) {
+        if (!n) {
+            continue;
+        }
+        const std::string who = "node " + std::to_string(n->id());
+        if (n->graph() != nullptr && !graphs.count(n->graph())) {
+            return who + " belongs to a graph that is not in the module";
+        }
+        if (const auto* c = nodeCast<CNode>(n.get())) {
+            for (std::size_t i = 0; i < c->inputs_.size(); ++i) {
+                const Node* in = c->inputs_[i];
+                ++inputEdges;
+                if (in == nullptr || !live.count(in)) {
+                    return who + " input " + std::to_string(i) + " is not a live node";
+                }
+                const auto& us = in->users_;
+                if (std::find(us.begin(), us.end(), Use{const_cast<CNode*>(c), i}) == us.end()) {
+                    return who + " input " + std::to_string(i) + " is missing from its users";
+                }
+            }
+        }
+        for (const Use& u : n->users_) {
+            ++useEdges;
+            if (!live.count(u.user)) {
+                return who + " is used by a node that is not live";
+            }
+            if (u.index >= u.user->inputs_.size() || u.user->inputs_[u.index] != n.get()) {
+                return who + " has a use that its user does not have";
+            }
+        }
+    }
+    if (inputEdges != useEdges) {
+        return "duplicate entries in a users list";
+    }
+    for (const auto& g : graphs_) {
+        for (const Parameter* p : g->params_) {
+            if (!live.count(p) || p->graph() != g.get()) {
+                return "graph @" + g->name() + " lists a parameter it does not own";
+            }
+        }
+        if (g->return_ != nullptr && (!live.count(g->return_) || g->return_->graph() != g.get())) {
+            return "graph @" + g->name() + " has a Return node it does not own";
+        }
+    }
+    if (entry_ != nullptr && !graphs.count(entry_)) {
+        return "entry graph is not in the module";
+    }
+    return {};
+}
+
+}  // namespace irscope::ir

@@ -1,0 +1,103 @@
+// Module: owns FuncGraphs and nodes. Every mutation of the graph structure goes through
+// this class so the use-def index (Node::users) stays consistent.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ir/func_graph.h"
+#include "ir/node.h"
+
+namespace irscope::ir {
+
+struct NodeCounts {
+    std::size_t graphs = 0;
+    std::size_t nodes = 0;   // every distinct node used by a reachable graph
+    std::size_t cnodes = 0;  // CNodes in graph bodies, Return nodes included
+};
+
+class Module {
+public:
+    Module() = default;
+    Module(const Module&) = delete;
+    Module& operator=(const Module&) = delete;
+    ~Module();
+
+    // --- graphs -------------------------------------------------------------------------
+    FuncGraph* addGraph(std::string name);
+    // Erases a graph and all nodes that belong to it. Nodes of other graphs must no longer
+    // use them (checked; throws std::logic_error otherwise), and no value may refer to it.
+    void eraseGraph(FuncGraph* g);
+    // Graphs in creation order (the printer's order for subgraphs is derived from entry).
+    std::vector<FuncGraph*> graphs() const;
+    FuncGraph* entry() const { return entry_; }
+    void setEntry(FuncGraph* g) { entry_ = g; }
+    FuncGraph* findGraph(std::string_view name) const;
+    // Graphs reachable from the entry through graph values, entry first, then in the
+    // order they are first referenced (depth-first), as dumps list them.
+    std::vector<FuncGraph*> reachableGraphs() const;
+
+    // Module-level attributes (the header's `# Attrs:` block).
+    AttrMap& attrs() { return attrs_; }
+    const AttrMap& attrs() const { return attrs_; }
+
+    // --- nodes --------------------------------------------------------------------------
+    Parameter* addParameter(FuncGraph* g, std::string name);
+    ValueNode* addValue(FuncGraph* g, ValuePtr v);
+    CNode* addCNode(FuncGraph* g, const std::vector<Node*>& inputs);
+    // Creates `Return(out)` in g and makes it g's return node.
+    CNode* setOutput(FuncGraph* g, Node* out);
+    void setReturnNode(FuncGraph* g, CNode* ret);
+
+    void setInput(CNode* n, std::size_t index, Node* input);
+    void appendInput(CNode* n, Node* input);
+    // Removes input `index` and shifts the later inputs down.
+    void removeInput(CNode* n, std::size_t index);
+    // Every use of `from` becomes a use of `to` (`from` itself is left in place).
+    void replaceAllUses(Node* from, Node* to);
+    // Removes a node that has no users; its own uses of its inputs go away.
+    // Throws std::logic_error if the node still has users or is a graph's Return.
+    void erase(Node* n);
+    // Removes a parameter from its graph's parameter list (it must have no users).
+    void eraseParameter(Parameter* p);
+
+    // Number of live nodes of every kind (owned, whether reachable or not).
+    std::size_t liveNodeCount() const;
+    // Counts as MindSpore's `Node counting information` block: over the graphs reachable
+    // from the entry.
+    NodeCounts counts() const;
+
+    // --- whole-module operations ----------------------------------------------------------
+    // A deep copy: new graphs and nodes with the same ids, names, abstracts and debug info;
+    // values referring to graphs point at the copies.
+    std::unique_ptr<Module> clone() const;
+    // Checks the use-def index and ownership invariants; returns "" when consistent,
+    // otherwise a description of the first problem found.
+    std::string verify() const;
+
+    // Visits every live node in creation order.
+    template <typename F>
+    void forEachNode(F&& f) const {
+        for (const auto& n : nodes_) {
+            if (n) {
+                f(n.get());
+            }
+        }
+    }
+
+private:
+    template <typename T>
+    T* adopt(std::unique_ptr<T> n);
+    void addUse(Node* input, CNode* user, std::size_t index);
+    void removeUse(Node* input, CNode* user, std::size_t index);
+
+    std::vector<std::unique_ptr<FuncGraph>> graphs_;
+    std::vector<std::unique_ptr<Node>> nodes_;  // arena; erased slots are null
+    std::size_t liveNodes_ = 0;
+    std::uint64_t nextId_ = 1;
+    FuncGraph* entry_ = nullptr;
+    AttrMap attrs_;
+};
+
+}  // namespace irscope::ir

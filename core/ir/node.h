@@ -1,0 +1,186 @@
+// ANF nodes: Parameter, ValueNode and CNode. Nodes are owned by a Module and mutated only
+// through the Module's API, which keeps the use-def index consistent.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "ir/abstract.h"
+#include "ir/value.h"
+
+namespace irscope::ir {
+
+class FuncGraph;
+class Module;
+class CNode;
+
+// One source position of a node's origin: `# In file f.py:16, 12~25/    a = ops.sub(x, 1)/`.
+struct SourceLocation {
+    std::string file;
+    int line = 0;     // 1-based; 0 when unknown
+    int lineEnd = 0;  // equal to line for a one-line span
+    int col = -1;     // 0-based column range as MindSpore prints it; -1 when not printed
+    int colEnd = -1;
+    std::string text;  // the source line text between the slashes
+    std::string note;  // text after the closing slash (e.g. "<~~This line of code ...")
+    bool operator==(const SourceLocation&) const = default;
+};
+
+struct DebugInfo {
+    std::string name;   // debug name printed in parentheses: "CNode_12$a", "a", "[CNode]5"
+    std::string scope;  // "Default/network-Net/blocks-0/Add-op0"
+    std::vector<SourceLocation> trace;  // outermost first, as dumps list them
+    bool operator==(const DebugInfo&) const = default;
+};
+
+struct Use {
+    CNode* user = nullptr;
+    std::size_t index = 0;
+    bool operator==(const Use&) const = default;
+};
+
+class Node {
+public:
+    enum class Kind : std::uint8_t { Parameter, Value, CNode };
+
+    Node(const Node&) = delete;
+    Node& operator=(const Node&) = delete;
+    virtual ~Node() = default;
+
+    Kind kind() const { return kind_; }
+    bool isParameter() const { return kind_ == Kind::Parameter; }
+    bool isValue() const { return kind_ == Kind::Value; }
+    bool isCNode() const { return kind_ == Kind::CNode; }
+
+    // Stable within a module and kept by Module::clone, so snapshots of one compile can be
+    // matched node by node.
+    std::uint64_t id() const { return id_; }
+    FuncGraph* graph() const { return graph_; }
+
+    const AbstractPtr& abstract() const { return abstract_; }
+    void setAbstract(AbstractPtr a) { abstract_ = std::move(a); }
+    DebugInfo& debug() { return debug_; }
+    const DebugInfo& debug() const { return debug_; }
+
+    const std::vector<Use>& users() const { return users_; }
+
+protected:
+    Node(Kind k, std::uint64_t id, FuncGraph* g) : kind_(k), id_(id), graph_(g) {}
+
+private:
+    friend class Module;
+    Kind kind_;
+    std::uint64_t id_;
+    FuncGraph* graph_;
+    AbstractPtr abstract_;
+    DebugInfo debug_;
+    std::vector<Use> users_;
+    std::size_t slot_ = 0;  // index in the module's node arena
+};
+
+class Parameter final : public Node {
+public:
+    // The name without the `%paraN_` prefix the printer adds: "x", "param", "inputs0".
+    const std::string& name() const { return name_; }
+    void setName(std::string n) { name_ = std::move(n); }
+    // Weights (`: has_default`) carry their initial value when it is known.
+    bool hasDefault() const { return hasDefault_; }
+    const ValuePtr& defaultValue() const { return default_; }
+    void setDefault(ValuePtr v) {
+        hasDefault_ = true;
+        default_ = std::move(v);
+    }
+    void clearDefault() {
+        hasDefault_ = false;
+        default_ = nullptr;
+    }
+
+private:
+    friend class Module;
+    Parameter(std::uint64_t id, FuncGraph* g, std::string name)
+        : Node(Kind::Parameter, id, g), name_(std::move(name)) {}
+    std::string name_;
+    bool hasDefault_ = false;
+    ValuePtr default_;
+};
+
+class ValueNode final : public Node {
+public:
+    const ValuePtr& value() const { return value_; }
+
+private:
+    friend class Module;
+    ValueNode(std::uint64_t id, FuncGraph* g, ValuePtr v)
+        : Node(Kind::Value, id, g), value_(std::move(v)) {}
+    ValuePtr value_;
+};
+
+class CNode final : public Node {
+public:
+    const std::vector<Node*>& inputs() const { return inputs_; }
+    std::size_t size() const { return inputs_.size(); }
+    Node* input(std::size_t i) const { return inputs_.at(i); }
+    Node* callee() const { return inputs_.empty() ? nullptr : inputs_[0]; }
+
+    // The primitive called when input 0 is a primitive ValueNode, else nullptr.
+    const PrimitiveData* primitive() const;
+    bool isPrimitive(std::string_view name) const;
+    // The graph called directly (`call @g(...)`) when input 0 is a graph ValueNode.
+    FuncGraph* calledGraph() const;
+
+    AttrMap& attrs() { return attrs_; }  // cnode_attrs
+    const AttrMap& attrs() const { return attrs_; }
+    AttrMap& primalAttrs() { return primalAttrs_; }  // cnode_primal_attrs
+    const AttrMap& primalAttrs() const { return primalAttrs_; }
+
+private:
+    friend class Module;
+    CNode(std::uint64_t id, FuncGraph* g) : Node(Kind::CNode, id, g) {}
+    std::vector<Node*> inputs_;
+    AttrMap attrs_;
+    AttrMap primalAttrs_;
+};
+
+inline const PrimitiveData* CNode::primitive() const {
+    if (inputs_.empty() || !inputs_[0]->isValue()) {
+        return nullptr;
+    }
+    const auto& v = static_cast<const ValueNode*>(inputs_[0])->value();
+    return v->kind == Value::Kind::Primitive ? v->prim.get() : nullptr;
+}
+
+inline bool CNode::isPrimitive(std::string_view name) const {
+    const PrimitiveData* p = primitive();
+    return p != nullptr && p->name == name;
+}
+
+inline FuncGraph* CNode::calledGraph() const {
+    if (inputs_.empty() || !inputs_[0]->isValue()) {
+        return nullptr;
+    }
+    const auto& v = static_cast<const ValueNode*>(inputs_[0])->value();
+    return v->kind == Value::Kind::Graph ? v->graph : nullptr;
+}
+
+template <typename T>
+T* nodeCast(Node* n) {
+    if (n == nullptr) {
+        return nullptr;
+    }
+    if constexpr (std::is_same_v<T, CNode>) {
+        return n->isCNode() ? static_cast<CNode*>(n) : nullptr;
+    } else if constexpr (std::is_same_v<T, Parameter>) {
+        return n->isParameter() ? static_cast<Parameter*>(n) : nullptr;
+    } else {
+        return n->isValue() ? static_cast<ValueNode*>(n) : nullptr;
+    }
+}
+
+template <typename T>
+const T* nodeCast(const Node* n) {
+    return nodeCast<T>(const_cast<Node*>(n));
+}
+
+}  // namespace irscope::ir
