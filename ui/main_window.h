@@ -1,0 +1,59 @@
+// The irscope main window. For now it opens .ir files and shows their graphs and
+// normalised text; the panels of the desktop-app issue dock around this.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+
+#include "ir_loader.h"
+
+class QLabel;
+class QListWidget;
+class QMenu;
+class QPlainTextEdit;
+
+namespace irscope::ui {
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Starts loading `path` on a worker thread; emits loadFinished when done.
+    void openFile(const QString& path);
+    bool isLoading() const;
+    const LoadedIr& document() const { return doc_; }
+
+    // Widgets exposed for tests.
+    QPlainTextEdit* irTextView() const { return irText_; }
+    QListWidget* graphList() const { return graphList_; }
+    QLabel* errorBanner() const { return errorBanner_; }
+
+signals:
+    void loadFinished(bool ok);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* e) override;
+    void dropEvent(QDropEvent* e) override;
+    void closeEvent(QCloseEvent* e) override;
+
+private:
+    void buildMenus();
+    void showOpenDialog();
+    void onLoaded();
+    void jumpToGraph(int row);
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+
+    QPlainTextEdit* irText_ = nullptr;
+    QListWidget* graphList_ = nullptr;
+    QLabel* errorBanner_ = nullptr;
+    QLabel* countsLabel_ = nullptr;
+    QMenu* recentMenu_ = nullptr;
+    QFutureWatcher<LoadedIr> watcher_;
+    LoadedIr doc_;
+};
+
+}  // namespace irscope::ui
