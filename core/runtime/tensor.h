@@ -1,0 +1,91 @@
+// Runtime tensors: a dtype, a static shape and shared, contiguous row-major storage.
+// Copies of a Tensor share storage (like MindSpore's device address): a Parameter's tensor
+// and every Load of it alias one buffer, and an in-place write (Assign) is seen by all.
+// Use clone() for an independent copy (TensorMove).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ir/types.h"
+#include "ir/value.h"
+
+namespace irscope::runtime {
+
+using ir::DType;
+using ir::Shape;
+
+class Storage {
+public:
+    explicit Storage(std::size_t bytes) : bytes_(bytes) {}
+    std::byte* data() { return bytes_.data(); }
+    const std::byte* data() const { return bytes_.data(); }
+    std::size_t size() const { return bytes_.size(); }
+
+private:
+    std::vector<std::byte> bytes_;
+};
+
+class Tensor {
+public:
+    Tensor() = default;  // an empty Float32 tensor of shape (0)
+    // Zero-filled. Throws std::invalid_argument for a non-static shape.
+    Tensor(DType dtype, Shape shape);
+
+    static Tensor scalar(DType dtype, double value);
+    // From row-major host values converted to dtype.
+    static Tensor fromDoubles(DType dtype, Shape shape, std::span<const double> values);
+    static Tensor fromInts(DType dtype, Shape shape, std::span<const std::int64_t> values);
+    static Tensor fromValueData(const ir::TensorData& data);  // throws if data is unknown
+    ir::TensorData toValueData() const;
+
+    DType dtype() const { return dtype_; }
+    const Shape& shape() const { return shape_; }
+    std::size_t rank() const { return shape_.dims.size(); }
+    std::size_t size() const { return count_; }  // number of elements
+    std::size_t nbytes() const { return count_ * ir::dtypeSize(dtype_); }
+
+    template <typename T>
+    T* data() {
+        return reinterpret_cast<T*>(storage_->data());
+    }
+    template <typename T>
+    const T* data() const {
+        return reinterpret_cast<const T*>(storage_->data());
+    }
+    std::byte* bytes() { return storage_ ? storage_->data() : nullptr; }
+    const std::byte* bytes() const { return storage_ ? storage_->data() : nullptr; }
+
+    // Element access through double / int64 (Float16 and BFloat16 decoded).
+    double getDouble(std::size_t i) const;
+    std::int64_t getInt(std::size_t i) const;
+    void setDouble(std::size_t i, double v);
+    void setInt(std::size_t i, std::int64_t v);
+
+    // A new tensor with its own storage and the same contents.
+    Tensor clone() const;
+    // A converted copy (MindSpore's Cast semantics: float->int truncates, ->bool is != 0).
+    Tensor cast(DType to) const;
+    // Same storage viewed with another static shape of the same element count.
+    Tensor reshaped(Shape s) const;
+    // Writes `src`'s contents into this tensor's storage (shapes' element counts and dtypes
+    // must match): what Assign does to a Parameter.
+    void assignFrom(const Tensor& src);
+    bool sharesStorageWith(const Tensor& o) const { return storage_ == o.storage_; }
+    // Identity of the buffer, for memory statistics and the debugger.
+    const void* storageId() const { return storage_.get(); }
+
+private:
+    DType dtype_ = DType::Float32;
+    Shape shape_{0};
+    std::size_t count_ = 0;
+    std::shared_ptr<Storage> storage_ = std::make_shared<Storage>(0);
+};
+
+}  // namespace irscope::runtime
