@@ -5,7 +5,8 @@ namespace irscope {
 std::string Diagnostic::format() const {
     std::string out;
     out += file.empty() ? std::string("<input>") : file;
-    out += ":" + std::to_string(line) + ":" + std::to_string(column) + ": error: " + message;
+    out += ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+    out += (kind.empty() ? std::string("error") : kind) + ": " + message;
     if (!lineText.empty()) {
         out += "\n" + lineText + "\n";
         // Keep tabs so the caret lines up under the same column in a terminal.

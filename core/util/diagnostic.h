@@ -12,8 +12,10 @@ struct Diagnostic {
     int column = 0;       // 1-based
     std::string message;  // "expected ')' after the inputs of %3"
     std::string lineText;  // the offending source line, without its newline
+    std::string kind;      // what the message calls the error: "error" when empty,
+                           // "SyntaxError" for the script front end
 
-    // "file:line:col: error: message" followed, when lineText is known, by the line and a
+    // "file:line:col: <kind>: message" followed, when lineText is known, by the line and a
     // caret under the column.
     std::string format() const;
 };
