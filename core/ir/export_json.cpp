@@ -1,0 +1,168 @@
+#include "ir/export_json.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/export_dot.h"
+#include "ir/ir_text.h"
+
+namespace irscope::ir {
+
+namespace {
+
+using nlohmann::json;
+
+json attrsJson(const AttrMap& attrs) {
+    json out = json::object();
+    for (const auto& [k, v] : attrs) {
+        out[k] = v ? json(formatValue(*v)) : json(nullptr);
+    }
+    return out;
+}
+
+json locationsJson(const std::vector<SourceLocation>& trace) {
+    json out = json::array();
+    for (const auto& loc : trace) {
+        out.push_back({{"file", loc.file},
+                       {"line", loc.line},
+                       {"line_end", loc.lineEnd},
+                       {"col", loc.col},
+                       {"col_end", loc.colEnd},
+                       {"text", loc.text}});
+    }
+    return out;
+}
+
+const char* kindName(const Node& n) {
+    switch (n.kind()) {
+        case Node::Kind::Parameter:
+            return "parameter";
+        case Node::Kind::Value:
+            return "value";
+        case Node::Kind::CNode:
+            return "cnode";
+    }
+    return "";
+}
+
+}  // namespace
+
+std::string exportJson(const Module& m, int indent) {
+    std::vector<FuncGraph*> order = m.reachableGraphs();
+    const std::size_t reachable = order.size();
+    for (FuncGraph* g : m.graphs()) {
+        if (std::find(order.begin(), order.end(), g) == order.end()) {
+            order.push_back(g);
+        }
+    }
+
+    std::unordered_map<const CNode*, std::size_t> local;
+    std::unordered_set<const Node*> used;
+    std::vector<const Node*> nodes;
+    auto use = [&](const Node* n) {
+        if (used.insert(n).second) {
+            nodes.push_back(n);
+        }
+    };
+
+    json graphs = json::array();
+    std::vector<const CNode*> work;
+    for (std::size_t gi = 0; gi < order.size(); ++gi) {
+        const FuncGraph* g = order[gi];
+        json params = json::array();
+        for (const Parameter* p : g->parameters()) {
+            params.push_back(p->id());
+            use(p);
+        }
+        json body = json::array();
+        const auto topo = g->topoOrder();
+        for (std::size_t i = 0; i < topo.size(); ++i) {
+            if (topo[i] != g->returnNode()) {
+                local[topo[i]] = i;
+            }
+            body.push_back(topo[i]->id());
+            use(topo[i]);
+            work.push_back(topo[i]);
+        }
+        graphs.push_back({{"name", g->name()},
+                          {"reachable", gi < reachable},
+                          {"attrs", attrsJson(g->attrs())},
+                          {"parameters", std::move(params)},
+                          {"return", g->returnNode() ? json(g->returnNode()->id()) : json(nullptr)},
+                          {"body", std::move(body)},
+                          {"source", locationsJson(g->debug().trace)}});
+    }
+    // Inputs outside every body (constants, free variables used only by other graphs).
+    while (!work.empty()) {
+        const CNode* c = work.back();
+        work.pop_back();
+        for (const Node* in : c->inputs()) {
+            if (!used.count(in)) {
+                use(in);
+                if (const auto* ic = nodeCast<CNode>(in)) {
+                    work.push_back(ic);
+                }
+            }
+        }
+    }
+    std::sort(nodes.begin(), nodes.end(),
+              [](const Node* a, const Node* b) { return a->id() < b->id(); });
+
+    json jnodes = json::array();
+    json edges = json::array();
+    for (const Node* n : nodes) {
+        json j = {{"id", n->id()},
+                  {"kind", kindName(*n)},
+                  {"graph", n->graph() ? json(n->graph()->name()) : json(nullptr)}};
+        const auto* p = nodeCast<Parameter>(n);
+        j["name"] = p ? p->name() : n->debug().name;
+        j["debug_name"] = n->debug().name;
+        j["abstract"] = n->abstract() ? json(formatAbstract(*n->abstract())) : json(nullptr);
+        if (p != nullptr) {
+            j["has_default"] = p->hasDefault();
+            j["value"] = p->defaultValue() ? json(formatValue(*p->defaultValue())) : json(nullptr);
+        } else if (const auto* v = nodeCast<ValueNode>(n)) {
+            j["value"] = formatValue(*v->value());
+        } else if (const auto* c = nodeCast<CNode>(n)) {
+            auto it = local.find(c);
+            j["local"] = it == local.end() ? json(nullptr) : json("%" + std::to_string(it->second));
+            const PrimitiveData* prim = c->primitive();
+            j["op"] = prim ? json(prim->name) : json(nullptr);
+            const FuncGraph* callee = c->calledGraph();
+            j["call"] = callee ? json(callee->name()) : json(nullptr);
+            json inputs = json::array();
+            for (std::size_t i = 0; i < c->size(); ++i) {
+                inputs.push_back(c->input(i)->id());
+                edges.push_back(
+                    {{"from", c->input(i)->id()},
+                     {"to", c->id()},
+                     {"index", i},
+                     {"kind", classifyInput(*c, i) == EdgeKind::Control ? "control" : "data"}});
+            }
+            j["inputs"] = std::move(inputs);
+            if (!c->attrs().empty()) {
+                j["attrs"] = attrsJson(c->attrs());
+            }
+            if (!c->primalAttrs().empty()) {
+                j["primal_attrs"] = attrsJson(c->primalAttrs());
+            }
+        }
+        j["scope"] = n->debug().scope;
+        j["source"] = locationsJson(n->debug().trace);
+        jnodes.push_back(std::move(j));
+    }
+
+    json doc = {{"format", "irscope-ir"},
+                {"version", 1},
+                {"entry", m.entry() ? json(m.entry()->name()) : json(nullptr)},
+                {"attrs", attrsJson(m.attrs())},
+                {"graphs", std::move(graphs)},
+                {"nodes", std::move(jnodes)},
+                {"edges", std::move(edges)}};
+    // Names and texts come from user files: replace invalid UTF-8 instead of throwing.
+    return doc.dump(indent, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace irscope::ir
