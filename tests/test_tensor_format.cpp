@@ -258,6 +258,31 @@ private slots:
         p.suppress = true;
         QCOMPARE(formatNumpy(T(DType::Float64, {3}, {1e-6, 2, 3.14159}), p),
                  std::string("[0.   2.   3.14]"));
+        // numpy.set_printoptions documentation: x**2 - (x + eps)**2 for x = arange(4.).
+        const double eps = std::numeric_limits<double>::epsilon();
+        std::vector<double> d;
+        for (double x = 0; x < 4; ++x) {
+            d.push_back(x * x - (x + eps) * (x + eps));
+        }
+        NumpyPrintOptions p4;
+        p4.precision = 4;
+        QCOMPARE(formatNumpyRepr(T(DType::Float64, {4}, d), p4),
+                 std::string("array([-4.9304e-32, -4.4409e-16,  0.0000e+00,  0.0000e+00])"));
+        p4.suppress = true;
+        QCOMPARE(formatNumpyRepr(T(DType::Float64, {4}, d), p4),
+                 std::string("array([-0., -0.,  0.,  0.])"));
+        // ... and np.linspace(0, 10, 10) with precision=2, suppress=True, threshold=5.
+        std::vector<double> lin;
+        for (int i = 0; i < 10; ++i) {
+            lin.push_back(i * (10.0 / 9));
+        }
+        lin.back() = 10;
+        NumpyPrintOptions p2;
+        p2.precision = 2;
+        p2.suppress = true;
+        p2.threshold = 5;
+        QCOMPARE(formatNumpyRepr(T(DType::Float64, {10}, lin), p2),
+                 std::string("array([ 0.  ,  1.11,  2.22, ...,  7.78,  8.89, 10.  ])"));
     }
 
     // ---- numpy repr() ------------------------------------------------------------------
@@ -272,6 +297,16 @@ private slots:
                  std::string("array(1.5, dtype=float32)"));
         QCOMPARE(formatNumpyRepr(T(DType::Float64, {}, {3})), std::string("array(3.)"));
         QCOMPARE(formatNumpyRepr(T(DType::Bool, {}, {1})), std::string("array(True)"));
+        // numpy.nan_to_num documentation examples: three-digit exponents, wrapping.
+        const double big = std::numeric_limits<double>::max();
+        QCOMPARE(formatNumpyRepr(T(DType::Float64, {5}, {big, -big, 0, -128, 128})),
+                 std::string("array([ 1.79769313e+308, -1.79769313e+308,  0.00000000e+000,\n"
+                             "       -1.28000000e+002,  1.28000000e+002])"));
+        QCOMPARE(formatNumpyRepr(T(DType::Float64, {5}, {33333333, 33333333, -9999, -128, 128})),
+                 std::string("array([ 3.3333333e+07,  3.3333333e+07, -9.9990000e+03, -1.2800000e+02,\n"
+                             "        1.2800000e+02])"));
+        QCOMPARE(formatNumpyRepr(T(DType::Float64, {}, {big})), std::string("array(1.79769313e+308)"));
+        QCOMPARE(formatNumpyRepr(T(DType::Float64, {}, {0})), std::string("array(0.)"));
     }
 
     void numpyReprOfSeededRandn() {
