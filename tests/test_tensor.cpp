@@ -13,7 +13,9 @@ using irscope::ir::TensorData;
 
 namespace {
 
-Tensor f32(Shape s, std::vector<double> v) { return Tensor::fromDoubles(DType::Float32, s, v); }
+Tensor f32(Shape s, std::vector<double> v) {
+    return Tensor::fromDoubles(DType::Float32, s, v);
+}
 
 }  // namespace
 
@@ -155,9 +157,9 @@ private slots:
                                        std::vector<double>{1.0, 65504, 65520, 1e-8, 5.96e-8, -2});
         QCOMPARE(h.nbytes(), std::size_t(12));
         QCOMPARE(h.getDouble(0), 1.0);
-        QCOMPARE(h.getDouble(1), 65504.0);  // max half
-        QVERIFY(std::isinf(h.getDouble(2)));  // rounds past max to inf
-        QCOMPARE(h.getDouble(3), 0.0);  // below half the smallest subnormal
+        QCOMPARE(h.getDouble(1), 65504.0);               // max half
+        QVERIFY(std::isinf(h.getDouble(2)));             // rounds past max to inf
+        QCOMPARE(h.getDouble(3), 0.0);                   // below half the smallest subnormal
         QCOMPARE(h.getDouble(4), std::ldexp(1.0, -24));  // smallest subnormal
         QCOMPARE(h.getDouble(5), -2.0);
         QCOMPARE(h.data<std::uint16_t>()[0], std::uint16_t(0x3C00));
@@ -168,7 +170,8 @@ private slots:
         Tensor above = Tensor::scalar(DType::Float16, 1.0 + std::ldexp(1.0, -11) + 1e-12);
         QCOMPARE(above.getDouble(0), 1.0 + std::ldexp(1.0, -10));
 
-        Tensor b = Tensor::fromDoubles(DType::BFloat16, Shape{2}, std::vector<double>{1.0, 3.14159});
+        Tensor b =
+            Tensor::fromDoubles(DType::BFloat16, Shape{2}, std::vector<double>{1.0, 3.14159});
         QCOMPARE(b.getDouble(0), 1.0);
         QCOMPARE(b.getDouble(1), 3.140625);
         QCOMPARE(b.data<std::uint16_t>()[0], std::uint16_t(0x3F80));
@@ -191,8 +194,8 @@ private slots:
 
     void valueDataRoundTrip() {
         for (DType dt : {DType::Bool, DType::Int8, DType::Int16, DType::Int32, DType::Int64,
-                         DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64,
-                         DType::Float16, DType::BFloat16, DType::Float32, DType::Float64}) {
+                         DType::UInt8, DType::UInt16, DType::UInt32, DType::UInt64, DType::Float16,
+                         DType::BFloat16, DType::Float32, DType::Float64}) {
             Tensor t = Tensor::fromDoubles(dt, Shape{2, 2}, std::vector<double>{1, 0, 3, 4});
             const TensorData d = t.toValueData();
             QCOMPARE(d.dtype, dt);
@@ -227,12 +230,12 @@ private slots:
     }
 
     void fromValuesChecksCounts() {
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 Tensor::fromDoubles(DType::Float32, Shape{2},
-                                                     std::vector<double>{1, 2, 3}));
-        QVERIFY_THROWS_EXCEPTION(std::invalid_argument,
-                                 Tensor::fromInts(DType::Int32, Shape{2, 2},
-                                                  std::vector<std::int64_t>{1}));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            Tensor::fromDoubles(DType::Float32, Shape{2}, std::vector<double>{1, 2, 3}));
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            Tensor::fromInts(DType::Int32, Shape{2, 2}, std::vector<std::int64_t>{1}));
         Tensor t = Tensor::fromInts(DType::Int8, Shape{3}, std::vector<std::int64_t>{-1, 127, 128});
         QCOMPARE(t.getInt(0), std::int64_t(-1));
         QCOMPARE(t.getInt(2), std::int64_t(-128));  // wraps like a C conversion

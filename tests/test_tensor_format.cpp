@@ -22,7 +22,9 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-Tensor T(DType d, Shape s, std::vector<double> v) { return Tensor::fromDoubles(d, s, v); }
+Tensor T(DType d, Shape s, std::vector<double> v) {
+    return Tensor::fromDoubles(d, s, v);
+}
 
 Tensor arange(DType d, std::size_t n, Shape s = {}) {
     std::vector<double> v(n);
@@ -35,7 +37,9 @@ Tensor arange(DType d, std::size_t n, Shape s = {}) {
     return Tensor::fromDoubles(d, s, v);
 }
 
-std::string np(const Tensor& t) { return formatNumpy(t); }
+std::string np(const Tensor& t) {
+    return formatNumpy(t);
+}
 
 std::string readData(const char* name) {
     std::ifstream in(std::string(IRSCOPE_TEST_DATA) + "/" + name);
@@ -182,27 +186,31 @@ private slots:
     }
 
     void wideRowsWrap() {
-        QCOMPARE(np(arange(DType::Int64, 30)),
-                 std::string("[ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23\n"
-                             " 24 25 26 27 28 29]"));
+        QCOMPARE(
+            np(arange(DType::Int64, 30)),
+            std::string("[ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23\n"
+                        " 24 25 26 27 28 29]"));
         std::vector<double> v(30);
         for (std::size_t i = 0; i < v.size(); ++i) {
             v[i] = static_cast<double>(i) * 0.37;
         }
-        QCOMPARE(np(T(DType::Float64, {30}, v)),
-                 std::string("[ 0.    0.37  0.74  1.11  1.48  1.85  2.22  2.59  2.96  3.33  3.7   4.07\n"
-                             "  4.44  4.81  5.18  5.55  5.92  6.29  6.66  7.03  7.4   7.77  8.14  8.51\n"
-                             "  8.88  9.25  9.62  9.99 10.36 10.73]"));
+        QCOMPARE(
+            np(T(DType::Float64, {30}, v)),
+            std::string("[ 0.    0.37  0.74  1.11  1.48  1.85  2.22  2.59  2.96  3.33  3.7   4.07\n"
+                        "  4.44  4.81  5.18  5.55  5.92  6.29  6.66  7.03  7.4   7.77  8.14  8.51\n"
+                        "  8.88  9.25  9.62  9.99 10.36 10.73]"));
         // Rows of a 2-D array wrap with a two-space hanging indent.
         QCOMPARE(np(arange(DType::Int64, 60, Shape{2, 30})),
-                 std::string("[[ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23\n"
-                             "  24 25 26 27 28 29]\n"
-                             " [30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53\n"
-                             "  54 55 56 57 58 59]]"));
+                 std::string(
+                     "[[ 0  1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21 22 23\n"
+                     "  24 25 26 27 28 29]\n"
+                     " [30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53\n"
+                     "  54 55 56 57 58 59]]"));
     }
 
     void summarisedBeyondThreshold() {
-        QCOMPARE(np(arange(DType::Int64, 1001)), std::string("[   0    1    2 ...  998  999 1000]"));
+        QCOMPARE(np(arange(DType::Int64, 1001)),
+                 std::string("[   0    1    2 ...  998  999 1000]"));
         QCOMPARE(np(arange(DType::Float64, 1001)),
                  std::string("[   0.    1.    2. ...  998.  999. 1000.]"));
         QCOMPARE(np(arange(DType::Int64, 1000)).find("..."), std::string::npos);
@@ -302,10 +310,12 @@ private slots:
         QCOMPARE(formatNumpyRepr(T(DType::Float64, {5}, {big, -big, 0, -128, 128})),
                  std::string("array([ 1.79769313e+308, -1.79769313e+308,  0.00000000e+000,\n"
                              "       -1.28000000e+002,  1.28000000e+002])"));
-        QCOMPARE(formatNumpyRepr(T(DType::Float64, {5}, {33333333, 33333333, -9999, -128, 128})),
-                 std::string("array([ 3.3333333e+07,  3.3333333e+07, -9.9990000e+03, -1.2800000e+02,\n"
-                             "        1.2800000e+02])"));
-        QCOMPARE(formatNumpyRepr(T(DType::Float64, {}, {big})), std::string("array(1.79769313e+308)"));
+        QCOMPARE(
+            formatNumpyRepr(T(DType::Float64, {5}, {33333333, 33333333, -9999, -128, 128})),
+            std::string("array([ 3.3333333e+07,  3.3333333e+07, -9.9990000e+03, -1.2800000e+02,\n"
+                        "        1.2800000e+02])"));
+        QCOMPARE(formatNumpyRepr(T(DType::Float64, {}, {big})),
+                 std::string("array(1.79769313e+308)"));
         QCOMPARE(formatNumpyRepr(T(DType::Float64, {}, {0})), std::string("array(0.)"));
     }
 
@@ -328,10 +338,12 @@ private slots:
         // np.random.seed(0); np.random.randn(1, 784): scientific, wrapped at 75 columns.
         RandomState r4(0);
         const std::string wide = np(T(DType::Float64, {1, 784}, r4.standardNormals(784)));
-        QVERIFY(wide.starts_with("[[ 1.76405235e+00  4.00157208e-01  9.78737984e-01  2.24089320e+00\n"
-                                 "   1.86755799e+00 -9.77277880e-01  9.50088418e-01 -1.51357208e-01\n"));
-        QVERIFY(wide.ends_with("  -5.85865511e-02 -3.17543094e-01 -1.63242330e+00 -6.71341546e-02\n"
-                               "   1.48935596e+00  5.21303748e-01  6.11927193e-01 -1.34149673e+00]]"));
+        QVERIFY(wide.starts_with(
+            "[[ 1.76405235e+00  4.00157208e-01  9.78737984e-01  2.24089320e+00\n"
+            "   1.86755799e+00 -9.77277880e-01  9.50088418e-01 -1.51357208e-01\n"));
+        QVERIFY(
+            wide.ends_with("  -5.85865511e-02 -3.17543094e-01 -1.63242330e+00 -6.71341546e-02\n"
+                           "   1.48935596e+00  5.21303748e-01  6.11927193e-01 -1.34149673e+00]]"));
     }
 
     void seededRandintMatrices() {
@@ -342,8 +354,9 @@ private slots:
             v.push_back(static_cast<double>(x));
         }
         const std::string s = np(T(DType::Int64, {10, 10}, v));
-        QVERIFY(s.starts_with("[[5 0 3 3 7 9 3 5 2 4]\n [7 6 8 8 1 6 7 7 8 1]\n"
-                              " [5 9 8 9 4 3 0 3 5 0]\n [2 3 8 1 3 3 3 7 0 1]\n"));
+        QVERIFY(
+            s.starts_with("[[5 0 3 3 7 9 3 5 2 4]\n [7 6 8 8 1 6 7 7 8 1]\n"
+                          " [5 9 8 9 4 3 0 3 5 0]\n [2 3 8 1 3 3 3 7 0 1]\n"));
         // np.random.seed(42); np.random.randint(0, 10, (10, 10)).
         RandomState r42(42);
         v.clear();
@@ -456,7 +469,8 @@ private slots:
         QCOMPARE(formatGraphPrint(T(DType::Bool, {2}, {1, 0})),
                  std::string("Tensor(shape=[2], dtype=Bool, value=[ True False])"));
         QCOMPARE(formatGraphPrint(T(DType::Int32, {2, 3}, {1, -20, 3, 4, 5, 600})),
-                 std::string("Tensor(shape=[2, 3], dtype=Int32, value=\n[[  1 -20   3]\n [  4   5 600]])"));
+                 std::string(
+                     "Tensor(shape=[2, 3], dtype=Int32, value=\n[[  1 -20   3]\n [  4   5 600]])"));
         QCOMPARE(formatGraphPrint(T(DType::Float16, {2}, {1, -0.5})),
                  std::string("Tensor(shape=[2], dtype=Float16, value=[ 1.0000e+00 -5.0000e-01])"));
         QCOMPARE(formatGraphPrint(Tensor(DType::Float32, Shape{0})),
@@ -466,7 +480,8 @@ private slots:
     void graphPrintLongTensors() {
         // 1-D floats break the line after every 12 elements.
         const std::string s = formatGraphPrint(arange(DType::Float32, 13));
-        QVERIFY(s.starts_with("Tensor(shape=[13], dtype=Float32, value=[ 0.00000000e+00  1.00000000e+00"));
+        QVERIFY(s.starts_with(
+            "Tensor(shape=[13], dtype=Float32, value=[ 0.00000000e+00  1.00000000e+00"));
         QVERIFY(s.find(" 1.10000000e+01 \n  1.20000000e+01])") != std::string::npos);
         // 1-D ints break after 24 elements.
         const std::string i = formatGraphPrint(arange(DType::Int32, 25));
@@ -482,8 +497,10 @@ private slots:
                              " [48 49 50 ... 53 54 55]\n"
                              " [56 57 58 ... 61 62 63]])"));
         // Long 1-D tensors keep everything up to 1000 elements.
-        QCOMPARE(formatGraphPrint(arange(DType::Int32, 1001)),
-                 std::string("Tensor(shape=[1001], dtype=Int32, value=[   0    1    2 ...  998  999 1000])"));
+        QCOMPARE(
+            formatGraphPrint(arange(DType::Int32, 1001)),
+            std::string(
+                "Tensor(shape=[1001], dtype=Int32, value=[   0    1    2 ...  998  999 1000])"));
     }
 
     void tensorStringLimit() {

@@ -82,9 +82,8 @@ public:
         }
         std::uint64_t carry = 0;
         for (std::size_t i = 0; i < limbs_.size(); ++i) {
-            const std::uint64_t s =
-                static_cast<std::uint64_t>(limbs_[i]) + (i < o.limbs_.size() ? o.limbs_[i] : 0u) +
-                carry;
+            const std::uint64_t s = static_cast<std::uint64_t>(limbs_[i]) +
+                                    (i < o.limbs_.size() ? o.limbs_[i] : 0u) + carry;
             limbs_[i] = static_cast<std::uint32_t>(s);
             carry = s >> 32;
         }
@@ -145,7 +144,8 @@ unsigned divideDigit(BigUInt& r, const BigUInt& s) {
 struct Parts {
     std::uint64_t mantissa = 0;
     int exponent = 0;
-    bool unequalMargins = false;  // the value is a power of two: the gap below is half the gap above
+    bool unequalMargins =
+        false;  // the value is a power of two: the gap below is half the gap above
     bool negative = false;
     bool nan = false;
     bool inf = false;
@@ -265,14 +265,12 @@ Digits dragon4(const Parts& v, bool unique, Cutoff mode, int cutoffMax, int cuto
     constexpr int kBufferDigits = 16384;
     int cutoffMaxExp = digitExponent - kBufferDigits;
     if (cutoffMax >= 0) {
-        const int desired =
-            mode == Cutoff::TotalLength ? digitExponent - cutoffMax : -cutoffMax;
+        const int desired = mode == Cutoff::TotalLength ? digitExponent - cutoffMax : -cutoffMax;
         cutoffMaxExp = std::max(cutoffMaxExp, desired);
     }
     int cutoffMinExp = digitExponent;
     if (cutoffMin >= 0) {
-        const int desired =
-            mode == Cutoff::TotalLength ? digitExponent - cutoffMin : -cutoffMin;
+        const int desired = mode == Cutoff::TotalLength ? digitExponent - cutoffMin : -cutoffMin;
         cutoffMinExp = std::min(cutoffMinExp, desired);
     }
 
@@ -291,8 +289,7 @@ Digits dragon4(const Parts& v, bool unique, Cutoff mode, int cutoffMax, int cuto
             low = isEven ? cl <= 0 : cl < 0;
             const int ch = compare(rHigh, s);
             high = isEven ? ch >= 0 : ch > 0;
-            if (((low || high) && digitExponent <= cutoffMinExp) ||
-                digitExponent == cutoffMaxExp) {
+            if (((low || high) && digitExponent <= cutoffMinExp) || digitExponent == cutoffMaxExp) {
                 break;
             }
             out.digits.push_back(static_cast<char>('0' + digit));
@@ -364,9 +361,12 @@ void stripTrailingZeros(std::string& out, int& fractionDigits) {
 
 double roundToKind(double value, FloatKind kind) {
     switch (kind) {
-        case FloatKind::Half: return ir::halfToFloat(ir::floatToHalf(static_cast<float>(value)));
-        case FloatKind::Float: return static_cast<float>(value);
-        case FloatKind::Double: return value;
+        case FloatKind::Half:
+            return ir::halfToFloat(ir::floatToHalf(static_cast<float>(value)));
+        case FloatKind::Float:
+            return static_cast<float>(value);
+        case FloatKind::Double:
+            return value;
     }
     return value;
 }
@@ -385,9 +385,9 @@ std::string formatFloatPositional(double value, FloatKind kind, const FloatForma
         out = "+";
         hasSign = 1;
     }
-    const Digits d = dragon4(p, opt.unique,
-                             opt.fractional ? Cutoff::FractionLength : Cutoff::TotalLength,
-                             opt.precision, opt.minDigits);
+    const Digits d =
+        dragon4(p, opt.unique, opt.fractional ? Cutoff::FractionLength : Cutoff::TotalLength,
+                opt.precision, opt.minDigits);
     const int numDigits = static_cast<int>(d.digits.size());
     int wholeDigits = 0;
     int fractionDigits = 0;
@@ -466,9 +466,9 @@ std::string formatFloatScientific(double value, FloatKind kind, const FloatForma
     } else if (opt.sign) {
         out += '+';
     }
-    const Digits d = dragon4(p, opt.unique, Cutoff::TotalLength,
-                             opt.precision < 0 ? -1 : opt.precision + 1,
-                             opt.minDigits < 0 ? -1 : opt.minDigits + 1);
+    const Digits d =
+        dragon4(p, opt.unique, Cutoff::TotalLength, opt.precision < 0 ? -1 : opt.precision + 1,
+                opt.minDigits < 0 ? -1 : opt.minDigits + 1);
     out += d.digits[0];
     int fractionDigits = static_cast<int>(d.digits.size()) - 1;
     if (fractionDigits > 0) {
@@ -526,6 +526,8 @@ std::string formatNumpyFloatScalar(double value, FloatKind kind) {
     return formatFloatScientific(value, kind, opt);
 }
 
-std::string formatPyFloat(double value) { return formatNumpyFloatScalar(value, FloatKind::Double); }
+std::string formatPyFloat(double value) {
+    return formatNumpyFloatScalar(value, FloatKind::Double);
+}
 
 }  // namespace irscope::runtime

@@ -23,11 +23,11 @@ enum class FloatKind : std::uint8_t { Half, Float, Double };
 enum class FloatTrim : std::uint8_t { Keep, Zeros, LeaveOneZero, DptZeros };
 
 struct FloatFormatOptions {
-    bool unique = true;     // shortest unique digits (true) or exact digits (false)
-    int precision = -1;     // max digits after the point (-1: no limit; required if !unique)
-    int minDigits = -1;     // min digits after the point in unique mode (-1: none)
-    bool fractional = true; // positional only: precision counts fractional, not total digits
-    bool sign = false;      // print '+' for positive values
+    bool unique = true;      // shortest unique digits (true) or exact digits (false)
+    int precision = -1;      // max digits after the point (-1: no limit; required if !unique)
+    int minDigits = -1;      // min digits after the point in unique mode (-1: none)
+    bool fractional = true;  // positional only: precision counts fractional, not total digits
+    bool sign = false;       // print '+' for positive values
     FloatTrim trim = FloatTrim::Keep;
     int padLeft = -1;    // pad with spaces to this many characters left of the point
     int padRight = -1;   // positional: pad with spaces to this many characters right of it

@@ -24,15 +24,42 @@ std::uint64_t maskFor(std::uint64_t max) {
 // Inclusive range of values a dtype can hold, for randint's bounds checks.
 void dtypeRange(ir::DType t, std::int64_t& lo, std::uint64_t& hi) {
     switch (t) {
-        case ir::DType::Bool: lo = 0; hi = 1; return;
-        case ir::DType::Int8: lo = INT8_MIN; hi = INT8_MAX; return;
-        case ir::DType::Int16: lo = INT16_MIN; hi = INT16_MAX; return;
-        case ir::DType::Int32: lo = INT32_MIN; hi = INT32_MAX; return;
-        case ir::DType::UInt8: lo = 0; hi = UINT8_MAX; return;
-        case ir::DType::UInt16: lo = 0; hi = UINT16_MAX; return;
-        case ir::DType::UInt32: lo = 0; hi = UINT32_MAX; return;
-        case ir::DType::UInt64: lo = 0; hi = UINT64_MAX; return;
-        default: lo = INT64_MIN; hi = INT64_MAX; return;
+        case ir::DType::Bool:
+            lo = 0;
+            hi = 1;
+            return;
+        case ir::DType::Int8:
+            lo = INT8_MIN;
+            hi = INT8_MAX;
+            return;
+        case ir::DType::Int16:
+            lo = INT16_MIN;
+            hi = INT16_MAX;
+            return;
+        case ir::DType::Int32:
+            lo = INT32_MIN;
+            hi = INT32_MAX;
+            return;
+        case ir::DType::UInt8:
+            lo = 0;
+            hi = UINT8_MAX;
+            return;
+        case ir::DType::UInt16:
+            lo = 0;
+            hi = UINT16_MAX;
+            return;
+        case ir::DType::UInt32:
+            lo = 0;
+            hi = UINT32_MAX;
+            return;
+        case ir::DType::UInt64:
+            lo = 0;
+            hi = UINT64_MAX;
+            return;
+        default:
+            lo = INT64_MIN;
+            hi = INT64_MAX;
+            return;
     }
 }
 
@@ -278,8 +305,9 @@ std::vector<std::int64_t> RandomState::randintArray(std::int64_t low, std::int64
             }
             // The sum wraps in the dtype's width, like numpy's unsigned arithmetic.
             o = static_cast<std::int64_t>(off + v);
-            o = is8 ? (dtype == ir::DType::Int8 ? static_cast<std::int8_t>(o)
-                                                : static_cast<std::int64_t>(static_cast<std::uint8_t>(o)))
+            o = is8 ? (dtype == ir::DType::Int8
+                           ? static_cast<std::int8_t>(o)
+                           : static_cast<std::int64_t>(static_cast<std::uint8_t>(o)))
                     : (dtype == ir::DType::Int16
                            ? static_cast<std::int16_t>(o)
                            : static_cast<std::int64_t>(static_cast<std::uint16_t>(o)));

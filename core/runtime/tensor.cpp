@@ -114,8 +114,8 @@ Tensor Tensor::fromDoubles(DType dtype, Shape shape, std::span<const double> val
 Tensor Tensor::fromInts(DType dtype, Shape shape, std::span<const std::int64_t> values) {
     Tensor t(dtype, std::move(shape));
     if (values.size() != t.size()) {
-        throw std::invalid_argument("fromInts: " + std::to_string(values.size()) +
-                                    " values for " + std::to_string(t.size()) + " elements");
+        throw std::invalid_argument("fromInts: " + std::to_string(values.size()) + " values for " +
+                                    std::to_string(t.size()) + " elements");
     }
     for (std::size_t i = 0; i < values.size(); ++i) {
         t.setInt(i, values[i]);
@@ -149,20 +149,34 @@ ir::TensorData Tensor::toValueData() const {
 double Tensor::getDouble(std::size_t i) const {
     const std::byte* p = bytes();
     switch (dtype_) {
-        case DType::Bool: return load<std::uint8_t>(p, i) != 0 ? 1.0 : 0.0;
-        case DType::Int8: return load<std::int8_t>(p, i);
-        case DType::Int16: return load<std::int16_t>(p, i);
-        case DType::Int32: return load<std::int32_t>(p, i);
-        case DType::Int64: return static_cast<double>(load<std::int64_t>(p, i));
-        case DType::UInt8: return load<std::uint8_t>(p, i);
-        case DType::UInt16: return load<std::uint16_t>(p, i);
-        case DType::UInt32: return load<std::uint32_t>(p, i);
-        case DType::UInt64: return static_cast<double>(load<std::uint64_t>(p, i));
-        case DType::Float16: return ir::halfToFloat(load<std::uint16_t>(p, i));
-        case DType::BFloat16: return ir::bfloat16ToFloat(load<std::uint16_t>(p, i));
-        case DType::Float32: return load<float>(p, i);
-        case DType::Float64: return load<double>(p, i);
-        case DType::String: return 0.0;
+        case DType::Bool:
+            return load<std::uint8_t>(p, i) != 0 ? 1.0 : 0.0;
+        case DType::Int8:
+            return load<std::int8_t>(p, i);
+        case DType::Int16:
+            return load<std::int16_t>(p, i);
+        case DType::Int32:
+            return load<std::int32_t>(p, i);
+        case DType::Int64:
+            return static_cast<double>(load<std::int64_t>(p, i));
+        case DType::UInt8:
+            return load<std::uint8_t>(p, i);
+        case DType::UInt16:
+            return load<std::uint16_t>(p, i);
+        case DType::UInt32:
+            return load<std::uint32_t>(p, i);
+        case DType::UInt64:
+            return static_cast<double>(load<std::uint64_t>(p, i));
+        case DType::Float16:
+            return ir::halfToFloat(load<std::uint16_t>(p, i));
+        case DType::BFloat16:
+            return ir::bfloat16ToFloat(load<std::uint16_t>(p, i));
+        case DType::Float32:
+            return load<float>(p, i);
+        case DType::Float64:
+            return load<double>(p, i);
+        case DType::String:
+            return 0.0;
     }
     return 0.0;
 }
@@ -170,56 +184,105 @@ double Tensor::getDouble(std::size_t i) const {
 std::int64_t Tensor::getInt(std::size_t i) const {
     const std::byte* p = bytes();
     switch (dtype_) {
-        case DType::Bool: return load<std::uint8_t>(p, i) != 0 ? 1 : 0;
-        case DType::Int8: return load<std::int8_t>(p, i);
-        case DType::Int16: return load<std::int16_t>(p, i);
-        case DType::Int32: return load<std::int32_t>(p, i);
-        case DType::Int64: return load<std::int64_t>(p, i);
-        case DType::UInt8: return load<std::uint8_t>(p, i);
-        case DType::UInt16: return load<std::uint16_t>(p, i);
-        case DType::UInt32: return load<std::uint32_t>(p, i);
-        case DType::UInt64: return static_cast<std::int64_t>(load<std::uint64_t>(p, i));
-        case DType::String: return 0;
-        default: return truncToInt64(getDouble(i));
+        case DType::Bool:
+            return load<std::uint8_t>(p, i) != 0 ? 1 : 0;
+        case DType::Int8:
+            return load<std::int8_t>(p, i);
+        case DType::Int16:
+            return load<std::int16_t>(p, i);
+        case DType::Int32:
+            return load<std::int32_t>(p, i);
+        case DType::Int64:
+            return load<std::int64_t>(p, i);
+        case DType::UInt8:
+            return load<std::uint8_t>(p, i);
+        case DType::UInt16:
+            return load<std::uint16_t>(p, i);
+        case DType::UInt32:
+            return load<std::uint32_t>(p, i);
+        case DType::UInt64:
+            return static_cast<std::int64_t>(load<std::uint64_t>(p, i));
+        case DType::String:
+            return 0;
+        default:
+            return truncToInt64(getDouble(i));
     }
 }
 
 void Tensor::setDouble(std::size_t i, double v) {
     std::byte* p = bytes();
     switch (dtype_) {
-        case DType::Bool: store<std::uint8_t>(p, i, v != 0.0 ? 1 : 0); break;
-        case DType::Float16: store<std::uint16_t>(p, i, doubleToHalf(v)); break;
+        case DType::Bool:
+            store<std::uint8_t>(p, i, v != 0.0 ? 1 : 0);
+            break;
+        case DType::Float16:
+            store<std::uint16_t>(p, i, doubleToHalf(v));
+            break;
         case DType::BFloat16:
             store<std::uint16_t>(p, i, ir::floatToBFloat16(static_cast<float>(v)));
             break;
-        case DType::Float32: store<float>(p, i, static_cast<float>(v)); break;
-        case DType::Float64: store<double>(p, i, v); break;
-        case DType::UInt64: store<std::uint64_t>(p, i, truncToUInt64(v)); break;
-        case DType::String: break;
-        default: setInt(i, truncToInt64(v)); break;
+        case DType::Float32:
+            store<float>(p, i, static_cast<float>(v));
+            break;
+        case DType::Float64:
+            store<double>(p, i, v);
+            break;
+        case DType::UInt64:
+            store<std::uint64_t>(p, i, truncToUInt64(v));
+            break;
+        case DType::String:
+            break;
+        default:
+            setInt(i, truncToInt64(v));
+            break;
     }
 }
 
 void Tensor::setInt(std::size_t i, std::int64_t v) {
     std::byte* p = bytes();
     switch (dtype_) {
-        case DType::Bool: store<std::uint8_t>(p, i, v != 0 ? 1 : 0); break;
+        case DType::Bool:
+            store<std::uint8_t>(p, i, v != 0 ? 1 : 0);
+            break;
         // Narrowing keeps the low bits (two's complement wrap), as numpy's astype does.
-        case DType::Int8: store<std::int8_t>(p, i, static_cast<std::int8_t>(v)); break;
-        case DType::Int16: store<std::int16_t>(p, i, static_cast<std::int16_t>(v)); break;
-        case DType::Int32: store<std::int32_t>(p, i, static_cast<std::int32_t>(v)); break;
-        case DType::Int64: store<std::int64_t>(p, i, v); break;
-        case DType::UInt8: store<std::uint8_t>(p, i, static_cast<std::uint8_t>(v)); break;
-        case DType::UInt16: store<std::uint16_t>(p, i, static_cast<std::uint16_t>(v)); break;
-        case DType::UInt32: store<std::uint32_t>(p, i, static_cast<std::uint32_t>(v)); break;
-        case DType::UInt64: store<std::uint64_t>(p, i, static_cast<std::uint64_t>(v)); break;
-        case DType::Float16: store<std::uint16_t>(p, i, doubleToHalf(static_cast<double>(v))); break;
+        case DType::Int8:
+            store<std::int8_t>(p, i, static_cast<std::int8_t>(v));
+            break;
+        case DType::Int16:
+            store<std::int16_t>(p, i, static_cast<std::int16_t>(v));
+            break;
+        case DType::Int32:
+            store<std::int32_t>(p, i, static_cast<std::int32_t>(v));
+            break;
+        case DType::Int64:
+            store<std::int64_t>(p, i, v);
+            break;
+        case DType::UInt8:
+            store<std::uint8_t>(p, i, static_cast<std::uint8_t>(v));
+            break;
+        case DType::UInt16:
+            store<std::uint16_t>(p, i, static_cast<std::uint16_t>(v));
+            break;
+        case DType::UInt32:
+            store<std::uint32_t>(p, i, static_cast<std::uint32_t>(v));
+            break;
+        case DType::UInt64:
+            store<std::uint64_t>(p, i, static_cast<std::uint64_t>(v));
+            break;
+        case DType::Float16:
+            store<std::uint16_t>(p, i, doubleToHalf(static_cast<double>(v)));
+            break;
         case DType::BFloat16:
             store<std::uint16_t>(p, i, ir::floatToBFloat16(static_cast<float>(v)));
             break;
-        case DType::Float32: store<float>(p, i, static_cast<float>(v)); break;
-        case DType::Float64: store<double>(p, i, static_cast<double>(v)); break;
-        case DType::String: break;
+        case DType::Float32:
+            store<float>(p, i, static_cast<float>(v));
+            break;
+        case DType::Float64:
+            store<double>(p, i, static_cast<double>(v));
+            break;
+        case DType::String:
+            break;
     }
 }
 
@@ -264,8 +327,7 @@ Tensor Tensor::cast(DType to) const {
 Tensor Tensor::reshaped(Shape s) const {
     const std::size_t n = checkedCount(s);
     if (n != count_) {
-        throw std::invalid_argument("cannot reshape " + shape_.toString() + " to " +
-                                    s.toString());
+        throw std::invalid_argument("cannot reshape " + shape_.toString() + " to " + s.toString());
     }
     Tensor t = *this;
     t.shape_ = std::move(s);

@@ -13,9 +13,12 @@ namespace {
 
 FloatKind floatKindOf(DType t) {
     switch (t) {
-        case DType::Float16: return FloatKind::Half;
-        case DType::Float64: return FloatKind::Double;
-        default: return FloatKind::Float;  // Float32, and BFloat16 shown as float32
+        case DType::Float16:
+            return FloatKind::Half;
+        case DType::Float64:
+            return FloatKind::Double;
+        default:
+            return FloatKind::Float;  // Float32, and BFloat16 shown as float32
     }
 }
 
@@ -482,8 +485,7 @@ private:
                 cursor += ignored * (num - kMsThreshold);
             }
             if (num > (kMsThreshold >> 1)) {
-                const std::int64_t times =
-                    std::min(num - (kMsThreshold >> 1), kMsThreshold >> 1);
+                const std::int64_t times = std::min(num - (kMsThreshold >> 1), kMsThreshold >> 1);
                 for (std::int64_t i = 0; i < times; ++i) {
                     if (comma_ && (i != 0 || num <= kMsThreshold)) {
                         out_ += ',';
@@ -546,20 +548,34 @@ std::string pyTupleShape(const Shape& s) {
 
 std::string numpyDTypeName(DType t) {
     switch (t) {
-        case DType::Bool: return "bool";
-        case DType::Int8: return "int8";
-        case DType::Int16: return "int16";
-        case DType::Int32: return "int32";
-        case DType::Int64: return "int64";
-        case DType::UInt8: return "uint8";
-        case DType::UInt16: return "uint16";
-        case DType::UInt32: return "uint32";
-        case DType::UInt64: return "uint64";
-        case DType::Float16: return "float16";
-        case DType::BFloat16: return "bfloat16";
-        case DType::Float32: return "float32";
-        case DType::Float64: return "float64";
-        case DType::String: return "str";
+        case DType::Bool:
+            return "bool";
+        case DType::Int8:
+            return "int8";
+        case DType::Int16:
+            return "int16";
+        case DType::Int32:
+            return "int32";
+        case DType::Int64:
+            return "int64";
+        case DType::UInt8:
+            return "uint8";
+        case DType::UInt16:
+            return "uint16";
+        case DType::UInt32:
+            return "uint32";
+        case DType::UInt64:
+            return "uint64";
+        case DType::Float16:
+            return "float16";
+        case DType::BFloat16:
+            return "bfloat16";
+        case DType::Float32:
+            return "float32";
+        case DType::Float64:
+            return "float64";
+        case DType::String:
+            return "str";
     }
     return "?";
 }
@@ -642,6 +658,8 @@ std::string formatTensorString(const Tensor& t, std::size_t limit) {
     return out + ")";
 }
 
-std::string formatGraphPrint(const Tensor& t) { return formatTensorString(t, 0); }
+std::string formatGraphPrint(const Tensor& t) {
+    return formatTensorString(t, 0);
+}
 
 }  // namespace irscope::runtime

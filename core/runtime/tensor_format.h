@@ -1,9 +1,9 @@
 // Text forms of tensors, exactly as MindSpore (and the numpy under it) prints them.
 //
-//   print(t) in PyNative / host code   -> formatNumpy(t)        str(t.asnumpy())
-//   repr(t), a tensor inside a tuple   -> formatTensorRepr(t)   Tensor(shape=[], dtype=Int32, value= 3)
-//   the Print operator in a graph      -> formatGraphPrint(t)   Tensor(shape=[3], dtype=Float32, value=[...])
-//   a tensor constant in an IR dump    -> formatTensorString(t) (the same, "[...]" past 30 elements)
+//   print(t) in PyNative / host code: formatNumpy(t), i.e. str(t.asnumpy())
+//   repr(t), e.g. inside a tuple:     formatTensorRepr(t), Tensor(shape=[], dtype=Int32, value= 3)
+//   the Print operator in a graph:    formatGraphPrint(t), Tensor(shape=[3], ..., value=[...])
+//   a tensor constant in an IR dump:  formatTensorString(t), the same but "[...]" from 30 elements
 #pragma once
 
 #include <cstddef>
