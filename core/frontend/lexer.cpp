@@ -171,7 +171,7 @@ void Lexer::newline() {
     lineStart_ = pos_;
 }
 
-void Lexer::emit(Tok k, std::size_t begin, int line, int col) {
+void Lexer::pushToken(Tok k, std::size_t begin, int line, int col) {
     Token t;
     t.kind = k;
     t.begin = static_cast<std::uint32_t>(begin);
@@ -302,7 +302,7 @@ std::vector<Token> Lexer::tokenize() {
             const Open& o = parens_.back();
             fail(o.line, o.col, std::string("'") + o.ch + "' was never closed");
         }
-        emit(Tok::EndMarker, pos_, line_, col());
+        pushToken(Tok::EndMarker, pos_, line_, col());
         return std::move(out_);
     }
     if (!parens_.empty()) {
@@ -312,12 +312,12 @@ std::vector<Token> Lexer::tokenize() {
     // A NEWLINE ends the last logical line if the text did not.
     if (!out_.empty() && out_.back().kind != Tok::Newline && out_.back().kind != Tok::Dedent &&
         out_.back().kind != Tok::Indent) {
-        emit(Tok::Newline, pos_, line_, col());
+        pushToken(Tok::Newline, pos_, line_, col());
     }
     for (std::size_t i = 1; i < indents_.size(); ++i) {
-        emit(Tok::Dedent, pos_, line_, col());
+        pushToken(Tok::Dedent, pos_, line_, col());
     }
-    emit(Tok::EndMarker, pos_, line_, col());
+    pushToken(Tok::EndMarker, pos_, line_, col());
     return std::move(out_);
 }
 
@@ -361,12 +361,12 @@ bool Lexer::indentation() {
         }
         indents_.push_back(column);
         altIndents_.push_back(alt);
-        emit(Tok::Indent, lineStart_, line_, 0);
+        pushToken(Tok::Indent, lineStart_, line_, 0);
     } else {
         while (indents_.size() > 1 && column < indents_.back()) {
             indents_.pop_back();
             altIndents_.pop_back();
-            emit(Tok::Dedent, pos_, line_, here);
+            pushToken(Tok::Dedent, pos_, line_, here);
         }
         if (column != indents_.back()) {
             fail(line_, here, "unindent does not match any outer indentation level",
@@ -417,11 +417,11 @@ void Lexer::scanName() {
     }
     for (const Spelled& k : kKeywords) {
         if (word == k.text) {
-            emit(k.tok, b, l, c0);
+            pushToken(k.tok, b, l, c0);
             return;
         }
     }
-    emit(Tok::Name, b, l, c0);
+    pushToken(Tok::Name, b, l, c0);
 }
 
 void Lexer::scanNumber() {
@@ -523,7 +523,7 @@ void Lexer::scanNumber() {
             fail(l, std::string(kind) == "decimal" ? c0 : c0 + 1, std::string("invalid ") + kind + " literal");
         }
     }
-    emit(Tok::Number, b, l, c0);
+    pushToken(Tok::Number, b, l, c0);
 }
 
 void Lexer::scanString(std::size_t tokenBegin, int line, int c0) {
@@ -574,7 +574,7 @@ void Lexer::scanString(std::size_t tokenBegin, int line, int c0) {
         }
         ++pos_;
     }
-    emit(Tok::String, tokenBegin, line, c0);
+    pushToken(Tok::String, tokenBegin, line, c0);
 }
 
 void Lexer::scanOperator() {
@@ -608,7 +608,7 @@ void Lexer::scanOperator() {
             }
             parens_.pop_back();
         }
-        emit(op.tok, b, l, c0);
+        pushToken(op.tok, b, l, c0);
         return;
     }
     char c = peek();

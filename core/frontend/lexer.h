@@ -90,7 +90,7 @@ private:
     }
     bool atEnd() const { return pos_ >= end_; }
     void newline();  // consume '\n' at pos_
-    void emit(Tok k, std::size_t begin, int line, int col);
+    void pushToken(Tok k, std::size_t begin, int line, int col);
 
     bool indentation();  // at the start of a logical line; false when the line is blank
     void scanName();

@@ -560,7 +560,12 @@ StmtPtr Parser::tryStatement() {
     if (s->handlers.empty() && s->finalbody.empty()) {
         const Token& t = tok();
         if (t.kind == Tok::EndMarker || t.kind == Tok::Dedent) {
-            error(prev().line, prev().col, "expected 'except' or 'finally' block");
+            for (std::size_t k = i_; k-- > 0;) {
+                Tok kind = toks_[k].kind;
+                if (kind != Tok::Newline && kind != Tok::Indent && kind != Tok::Dedent) {
+                    error(toks_[k].endLine, toks_[k].endCol, "expected 'except' or 'finally' block");
+                }
+            }
         }
         error(t, "expected 'except' or 'finally' block");
     }

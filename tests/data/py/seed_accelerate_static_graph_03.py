@@ -1,0 +1,5 @@
+model = Network()
+
+model.compile(x)
+out = model(x)
+print('out: ', out)

@@ -1,0 +1,3 @@
+@ms.jit
+def mul(x, y):
+    return x * y

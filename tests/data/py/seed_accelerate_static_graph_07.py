@@ -1,0 +1,1 @@
+train_step = ms.jit(train_step)

@@ -1,0 +1,2 @@
+def construct(self, x)
+    reuse_construct(x, self.trainable_parameters())

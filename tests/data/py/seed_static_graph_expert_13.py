@@ -1,0 +1,18 @@
+import numpy as np
+import mindspore.nn as nn
+import mindspore as ms
+
+@ms.jit_class
+class InnerNet:
+    def __init__(self, val):
+        self.number = val + 3
+
+class Net(nn.Cell):
+    def construct(self):
+        net = InnerNet(2)
+        return net.number
+
+ms.set_context(mode=ms.GRAPH_MODE)
+net = Net()
+out = net()
+print(out)

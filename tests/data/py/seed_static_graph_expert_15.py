@@ -1,0 +1,21 @@
+import numpy as np
+import mindspore.nn as nn
+import mindspore as ms
+
+@ms.jit_class
+class InnerNet:
+    def __init__(self, number):
+        self.number = number
+
+class Net(nn.Cell):
+    def construct(self, x, y):
+        net = InnerNet(2)
+        out = net(x, y)
+        return out
+
+ms.set_context(mode=ms.GRAPH_MODE)
+x = ms.Tensor(2, dtype=ms.int32)
+y = ms.Tensor(3, dtype=ms.int32)
+net = Net()
+out = net(x, y)
+print(out)

@@ -1,0 +1,3 @@
+a = A(x)
+y = Depend(y, a)
+b = B(y)
