@@ -1,0 +1,46 @@
+// Comparison and logical kernels: Bool (uint8 0/1) results with broadcasting.
+#include "ops/elementwise_impl.h"
+
+namespace irscope::ops {
+
+namespace {
+
+template <typename T>
+void compareTyped(BinaryOp op, const detail::BinaryOperands& p, Tensor& res) {
+    const T* a = p.x.data<T>();
+    const T* b = p.y.data<T>();
+    auto* o = res.data<std::uint8_t>();
+    auto run = [&](auto fn) {
+        detail::applyBinary<T, std::uint8_t>(a, p.x.size(), b, p.y.size(), o, res.size(), fn);
+    };
+    using U8 = std::uint8_t;
+    switch (op) {
+        case BinaryOp::Less: run([](T x, T y) { return static_cast<U8>(x < y); }); break;
+        case BinaryOp::LessEqual: run([](T x, T y) { return static_cast<U8>(x <= y); }); break;
+        case BinaryOp::Greater: run([](T x, T y) { return static_cast<U8>(x > y); }); break;
+        case BinaryOp::GreaterEqual: run([](T x, T y) { return static_cast<U8>(x >= y); }); break;
+        case BinaryOp::Equal: run([](T x, T y) { return static_cast<U8>(x == y); }); break;
+        case BinaryOp::NotEqual: run([](T x, T y) { return static_cast<U8>(x != y); }); break;
+        case BinaryOp::LogicalAnd:
+            run([](T x, T y) { return static_cast<U8>(x != 0 && y != 0); });
+            break;
+        case BinaryOp::LogicalOr:
+            run([](T x, T y) { return static_cast<U8>(x != 0 || y != 0); });
+            break;
+        default: break;
+    }
+}
+
+}  // namespace
+
+Tensor compareKernel(std::string_view opName, BinaryOp op, const Tensor& x, const Tensor& y) {
+    const detail::BinaryOperands p = detail::prepareBinary(opName, x, y);
+    Tensor res(DType::Bool, p.out);
+    if (!isCompare(op) && !isLogical(op)) {
+        typeError(opName, "is not a comparison.");
+    }
+    dispatchNative(opName, x.dtype(), [&](auto tag) { compareTyped<decltype(tag)>(op, p, res); });
+    return res;
+}
+
+}  // namespace irscope::ops

@@ -1,0 +1,19 @@
+// Registration entry points of the op families, called in this order by the registry's
+// constructor (explicitly, so nothing depends on static initialisation order across TUs).
+#pragma once
+
+namespace irscope::ops {
+
+class OpRegistry;
+
+void registerMathOps(OpRegistry& reg);        // math_ops.cpp
+void registerCompareOps(OpRegistry& reg);     // compare_ops.cpp
+void registerMatMulOps(OpRegistry& reg);      // matmul_ops.cpp
+void registerReduceOps(OpRegistry& reg);      // reduce_ops.cpp
+void registerArrayOps(OpRegistry& reg);       // array_ops.cpp
+void registerFillOps(OpRegistry& reg);        // fill_ops.cpp
+void registerNnOps(OpRegistry& reg);          // nn_ops.cpp
+void registerStateOps(OpRegistry& reg);       // state_ops.cpp
+void registerStructuralOps(OpRegistry& reg);  // structural_ops.cpp
+
+}  // namespace irscope::ops
