@@ -17,14 +17,28 @@ using ir::Value;
 
 namespace {
 
-const OpRegistry& reg() { return OpRegistry::instance(); }
+const OpRegistry& reg() {
+    return OpRegistry::instance();
+}
 
-InferArg T(DType t, Shape s) { return InferArg::of(Abstract::tensor(t, std::move(s))); }
-InferArg Ref(DType t, Shape s) { return InferArg::of(Abstract::ref(t, std::move(s), ":param")); }
-InferArg S(DType t) { return InferArg::of(Abstract::scalar(t)); }  // unknown Python scalar
-InferArg C(ir::ValuePtr v) { return InferArg::constant(std::move(v)); }
-InferArg I(std::int64_t v) { return C(Value::integer(v)); }
-InferArg F(double v) { return C(Value::floating(v)); }
+InferArg T(DType t, Shape s) {
+    return InferArg::of(Abstract::tensor(t, std::move(s)));
+}
+InferArg Ref(DType t, Shape s) {
+    return InferArg::of(Abstract::ref(t, std::move(s), ":param"));
+}
+InferArg S(DType t) {
+    return InferArg::of(Abstract::scalar(t));
+}  // unknown Python scalar
+InferArg C(ir::ValuePtr v) {
+    return InferArg::constant(std::move(v));
+}
+InferArg I(std::int64_t v) {
+    return C(Value::integer(v));
+}
+InferArg F(double v) {
+    return C(Value::floating(v));
+}
 InferArg Ints(std::vector<std::int64_t> v) {
     std::vector<ir::ValuePtr> e;
     for (auto x : v) {
@@ -32,7 +46,9 @@ InferArg Ints(std::vector<std::int64_t> v) {
     }
     return C(Value::tuple(std::move(e)));
 }
-InferArg Ty(DType t) { return C(Value::type(t)); }
+InferArg Ty(DType t) {
+    return C(Value::type(t));
+}
 InferArg Tup(std::vector<InferArg> elems) {
     std::vector<ir::AbstractPtr> a;
     for (auto& e : elems) {
@@ -92,7 +108,9 @@ std::vector<double> tensorValues(const ir::ValuePtr& v) {
     return out;
 }
 
-DType dt(const QString& name) { return *ir::dtypeFromName(name.toStdString()); }
+DType dt(const QString& name) {
+    return *ir::dtypeFromName(name.toStdString());
+}
 
 }  // namespace
 
@@ -102,15 +120,20 @@ class TestOpsInfer : public QObject {
 private slots:
     void registryHasEveryPrimitive() {
         const char* names[] = {
-            "Add", "Sub", "Mul", "Div", "RealDiv", "FloorDiv", "Mod", "FloorMod", "Pow", "Neg",
-            "Abs", "Exp", "Log", "Sqrt", "Square", "Maximum", "Minimum", "Less", "LessEqual",
-            "Greater", "GreaterEqual", "Equal", "NotEqual", "LogicalAnd", "LogicalOr",
-            "LogicalNot", "Select", "MatMul", "BatchMatMul", "BiasAdd", "AddN", "ReduceSum",
-            "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "Reshape", "Transpose", "Cast",
-            "Concat", "Stack", "Squeeze", "ExpandDims", "Tile", "BroadcastTo", "Softmax", "ReLU",
-            "Sigmoid", "Tanh", "GeLU", "HSwish", "LayerNorm", "Dropout", "OnesLike", "ZerosLike",
-            "Fill", "Ones", "Zeros", "Assign", "AssignAdd", "AssignSub", "Load", "TensorMove",
-            "UpdateState", "Depend", "Print", "MakeTuple", "TupleGetItem", "Switch", "Partial",
+            "Add",          "Sub",       "Mul",          "Div",         "RealDiv",
+            "FloorDiv",     "Mod",       "FloorMod",     "Pow",         "Neg",
+            "Abs",          "Exp",       "Log",          "Sqrt",        "Square",
+            "Maximum",      "Minimum",   "Less",         "LessEqual",   "Greater",
+            "GreaterEqual", "Equal",     "NotEqual",     "LogicalAnd",  "LogicalOr",
+            "LogicalNot",   "Select",    "MatMul",       "BatchMatMul", "BiasAdd",
+            "AddN",         "ReduceSum", "ReduceMean",   "ReduceMax",   "ReduceMin",
+            "ReduceProd",   "Reshape",   "Transpose",    "Cast",        "Concat",
+            "Stack",        "Squeeze",   "ExpandDims",   "Tile",        "BroadcastTo",
+            "Softmax",      "ReLU",      "Sigmoid",      "Tanh",        "GeLU",
+            "HSwish",       "LayerNorm", "Dropout",      "OnesLike",    "ZerosLike",
+            "Fill",         "Ones",      "Zeros",        "Assign",      "AssignAdd",
+            "AssignSub",    "Load",      "TensorMove",   "UpdateState", "Depend",
+            "Print",        "MakeTuple", "TupleGetItem", "Switch",      "Partial",
             "Return"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
@@ -222,8 +245,7 @@ private slots:
         QTest::addColumn<QList<qint64>>("expected");
         QTest::newRow("same") << QList<qint64>{2, 3} << QList<qint64>{2, 3} << QList<qint64>{2, 3};
         QTest::newRow("row") << QList<qint64>{2, 3} << QList<qint64>{3} << QList<qint64>{2, 3};
-        QTest::newRow("outer") << QList<qint64>{2, 1} << QList<qint64>{1, 3}
-                               << QList<qint64>{2, 3};
+        QTest::newRow("outer") << QList<qint64>{2, 1} << QList<qint64>{1, 3} << QList<qint64>{2, 3};
         QTest::newRow("rank3") << QList<qint64>{4, 1, 5} << QList<qint64>{3, 1}
                                << QList<qint64>{4, 3, 5};
         QTest::newRow("scalar") << QList<qint64>{} << QList<qint64>{2, 2} << QList<qint64>{2, 2};
@@ -231,8 +253,7 @@ private slots:
                                   << QList<qint64>{4, 3};
         QTest::newRow("dyn-vs-1") << QList<qint64>{-1, 3} << QList<qint64>{1, 3}
                                   << QList<qint64>{-1, 3};
-        QTest::newRow("zero") << QList<qint64>{0, 3} << QList<qint64>{1, 3}
-                              << QList<qint64>{0, 3};
+        QTest::newRow("zero") << QList<qint64>{0, 3} << QList<qint64>{1, 3} << QList<qint64>{0, 3};
     }
     void broadcasting() {
         QFETCH(QList<qint64>, x);
@@ -254,12 +275,12 @@ private slots:
         QCOMPARE(errOf("Sub", {T(DType::Int32, {2, 3}), T(DType::Int32, {3, 2})}),
                  QString("ValueError: For 'Sub', x.shape and y.shape need to broadcast, but got "
                          "x.shape: [2, 3], y.shape: [3, 2]."));
-        const auto dyn = out("Add", {T(DType::Float32, Shape{}), InferArg::of(Abstract::tensor(
-                                                                     DType::Float32, [] {
-                                                                         Shape s;
-                                                                         s.dynamicRank = true;
-                                                                         return s;
-                                                                     }()))});
+        const auto dyn = out(
+            "Add", {T(DType::Float32, Shape{}), InferArg::of(Abstract::tensor(DType::Float32, [] {
+                        Shape s;
+                        s.dynamicRank = true;
+                        return s;
+                    }()))});
         QVERIFY(dyn->shape.dynamicRank);
     }
 
@@ -381,10 +402,10 @@ private slots:
                          DType::Float32, {2, 3}));
         QVERIFY(isTensor(out("Select", {T(DType::Bool, {2, 1}), T(DType::Int32, {1, 3}), I(0)}),
                          DType::Int32, {2, 3}));
-        QCOMPARE(errOf("Select", {T(DType::Int32, {2}), T(DType::Float32, {2}),
-                                  T(DType::Float32, {2})}),
-                 QString("TypeError: For 'Select', the type of 'cond' must be Tensor[Bool], but "
-                         "got Tensor[Int32]."));
+        QCOMPARE(
+            errOf("Select", {T(DType::Int32, {2}), T(DType::Float32, {2}), T(DType::Float32, {2})}),
+            QString("TypeError: For 'Select', the type of 'cond' must be Tensor[Bool], but "
+                    "got Tensor[Int32]."));
     }
 
     void reduce_data() {
@@ -393,8 +414,8 @@ private slots:
         QTest::addColumn<bool>("keep");
         QTest::addColumn<QList<qint64>>("expected");
         QTest::newRow("sum-all-default") << "ReduceSum" << QVariant() << false << QList<qint64>{};
-        QTest::newRow("sum-empty") << "ReduceSum" << QVariant::fromValue(QList<qint64>{}) << false
-                                   << QList<qint64>{};
+        QTest::newRow("sum-empty")
+            << "ReduceSum" << QVariant::fromValue(QList<qint64>{}) << false << QList<qint64>{};
         QTest::newRow("sum-1") << "ReduceSum" << QVariant(1) << false << QList<qint64>{2, 4};
         QTest::newRow("sum-neg") << "ReduceSum" << QVariant(-1) << false << QList<qint64>{2, 3};
         QTest::newRow("sum-keep") << "ReduceSum" << QVariant(1) << true << QList<qint64>{2, 1, 4};
@@ -402,8 +423,8 @@ private slots:
                                     << false << QList<qint64>{3};
         QTest::newRow("max-tuple-keep") << "ReduceMax" << QVariant::fromValue(QList<qint64>{0, -1})
                                         << true << QList<qint64>{1, 3, 1};
-        QTest::newRow("max-all-keep") << "ReduceMax" << QVariant::fromValue(QList<qint64>{})
-                                      << true << QList<qint64>{1, 1, 1};
+        QTest::newRow("max-all-keep") << "ReduceMax" << QVariant::fromValue(QList<qint64>{}) << true
+                                      << QList<qint64>{1, 1, 1};
         QTest::newRow("min-dup") << "ReduceMin" << QVariant::fromValue(QList<qint64>{1, -2})
                                  << false << QList<qint64>{2, 4};
         QTest::newRow("prod") << "ReduceProd" << QVariant(0) << false << QList<qint64>{3, 4};
@@ -420,8 +441,8 @@ private slots:
             const auto l = axis.value<QList<qint64>>();
             args.push_back(Ints(std::vector<std::int64_t>(l.begin(), l.end())));
         }
-        const auto a = out(op.toLatin1().constData(), args,
-                           attrs({{"keep_dims", Value::boolean(keep)}}));
+        const auto a =
+            out(op.toLatin1().constData(), args, attrs({{"keep_dims", Value::boolean(keep)}}));
         QVERIFY(isTensor(a, DType::Float32,
                          Shape(std::vector<std::int64_t>(expected.begin(), expected.end()))));
     }
@@ -442,8 +463,8 @@ private slots:
                              attrs({{"keep_dims", Value::boolean(true)}})),
                          DType::Float32, {-1, -1}));
         // Dynamic dims propagate.
-        QVERIFY(isTensor(out("ReduceMax", {T(DType::Float32, {-1, 3}), I(1)}), DType::Float32,
-                         {-1}));
+        QVERIFY(
+            isTensor(out("ReduceMax", {T(DType::Float32, {-1, 3}), I(1)}), DType::Float32, {-1}));
         QVERIFY(errOf("ReduceSum", {T(DType::Bool, {2})}).startsWith("TypeError"));
         QVERIFY(isTensor(out("ReduceMax", {T(DType::Bool, {2})}), DType::Bool, {}));
     }
@@ -463,8 +484,8 @@ private slots:
         QTest::newRow("dyn") << "MatMul" << L{-1, 3} << L{3, 5} << false << false << L{-1, 5};
         QTest::newRow("bmm") << "BatchMatMul" << L{5, 2, 3} << L{5, 3, 4} << false << false
                              << L{5, 2, 4};
-        QTest::newRow("bmm-bcast") << "BatchMatMul" << L{2, 1, 2, 3} << L{4, 3, 5} << false
-                                   << false << L{2, 4, 2, 5};
+        QTest::newRow("bmm-bcast")
+            << "BatchMatMul" << L{2, 1, 2, 3} << L{4, 3, 5} << false << false << L{2, 4, 2, 5};
         QTest::newRow("bmm-tb") << "BatchMatMul" << L{5, 2, 3} << L{5, 4, 3} << false << true
                                 << L{5, 2, 4};
     }
@@ -478,10 +499,9 @@ private slots:
         auto sh = [](const QList<qint64>& l) {
             return Shape(std::vector<std::int64_t>(l.begin(), l.end()));
         };
-        const auto a = out(op.toLatin1().constData(),
-                           {T(DType::Float32, sh(x)), T(DType::Float32, sh(y))},
-                           attrs({{"transpose_a", Value::boolean(ta)},
-                                  {"transpose_b", Value::boolean(tb)}}));
+        const auto a =
+            out(op.toLatin1().constData(), {T(DType::Float32, sh(x)), T(DType::Float32, sh(y))},
+                attrs({{"transpose_a", Value::boolean(ta)}, {"transpose_b", Value::boolean(tb)}}));
         QVERIFY(isTensor(a, DType::Float32, sh(expected)));
     }
 
@@ -513,8 +533,8 @@ private slots:
     }
 
     void addN() {
-        const auto tup = Tup({T(DType::Int32, {2, 3}), T(DType::Int32, {2, 3}),
-                              T(DType::Int32, {-1, 3})});
+        const auto tup =
+            Tup({T(DType::Int32, {2, 3}), T(DType::Int32, {2, 3}), T(DType::Int32, {-1, 3})});
         QVERIFY(isTensor(out("AddN", {tup}), DType::Int32, {2, 3}));
         QCOMPARE(errOf("AddN", {Tup({T(DType::Int32, {2}), T(DType::Int32, {3})})}),
                  QString("ValueError: For 'AddN', the shape of 'x[1]' should be the same as "
@@ -524,16 +544,17 @@ private slots:
     }
 
     void reshape() {
-        QVERIFY(isTensor(out("Reshape", {T(DType::Float32, {2, 3}), Ints({3, 2})}),
-                         DType::Float32, {3, 2}));
+        QVERIFY(isTensor(out("Reshape", {T(DType::Float32, {2, 3}), Ints({3, 2})}), DType::Float32,
+                         {3, 2}));
         QVERIFY(isTensor(out("Reshape", {T(DType::Float32, {2, 3, 4}), Ints({-1, 4})}),
                          DType::Float32, {6, 4}));
         QVERIFY(isTensor(out("Reshape", {T(DType::Float32, {-1, 3}), Ints({-1})}), DType::Float32,
                          {-1}));
-        QVERIFY(isTensor(out("Reshape", {T(DType::Float32, {2, 3}),
-                                         InferArg::of(Abstract::tuple({Abstract::scalar(DType::Int64),
-                                                                       Abstract::scalar(DType::Int64)}))}),
-                         DType::Float32, {-1, -1}));
+        QVERIFY(isTensor(
+            out("Reshape", {T(DType::Float32, {2, 3}),
+                            InferArg::of(Abstract::tuple({Abstract::scalar(DType::Int64),
+                                                          Abstract::scalar(DType::Int64)}))}),
+            DType::Float32, {-1, -1}));
         QCOMPARE(errOf("Reshape", {T(DType::Float32, {2, 3}), Ints({4, 2})}),
                  QString("ValueError: For 'Reshape', the product of the 'input_x' shape should be "
                          "equal to product of 'input_shape', but got product of the shape of "
@@ -552,24 +573,23 @@ private slots:
         QVERIFY(errOf("Transpose", {T(DType::Int8, {2, 3}), Ints({0, 0})})
                     .startsWith("ValueError: For 'Transpose', the 'input_perm' must be a "
                                 "permutation"));
-        QVERIFY(isTensor(out("Cast", {T(DType::Float32, {2}), Ty(DType::Float16)}),
-                         DType::Float16, {2}));
-        QCOMPARE(out("Cast", {S(DType::Int64), Ty(DType::Float32)})->kind,
-                 Abstract::Kind::Scalar);
+        QVERIFY(isTensor(out("Cast", {T(DType::Float32, {2}), Ty(DType::Float16)}), DType::Float16,
+                         {2}));
+        QCOMPARE(out("Cast", {S(DType::Int64), Ty(DType::Float32)})->kind, Abstract::Kind::Scalar);
         QVERIFY(errOf("Cast", {T(DType::Float32, {2}), I(3)}).startsWith("TypeError"));
     }
 
     void concatStack() {
         auto tup = Tup({T(DType::Float32, {2, 3}), T(DType::Float32, {2, 5})});
-        QVERIFY(isTensor(out("Concat", {tup}, attrs({{"axis", Value::integer(1)}})),
-                         DType::Float32, {2, 8}));
+        QVERIFY(isTensor(out("Concat", {tup}, attrs({{"axis", Value::integer(1)}})), DType::Float32,
+                         {2, 8}));
         QVERIFY(isTensor(out("Concat", {tup}, attrs({{"axis", Value::integer(-1)}})),
                          DType::Float32, {2, 8}));
         QCOMPARE(errOf("Concat", {tup}),
                  QString("ValueError: For 'Concat', the shape of 'x[1]' must be the same as "
                          "'x[0]' except on 'axis', but got [2, 5] and [2, 3]."));
-        auto same = Tup({T(DType::Float32, {2, 3}), T(DType::Float32, {2, 3}),
-                         T(DType::Float32, {2, 3})});
+        auto same =
+            Tup({T(DType::Float32, {2, 3}), T(DType::Float32, {2, 3}), T(DType::Float32, {2, 3})});
         QVERIFY(isTensor(out("Stack", {same}), DType::Float32, {3, 2, 3}));
         QVERIFY(isTensor(out("Stack", {same}, attrs({{"axis", Value::integer(-1)}})),
                          DType::Float32, {2, 3, 3}));
@@ -581,13 +601,13 @@ private slots:
 
     void squeezeExpandTileBroadcast() {
         QVERIFY(isTensor(out("Squeeze", {T(DType::Float32, {1, 3, 1})}), DType::Float32, {3}));
-        QVERIFY(isTensor(out("Squeeze", {T(DType::Float32, {1, 3, 1})},
-                             attrs({{"axis", Value::integer(0)}})),
-                         DType::Float32, {3, 1}));
-        QCOMPARE(errOf("Squeeze", {T(DType::Float32, {1, 3, 1})},
-                       attrs({{"axis", Value::integer(1)}})),
-                 QString("ValueError: For 'Squeeze', the shape of 'input_x' at 'axis' 1 must be "
-                         "1, but got 3."));
+        QVERIFY(isTensor(
+            out("Squeeze", {T(DType::Float32, {1, 3, 1})}, attrs({{"axis", Value::integer(0)}})),
+            DType::Float32, {3, 1}));
+        QCOMPARE(
+            errOf("Squeeze", {T(DType::Float32, {1, 3, 1})}, attrs({{"axis", Value::integer(1)}})),
+            QString("ValueError: For 'Squeeze', the shape of 'input_x' at 'axis' 1 must be "
+                    "1, but got 3."));
         QVERIFY(isTensor(out("ExpandDims", {T(DType::Float32, {2, 3}), I(0)}), DType::Float32,
                          {1, 2, 3}));
         QVERIFY(isTensor(out("ExpandDims", {T(DType::Float32, {2, 3}), I(-1)}), DType::Float32,
@@ -597,16 +617,16 @@ private slots:
                          "got 3."));
         QVERIFY(isTensor(out("Tile", {T(DType::Float32, {2, 3}), Ints({2, 2})}), DType::Float32,
                          {4, 6}));
-        QVERIFY(isTensor(out("Tile", {T(DType::Float32, {3}), Ints({2, 2})}), DType::Float32,
-                         {2, 6}));
-        QVERIFY(isTensor(out("BroadcastTo", {T(DType::Float32, {3})},
-                             attrs({{"shape", Value::tuple({Value::integer(2),
-                                                            Value::integer(3)})}})),
-                         DType::Float32, {2, 3}));
-        QVERIFY(isTensor(out("BroadcastTo", {T(DType::Float32, {2, 1})},
-                             attrs({{"shape", Value::tuple({Value::integer(-1),
-                                                            Value::integer(4)})}})),
-                         DType::Float32, {2, 4}));
+        QVERIFY(
+            isTensor(out("Tile", {T(DType::Float32, {3}), Ints({2, 2})}), DType::Float32, {2, 6}));
+        QVERIFY(
+            isTensor(out("BroadcastTo", {T(DType::Float32, {3})},
+                         attrs({{"shape", Value::tuple({Value::integer(2), Value::integer(3)})}})),
+                     DType::Float32, {2, 3}));
+        QVERIFY(
+            isTensor(out("BroadcastTo", {T(DType::Float32, {2, 1})},
+                         attrs({{"shape", Value::tuple({Value::integer(-1), Value::integer(4)})}})),
+                     DType::Float32, {2, 4}));
         QVERIFY(errOf("BroadcastTo", {T(DType::Float32, {2, 3})},
                       attrs({{"shape", Value::tuple({Value::integer(4), Value::integer(3)})}}))
                     .startsWith("ValueError: For 'BroadcastTo', in order to broadcast"));
@@ -614,9 +634,10 @@ private slots:
 
     void nn() {
         QVERIFY(isTensor(out("Softmax", {T(DType::Float32, {2, 5})}), DType::Float32, {2, 5}));
-        QCOMPARE(errOf("Softmax", {T(DType::Float32, {2, 5})}, attrs({{"axis", Value::integer(2)}})),
-                 QString("ValueError: For 'Softmax', the 'axis' must be in range [-2, 2), but got "
-                         "2."));
+        QCOMPARE(
+            errOf("Softmax", {T(DType::Float32, {2, 5})}, attrs({{"axis", Value::integer(2)}})),
+            QString("ValueError: For 'Softmax', the 'axis' must be in range [-2, 2), but got "
+                    "2."));
         QVERIFY(errOf("Softmax", {T(DType::Int32, {2, 5})}).startsWith("TypeError"));
         const auto ln = out("LayerNorm", {T(DType::Float32, {2, 3, 4}), T(DType::Float32, {3, 4}),
                                           T(DType::Float32, {3, 4})});
@@ -625,21 +646,22 @@ private slots:
         QVERIFY(isTensor(ln->elements[0], DType::Float32, {2, 3, 4}));
         QVERIFY(isTensor(ln->elements[1], DType::Float32, {2, 1, 1}));
         QVERIFY(isTensor(ln->elements[2], DType::Float32, {2, 1, 1}));
-        const auto ln2 = out("LayerNorm",
-                             {T(DType::Float32, {2, 3, 4}), T(DType::Float32, {4}),
-                              T(DType::Float32, {4})},
-                             attrs({{"begin_norm_axis", Value::integer(-1)},
-                                    {"begin_params_axis", Value::integer(-1)}}));
+        const auto ln2 =
+            out("LayerNorm",
+                {T(DType::Float32, {2, 3, 4}), T(DType::Float32, {4}), T(DType::Float32, {4})},
+                attrs({{"begin_norm_axis", Value::integer(-1)},
+                       {"begin_params_axis", Value::integer(-1)}}));
         QVERIFY(isTensor(ln2->elements[1], DType::Float32, {2, 3, 1}));
-        QCOMPARE(errOf("LayerNorm", {T(DType::Float32, {2, 3}), T(DType::Float32, {4}),
-                                     T(DType::Float32, {3})}),
+        QCOMPARE(errOf("LayerNorm",
+                       {T(DType::Float32, {2, 3}), T(DType::Float32, {4}), T(DType::Float32, {3})}),
                  QString("ValueError: For 'LayerNorm', the shape of 'gamma' must be [3], but got "
                          "[4]."));
         const auto dr = out("Dropout", {T(DType::Float16, {4})});
         QCOMPARE(dr->kind, Abstract::Kind::Tuple);
         QVERIFY(isTensor(dr->elements[1], DType::Float16, {4}));  // the mask
-        QVERIFY(errOf("Dropout", {T(DType::Float32, {4})}, attrs({{"keep_prob", Value::floating(0.0)}}))
-                    .startsWith("ValueError: For 'Dropout', the 'keep_prob' must be in range (0, 1]"));
+        QVERIFY(
+            errOf("Dropout", {T(DType::Float32, {4})}, attrs({{"keep_prob", Value::floating(0.0)}}))
+                .startsWith("ValueError: For 'Dropout', the 'keep_prob' must be in range (0, 1]"));
     }
 
     void fills() {
@@ -654,16 +676,17 @@ private slots:
         QCOMPARE(tensorValues(fill.constant), (std::vector<double>{2.5, 2.5}));
         QCOMPARE(inf("Fill", {C(Value::none()), Ints({2}), I(7)}).abs->dtype, DType::Int64);
         // An unknown shape leaves the dims unknown.
-        QVERIFY(isTensor(out("Ones", {InferArg::of(Abstract::tuple({Abstract::scalar(DType::Int64)})),
-                                      Ty(DType::Float32)}),
-                         DType::Float32, {-1}));
+        QVERIFY(
+            isTensor(out("Ones", {InferArg::of(Abstract::tuple({Abstract::scalar(DType::Int64)})),
+                                  Ty(DType::Float32)}),
+                     DType::Float32, {-1}));
         QVERIFY(errOf("Ones", {Ints({2, -3})}).startsWith("ValueError"));
     }
 
     void stateOps() {
         const auto ref = Ref(DType::Int32, {});
-        const auto assigned = inf("Assign", {ref, K(DType::Int32, {}, {1}), C(Value::monadValue(
-                                                                              ir::MonadKind::U))});
+        const auto assigned =
+            inf("Assign", {ref, K(DType::Int32, {}, {1}), C(Value::monadValue(ir::MonadKind::U))});
         QCOMPARE(assigned.abs->kind, Abstract::Kind::Ref);
         QVERIFY(!assigned.constant);  // side effects never fold
         QVERIFY(out("Assign", {ref, I(3)})->kind == Abstract::Kind::Ref);
@@ -675,14 +698,14 @@ private slots:
         QVERIFY(errOf("AssignSub", {Ref(DType::Float32, {2}), T(DType::Float32, {3})})
                     .startsWith("ValueError: For 'AssignSub', the shape of 'value' must be the "
                                 "same"));
-        QVERIFY(isTensor(out("Load", {ref, C(Value::monadValue(ir::MonadKind::U))}), DType::Int32,
-                         {}));
+        QVERIFY(
+            isTensor(out("Load", {ref, C(Value::monadValue(ir::MonadKind::U))}), DType::Int32, {}));
         QVERIFY(isTensor(out("TensorMove", {T(DType::Int32, {2})}), DType::Int32, {2}));
         const auto u = C(Value::monadValue(ir::MonadKind::U));
         const auto us = out("UpdateState", {u, T(DType::Int32, {})});
         QCOMPARE(us->kind, Abstract::Kind::Monad);
-        QVERIFY(isTensor(out("Depend", {T(DType::Float32, {2}), InferArg::of(us)}),
-                         DType::Float32, {2}));
+        QVERIFY(isTensor(out("Depend", {T(DType::Float32, {2}), InferArg::of(us)}), DType::Float32,
+                         {2}));
         QVERIFY(isTensor(out("Print", {C(Value::string("x:")), T(DType::Float32, {2}),
                                        C(Value::monadValue(ir::MonadKind::IO))}),
                          DType::Int32, {1}));
@@ -703,9 +726,9 @@ private slots:
                          "of size 2."));
         const auto sw = inf("Switch", {C(Value::boolean(false)), I(1), I(2)});
         QCOMPARE(sw.constant->i, 2);
-        QVERIFY(isTensor(out("Switch", {S(DType::Bool), T(DType::Float32, {2, 3}),
-                                        T(DType::Float32, {2, 4})}),
-                         DType::Float32, {2, -1}));
+        QVERIFY(isTensor(
+            out("Switch", {S(DType::Bool), T(DType::Float32, {2, 3}), T(DType::Float32, {2, 4})}),
+            DType::Float32, {2, -1}));
         QCOMPARE(out("Switch", {T(DType::Bool, {}), InferArg::of(Abstract::func()),
                                 InferArg::of(Abstract::func())})
                      ->kind,
@@ -740,21 +763,21 @@ private slots:
         QCOMPARE(inf("Maximum", {I(4), I(9)}).constant->i, 9);
         QCOMPARE(errOf("FloorDiv", {I(1), I(0)}),
                  QString("ZeroDivisionError: integer division or modulo by zero"));
-        QCOMPARE(errOf("Div", {F(1.0), I(0)}), QString("ZeroDivisionError: float division by zero"));
+        QCOMPARE(errOf("Div", {F(1.0), I(0)}),
+                 QString("ZeroDivisionError: float division by zero"));
         // Shape ops fold too; unknown inputs do not.
         const auto rs = inf("Reshape", {K(DType::Float32, {2, 2}, {1, 2, 3, 4}), Ints({4})});
         QCOMPARE(tensorValues(rs.constant), (std::vector<double>{1, 2, 3, 4}));
         QVERIFY(!inf("Add", {T(DType::Int32, {3}), I(1)}).constant);
         const auto sum = inf("ReduceSum", {K(DType::Float32, {2, 2}, {1, 2, 3, 4})});
         QCOMPARE(tensorValues(sum.constant), (std::vector<double>{10}));
-        const auto st = inf("Stack", {C(Value::tuple({Value::tensorValue(ir::scalarTensor(
-                                                          DType::Float32, 1)),
-                                                      Value::tensorValue(ir::scalarTensor(
-                                                          DType::Float32, 2))}))});
+        const auto st = inf(
+            "Stack", {C(Value::tuple({Value::tensorValue(ir::scalarTensor(DType::Float32, 1)),
+                                      Value::tensorValue(ir::scalarTensor(DType::Float32, 2))}))});
         QCOMPARE(tensorValues(st.constant), (std::vector<double>{1, 2}));
-        const auto ln = inf("LayerNorm", {K(DType::Float32, {1, 2}, {1, 3}),
-                                          K(DType::Float32, {2}, {1, 1}),
-                                          K(DType::Float32, {2}, {0, 0})});
+        const auto ln =
+            inf("LayerNorm", {K(DType::Float32, {1, 2}, {1, 3}), K(DType::Float32, {2}, {1, 1}),
+                              K(DType::Float32, {2}, {0, 0})});
         QCOMPARE(ln.constant->kind, Value::Kind::Tuple);
         QVERIFY(ln.abs->elements[0]->valueKnown);
         // Side-effect free but not foldable: Load and TensorMove keep their runtime meaning.

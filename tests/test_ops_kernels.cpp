@@ -21,9 +21,13 @@ using runtime::Tensor;
 
 namespace {
 
-const OpRegistry& reg() { return OpRegistry::instance(); }
+const OpRegistry& reg() {
+    return OpRegistry::instance();
+}
 
-Tensor mk(DType t, Shape s, std::vector<double> v) { return Tensor::fromDoubles(t, std::move(s), v); }
+Tensor mk(DType t, Shape s, std::vector<double> v) {
+    return Tensor::fromDoubles(t, std::move(s), v);
+}
 Tensor mki(DType t, Shape s, std::vector<std::int64_t> v) {
     return Tensor::fromInts(t, std::move(s), v);
 }
@@ -145,7 +149,8 @@ class TestOpsKernels : public QObject {
 
 private slots:
     void addBroadcasting() {
-        QCOMPARE(vals(runT("Add", {iota(DType::Float32, {2, 3}, 1), mk(DType::Float32, {3}, {10, 20, 30})})),
+        QCOMPARE(vals(runT("Add", {iota(DType::Float32, {2, 3}, 1),
+                                   mk(DType::Float32, {3}, {10, 20, 30})})),
                  (std::vector<double>{11, 22, 33, 14, 25, 36}));
         QCOMPARE(vals(runT("Add", {mk(DType::Float32, {2, 1}, {1, 2}),
                                    mk(DType::Float32, {1, 3}, {10, 20, 30})})),
@@ -173,18 +178,21 @@ private slots:
         const Tensor r = runT("Mul", {b, a});
         QCOMPARE(r.shape(), (Shape{2, 4, 3, 2}));
         QCOMPARE(vals(r), bcastRef(b, a, r.shape(), [](double p, double q) { return p * q; }));
-        QCOMPARE(runT("Add", {Tensor(DType::Float32, {0, 3}), mk(DType::Float32, {1, 3}, {1, 2, 3})})
-                     .shape(),
-                 (Shape{0, 3}));
-        QCOMPARE(err([&] { run("Add", {iota(DType::Float32, {2, 3}), iota(DType::Float32, {4})}); }),
+        QCOMPARE(
+            runT("Add", {Tensor(DType::Float32, {0, 3}), mk(DType::Float32, {1, 3}, {1, 2, 3})})
+                .shape(),
+            (Shape{0, 3}));
+        QCOMPARE(err([&] {
+                     run("Add", {iota(DType::Float32, {2, 3}), iota(DType::Float32, {4})});
+                 }),
                  QString("ValueError: For 'Add', x.shape and y.shape need to broadcast, but got "
                          "x.shape: [2, 3], y.shape: [4]."));
     }
 
     void dtypeFamilies_data() {
         QTest::addColumn<QString>("dtype");
-        for (const char* t : {"Int8", "Int16", "Int32", "Int64", "UInt8", "Float16", "Float32",
-                              "Float64"}) {
+        for (const char* t :
+             {"Int8", "Int16", "Int32", "Int64", "UInt8", "Float16", "Float32", "Float64"}) {
             QTest::newRow(t) << QString(t);
         }
     }
@@ -226,7 +234,8 @@ private slots:
                  (std::vector<std::int64_t>{4}));
         QCOMPARE(ivals(runT("Add", {mki(DType::Int8, {1}, {127}), mki(DType::Int8, {1}, {1})})),
                  (std::vector<std::int64_t>{-128}));
-        QCOMPARE(ivals(runT("Neg", {mki(DType::UInt8, {1}, {1})})), (std::vector<std::int64_t>{255}));
+        QCOMPARE(ivals(runT("Neg", {mki(DType::UInt8, {1}, {1})})),
+                 (std::vector<std::int64_t>{255}));
     }
 
     void tensorWithPythonScalar() {
@@ -244,8 +253,8 @@ private slots:
         QCOMPARE(h.dtype(), DType::Float16);
         QCOMPARE(vals(h), (std::vector<double>{3}));
         QCOMPARE(ivals(runT("Sub", {Value::integer(10), i32})), (std::vector<std::int64_t>{9, 8}));
-        const Tensor big = runT("Add", {mki(DType::Int64, {1}, {(std::int64_t{1} << 60) + 1}),
-                                        Value::integer(1)});
+        const Tensor big =
+            runT("Add", {mki(DType::Int64, {1}, {(std::int64_t{1} << 60) + 1}), Value::integer(1)});
         QCOMPARE(big.getInt(0), (std::int64_t{1} << 60) + 2);  // exact in Int64
         // Python scalars alone keep Python semantics.
         const KernelArg s = run("FloorDiv", {Value::integer(-7), Value::integer(2)});
@@ -274,49 +283,60 @@ private slots:
         // Floats: floor rounding and the remainder signs.
         QCOMPARE(vals(runT("FloorDiv", {mk(DType::Float32, {2}, {7.5, -7.5}), Value::floating(2)})),
                  (std::vector<double>{3, -4}));
-        QCOMPARE(vals(runT("FloorMod", {mk(DType::Float64, {2}, {-1, 5.5}),
-                                        mk(DType::Float64, {2}, {3, -2})})),
+        QCOMPARE(vals(runT("FloorMod",
+                           {mk(DType::Float64, {2}, {-1, 5.5}), mk(DType::Float64, {2}, {3, -2})})),
                  (std::vector<double>{2, -0.5}));
         QCOMPARE(vals(runT("Mod", {mk(DType::Float32, {3}, {-4, 5, 6}),
                                    mk(DType::Float32, {3}, {3, 2, 3})})),
                  (std::vector<double>{-1, 1, 0}));
         // Integer division by zero gives 0 (numpy); MIN // -1 wraps.
-        QCOMPARE(ivals(runT("FloorDiv", {mki(DType::Int32, {1}, {5}), mki(DType::Int32, {1}, {0})})),
-                 (std::vector<std::int64_t>{0}));
-        QCOMPARE(ivals(runT("FloorMod", {mki(DType::Int32, {1}, {5}), mki(DType::Int32, {1}, {0})})),
-                 (std::vector<std::int64_t>{0}));
+        QCOMPARE(
+            ivals(runT("FloorDiv", {mki(DType::Int32, {1}, {5}), mki(DType::Int32, {1}, {0})})),
+            (std::vector<std::int64_t>{0}));
+        QCOMPARE(
+            ivals(runT("FloorMod", {mki(DType::Int32, {1}, {5}), mki(DType::Int32, {1}, {0})})),
+            (std::vector<std::int64_t>{0}));
         const auto mn = std::numeric_limits<std::int32_t>::min();
-        QCOMPARE(ivals(runT("FloorDiv", {mki(DType::Int32, {1}, {mn}), mki(DType::Int32, {1}, {-1})})),
-                 (std::vector<std::int64_t>{mn}));
+        QCOMPARE(
+            ivals(runT("FloorDiv", {mki(DType::Int32, {1}, {mn}), mki(DType::Int32, {1}, {-1})})),
+            (std::vector<std::int64_t>{mn}));
         QVERIFY(std::isinf(runT("Div", {mk(DType::Float32, {1}, {1}), mk(DType::Float32, {1}, {0})})
                                .getDouble(0)));
     }
 
     void powMaxMin() {
-        QCOMPARE(ivals(runT("Pow", {mki(DType::Int32, {3}, {2, 3, -2}), mki(DType::Int32, {3}, {3, 2, 3})})),
+        QCOMPARE(ivals(runT("Pow", {mki(DType::Int32, {3}, {2, 3, -2}),
+                                    mki(DType::Int32, {3}, {3, 2, 3})})),
                  (std::vector<std::int64_t>{8, 9, -8}));
         QCOMPARE(ivals(runT("Pow", {mki(DType::Int32, {3}, {2, 1, -1}), Value::integer(-1)})),
                  (std::vector<std::int64_t>{0, 1, -1}));
-        QVERIFY(near(vals(runT("Pow", {mk(DType::Float32, {2}, {4, 2}), mk(DType::Float32, {2}, {0.5, -1})})),
+        QVERIFY(near(vals(runT("Pow", {mk(DType::Float32, {2}, {4, 2}),
+                                       mk(DType::Float32, {2}, {0.5, -1})})),
                      {2, 0.5}));
         const double nan = std::numeric_limits<double>::quiet_NaN();
         QVERIFY(near(vals(runT("Maximum", {mk(DType::Float32, {3}, {1, nan, 3}),
                                            mk(DType::Float32, {3}, {2, 0, nan})})),
                      {2, nan, nan}));
-        QVERIFY(near(vals(runT("Minimum", {mk(DType::Float64, {2}, {1, nan}), mk(DType::Float64, {2}, {2, 0})})),
+        QVERIFY(near(vals(runT("Minimum", {mk(DType::Float64, {2}, {1, nan}),
+                                           mk(DType::Float64, {2}, {2, 0})})),
                      {1, nan}));
     }
 
     void unaryMath() {
-        QCOMPARE(ivals(runT("Neg", {mki(DType::Int32, {2}, {1, -2})})), (std::vector<std::int64_t>{-1, 2}));
-        QCOMPARE(ivals(runT("Abs", {mki(DType::Int8, {2}, {-3, 4})})), (std::vector<std::int64_t>{3, 4}));
-        QCOMPARE(vals(runT("Square", {mk(DType::Float64, {1}, {1.5})})), (std::vector<double>{2.25}));
+        QCOMPARE(ivals(runT("Neg", {mki(DType::Int32, {2}, {1, -2})})),
+                 (std::vector<std::int64_t>{-1, 2}));
+        QCOMPARE(ivals(runT("Abs", {mki(DType::Int8, {2}, {-3, 4})})),
+                 (std::vector<std::int64_t>{3, 4}));
+        QCOMPARE(vals(runT("Square", {mk(DType::Float64, {1}, {1.5})})),
+                 (std::vector<double>{2.25}));
         QVERIFY(near(vals(runT("Exp", {mk(DType::Float32, {2}, {0, 1})})), {1, std::exp(1.0)}));
         const Tensor e = runT("Exp", {mki(DType::Int32, {1}, {0})});
         QCOMPARE(e.dtype(), DType::Float32);
         QCOMPARE(vals(e), (std::vector<double>{1}));
-        QVERIFY(near(vals(runT("Log", {mk(DType::Float64, {2}, {1, std::exp(1.0)})})), {0, 1}, 1e-12));
-        QCOMPARE(vals(runT("Sqrt", {mk(DType::Float32, {2}, {4, 9})})), (std::vector<double>{2, 3}));
+        QVERIFY(
+            near(vals(runT("Log", {mk(DType::Float64, {2}, {1, std::exp(1.0)})})), {0, 1}, 1e-12));
+        QCOMPARE(vals(runT("Sqrt", {mk(DType::Float32, {2}, {4, 9})})),
+                 (std::vector<double>{2, 3}));
         const Tensor h = runT("Sqrt", {mk(DType::Float16, {1}, {2})});
         QCOMPARE(h.dtype(), DType::Float16);
         QCOMPARE(h.getDouble(0), 1.4140625);  // sqrt(2) rounded to half
@@ -342,14 +362,17 @@ private slots:
         }
         QCOMPARE(ivals(runT("Equal", {mki(DType::Int32, {3}, {1, 2, 3}), Value::integer(2)})),
                  (std::vector<std::int64_t>{0, 1, 0}));
-        QCOMPARE(ivals(runT("GreaterEqual", {mk(DType::Float16, {2}, {0.5, 1}), mk(DType::Float32, {2}, {0.5, 2})})),
+        QCOMPARE(ivals(runT("GreaterEqual", {mk(DType::Float16, {2}, {0.5, 1}),
+                                             mk(DType::Float32, {2}, {0.5, 2})})),
                  (std::vector<std::int64_t>{1, 0}));
         const Tensor p = mki(DType::Bool, {2, 1}, {1, 0});
         const Tensor q = mki(DType::Bool, {2}, {1, 0});
         QCOMPARE(ivals(runT("LogicalAnd", {p, q})), (std::vector<std::int64_t>{1, 0, 0, 0}));
         QCOMPARE(ivals(runT("LogicalOr", {p, q})), (std::vector<std::int64_t>{1, 1, 1, 0}));
         QCOMPARE(ivals(runT("LogicalNot", {q})), (std::vector<std::int64_t>{0, 1}));
-        QVERIFY(err([&] { run("LogicalAnd", {p, iota(DType::Int32, {2})}); }).startsWith("TypeError"));
+        QVERIFY(err([&] {
+                    run("LogicalAnd", {p, iota(DType::Int32, {2})});
+                }).startsWith("TypeError"));
     }
 
     void select() {
@@ -357,8 +380,9 @@ private slots:
                                          mk(DType::Float32, {1, 3}, {1, 2, 3}), Value::integer(0)});
         QCOMPARE(r.shape(), (Shape{2, 3}));
         QCOMPARE(vals(r), (std::vector<double>{1, 2, 3, 0, 0, 0}));
-        const Tensor h = runT("Select", {mki(DType::Bool, {2}, {0, 1}), mk(DType::Float16, {2}, {1.5, 2.5}),
-                                         mk(DType::Float16, {2}, {-1, -2})});
+        const Tensor h =
+            runT("Select", {mki(DType::Bool, {2}, {0, 1}), mk(DType::Float16, {2}, {1.5, 2.5}),
+                            mk(DType::Float16, {2}, {-1, -2})});
         QCOMPARE(vals(h), (std::vector<double>{-1, 2.5}));
     }
 
@@ -369,10 +393,13 @@ private slots:
         QCOMPARE(vals(runT("MatMul", {x, y})), want);
         const Tensor xt = runT("Transpose", {x, ints({1, 0})});
         const Tensor yt = runT("Transpose", {y, ints({1, 0})});
-        QCOMPARE(vals(runT("MatMul", {xt, y}, attrs({{"transpose_a", Value::boolean(true)}}))), want);
-        QCOMPARE(vals(runT("MatMul", {x, yt}, attrs({{"transpose_b", Value::boolean(true)}}))), want);
-        QCOMPARE(vals(runT("MatMul", {xt, yt}, attrs({{"transpose_a", Value::boolean(true)},
-                                                      {"transpose_b", Value::boolean(true)}}))),
+        QCOMPARE(vals(runT("MatMul", {xt, y}, attrs({{"transpose_a", Value::boolean(true)}}))),
+                 want);
+        QCOMPARE(vals(runT("MatMul", {x, yt}, attrs({{"transpose_b", Value::boolean(true)}}))),
+                 want);
+        QCOMPARE(vals(runT("MatMul", {xt, yt},
+                           attrs({{"transpose_a", Value::boolean(true)},
+                                  {"transpose_b", Value::boolean(true)}}))),
                  want);
         for (DType t : {DType::Int32, DType::Int64, DType::Int16, DType::Float16, DType::Float64}) {
             const Tensor r = runT("MatMul", {x.cast(t), y.cast(t)});
@@ -410,14 +437,15 @@ private slots:
     }
 
     void biasAdd() {
-        const Tensor nchw = runT("BiasAdd", {Tensor(DType::Float32, {1, 2, 2, 2}),
-                                             mk(DType::Float32, {2}, {1, 2})});
+        const Tensor nchw = runT(
+            "BiasAdd", {Tensor(DType::Float32, {1, 2, 2, 2}), mk(DType::Float32, {2}, {1, 2})});
         QCOMPARE(vals(nchw), (std::vector<double>{1, 1, 1, 1, 2, 2, 2, 2}));
-        const Tensor nhwc = runT("BiasAdd", {Tensor(DType::Float32, {1, 2, 2, 2}),
-                                             mk(DType::Float32, {2}, {1, 2})},
-                                 attrs({{"data_format", Value::string("NHWC")}}));
+        const Tensor nhwc =
+            runT("BiasAdd", {Tensor(DType::Float32, {1, 2, 2, 2}), mk(DType::Float32, {2}, {1, 2})},
+                 attrs({{"data_format", Value::string("NHWC")}}));
         QCOMPARE(vals(nhwc), (std::vector<double>{1, 2, 1, 2, 1, 2, 1, 2}));
-        QCOMPARE(vals(runT("BiasAdd", {iota(DType::Float16, {2, 3}), mk(DType::Float16, {3}, {10, 20, 30})})),
+        QCOMPARE(vals(runT("BiasAdd",
+                           {iota(DType::Float16, {2, 3}), mk(DType::Float16, {3}, {10, 20, 30})})),
                  (std::vector<double>{10, 21, 32, 13, 24, 35}));
     }
 
@@ -425,15 +453,17 @@ private slots:
         const Tensor a = mk(DType::Float32, {2}, {1, 2});
         const Tensor b = mk(DType::Float32, {2}, {10, 20});
         const Tensor c = mk(DType::Float32, {2}, {100, 200});
-        QCOMPARE(vals(runT("AddN", {KernelArg::tuple({a, b, c})})), (std::vector<double>{111, 222}));
-        QCOMPARE(ivals(runT("AddN", {KernelArg::tuple({mki(DType::Int32, {}, {2}), mki(DType::Int32, {}, {1})})})),
+        QCOMPARE(vals(runT("AddN", {KernelArg::tuple({a, b, c})})),
+                 (std::vector<double>{111, 222}));
+        QCOMPARE(ivals(runT("AddN", {KernelArg::tuple({mki(DType::Int32, {}, {2}),
+                                                       mki(DType::Int32, {}, {1})})})),
                  (std::vector<std::int64_t>{3}));
         const Tensor one = runT("AddN", {KernelArg::tuple({a})});
         QCOMPARE(vals(one), vals(a));
         QVERIFY(!one.sharesStorageWith(a));
         // A tuple constant (what a folded MakeTuple gives) works too.
-        const ir::ValuePtr tupleConst = Value::tuple({Value::tensorValue(a.toValueData()),
-                                                      Value::tensorValue(b.toValueData())});
+        const ir::ValuePtr tupleConst = Value::tuple(
+            {Value::tensorValue(a.toValueData()), Value::tensorValue(b.toValueData())});
         QCOMPARE(vals(runT("AddN", {tupleConst})), (std::vector<double>{11, 22}));
     }
 
@@ -503,16 +533,20 @@ private slots:
         const Tensor m = runT("ReduceMean", {i, Value::integer(1)});
         QCOMPARE(m.dtype(), DType::Int32);
         QCOMPARE(ivals(m), (std::vector<std::int64_t>{1, -1}));  // 1.5 and -1.5 truncate
-        QCOMPARE(ivals(runT("ReduceSum", {i, Value::integer(0)})), (std::vector<std::int64_t>{0, 0}));
+        QCOMPARE(ivals(runT("ReduceSum", {i, Value::integer(0)})),
+                 (std::vector<std::int64_t>{0, 0}));
         const Tensor h = runT("ReduceSum", {mk(DType::Float16, {3}, {0.5, 0.25, 0.125})});
         QCOMPARE(h.dtype(), DType::Float16);
         QCOMPARE(h.getDouble(0), 0.875);
-        QCOMPARE(ivals(runT("ReduceMax", {mki(DType::Bool, {3}, {0, 1, 0})})), (std::vector<std::int64_t>{1}));
-        QCOMPARE(ivals(runT("ReduceMin", {mki(DType::UInt8, {3}, {7, 200, 9})})), (std::vector<std::int64_t>{7}));
+        QCOMPARE(ivals(runT("ReduceMax", {mki(DType::Bool, {3}, {0, 1, 0})})),
+                 (std::vector<std::int64_t>{1}));
+        QCOMPARE(ivals(runT("ReduceMin", {mki(DType::UInt8, {3}, {7, 200, 9})})),
+                 (std::vector<std::int64_t>{7}));
         QCOMPARE(vals(runT("ReduceSum", {Tensor(DType::Float32, {0, 3}), Value::integer(0)})),
                  (std::vector<double>{0, 0, 0}));
-        QVERIFY(err([] { run("ReduceMax", {Tensor(DType::Float32, {0, 3}), Value::integer(0)}); })
-                    .startsWith("ValueError"));
+        QVERIFY(err([] {
+                    run("ReduceMax", {Tensor(DType::Float32, {0, 3}), Value::integer(0)});
+                }).startsWith("ValueError"));
         QCOMPARE(vals(runT("ReduceSum", {mk(DType::Float32, {}, {4})})), (std::vector<double>{4}));
     }
 
@@ -534,7 +568,8 @@ private slots:
                     for (std::size_t k = 0; k < 3; ++k) {
                         ii[std::size_t(perm[k])] = oi[k];
                     }
-                    QCOMPARE(r.getDouble(std::size_t(i)), x.getDouble(std::size_t(ravel(ii, dims))));
+                    QCOMPARE(r.getDouble(std::size_t(i)),
+                             x.getDouble(std::size_t(ravel(ii, dims))));
                 }
             } while (std::next_permutation(perm.begin(), perm.end()));
         }
@@ -556,7 +591,8 @@ private slots:
         QCOMPARE(runT("Squeeze", {iota(DType::Float32, {1, 3, 1})}, attrs({{"axis", ints({2})}}))
                      .shape(),
                  (Shape{1, 3}));
-        const Tensor c = runT("Cast", {mk(DType::Float32, {3}, {1.7, -1.7, 0.2}), Value::type(DType::Int32)});
+        const Tensor c =
+            runT("Cast", {mk(DType::Float32, {3}, {1.7, -1.7, 0.2}), Value::type(DType::Int32)});
         QCOMPARE(c.dtype(), DType::Int32);
         QCOMPARE(ivals(c), (std::vector<std::int64_t>{1, -1, 0}));
         QCOMPARE(ivals(runT("Cast", {mk(DType::Float32, {2}, {0, 0.5}), Value::type(DType::Bool)})),
@@ -564,20 +600,24 @@ private slots:
         const KernelArg sc = run("Cast", {Value::integer(3), Value::type(DType::Float32)});
         QCOMPARE(sc.value()->kind, Value::Kind::Float);
         QCOMPARE(sc.value()->f, 3.0);
-        const Tensor cat = runT("Concat", {KernelArg::tuple({mk(DType::Float32, {2, 1}, {1, 4}),
-                                                             mk(DType::Float32, {2, 2}, {2, 3, 5, 6})})},
+        const Tensor cat = runT("Concat",
+                                {KernelArg::tuple({mk(DType::Float32, {2, 1}, {1, 4}),
+                                                   mk(DType::Float32, {2, 2}, {2, 3, 5, 6})})},
                                 attrs({{"axis", Value::integer(1)}}));
         QCOMPARE(cat.shape(), (Shape{2, 3}));
         QCOMPARE(vals(cat), (std::vector<double>{1, 2, 3, 4, 5, 6}));
-        const Tensor cat0 = runT("Concat", {KernelArg::tuple({x, iota(DType::Float32, {1, 3}, 6)})});
+        const Tensor cat0 =
+            runT("Concat", {KernelArg::tuple({x, iota(DType::Float32, {1, 3}, 6)})});
         QCOMPARE(vals(cat0), (std::vector<double>{0, 1, 2, 3, 4, 5, 6, 7, 8}));
-        const Tensor st = runT("Stack", {KernelArg::tuple({mk(DType::Int32, {2}, {1, 2}),
-                                                           mk(DType::Int32, {2}, {3, 4})})},
-                               attrs({{"axis", Value::integer(1)}}));
+        const Tensor st =
+            runT("Stack",
+                 {KernelArg::tuple({mk(DType::Int32, {2}, {1, 2}), mk(DType::Int32, {2}, {3, 4})})},
+                 attrs({{"axis", Value::integer(1)}}));
         QCOMPARE(st.shape(), (Shape{2, 2}));
         QCOMPARE(vals(st), (std::vector<double>{1, 3, 2, 4}));
-        const Tensor st0 = runT("Stack", {KernelArg::tuple({mk(DType::Int32, {2}, {1, 2}),
-                                                            mk(DType::Int32, {2}, {3, 4})})});
+        const Tensor st0 = runT(
+            "Stack",
+            {KernelArg::tuple({mk(DType::Int32, {2}, {1, 2}), mk(DType::Int32, {2}, {3, 4})})});
         QCOMPARE(vals(st0), (std::vector<double>{1, 2, 3, 4}));
         const Tensor tile = runT("Tile", {mk(DType::Float32, {2}, {1, 2}), ints({2, 2})});
         QCOMPARE(tile.shape(), (Shape{2, 4}));
@@ -607,8 +647,8 @@ private slots:
         const Tensor h = runT("Softmax", {mk(DType::Float16, {2}, {0, 0})});
         QCOMPARE(h.dtype(), DType::Float16);
         QCOMPARE(vals(h), (std::vector<double>{0.5, 0.5}));
-        const Tensor big = runT("Softmax", {iota(DType::Float32, {3, 4, 5})},
-                                attrs({{"axis", ints({1})}}));
+        const Tensor big =
+            runT("Softmax", {iota(DType::Float32, {3, 4, 5})}, attrs({{"axis", ints({1})}}));
         const Tensor sums = runT("ReduceSum", {big, Value::integer(1)});
         QVERIFY(near(vals(sums), std::vector<double>(15, 1.0)));
     }
@@ -626,31 +666,33 @@ private slots:
         QVERIFY(near(vals(r.elements()[2].tensor()), {2.0 / 3, 2.0 / 3}));
         // Normalizing only the last axis of a 3-D input with gamma/beta over it.
         const Tensor y = mk(DType::Float64, {1, 2, 2}, {0, 2, 10, 30});
-        const KernelArg r2 = run("LayerNorm",
-                                 {y, mk(DType::Float64, {2}, {2, 1}), mk(DType::Float64, {2}, {0, 5})},
-                                 attrs({{"begin_norm_axis", Value::integer(-1)},
-                                        {"begin_params_axis", Value::integer(-1)},
-                                        {"epsilon", Value::floating(0.0)}}));
+        const KernelArg r2 =
+            run("LayerNorm", {y, mk(DType::Float64, {2}, {2, 1}), mk(DType::Float64, {2}, {0, 5})},
+                attrs({{"begin_norm_axis", Value::integer(-1)},
+                       {"begin_params_axis", Value::integer(-1)},
+                       {"epsilon", Value::floating(0.0)}}));
         QVERIFY(near(vals(r2.elements()[0].tensor()), {-2, 6, -2, 6}, 1e-12));
         QCOMPARE(vals(r2.elements()[1].tensor()), (std::vector<double>{1, 20}));
         QCOMPARE(vals(r2.elements()[2].tensor()), (std::vector<double>{1, 100}));
         const KernelArg r3 = run("LayerNorm", {x.cast(DType::Float16), ones.cast(DType::Float16),
                                                Tensor(DType::Float16, {3})});
-        QVERIFY(near(vals(r3.elements()[0].tensor()), {-1.2247448, 0, 1.2247448, -1.2247448, 0, 1.2247448},
-                     2e-3));
+        QVERIFY(near(vals(r3.elements()[0].tensor()),
+                     {-1.2247448, 0, 1.2247448, -1.2247448, 0, 1.2247448}, 2e-3));
     }
 
     void activations() {
         const Tensor x = mk(DType::Float32, {5}, {-4, -1, 0, 1, 4});
         QCOMPARE(vals(runT("ReLU", {x})), (std::vector<double>{0, 0, 0, 1, 4}));
-        QCOMPARE(ivals(runT("ReLU", {mki(DType::Int32, {2}, {-3, 3})})), (std::vector<std::int64_t>{0, 3}));
-        QVERIFY(near(vals(runT("Sigmoid", {x})),
-                     {1 / (1 + std::exp(4.0)), 1 / (1 + std::exp(1.0)), 0.5, 1 / (1 + std::exp(-1.0)),
-                      1 / (1 + std::exp(-4.0))}));
+        QCOMPARE(ivals(runT("ReLU", {mki(DType::Int32, {2}, {-3, 3})})),
+                 (std::vector<std::int64_t>{0, 3}));
+        QVERIFY(
+            near(vals(runT("Sigmoid", {x})), {1 / (1 + std::exp(4.0)), 1 / (1 + std::exp(1.0)), 0.5,
+                                              1 / (1 + std::exp(-1.0)), 1 / (1 + std::exp(-4.0))}));
         QVERIFY(near(vals(runT("Tanh", {x})),
                      {std::tanh(-4.0), std::tanh(-1.0), 0, std::tanh(1.0), std::tanh(4.0)}));
         QVERIFY(near(vals(runT("HSwish", {x})), {0, -1.0 / 3, 0, 2.0 / 3, 4}));
-        QVERIFY(near(vals(runT("GeLU", {mk(DType::Float32, {2}, {1, -1})})), {0.841192, -0.158808}, 1e-5));
+        QVERIFY(near(vals(runT("GeLU", {mk(DType::Float32, {2}, {1, -1})})), {0.841192, -0.158808},
+                     1e-5));
         QVERIFY(near(vals(runT("GeLU", {mk(DType::Float64, {2}, {1, -1})},
                                attrs({{"approximate", Value::string("none")}}))),
                      {0.8413447460685429, -0.15865525393145707}, 1e-12));
@@ -663,10 +705,10 @@ private slots:
         QCOMPARE(vals(r.elements()[1].tensor()), std::vector<double>(8, 1.0));
         QVERIFY(!r.elements()[0].tensor().sharesStorageWith(x));
         const std::vector<KernelArg> in{x};
-        const KernelArg t = reg().run(*reg().find("Dropout"),
-                                      attrs({{"keep_prob", Value::floating(0.5)},
-                                             {"Seed0", Value::integer(1)}}),
-                                      in, /*training=*/true);
+        const KernelArg t =
+            reg().run(*reg().find("Dropout"),
+                      attrs({{"keep_prob", Value::floating(0.5)}, {"Seed0", Value::integer(1)}}),
+                      in, /*training=*/true);
         const auto out = vals(t.elements()[0].tensor());
         const auto mask = vals(t.elements()[1].tensor());
         for (std::size_t i = 0; i < 8; ++i) {
@@ -682,21 +724,24 @@ private slots:
         const Tensor z = runT("Zeros", {Value::integer(3)});
         QCOMPARE(z.dtype(), DType::Float32);
         QCOMPARE(vals(z), (std::vector<double>{0, 0, 0}));
-        const Tensor f = runT("Fill", {Value::type(DType::Float16), ints({2, 2}), Value::floating(1.5)});
+        const Tensor f =
+            runT("Fill", {Value::type(DType::Float16), ints({2, 2}), Value::floating(1.5)});
         QCOMPARE(f.dtype(), DType::Float16);
         QCOMPARE(vals(f), std::vector<double>(4, 1.5));
-        QCOMPARE(runT("Fill", {Value::none(), ints({1}), Value::boolean(true)}).dtype(), DType::Bool);
+        QCOMPARE(runT("Fill", {Value::none(), ints({1}), Value::boolean(true)}).dtype(),
+                 DType::Bool);
         QCOMPARE(ivals(runT("OnesLike", {mki(DType::Int8, {3}, {5, 6, 7})})),
                  (std::vector<std::int64_t>{1, 1, 1}));
-        QCOMPARE(vals(runT("ZerosLike", {iota(DType::Float64, {2}, 3)})), (std::vector<double>{0, 0}));
+        QCOMPARE(vals(runT("ZerosLike", {iota(DType::Float64, {2}, 3)})),
+                 (std::vector<double>{0, 0}));
     }
 
     void assignWritesInPlace() {
         Tensor param = mki(DType::Int32, {2}, {0, 0});
         const Tensor loaded = runT("Load", {param, Value::monadValue(ir::MonadKind::U)});
         QVERIFY(loaded.sharesStorageWith(param));  // Load aliases the parameter
-        const Tensor r = runT("Assign", {param, mki(DType::Int32, {2}, {5, 6}),
-                                         Value::monadValue(ir::MonadKind::U)});
+        const Tensor r = runT(
+            "Assign", {param, mki(DType::Int32, {2}, {5, 6}), Value::monadValue(ir::MonadKind::U)});
         QVERIFY(r.sharesStorageWith(param));
         QCOMPARE(ivals(loaded), (std::vector<std::int64_t>{5, 6}));  // the alias sees the write
         runT("AssignAdd", {param, Value::integer(1)});
@@ -709,9 +754,12 @@ private slots:
         QCOMPARE(vals(fp), (std::vector<double>{3, 4}));
         runT("Assign", {fp, Value::floating(0.5)});  // a scalar fills every element
         QCOMPARE(vals(fp), (std::vector<double>{0.5, 0.5}));
-        QVERIFY(err([&] { run("Assign", {param, mk(DType::Float32, {2}, {1, 2})}); })
-                    .startsWith("RuntimeError: For 'Assign', data type conversion of Parameter"));
-        QVERIFY(err([&] { run("Assign", {Value::integer(1), Value::integer(2)}); }).startsWith("TypeError"));
+        QVERIFY(err([&] {
+                    run("Assign", {param, mk(DType::Float32, {2}, {1, 2})});
+                }).startsWith("RuntimeError: For 'Assign', data type conversion of Parameter"));
+        QVERIFY(err([&] {
+                    run("Assign", {Value::integer(1), Value::integer(2)});
+                }).startsWith("TypeError"));
     }
 
     void tensorMoveCopies() {
@@ -731,7 +779,8 @@ private slots:
             Tensor param = mki(DType::Int32, {}, {0});
             std::vector<Tensor> loads;
             for (int i = 0; i < 3; ++i) {
-                runT("Assign", {param, mki(DType::Int32, {}, {i}), Value::monadValue(ir::MonadKind::U)});
+                runT("Assign",
+                     {param, mki(DType::Int32, {}, {i}), Value::monadValue(ir::MonadKind::U)});
                 Tensor l = runT("Load", {param, Value::monadValue(ir::MonadKind::U)});
                 loads.push_back(tensorMove ? runT("TensorMove", {l}) : l);
             }
@@ -744,11 +793,15 @@ private slots:
     void structuralOpsHaveNoKernel() {
         for (const char* op : {"MakeTuple", "TupleGetItem", "Switch", "Partial", "Return",
                                "UpdateState", "Depend", "Print"}) {
-            QVERIFY2(err([&] { reg().run(*reg().find(op), {}, {}); })
-                         .startsWith(QString("RuntimeError: For '%1', there is no CPU kernel").arg(op)),
-                     op);
+            QVERIFY2(
+                err([&] {
+                    reg().run(*reg().find(op), {}, {});
+                }).startsWith(QString("RuntimeError: For '%1', there is no CPU kernel").arg(op)),
+                op);
         }
-        QVERIFY(err([] { run("Add", {Value::string("a"), Value::integer(1)}); }).startsWith("TypeError"));
+        QVERIFY(err([] {
+                    run("Add", {Value::string("a"), Value::integer(1)});
+                }).startsWith("TypeError"));
     }
 };
 

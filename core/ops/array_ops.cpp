@@ -12,8 +12,8 @@ namespace {
 AbstractPtr tensorArg(const InferContext& ctx, std::size_t i, const char* argName) {
     AbstractPtr a = ctx.abs(i);
     if (!isTensorAbs(a)) {
-        typeError(ctx.name(), std::string("the input '") + argName + "' must be a Tensor, but got " +
-                                  typeStr(a) + ".");
+        typeError(ctx.name(), std::string("the input '") + argName +
+                                  "' must be a Tensor, but got " + typeStr(a) + ".");
     }
     return a;
 }
@@ -78,10 +78,11 @@ Shape reshapeTarget(std::string_view op, const Shape& in, std::vector<std::int64
         }
         dims[static_cast<std::size_t>(unknownAt)] = count / known;
     } else if (known != count) {
-        valueError(op, "the product of the 'input_x' shape should be equal to product of "
-                       "'input_shape', but got product of the shape of 'input_x': " +
-                           std::to_string(count) +
-                           ", product of 'input_shape': " + std::to_string(known) + ".");
+        valueError(op,
+                   "the product of the 'input_x' shape should be equal to product of "
+                   "'input_shape', but got product of the shape of 'input_x': " +
+                       std::to_string(count) +
+                       ", product of 'input_shape': " + std::to_string(known) + ".");
     }
     return Shape(std::move(dims));
 }
@@ -92,8 +93,8 @@ InferResult inferReshape(const InferContext& ctx) {
     if (!dims) {
         const AbstractPtr s = ctx.abs(1);
         const bool tuple = s && s->kind == ir::Abstract::Kind::Tuple;
-        return {ir::Abstract::tensor(x->dtype, tuple ? unknownShape(s->elements.size())
-                                                     : dynamicRankShape()),
+        return {ir::Abstract::tensor(x->dtype,
+                                     tuple ? unknownShape(s->elements.size()) : dynamicRankShape()),
                 nullptr};
     }
     return {ir::Abstract::tensor(x->dtype, reshapeTarget(ctx.name(), x->shape, *dims)), nullptr};
@@ -129,9 +130,9 @@ InferResult inferTranspose(const InferContext& ctx) {
     const AbstractPtr x = tensorArg(ctx, 0, "input_x");
     const auto perm = intsArg(ctx.name(), "input_perm", ctx.arg(1).value);
     if (x->shape.dynamicRank || !perm) {
-        return {ir::Abstract::tensor(x->dtype, perm ? unknownShape(perm->size())
-                                                    : dynamicRankShape()),
-                nullptr};
+        return {
+            ir::Abstract::tensor(x->dtype, perm ? unknownShape(perm->size()) : dynamicRankShape()),
+            nullptr};
     }
     const auto p = checkPerm(ctx.name(), *perm, x->shape.rank());
     Shape out;
@@ -164,8 +165,8 @@ InferResult inferCast(const InferContext& ctx) {
         return {ir::Abstract::scalar(to), nullptr};
     }
     if (!isTensorAbs(x)) {
-        typeError(ctx.name(), "the input 'input_x' must be a Tensor or a number, but got " +
-                                  typeStr(x) + ".");
+        typeError(ctx.name(),
+                  "the input 'input_x' must be a Tensor or a number, but got " + typeStr(x) + ".");
     }
     return {ir::Abstract::tensor(to, x->shape), nullptr};
 }
@@ -190,8 +191,8 @@ KernelArg runCast(const KernelContext& ctx) {
 std::vector<AbstractPtr> tensorTuple(const InferContext& ctx) {
     const AbstractPtr in = ctx.abs(0);
     if (!in || (in->kind != ir::Abstract::Kind::Tuple && in->kind != ir::Abstract::Kind::List)) {
-        typeError(ctx.name(), "the input 'x' must be a tuple or list of Tensors, but got " +
-                                  typeStr(in) + ".");
+        typeError(ctx.name(),
+                  "the input 'x' must be a tuple or list of Tensors, but got " + typeStr(in) + ".");
     }
     if (in->elements.empty()) {
         valueError(ctx.name(), "the input 'x' must not be empty.");
@@ -219,7 +220,8 @@ std::int64_t intAttr(std::string_view op, const char* name, const ValuePtr& v) {
 }
 
 // The concatenated shape; `stack` checks equal shapes and inserts the new axis.
-Shape joinShapes(std::string_view op, std::span<const Shape> shapes, std::int64_t axis, bool stack) {
+Shape joinShapes(std::string_view op, std::span<const Shape> shapes, std::int64_t axis,
+                 bool stack) {
     for (const auto& s : shapes) {
         if (s.dynamicRank) {
             return dynamicRankShape();
@@ -238,8 +240,8 @@ Shape joinShapes(std::string_view op, std::span<const Shape> shapes, std::int64_
         const Shape& s = shapes[i];
         if (s.rank() != first.rank()) {
             valueError(op, "all tensors must have the same rank, but got 'x[0]' with shape " +
-                               shapeStr(first) + " and 'x[" + std::to_string(i) +
-                               "]' with shape " + shapeStr(s) + ".");
+                               shapeStr(first) + " and 'x[" + std::to_string(i) + "]' with shape " +
+                               shapeStr(s) + ".");
         }
         for (std::int64_t k = 0; k < rank; ++k) {
             const auto a = first.dims[static_cast<std::size_t>(k)];
@@ -247,8 +249,8 @@ Shape joinShapes(std::string_view op, std::span<const Shape> shapes, std::int64_
             if ((stack || k != ax) && a >= 0 && b >= 0 && a != b) {
                 valueError(op, "the shape of 'x[" + std::to_string(i) +
                                    "]' must be the same as 'x[0]'" +
-                                   (stack ? "" : " except on 'axis'") + ", but got " +
-                                   shapeStr(s) + " and " + shapeStr(first) + ".");
+                                   (stack ? "" : " except on 'axis'") + ", but got " + shapeStr(s) +
+                                   " and " + shapeStr(first) + ".");
             }
         }
         if (!stack) {
@@ -409,9 +411,10 @@ Shape broadcastTarget(std::string_view op, const Shape& in, std::vector<std::int
         }
     }
     if (!fits || !broadcastsTo(in, Shape(target))) {
-        valueError(op, "in order to broadcast, each dimension pair must be equal, or the input "
-                       "dimension must be 1, or the target dimension must be -1, but got x.shape: " +
-                           shapeStr(in) + ", target shape: " + listStr(target) + ".");
+        valueError(op,
+                   "in order to broadcast, each dimension pair must be equal, or the input "
+                   "dimension must be 1, or the target dimension must be -1, but got x.shape: " +
+                       shapeStr(in) + ", target shape: " + listStr(target) + ".");
     }
     return Shape(target);
 }
@@ -503,14 +506,14 @@ void registerArrayOps(OpRegistry& reg) {
             const AbstractPtr x = tensorArg(c, 0, "input_x");
             const auto axis = intOf(c.arg(1).value);
             if (!axis) {
-                return InferResult{ir::Abstract::tensor(
-                                       x->dtype, x->shape.dynamicRank
-                                                     ? x->shape
-                                                     : unknownShape(x->shape.rank() + 1)),
-                                   nullptr};
+                return InferResult{
+                    ir::Abstract::tensor(x->dtype, x->shape.dynamicRank
+                                                       ? x->shape
+                                                       : unknownShape(x->shape.rank() + 1)),
+                    nullptr};
             }
-            return InferResult{ir::Abstract::tensor(x->dtype, expandShape(c.name(), x->shape, *axis)),
-                               nullptr};
+            return InferResult{
+                ir::Abstract::tensor(x->dtype, expandShape(c.name(), x->shape, *axis)), nullptr};
         };
         d.cpuKernel = [](const KernelContext& c) {
             const Tensor x = c.tensor(0);

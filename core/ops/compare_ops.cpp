@@ -25,8 +25,8 @@ OpDef binaryDef(std::string name, std::string summary, BinaryOp op) {
 InferResult inferSelect(const InferContext& ctx) {
     const AbstractPtr cond = ctx.abs(0);
     if (!isTensorAbs(cond) || cond->dtype != DType::Bool) {
-        typeError(ctx.name(), "the type of 'cond' must be Tensor[Bool], but got " +
-                                  typeStr(cond) + ".");
+        typeError(ctx.name(),
+                  "the type of 'cond' must be Tensor[Bool], but got " + typeStr(cond) + ".");
     }
     const Operand x = operandOf(ctx.name(), "x", ctx.abs(1));
     const Operand y = operandOf(ctx.name(), "y", ctx.abs(2));
@@ -48,9 +48,8 @@ KernelArg runSelect(const KernelContext& ctx) {
     const DType dtype = promoteOperands(both);
     const Tensor x = tensorAs(ctx.name(), ctx.input(1), dtype);
     const Tensor y = tensorAs(ctx.name(), ctx.input(2), dtype);
-    const Shape out = broadcastShapes(ctx.name(), cond.shape(),
-                                      broadcastShapes(ctx.name(), x.shape(), y.shape()), "cond",
-                                      "x");
+    const Shape out = broadcastShapes(
+        ctx.name(), cond.shape(), broadcastShapes(ctx.name(), x.shape(), y.shape()), "cond", "x");
     const Tensor c = broadcastTo(ctx.name(), cond, out);
     const Tensor xb = broadcastTo(ctx.name(), x, out);
     const Tensor yb = broadcastTo(ctx.name(), y, out);
@@ -79,13 +78,13 @@ void registerCompareOps(OpRegistry& reg) {
         const char* summary;
         BinaryOp bop;
     };
-    for (const Cmp& c : {Cmp{"Less", "less", "lt", "<", "x < y", BinaryOp::Less},
-                         Cmp{"LessEqual", "less_equal", "le", "<=", "x <= y", BinaryOp::LessEqual},
-                         Cmp{"Greater", "greater", "gt", ">", "x > y", BinaryOp::Greater},
-                         Cmp{"GreaterEqual", "greater_equal", "ge", ">=", "x >= y",
-                             BinaryOp::GreaterEqual},
-                         Cmp{"Equal", "equal", "eq", "==", "x == y", BinaryOp::Equal},
-                         Cmp{"NotEqual", "not_equal", "ne", "!=", "x != y", BinaryOp::NotEqual}}) {
+    for (const Cmp& c :
+         {Cmp{"Less", "less", "lt", "<", "x < y", BinaryOp::Less},
+          Cmp{"LessEqual", "less_equal", "le", "<=", "x <= y", BinaryOp::LessEqual},
+          Cmp{"Greater", "greater", "gt", ">", "x > y", BinaryOp::Greater},
+          Cmp{"GreaterEqual", "greater_equal", "ge", ">=", "x >= y", BinaryOp::GreaterEqual},
+          Cmp{"Equal", "equal", "eq", "==", "x == y", BinaryOp::Equal},
+          Cmp{"NotEqual", "not_equal", "ne", "!=", "x != y", BinaryOp::NotEqual}}) {
         OpDef d = binaryDef(c.name, c.summary, c.bop);
         const std::vector<ParamMap> fnParams = {toInput("input", 0), toInput("other", 1)};
         addFunction(d, {"ops", "F"}, c.fn, fnParams);
@@ -110,8 +109,8 @@ void registerCompareOps(OpRegistry& reg) {
         reg.add(std::move(d));
     }
     {
-        OpDef d = makeUnaryDef("LogicalNot", "compare", "not x on a Bool tensor",
-                               UnaryOp::LogicalNot);
+        OpDef d =
+            makeUnaryDef("LogicalNot", "compare", "not x on a Bool tensor", UnaryOp::LogicalNot);
         addFunction(d, {"ops", "F"}, "logical_not", {toInput("input", 0)});
         addMethod(d, "logical_not", {});
         addOperator(d, "~");

@@ -44,8 +44,7 @@ BinaryTypes binaryTypes(std::string_view opName, BinaryOp op, const Operand& x, 
 // The dtype of Python scalar (+) Python scalar.
 DType scalarResultType(BinaryOp op, DType x, DType y);
 // Python scalar (+) Python scalar (Int, Float or Bool values) with Python's semantics.
-ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x,
-                      const ir::Value& y);
+ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x, const ir::Value& y);
 
 // Tensor kernels: x and y hold the compute dtype; shapes broadcast.
 Tensor arithKernel(std::string_view opName, BinaryOp op, const Tensor& x, const Tensor& y,

@@ -12,7 +12,9 @@ bool isCompare(BinaryOp op) {
            op == BinaryOp::GreaterEqual || op == BinaryOp::Equal || op == BinaryOp::NotEqual;
 }
 
-bool isLogical(BinaryOp op) { return op == BinaryOp::LogicalAnd || op == BinaryOp::LogicalOr; }
+bool isLogical(BinaryOp op) {
+    return op == BinaryOp::LogicalAnd || op == BinaryOp::LogicalOr;
+}
 
 namespace {
 
@@ -142,9 +144,15 @@ void arithTyped(std::string_view opName, BinaryOp op, bool isBool, const detail:
     }
     constexpr bool kFloat = std::is_floating_point_v<T>;
     switch (op) {
-        case BinaryOp::Add: run([](T x, T y) { return static_cast<T>(x + y); }); break;
-        case BinaryOp::Sub: run([](T x, T y) { return static_cast<T>(x - y); }); break;
-        case BinaryOp::Mul: run([](T x, T y) { return static_cast<T>(x * y); }); break;
+        case BinaryOp::Add:
+            run([](T x, T y) { return static_cast<T>(x + y); });
+            break;
+        case BinaryOp::Sub:
+            run([](T x, T y) { return static_cast<T>(x - y); });
+            break;
+        case BinaryOp::Mul:
+            run([](T x, T y) { return static_cast<T>(x * y); });
+            break;
         case BinaryOp::Div:
             run([](T x, T y) {
                 if constexpr (kFloat) {
@@ -190,8 +198,12 @@ void arithTyped(std::string_view opName, BinaryOp op, bool isBool, const detail:
                 }
             });
             break;
-        case BinaryOp::Maximum: run([](T x, T y) { return maxNan(x, y); }); break;
-        case BinaryOp::Minimum: run([](T x, T y) { return minNan(x, y); }); break;
+        case BinaryOp::Maximum:
+            run([](T x, T y) { return maxNan(x, y); });
+            break;
+        case BinaryOp::Minimum:
+            run([](T x, T y) { return minNan(x, y); });
+            break;
         default:
             typeError(opName, "is not an arithmetic operation.");
     }
@@ -204,8 +216,8 @@ BinaryTypes binaryTypes(std::string_view opName, BinaryOp op, const Operand& x, 
         for (const Operand* o : {&x, &y}) {
             if (o->dtype != DType::Bool) {
                 typeError(opName, std::string("the type of '") + (o == &x ? "x" : "y") +
-                                      "' must be Tensor[Bool] or bool, but got " +
-                                      operandStr(*o) + ".");
+                                      "' must be Tensor[Bool] or bool, but got " + operandStr(*o) +
+                                      ".");
             }
         }
         return {DType::Bool, DType::Bool};
@@ -259,9 +271,7 @@ ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x,
     };
     const DType rt = scalarResultType(op, dtypeOfScalar(x), dtypeOfScalar(y));
     const bool anyFloat = x.kind == ir::Value::Kind::Float || y.kind == ir::Value::Kind::Float;
-    auto zeroDiv = [&](const char* what) {
-        fail(ErrorKind::ZeroDivisionError, std::string(what));
-    };
+    auto zeroDiv = [&](const char* what) { fail(ErrorKind::ZeroDivisionError, std::string(what)); };
     if (isLogical(op)) {
         const bool a = num(x) != 0.0;
         const bool b = num(y) != 0.0;
@@ -271,19 +281,32 @@ ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x,
         const double a = num(x);
         const double b = num(y);
         switch (op) {
-            case BinaryOp::Less: return ir::Value::boolean(a < b);
-            case BinaryOp::LessEqual: return ir::Value::boolean(a <= b);
-            case BinaryOp::Greater: return ir::Value::boolean(a > b);
-            case BinaryOp::GreaterEqual: return ir::Value::boolean(a >= b);
-            case BinaryOp::Equal: return ir::Value::boolean(a == b);
-            case BinaryOp::NotEqual: return ir::Value::boolean(a != b);
-            default: break;
+            case BinaryOp::Less:
+                return ir::Value::boolean(a < b);
+            case BinaryOp::LessEqual:
+                return ir::Value::boolean(a <= b);
+            case BinaryOp::Greater:
+                return ir::Value::boolean(a > b);
+            case BinaryOp::GreaterEqual:
+                return ir::Value::boolean(a >= b);
+            case BinaryOp::Equal:
+                return ir::Value::boolean(a == b);
+            case BinaryOp::NotEqual:
+                return ir::Value::boolean(a != b);
+            default:
+                break;
         }
         double r = 0.0;
         switch (op) {
-            case BinaryOp::Add: r = a + b; break;
-            case BinaryOp::Sub: r = a - b; break;
-            case BinaryOp::Mul: r = a * b; break;
+            case BinaryOp::Add:
+                r = a + b;
+                break;
+            case BinaryOp::Sub:
+                r = a - b;
+                break;
+            case BinaryOp::Mul:
+                r = a * b;
+                break;
             case BinaryOp::Div:
                 if (b == 0.0) {
                     zeroDiv(anyFloat ? "float division by zero" : "division by zero");
@@ -308,10 +331,17 @@ ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x,
                 }
                 r = floorModFloat(a, b);
                 break;
-            case BinaryOp::Pow: r = std::pow(a, b); break;
-            case BinaryOp::Maximum: r = maxNan(a, b); break;
-            case BinaryOp::Minimum: r = minNan(a, b); break;
-            default: break;
+            case BinaryOp::Pow:
+                r = std::pow(a, b);
+                break;
+            case BinaryOp::Maximum:
+                r = maxNan(a, b);
+                break;
+            case BinaryOp::Minimum:
+                r = minNan(a, b);
+                break;
+            default:
+                break;
         }
         return ir::Value::floating(r, rt);
     }
@@ -322,9 +352,15 @@ ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x,
     const auto ub = static_cast<std::uint64_t>(b);
     std::int64_t r = 0;
     switch (op) {
-        case BinaryOp::Add: r = wrap(ua + ub); break;
-        case BinaryOp::Sub: r = wrap(ua - ub); break;
-        case BinaryOp::Mul: r = wrap(ua * ub); break;
+        case BinaryOp::Add:
+            r = wrap(ua + ub);
+            break;
+        case BinaryOp::Sub:
+            r = wrap(ua - ub);
+            break;
+        case BinaryOp::Mul:
+            r = wrap(ua * ub);
+            break;
         case BinaryOp::FloorDiv:
             if (b == 0) {
                 zeroDiv("integer division or modulo by zero");
@@ -348,14 +384,19 @@ ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x,
                 if (a == 0) {
                     zeroDiv("0.0 cannot be raised to a negative power");
                 }
-                return ir::Value::floating(
-                    std::pow(static_cast<double>(a), static_cast<double>(b)), DType::Float32);
+                return ir::Value::floating(std::pow(static_cast<double>(a), static_cast<double>(b)),
+                                           DType::Float32);
             }
             r = powInt(a, b);
             break;
-        case BinaryOp::Maximum: r = std::max(a, b); break;
-        case BinaryOp::Minimum: r = std::min(a, b); break;
-        default: typeError(opName, "is not an arithmetic operation.");
+        case BinaryOp::Maximum:
+            r = std::max(a, b);
+            break;
+        case BinaryOp::Minimum:
+            r = std::min(a, b);
+            break;
+        default:
+            typeError(opName, "is not an arithmetic operation.");
     }
     return ir::Value::integer(r, rt);
 }
@@ -365,9 +406,8 @@ Tensor arithKernel(std::string_view opName, BinaryOp op, const Tensor& x, const 
     const detail::BinaryOperands p = detail::prepareBinary(opName, x, y);
     Tensor res(x.dtype(), p.out);
     const bool isBool = x.dtype() == DType::Bool;
-    dispatchNative(opName, x.dtype(), [&](auto tag) {
-        arithTyped<decltype(tag)>(opName, op, isBool, p, res);
-    });
+    dispatchNative(opName, x.dtype(),
+                   [&](auto tag) { arithTyped<decltype(tag)>(opName, op, isBool, p, res); });
     return castTo(res, out);
 }
 

@@ -15,19 +15,32 @@ void compareTyped(BinaryOp op, const detail::BinaryOperands& p, Tensor& res) {
     };
     using U8 = std::uint8_t;
     switch (op) {
-        case BinaryOp::Less: run([](T x, T y) { return static_cast<U8>(x < y); }); break;
-        case BinaryOp::LessEqual: run([](T x, T y) { return static_cast<U8>(x <= y); }); break;
-        case BinaryOp::Greater: run([](T x, T y) { return static_cast<U8>(x > y); }); break;
-        case BinaryOp::GreaterEqual: run([](T x, T y) { return static_cast<U8>(x >= y); }); break;
-        case BinaryOp::Equal: run([](T x, T y) { return static_cast<U8>(x == y); }); break;
-        case BinaryOp::NotEqual: run([](T x, T y) { return static_cast<U8>(x != y); }); break;
+        case BinaryOp::Less:
+            run([](T x, T y) { return static_cast<U8>(x < y); });
+            break;
+        case BinaryOp::LessEqual:
+            run([](T x, T y) { return static_cast<U8>(x <= y); });
+            break;
+        case BinaryOp::Greater:
+            run([](T x, T y) { return static_cast<U8>(x > y); });
+            break;
+        case BinaryOp::GreaterEqual:
+            run([](T x, T y) { return static_cast<U8>(x >= y); });
+            break;
+        case BinaryOp::Equal:
+            run([](T x, T y) { return static_cast<U8>(x == y); });
+            break;
+        case BinaryOp::NotEqual:
+            run([](T x, T y) { return static_cast<U8>(x != y); });
+            break;
         case BinaryOp::LogicalAnd:
             run([](T x, T y) { return static_cast<U8>(x != 0 && y != 0); });
             break;
         case BinaryOp::LogicalOr:
             run([](T x, T y) { return static_cast<U8>(x != 0 || y != 0); });
             break;
-        default: break;
+        default:
+            break;
     }
 }
 

@@ -29,7 +29,9 @@ void unaryTyped(std::string_view opName, UnaryOp op, const Tensor& x, Tensor& re
     }
     Eigen::Map<Arr> out(res.data<T>(), n);
     switch (op) {
-        case UnaryOp::Neg: out = in.unaryExpr([](T v) { return static_cast<T>(T(0) - v); }); return;
+        case UnaryOp::Neg:
+            out = in.unaryExpr([](T v) { return static_cast<T>(T(0) - v); });
+            return;
         case UnaryOp::Abs:
             out = in.unaryExpr([](T v) {
                 if constexpr (std::is_signed_v<T>) {
@@ -39,17 +41,32 @@ void unaryTyped(std::string_view opName, UnaryOp op, const Tensor& x, Tensor& re
                 }
             });
             return;
-        case UnaryOp::Square: out = in.unaryExpr([](T v) { return static_cast<T>(v * v); }); return;
-        case UnaryOp::ReLU: out = in.unaryExpr([](T v) { return v > T(0) ? v : T(0); }); return;
-        default: break;
+        case UnaryOp::Square:
+            out = in.unaryExpr([](T v) { return static_cast<T>(v * v); });
+            return;
+        case UnaryOp::ReLU:
+            out = in.unaryExpr([](T v) { return v > T(0) ? v : T(0); });
+            return;
+        default:
+            break;
     }
     if constexpr (std::is_floating_point_v<T>) {
         switch (op) {
-            case UnaryOp::Exp: out = in.exp(); return;
-            case UnaryOp::Log: out = in.log(); return;
-            case UnaryOp::Sqrt: out = in.sqrt(); return;
-            case UnaryOp::Tanh: out = in.tanh(); return;
-            case UnaryOp::Sigmoid: out = T(1) / (T(1) + (-in).exp()); return;
+            case UnaryOp::Exp:
+                out = in.exp();
+                return;
+            case UnaryOp::Log:
+                out = in.log();
+                return;
+            case UnaryOp::Sqrt:
+                out = in.sqrt();
+                return;
+            case UnaryOp::Tanh:
+                out = in.tanh();
+                return;
+            case UnaryOp::Sigmoid:
+                out = T(1) / (T(1) + (-in).exp());
+                return;
             case UnaryOp::GeLU: {
                 const T k = static_cast<T>(0.7978845608028654);  // sqrt(2 / pi)
                 const T c = static_cast<T>(0.044715);
@@ -64,7 +81,8 @@ void unaryTyped(std::string_view opName, UnaryOp op, const Tensor& x, Tensor& re
             case UnaryOp::HSwish:
                 out = in * ((in + T(3)).max(T(0)).min(T(6))) / T(6);
                 return;
-            default: break;
+            default:
+                break;
         }
     }
     typeError(opName, "the CPU kernel does not support data type " + typeStr(x.dtype()) + ".");
@@ -115,8 +133,8 @@ InferResult inferUnary(const InferContext& ctx, UnaryOp op) {
     const Operand x = operandOf(ctx.name(), "x", ctx.abs(0));
     if (!x.tensor) {
         // Python scalars follow Python: -True == -1, so a bool computes as an int.
-        const DType in = (x.dtype == DType::Bool && op != UnaryOp::LogicalNot) ? DType::Int64
-                                                                                : x.dtype;
+        const DType in =
+            (x.dtype == DType::Bool && op != UnaryOp::LogicalNot) ? DType::Int64 : x.dtype;
         return {ir::Abstract::scalar(unaryTypes(ctx.name(), op, in).out), nullptr};
     }
     return {ir::Abstract::tensor(unaryTypes(ctx.name(), op, x.dtype).out, x.shape), nullptr};
@@ -133,12 +151,10 @@ KernelArg runUnary(const KernelContext& ctx, UnaryOp op) {
             }
             return KernelArg(ir::Value::boolean(!v.b));
         }
-        const DType label = unaryTypes(ctx.name(), op,
-                                       x.dtype == DType::Bool ? DType::Int64 : x.dtype)
-                                .out;
+        const DType label =
+            unaryTypes(ctx.name(), op, x.dtype == DType::Bool ? DType::Int64 : x.dtype).out;
         const bool intMath = !ir::isFloat(label);
-        const Tensor t =
-            tensorAs(ctx.name(), xa, intMath ? DType::Int64 : DType::Float64);
+        const Tensor t = tensorAs(ctx.name(), xa, intMath ? DType::Int64 : DType::Float64);
         const Tensor r = unaryKernel(ctx.name(), op, t);
         return intMath ? KernelArg(ir::Value::integer(r.getInt(0), label))
                        : KernelArg(ir::Value::floating(r.getDouble(0), label));

@@ -102,8 +102,8 @@ KernelArg runOnes(const KernelContext& ctx, bool ones) {
 InferResult inferFill(const InferContext& ctx) {
     const InferArg value = ctx.arg(2);
     if (!isScalarAbs(value.abs) && !isTensorAbs(value.abs)) {
-        typeError(ctx.name(), "the 'value' must be a number or a bool, but got " +
-                                  typeStr(value.abs) + ".");
+        typeError(ctx.name(),
+                  "the 'value' must be a number or a bool, but got " + typeStr(value.abs) + ".");
     }
     DType fallback = value.abs->dtype;  // a Python int fills Int64, a float Float32
     if (isScalarAbs(value.abs) && ir::isInteger(fallback)) {

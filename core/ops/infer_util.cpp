@@ -6,7 +6,9 @@ namespace irscope::ops {
 
 // ---- signature and spelling builders -------------------------------------------------------
 
-ArgSpec argIn(std::string name, ArgKind kind) { return ArgSpec{std::move(name), kind, nullptr}; }
+ArgSpec argIn(std::string name, ArgKind kind) {
+    return ArgSpec{std::move(name), kind, nullptr};
+}
 
 ArgSpec argDefault(std::string name, ArgKind kind, ValuePtr defaultValue) {
     return ArgSpec{std::move(name), kind, std::move(defaultValue)};
@@ -88,10 +90,18 @@ ParamMap ignored(std::string name, ValuePtr defaultValue) {
 
 // ---- values -----------------------------------------------------------------------------------
 
-ValuePtr vInt(std::int64_t v) { return ir::Value::integer(v); }
-ValuePtr vFloat(double v) { return ir::Value::floating(v); }
-ValuePtr vBool(bool v) { return ir::Value::boolean(v); }
-ValuePtr vNone() { return ir::Value::none(); }
+ValuePtr vInt(std::int64_t v) {
+    return ir::Value::integer(v);
+}
+ValuePtr vFloat(double v) {
+    return ir::Value::floating(v);
+}
+ValuePtr vBool(bool v) {
+    return ir::Value::boolean(v);
+}
+ValuePtr vNone() {
+    return ir::Value::none();
+}
 
 ValuePtr vInts(const std::vector<std::int64_t>& v) {
     std::vector<ValuePtr> elems;
@@ -112,14 +122,17 @@ AbstractPtr abstractOfValue(const ValuePtr& v) {
         return nullptr;
     }
     switch (v->kind) {
-        case K::None: return ir::Abstract::noneAbs();
-        case K::Bool: return ir::Abstract::scalar(DType::Bool);
+        case K::None:
+            return ir::Abstract::noneAbs();
+        case K::Bool:
+            return ir::Abstract::scalar(DType::Bool);
         case K::Int:
-        case K::Float: return ir::Abstract::scalar(v->dtype);
-        case K::String: return ir::Abstract::scalar(DType::String);
+        case K::Float:
+            return ir::Abstract::scalar(v->dtype);
+        case K::String:
+            return ir::Abstract::scalar(DType::String);
         case K::Tensor:
-            return ir::Abstract::tensor(v->tensor->dtype, v->tensor->shape,
-                                        v->tensor->hasData());
+            return ir::Abstract::tensor(v->tensor->dtype, v->tensor->shape, v->tensor->hasData());
         case K::Tuple:
         case K::List: {
             std::vector<AbstractPtr> elems;
@@ -129,11 +142,15 @@ AbstractPtr abstractOfValue(const ValuePtr& v) {
             return v->kind == K::Tuple ? ir::Abstract::tuple(std::move(elems))
                                        : ir::Abstract::list(std::move(elems));
         }
-        case K::Type: return ir::Abstract::typeAbs();
+        case K::Type:
+            return ir::Abstract::typeAbs();
         case K::Primitive:
-        case K::Graph: return ir::Abstract::func();
-        case K::Monad: return ir::Abstract::monadAbs(v->monad);
-        case K::Opaque: return ir::Abstract::opaque(v->text);
+        case K::Graph:
+            return ir::Abstract::func();
+        case K::Monad:
+            return ir::Abstract::monadAbs(v->monad);
+        case K::Opaque:
+            return ir::Abstract::opaque(v->text);
     }
     return nullptr;
 }
@@ -143,15 +160,18 @@ std::optional<std::int64_t> intOf(const ValuePtr& v) {
         return std::nullopt;
     }
     switch (v->kind) {
-        case ir::Value::Kind::Int: return v->i;
-        case ir::Value::Kind::Bool: return v->b ? 1 : 0;
+        case ir::Value::Kind::Int:
+            return v->i;
+        case ir::Value::Kind::Bool:
+            return v->b ? 1 : 0;
         case ir::Value::Kind::Tensor:
             if (v->tensor->hasData() && v->tensor->shape.elementCount() == 1 &&
                 !ir::isFloat(v->tensor->dtype)) {
                 return v->tensor->elementAsInt(0);
             }
             return std::nullopt;
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -160,15 +180,19 @@ std::optional<double> numberOf(const ValuePtr& v) {
         return std::nullopt;
     }
     switch (v->kind) {
-        case ir::Value::Kind::Int: return static_cast<double>(v->i);
-        case ir::Value::Kind::Float: return v->f;
-        case ir::Value::Kind::Bool: return v->b ? 1.0 : 0.0;
+        case ir::Value::Kind::Int:
+            return static_cast<double>(v->i);
+        case ir::Value::Kind::Float:
+            return v->f;
+        case ir::Value::Kind::Bool:
+            return v->b ? 1.0 : 0.0;
         case ir::Value::Kind::Tensor:
             if (v->tensor->hasData() && v->tensor->shape.elementCount() == 1) {
                 return v->tensor->elementAsDouble(0);
             }
             return std::nullopt;
-        default: return std::nullopt;
+        default:
+            return std::nullopt;
     }
 }
 
@@ -220,7 +244,9 @@ std::optional<std::vector<std::int64_t>> intsOf(const ValuePtr& v) {
     return std::nullopt;
 }
 
-bool isNoneValue(const ValuePtr& v) { return v && v->kind == ir::Value::Kind::None; }
+bool isNoneValue(const ValuePtr& v) {
+    return v && v->kind == ir::Value::Kind::None;
+}
 
 AbstractPtr withValueKnown(const AbstractPtr& a) {
     if (a && a->kind == ir::Abstract::Kind::Tensor && !a->valueKnown) {
@@ -235,13 +261,17 @@ bool isTensorAbs(const AbstractPtr& a) {
     return a && (a->kind == ir::Abstract::Kind::Tensor || a->kind == ir::Abstract::Kind::Ref);
 }
 
-bool isNumberScalar(DType t) { return t != DType::String; }
+bool isNumberScalar(DType t) {
+    return t != DType::String;
+}
 
 bool isScalarAbs(const AbstractPtr& a) {
     return a && a->kind == ir::Abstract::Kind::Scalar && isNumberScalar(a->dtype);
 }
 
-std::string typeStr(DType t) { return std::string(ir::dtypeName(t)); }
+std::string typeStr(DType t) {
+    return std::string(ir::dtypeName(t));
+}
 
 std::string typeStr(const AbstractPtr& a) {
     using K = ir::Abstract::Kind;
@@ -249,16 +279,26 @@ std::string typeStr(const AbstractPtr& a) {
         return "None";
     }
     switch (a->kind) {
-        case K::Tensor: return "Tensor[" + typeStr(a->dtype) + "]";
-        case K::Ref: return "Ref[Tensor[" + typeStr(a->dtype) + "]]";
-        case K::Scalar: return typeStr(a->dtype);
-        case K::Tuple: return "Tuple";
-        case K::List: return "List";
-        case K::Func: return "Func";
-        case K::Monad: return a->monad == ir::MonadKind::U ? "UMonad" : "IOMonad";
-        case K::None: return "None";
-        case K::Type: return "TypeType";
-        case K::Opaque: return a->text;
+        case K::Tensor:
+            return "Tensor[" + typeStr(a->dtype) + "]";
+        case K::Ref:
+            return "Ref[Tensor[" + typeStr(a->dtype) + "]]";
+        case K::Scalar:
+            return typeStr(a->dtype);
+        case K::Tuple:
+            return "Tuple";
+        case K::List:
+            return "List";
+        case K::Func:
+            return "Func";
+        case K::Monad:
+            return a->monad == ir::MonadKind::U ? "UMonad" : "IOMonad";
+        case K::None:
+            return "None";
+        case K::Type:
+            return "TypeType";
+        case K::Opaque:
+            return a->text;
     }
     return "?";
 }
@@ -280,7 +320,9 @@ std::string shapeStr(const Shape& s) {
     return listStr(s.dims);
 }
 
-void fail(ErrorKind kind, const std::string& message) { throw OpError(kind, message); }
+void fail(ErrorKind kind, const std::string& message) {
+    throw OpError(kind, message);
+}
 
 void typeError(std::string_view op, const std::string& rest) {
     fail(ErrorKind::TypeError, "For '" + std::string(op) + "', " + rest);
@@ -297,20 +339,34 @@ namespace {
 // The priority order of the conversion rules; types outside it rank next to their kin.
 int typeRank(DType t) {
     switch (t) {
-        case DType::Bool: return 0;
-        case DType::UInt8: return 1;
-        case DType::Int8: return 2;
-        case DType::Int16: return 3;
-        case DType::UInt16: return 4;
-        case DType::Int32: return 5;
-        case DType::UInt32: return 6;
-        case DType::Int64: return 7;
-        case DType::UInt64: return 8;
-        case DType::BFloat16: return 9;
-        case DType::Float16: return 10;
-        case DType::Float32: return 11;
-        case DType::Float64: return 12;
-        case DType::String: return -1;
+        case DType::Bool:
+            return 0;
+        case DType::UInt8:
+            return 1;
+        case DType::Int8:
+            return 2;
+        case DType::Int16:
+            return 3;
+        case DType::UInt16:
+            return 4;
+        case DType::Int32:
+            return 5;
+        case DType::UInt32:
+            return 6;
+        case DType::Int64:
+            return 7;
+        case DType::UInt64:
+            return 8;
+        case DType::BFloat16:
+            return 9;
+        case DType::Float16:
+            return 10;
+        case DType::Float32:
+            return 11;
+        case DType::Float64:
+            return 12;
+        case DType::String:
+            return -1;
     }
     return -1;
 }

@@ -39,10 +39,10 @@ ValuePtr vNone();
 
 // The abstract MindSpore gives a constant: Int64 scalar, Tensor[...] with value, tuples...
 AbstractPtr abstractOfValue(const ValuePtr& v);
-std::optional<std::int64_t> intOf(const ValuePtr& v);       // Int, Bool, 0-d int tensor
-std::optional<double> numberOf(const ValuePtr& v);          // Int, Float, Bool, 0-d tensor
+std::optional<std::int64_t> intOf(const ValuePtr& v);  // Int, Bool, 0-d int tensor
+std::optional<double> numberOf(const ValuePtr& v);     // Int, Float, Bool, 0-d tensor
 std::optional<bool> boolOf(const ValuePtr& v);
-std::optional<DType> dtypeOf(const ValuePtr& v);            // a Type value
+std::optional<DType> dtypeOf(const ValuePtr& v);  // a Type value
 // An int, a tuple/list of ints or a 1-D int tensor as a list; nullopt otherwise.
 std::optional<std::vector<std::int64_t>> intsOf(const ValuePtr& v);
 bool isNoneValue(const ValuePtr& v);
@@ -58,10 +58,10 @@ std::string typeStr(const AbstractPtr& a);
 std::string typeStr(DType t);  // "Float32"
 
 // ---- messages -------------------------------------------------------------------------------
-std::string shapeStr(const Shape& s);  // "[2, 3]", "[]", "[-1, 3]", "[-2]"
+std::string shapeStr(const Shape& s);                  // "[2, 3]", "[]", "[-1, 3]", "[-2]"
 std::string listStr(std::span<const std::int64_t> v);  // "[0, 1]"
 [[noreturn]] void fail(ErrorKind kind, const std::string& message);
-[[noreturn]] void typeError(std::string_view op, const std::string& rest);   // "For 'op', rest"
+[[noreturn]] void typeError(std::string_view op, const std::string& rest);  // "For 'op', rest"
 [[noreturn]] void valueError(std::string_view op, const std::string& rest);
 
 // ---- implicit type conversion ----------------------------------------------------------

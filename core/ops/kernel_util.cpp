@@ -24,11 +24,17 @@ Dims padded(const std::vector<std::int64_t>& d) {
 
 }  // namespace
 
-bool isHalf(DType t) { return t == DType::Float16 || t == DType::BFloat16; }
+bool isHalf(DType t) {
+    return t == DType::Float16 || t == DType::BFloat16;
+}
 
-DType computeType(DType t) { return isHalf(t) ? DType::Float32 : t; }
+DType computeType(DType t) {
+    return isHalf(t) ? DType::Float32 : t;
+}
 
-Tensor castTo(const Tensor& t, DType dtype) { return t.dtype() == dtype ? t : t.cast(dtype); }
+Tensor castTo(const Tensor& t, DType dtype) {
+    return t.dtype() == dtype ? t : t.cast(dtype);
+}
 
 Tensor tensorFromValue(const ValuePtr& v) {
     if (!v || v->kind != ir::Value::Kind::Tensor || !v->tensor->hasData()) {
@@ -52,9 +58,12 @@ Tensor tensorAs(std::string_view op, const KernelArg& a, DType dtype) {
                 std::int64_t x = v.b ? 1 : 0;
                 return Tensor::fromInts(dtype, Shape{}, std::span<const std::int64_t>(&x, 1));
             }
-            case ir::Value::Kind::Float: return Tensor::scalar(dtype, v.f);
-            case ir::Value::Kind::Tensor: return castTo(tensorFromValue(a.value()), dtype);
-            default: break;
+            case ir::Value::Kind::Float:
+                return Tensor::scalar(dtype, v.f);
+            case ir::Value::Kind::Tensor:
+                return castTo(tensorFromValue(a.value()), dtype);
+            default:
+                break;
         }
     }
     typeError(op, "expected a Tensor or a number, but got a non-numeric input.");
@@ -68,15 +77,17 @@ Operand operandOfArg(std::string_view op, std::string_view argName, const Kernel
         const auto& v = *a.value();
         switch (v.kind) {
             case ir::Value::Kind::Int:
-            case ir::Value::Kind::Float: return Operand{false, v.dtype, Shape{}};
-            case ir::Value::Kind::Bool: return Operand{false, DType::Bool, Shape{}};
+            case ir::Value::Kind::Float:
+                return Operand{false, v.dtype, Shape{}};
+            case ir::Value::Kind::Bool:
+                return Operand{false, DType::Bool, Shape{}};
             case ir::Value::Kind::Tensor:
                 return Operand{true, v.tensor->dtype, v.tensor->shape};
-            default: break;
+            default:
+                break;
         }
     }
-    typeError(op, "the input '" + std::string(argName) +
-                      "' must be a Tensor, a number or a bool.");
+    typeError(op, "the input '" + std::string(argName) + "' must be a Tensor, a number or a bool.");
 }
 
 std::vector<Tensor> tensorList(std::string_view op, const KernelArg& a) {
@@ -152,8 +163,7 @@ Tensor broadcastTo(std::string_view op, const Tensor& t, const Shape& to) {
     }
     dispatchBySize(ir::dtypeSize(t.dtype()), [&](auto tag) {
         using E = decltype(tag);
-        Eigen::TensorMap<const Eigen::Tensor<E, kMaxRank, Eigen::RowMajor>> src(
-            t.data<E>(), in);
+        Eigen::TensorMap<const Eigen::Tensor<E, kMaxRank, Eigen::RowMajor>> src(t.data<E>(), in);
         Eigen::TensorMap<Eigen::Tensor<E, kMaxRank, Eigen::RowMajor>> dst(out.data<E>(), od);
         dst = src.broadcast(factors);
     });
@@ -220,14 +230,12 @@ Tensor transposeTensor(const Tensor& t, std::span<const std::int64_t> perm) {
     const std::size_t pad = kMaxRank - groups.size();
     Eigen::array<Index, kMaxRank> shuffle;
     for (std::size_t i = 0; i < kMaxRank; ++i) {
-        shuffle[i] = i < pad ? static_cast<Index>(i)
-                             : static_cast<Index>(pad + position[i - pad]);
+        shuffle[i] = i < pad ? static_cast<Index>(i) : static_cast<Index>(pad + position[i - pad]);
     }
     const Dims in = padded(inDims);
     dispatchBySize(ir::dtypeSize(t.dtype()), [&](auto tag) {
         using E = decltype(tag);
-        Eigen::TensorMap<const Eigen::Tensor<E, kMaxRank, Eigen::RowMajor>> src(
-            t.data<E>(), in);
+        Eigen::TensorMap<const Eigen::Tensor<E, kMaxRank, Eigen::RowMajor>> src(t.data<E>(), in);
         Dims od;
         for (int i = 0; i < kMaxRank; ++i) {
             od[i] = in[shuffle[i]];

@@ -26,13 +26,20 @@ template <typename F>
 decltype(auto) dispatchNative(std::string_view op, DType t, F&& f) {
     switch (t) {
         case DType::Bool:
-        case DType::UInt8: return f(std::uint8_t{});
-        case DType::Int8: return f(std::int8_t{});
-        case DType::Int16: return f(std::int16_t{});
-        case DType::Int32: return f(std::int32_t{});
-        case DType::Int64: return f(std::int64_t{});
-        case DType::Float32: return f(float{});
-        case DType::Float64: return f(double{});
+        case DType::UInt8:
+            return f(std::uint8_t{});
+        case DType::Int8:
+            return f(std::int8_t{});
+        case DType::Int16:
+            return f(std::int16_t{});
+        case DType::Int32:
+            return f(std::int32_t{});
+        case DType::Int64:
+            return f(std::int64_t{});
+        case DType::Float32:
+            return f(float{});
+        case DType::Float64:
+            return f(double{});
         default:
             typeError(op, "the CPU kernel does not support data type " + typeStr(t) + ".");
     }
@@ -42,10 +49,14 @@ decltype(auto) dispatchNative(std::string_view op, DType t, F&& f) {
 template <typename F>
 decltype(auto) dispatchBySize(std::size_t size, F&& f) {
     switch (size) {
-        case 1: return f(std::uint8_t{});
-        case 2: return f(std::uint16_t{});
-        case 4: return f(std::uint32_t{});
-        default: return f(std::uint64_t{});
+        case 1:
+            return f(std::uint8_t{});
+        case 2:
+            return f(std::uint16_t{});
+        case 4:
+            return f(std::uint32_t{});
+        default:
+            return f(std::uint64_t{});
     }
 }
 

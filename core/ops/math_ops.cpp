@@ -35,15 +35,17 @@ std::vector<ParamMap> twoInputs(std::string a = "input", std::string b = "other"
     return {toInput(std::move(a), 0), toInput(std::move(b), 1)};
 }
 
-std::vector<ParamMap> other(std::string b = "other") { return {toInput(std::move(b), 1)}; }
+std::vector<ParamMap> other(std::string b = "other") {
+    return {toInput(std::move(b), 1)};
+}
 
 // ---- AddN ----------------------------------------------------------------------------------
 
 InferResult inferAddN(const InferContext& ctx) {
     const AbstractPtr in = ctx.abs(0);
     if (!in || (in->kind != ir::Abstract::Kind::Tuple && in->kind != ir::Abstract::Kind::List)) {
-        typeError(ctx.name(), "the input 'x' must be a tuple or list of Tensors, but got " +
-                                  typeStr(in) + ".");
+        typeError(ctx.name(),
+                  "the input 'x' must be a tuple or list of Tensors, but got " + typeStr(in) + ".");
     }
     if (in->elements.empty()) {
         valueError(ctx.name(), "the input 'x' must not be empty.");
@@ -63,8 +65,8 @@ InferResult inferAddN(const InferContext& ctx) {
         }
         if (e->dtype != first->dtype) {
             typeError(ctx.name(), "the type of 'x[" + std::to_string(i) +
-                                      "]' should be the same as 'x[0]', but got " +
-                                      typeStr(e) + " and " + typeStr(first) + ".");
+                                      "]' should be the same as 'x[0]', but got " + typeStr(e) +
+                                      " and " + typeStr(first) + ".");
         }
         if (shape.dynamicRank || e->shape.dynamicRank) {
             shape = e->shape.dynamicRank ? shape : e->shape;
@@ -82,8 +84,7 @@ InferResult inferAddN(const InferContext& ctx) {
         if (!ok) {
             valueError(ctx.name(), "the shape of 'x[" + std::to_string(i) +
                                        "]' should be the same as 'x[0]', but got " +
-                                       shapeStr(e->shape) + " and " + shapeStr(first->shape) +
-                                       ".");
+                                       shapeStr(e->shape) + " and " + shapeStr(first->shape) + ".");
         }
     }
     return {ir::Abstract::tensor(first->dtype, shape), nullptr};
@@ -154,15 +155,15 @@ void registerMathOps(OpRegistry& reg) {
         reg.add(std::move(d));
     }
     {
-        OpDef d = binaryDef("RealDiv", "x / y (true division; integers give Float32)",
-                            BinaryOp::Div);
+        OpDef d =
+            binaryDef("RealDiv", "x / y (true division; integers give Float32)", BinaryOp::Div);
         addFunction(d, {"F"}, "tensor_div", twoInputs("x", "y"));
         addOperator(d, "/");
         reg.add(std::move(d));
     }
     {
-        OpDef d = binaryDef("FloorDiv", "x // y, rounding toward negative infinity",
-                            BinaryOp::FloorDiv);
+        OpDef d =
+            binaryDef("FloorDiv", "x // y, rounding toward negative infinity", BinaryOp::FloorDiv);
         addFunction(d, {"ops", "F"}, "floor_div", twoInputs());
         addFunction(d, {"ops", "F"}, "floor_divide", twoInputs());
         addFunction(d, {"F"}, "tensor_floordiv", twoInputs("x", "y"));
@@ -171,8 +172,8 @@ void registerMathOps(OpRegistry& reg) {
         reg.add(std::move(d));
     }
     {
-        OpDef d = binaryDef("Mod", "remainder with the sign of the dividend (C fmod)",
-                            BinaryOp::Mod);
+        OpDef d =
+            binaryDef("Mod", "remainder with the sign of the dividend (C fmod)", BinaryOp::Mod);
         addFunction(d, {"ops", "F"}, "fmod", twoInputs());
         addMethod(d, "fmod", other());
         reg.add(std::move(d));
@@ -213,12 +214,12 @@ void registerMathOps(OpRegistry& reg) {
         const char* summary;
         UnaryOp op;
     };
-    for (const Unary& u : {Unary{"Neg", "neg", "-x", UnaryOp::Neg},
-                           Unary{"Abs", "abs", "|x|", UnaryOp::Abs},
-                           Unary{"Square", "square", "x * x", UnaryOp::Square},
-                           Unary{"Exp", "exp", "e ** x (integers compute in Float32)", UnaryOp::Exp},
-                           Unary{"Log", "log", "natural logarithm", UnaryOp::Log},
-                           Unary{"Sqrt", "sqrt", "square root", UnaryOp::Sqrt}}) {
+    for (const Unary& u :
+         {Unary{"Neg", "neg", "-x", UnaryOp::Neg}, Unary{"Abs", "abs", "|x|", UnaryOp::Abs},
+          Unary{"Square", "square", "x * x", UnaryOp::Square},
+          Unary{"Exp", "exp", "e ** x (integers compute in Float32)", UnaryOp::Exp},
+          Unary{"Log", "log", "natural logarithm", UnaryOp::Log},
+          Unary{"Sqrt", "sqrt", "square root", UnaryOp::Sqrt}}) {
         OpDef d = unaryDef(u.name, "math", u.summary, u.op);
         addFunction(d, {"ops", "F"}, u.fn, {toInput("input", 0)});
         addMethod(d, u.fn, {});

@@ -20,17 +20,20 @@ bool flag(const KernelContext& ctx, const char* name) {
 DType gemmType(std::string_view op, DType t) {
     switch (t) {
         case DType::Float16:
-        case DType::BFloat16: return DType::Float32;
+        case DType::BFloat16:
+            return DType::Float32;
         case DType::Int8:
         case DType::Int16:
-        case DType::UInt8: return DType::Int32;
+        case DType::UInt8:
+            return DType::Int32;
         case DType::Float32:
         case DType::Float64:
         case DType::Int32:
-        case DType::Int64: return t;
+        case DType::Int64:
+            return t;
         default:
-            typeError(op, "the type of 'x' must be a numeric Tensor, but got Tensor[" +
-                              typeStr(t) + "].");
+            typeError(op, "the type of 'x' must be a numeric Tensor, but got Tensor[" + typeStr(t) +
+                              "].");
     }
 }
 
@@ -59,11 +62,11 @@ void checkInner(std::string_view op, const Shape& x, bool ta, const Shape& y, bo
     const auto k1 = matDims(x, ta).second;
     const auto k2 = matDims(y, tb).first;
     if (k1 >= 0 && k2 >= 0 && k1 != k2) {
-        valueError(op, "the input dimensions must be equal, but got 'x1_col': " +
-                           std::to_string(k1) + " and 'x2_row': " + std::to_string(k2) +
-                           ". And 'x' shape " + shapeStr(x) + "(transpose_a=" +
-                           (ta ? "True" : "False") + "), 'y' shape " + shapeStr(y) +
-                           "(transpose_b=" + (tb ? "True" : "False") + ").");
+        valueError(op,
+                   "the input dimensions must be equal, but got 'x1_col': " + std::to_string(k1) +
+                       " and 'x2_row': " + std::to_string(k2) + ". And 'x' shape " + shapeStr(x) +
+                       "(transpose_a=" + (ta ? "True" : "False") + "), 'y' shape " + shapeStr(y) +
+                       "(transpose_b=" + (tb ? "True" : "False") + ").");
     }
 }
 
@@ -78,15 +81,15 @@ InferResult inferMatMul(const InferContext& ctx) {
         if (a->shape.rank() != 2) {
             valueError(ctx.name(), std::string("the input '") + argName +
                                        "' must be a 2-D Tensor, but got a " +
-                                       std::to_string(a->shape.rank()) +
-                                       "-D Tensor with shape " + shapeStr(a->shape) + ".");
+                                       std::to_string(a->shape.rank()) + "-D Tensor with shape " +
+                                       shapeStr(a->shape) + ".");
         }
     }
     const bool ta = flag(ctx, "transpose_a");
     const bool tb = flag(ctx, "transpose_b");
     checkInner(ctx.name(), x->shape, ta, y->shape, tb);
-    return {ir::Abstract::tensor(
-                x->dtype, Shape{matDims(x->shape, ta).first, matDims(y->shape, tb).second}),
+    return {ir::Abstract::tensor(x->dtype,
+                                 Shape{matDims(x->shape, ta).first, matDims(y->shape, tb).second}),
             nullptr};
 }
 
@@ -155,9 +158,9 @@ Tensor batchedGemm(std::string_view op, Tensor x, Tensor y, bool ta, bool tb) {
     const std::int64_t k = xs[xs.size() - 1];
     const std::int64_t n = ys[ys.size() - 1];
     if (ys[ys.size() - 2] != k) {
-        valueError(op, "the input dimensions must be equal, but got 'x1_col': " +
-                           std::to_string(k) + " and 'x2_row': " +
-                           std::to_string(ys[ys.size() - 2]) + ".");
+        valueError(op,
+                   "the input dimensions must be equal, but got 'x1_col': " + std::to_string(k) +
+                       " and 'x2_row': " + std::to_string(ys[ys.size() - 2]) + ".");
     }
     Shape batch = broadcastShapes(op, Shape(std::vector<std::int64_t>(xs.begin(), xs.end() - 2)),
                                   Shape(std::vector<std::int64_t>(ys.begin(), ys.end() - 2)));
@@ -173,10 +176,18 @@ Tensor batchedGemm(std::string_view op, Tensor x, Tensor y, bool ta, bool tb) {
     Tensor out(compute, ot);
     if (out.size() != 0) {
         switch (compute) {
-            case DType::Float32: gemmBatches<float>(x, y, out, batches, m, k, n); break;
-            case DType::Float64: gemmBatches<double>(x, y, out, batches, m, k, n); break;
-            case DType::Int32: gemmBatches<std::int32_t>(x, y, out, batches, m, k, n); break;
-            default: gemmBatches<std::int64_t>(x, y, out, batches, m, k, n); break;
+            case DType::Float32:
+                gemmBatches<float>(x, y, out, batches, m, k, n);
+                break;
+            case DType::Float64:
+                gemmBatches<double>(x, y, out, batches, m, k, n);
+                break;
+            case DType::Int32:
+                gemmBatches<std::int32_t>(x, y, out, batches, m, k, n);
+                break;
+            default:
+                gemmBatches<std::int64_t>(x, y, out, batches, m, k, n);
+                break;
         }
     }
     return castTo(out, dtype);
@@ -187,21 +198,22 @@ KernelArg runMatMul(const KernelContext& ctx) {
     const Tensor y = ctx.tensor(1);
     if (x.dtype() != y.dtype()) {
         typeError(ctx.name(), "the dtypes of 'x' and 'y' must be the same, but got Tensor[" +
-                                  typeStr(x.dtype()) + "] and Tensor[" + typeStr(y.dtype()) +
-                                  "].");
+                                  typeStr(x.dtype()) + "] and Tensor[" + typeStr(y.dtype()) + "].");
     }
     const std::size_t minRank = 2;
     if (x.rank() < minRank || y.rank() < minRank ||
         (ctx.name() == "MatMul" && (x.rank() != 2 || y.rank() != 2))) {
-        valueError(ctx.name(), "the inputs must be 2-D Tensors (at least 2-D for BatchMatMul), "
-                               "but got shapes " +
-                                   shapeStr(x.shape()) + " and " + shapeStr(y.shape()) + ".");
+        valueError(ctx.name(),
+                   "the inputs must be 2-D Tensors (at least 2-D for BatchMatMul), "
+                   "but got shapes " +
+                       shapeStr(x.shape()) + " and " + shapeStr(y.shape()) + ".");
     }
-    return KernelArg(batchedGemm(ctx.name(), x, y, flag(ctx, "transpose_a"),
-                                 flag(ctx, "transpose_b")));
+    return KernelArg(
+        batchedGemm(ctx.name(), x, y, flag(ctx, "transpose_a"), flag(ctx, "transpose_b")));
 }
 
-// ---- BiasAdd -------------------------------------------------------------------------------------
+// ---- BiasAdd
+// -------------------------------------------------------------------------------------
 
 bool channelsLast(const ValuePtr& format) {
     return format && format->kind == ir::Value::Kind::String && format->text == "NHWC";
@@ -226,15 +238,16 @@ InferResult inferBiasAdd(const InferContext& ctx) {
                                    shapeStr(x->shape) + ".");
     }
     if (b->shape.rank() != 1) {
-        valueError(ctx.name(), "the rank of 'bias' must be 1, but got shape " +
-                                   shapeStr(b->shape) + ".");
+        valueError(ctx.name(),
+                   "the rank of 'bias' must be 1, but got shape " + shapeStr(b->shape) + ".");
     }
     const auto c = channelsLast(ctx.attr("data_format")) ? x->shape.dims.back() : x->shape.dims[1];
     const auto len = b->shape.dims[0];
     if (c >= 0 && len >= 0 && c != len) {
-        valueError(ctx.name(), "the length of 'bias' must be equal to the channel dimension of "
-                               "'input_x' (" +
-                                   std::to_string(c) + "), but got " + std::to_string(len) + ".");
+        valueError(ctx.name(),
+                   "the length of 'bias' must be equal to the channel dimension of "
+                   "'input_x' (" +
+                       std::to_string(c) + "), but got " + std::to_string(len) + ".");
     }
     return {ir::Abstract::tensor(x->dtype, x->shape), nullptr};
 }
@@ -245,9 +258,10 @@ KernelArg runBiasAdd(const KernelContext& ctx) {
     const bool last = channelsLast(ctx.attr("data_format"));
     if (x.rank() < 2 || b.rank() != 1 ||
         b.size() != static_cast<std::size_t>(last ? x.shape().dims.back() : x.shape().dims[1])) {
-        valueError(ctx.name(), "the length of 'bias' must be equal to the channel dimension of "
-                               "'input_x', but got shapes " +
-                                   shapeStr(x.shape()) + " and " + shapeStr(b.shape()) + ".");
+        valueError(ctx.name(),
+                   "the length of 'bias' must be equal to the channel dimension of "
+                   "'input_x', but got shapes " +
+                       shapeStr(x.shape()) + " and " + shapeStr(b.shape()) + ".");
     }
     std::vector<std::int64_t> bshape{static_cast<std::int64_t>(b.size())};
     if (!last) {

@@ -14,8 +14,8 @@ using Eigen::Index;
 AbstractPtr floatTensor(const InferContext& ctx, std::size_t i, const char* argName) {
     const AbstractPtr a = ctx.abs(i);
     if (!isTensorAbs(a)) {
-        typeError(ctx.name(), std::string("the input '") + argName + "' must be a Tensor, but got " +
-                                  typeStr(a) + ".");
+        typeError(ctx.name(), std::string("the input '") + argName +
+                                  "' must be a Tensor, but got " + typeStr(a) + ".");
     }
     if (!ir::isFloat(a->dtype)) {
         typeError(ctx.name(), std::string("the type of '") + argName +
@@ -35,15 +35,17 @@ Tensor floatInput(const KernelContext& ctx, std::size_t i, const char* argName) 
     return t;
 }
 
-// ---- GeLU ----------------------------------------------------------------------------------------
+// ---- GeLU
+// ----------------------------------------------------------------------------------------
 
 UnaryOp geluKind(const ValuePtr& approximate) {
-    const bool exact = approximate && approximate->kind == ir::Value::Kind::String &&
-                       approximate->text == "none";
+    const bool exact =
+        approximate && approximate->kind == ir::Value::Kind::String && approximate->text == "none";
     return exact ? UnaryOp::GeLUErf : UnaryOp::GeLU;
 }
 
-// ---- Softmax -------------------------------------------------------------------------------------
+// ---- Softmax
+// -------------------------------------------------------------------------------------
 
 std::int64_t softmaxAxis(std::string_view op, const ValuePtr& v, std::int64_t rank) {
     auto axes = intsOf(v);
@@ -91,7 +93,8 @@ KernelArg runSoftmax(const KernelContext& ctx) {
     return KernelArg(castTo(y, x.dtype()));
 }
 
-// ---- LayerNorm -----------------------------------------------------------------------------------
+// ---- LayerNorm
+// -----------------------------------------------------------------------------------
 
 struct LayerNormAxes {
     std::int64_t norm;
@@ -123,10 +126,10 @@ InferResult inferLayerNorm(const InferContext& ctx) {
     const AbstractPtr beta = floatTensor(ctx, 2, "beta");
     for (const auto& p : {gamma, beta}) {
         if (p->dtype != x->dtype) {
-            typeError(ctx.name(), "the dtypes of 'input_x', 'gamma' and 'beta' must be the same, "
-                                  "but got " +
-                                      typeStr(x) + ", " + typeStr(gamma) + " and " +
-                                      typeStr(beta) + ".");
+            typeError(ctx.name(),
+                      "the dtypes of 'input_x', 'gamma' and 'beta' must be the same, "
+                      "but got " +
+                          typeStr(x) + ", " + typeStr(gamma) + " and " + typeStr(beta) + ".");
         }
     }
     if (x->shape.dynamicRank) {
@@ -134,8 +137,8 @@ InferResult inferLayerNorm(const InferContext& ctx) {
         return {ir::Abstract::tuple({t, t, t}), nullptr};
     }
     const auto rank = static_cast<std::int64_t>(x->shape.rank());
-    const auto axes = layerNormAxes(ctx.name(), ctx.attr("begin_norm_axis"),
-                                    ctx.attr("begin_params_axis"), rank);
+    const auto axes =
+        layerNormAxes(ctx.name(), ctx.attr("begin_norm_axis"), ctx.attr("begin_params_axis"), rank);
     const Shape expected(std::vector<std::int64_t>(
         x->shape.dims.begin() + static_cast<std::ptrdiff_t>(axes.params), x->shape.dims.end()));
     for (const auto& [p, argName] : {std::pair{gamma, "gamma"}, std::pair{beta, "beta"}}) {
@@ -172,8 +175,8 @@ KernelArg runLayerNorm(const KernelContext& ctx) {
     const Tensor gamma = floatInput(ctx, 1, "gamma");
     const Tensor beta = floatInput(ctx, 2, "beta");
     const auto rank = static_cast<std::int64_t>(x.rank());
-    const auto axes = layerNormAxes(ctx.name(), ctx.attr("begin_norm_axis"),
-                                    ctx.attr("begin_params_axis"), rank);
+    const auto axes =
+        layerNormAxes(ctx.name(), ctx.attr("begin_norm_axis"), ctx.attr("begin_params_axis"), rank);
     const double eps = numberOf(ctx.attr("epsilon")).value_or(1e-7);
     const DType compute = computeType(x.dtype());
     // gamma/beta cover x.shape[begin_params_axis:], so they broadcast to x directly.
@@ -197,7 +200,8 @@ KernelArg runLayerNorm(const KernelContext& ctx) {
                              KernelArg(castTo(var, x.dtype()))});
 }
 
-// ---- Dropout ---------------------------------------------------------------------------------------
+// ---- Dropout
+// ---------------------------------------------------------------------------------------
 
 double keepProb(std::string_view op, const ValuePtr& v) {
     const auto p = numberOf(v);
@@ -238,7 +242,9 @@ KernelArg runDropout(const KernelContext& ctx) {
     return KernelArg::tuple({KernelArg(out), KernelArg(mask)});
 }
 
-ValuePtr oneMinus(const ValuePtr& p) { return vFloat(1.0 - numberOf(p).value_or(0.5)); }
+ValuePtr oneMinus(const ValuePtr& p) {
+    return vFloat(1.0 - numberOf(p).value_or(0.5));
+}
 
 }  // namespace
 
@@ -311,8 +317,9 @@ void registerNnOps(OpRegistry& reg) {
     {
         OpDef d{.name = "Dropout",
                 .family = "nn",
-                .summary = "zeroes elements with probability 1 - keep_prob when training; "
-                           "outputs (output, mask)"};
+                .summary =
+                    "zeroes elements with probability 1 - keep_prob when training; "
+                    "outputs (output, mask)"};
         d.foldable = false;  // random when training
         d.attrs = {argDefault("keep_prob", ArgKind::Float, vFloat(0.5)),
                    argDefault("Seed0", ArgKind::Int, vInt(0)),

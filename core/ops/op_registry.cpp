@@ -8,11 +8,16 @@ namespace irscope::ops {
 
 std::string_view errorKindName(ErrorKind k) {
     switch (k) {
-        case ErrorKind::TypeError: return "TypeError";
-        case ErrorKind::ValueError: return "ValueError";
-        case ErrorKind::IndexError: return "IndexError";
-        case ErrorKind::RuntimeError: return "RuntimeError";
-        case ErrorKind::ZeroDivisionError: return "ZeroDivisionError";
+        case ErrorKind::TypeError:
+            return "TypeError";
+        case ErrorKind::ValueError:
+            return "ValueError";
+        case ErrorKind::IndexError:
+            return "IndexError";
+        case ErrorKind::RuntimeError:
+            return "RuntimeError";
+        case ErrorKind::ZeroDivisionError:
+            return "ZeroDivisionError";
     }
     return "RuntimeError";
 }
@@ -124,7 +129,9 @@ ValuePtr inputDefault(const OpDef& op, std::size_t i) {
 
 }  // namespace
 
-const std::string& InferContext::name() const { return op_.name; }
+const std::string& InferContext::name() const {
+    return op_.name;
+}
 
 ValuePtr InferContext::attr(std::string_view name) const {
     return attrOrDefault(op_, attrs_, name);
@@ -140,9 +147,13 @@ InferArg InferContext::arg(std::size_t i) const {
     return InferArg{};
 }
 
-AbstractPtr InferContext::abs(std::size_t i) const { return arg(i).abs; }
+AbstractPtr InferContext::abs(std::size_t i) const {
+    return arg(i).abs;
+}
 
-const std::string& KernelContext::name() const { return op_.name; }
+const std::string& KernelContext::name() const {
+    return op_.name;
+}
 
 ValuePtr KernelContext::attr(std::string_view name) const {
     return attrOrDefault(op_, attrs_, name);
@@ -228,8 +239,7 @@ std::optional<SpellingRef> OpRegistry::findSpelling(std::string_view text) const
     };
     replacePrefix("mindspore.", "") || replacePrefix("ms.", "");
     replacePrefix("ops.operations.", "P.") || replacePrefix("ops.functional.", "F.") ||
-        replacePrefix("common.tensor.Tensor.", "Tensor.") ||
-        replacePrefix("ops.function.", "ops.");
+        replacePrefix("common.tensor.Tensor.", "Tensor.") || replacePrefix("ops.function.", "ops.");
     auto lookup = [this](const std::string& key) -> std::optional<SpellingRef> {
         auto it = bySpelling_.find(key);
         if (it == bySpelling_.end()) {
@@ -282,7 +292,8 @@ bool foldableAbstract(const AbstractPtr& a) {
     switch (a->kind) {
         case ir::Abstract::Kind::Tensor:
             return a->shape.isStatic() && a->shape.elementCount() <= kMaxFoldElements;
-        case ir::Abstract::Kind::Scalar: return true;
+        case ir::Abstract::Kind::Scalar:
+            return true;
         case ir::Abstract::Kind::Tuple:
             for (const auto& e : a->elements) {
                 if (!foldableAbstract(e)) {
@@ -290,7 +301,8 @@ bool foldableAbstract(const AbstractPtr& a) {
                 }
             }
             return true;
-        default: return false;
+        default:
+            return false;
     }
 }
 
@@ -299,11 +311,13 @@ bool knownConstant(const ValuePtr& v) {
         return false;
     }
     switch (v->kind) {
-        case ir::Value::Kind::Tensor: return v->tensor->hasData();
+        case ir::Value::Kind::Tensor:
+            return v->tensor->hasData();
         case ir::Value::Kind::Monad:
         case ir::Value::Kind::Opaque:
         case ir::Value::Kind::Graph:
-        case ir::Value::Kind::Primitive: return false;
+        case ir::Value::Kind::Primitive:
+            return false;
         case ir::Value::Kind::Tuple:
         case ir::Value::Kind::List:
             for (const auto& e : v->elements) {
@@ -312,7 +326,8 @@ bool knownConstant(const ValuePtr& v) {
                 }
             }
             return true;
-        default: return true;
+        default:
+            return true;
     }
 }
 

@@ -62,18 +62,18 @@ private:
 
 // What an attribute or input accepts; used for documentation and light validation.
 enum class ArgKind : std::uint8_t {
-    Tensor,          // a tensor (or a Parameter's Ref)
-    Number,          // a tensor or a Python number/bool (implicit type conversion applies)
-    Int,             // a Python int
-    IntOrTuple,      // an int or a tuple/list of ints (axis)
-    IntTuple,        // a tuple/list of ints (shape, perm, multiples)
-    Float,           // a Python float
-    Bool,            // a Python bool
-    String,          // a Python str
-    Type,            // a dtype (ms.float32)
-    TensorTuple,     // a tuple/list of tensors (AddN, Concat, Stack)
-    Monad,           // U or IO: ordering inputs added by the side-effect pass
-    Any,             // anything (structural primitives)
+    Tensor,       // a tensor (or a Parameter's Ref)
+    Number,       // a tensor or a Python number/bool (implicit type conversion applies)
+    Int,          // a Python int
+    IntOrTuple,   // an int or a tuple/list of ints (axis)
+    IntTuple,     // a tuple/list of ints (shape, perm, multiples)
+    Float,        // a Python float
+    Bool,         // a Python bool
+    String,       // a Python str
+    Type,         // a dtype (ms.float32)
+    TensorTuple,  // a tuple/list of tensors (AddN, Concat, Stack)
+    Monad,        // U or IO: ordering inputs added by the side-effect pass
+    Any,          // anything (structural primitives)
 };
 
 struct ArgSpec {
@@ -102,20 +102,20 @@ struct ParamMap {
     enum class To : std::uint8_t { Input, Attr, Ignore };
     std::string name;  // the Python parameter name
     To to = To::Input;
-    int input = -1;            // To::Input: index among the primitive's call inputs
-    std::string attr;          // To::Attr: the attribute name
-    ValuePtr defaultValue;     // nullptr: required
-    bool variadic = false;     // *args. When the target input's ArgSpec is variadic (Print)
-                               // the values become separate inputs; otherwise they are packed
-                               // into one tuple (x.reshape(2, 3)), and a single tuple/list
-                               // positional is used as the tuple itself (x.reshape((2, 3))).
+    int input = -1;         // To::Input: index among the primitive's call inputs
+    std::string attr;       // To::Attr: the attribute name
+    ValuePtr defaultValue;  // nullptr: required
+    bool variadic = false;  // *args. When the target input's ArgSpec is variadic (Print)
+                            // the values become separate inputs; otherwise they are packed
+                            // into one tuple (x.reshape(2, 3)), and a single tuple/list
+                            // positional is used as the tuple itself (x.reshape((2, 3))).
     ValueConv convert = nullptr;
 };
 
 struct Spelling {
     SpellingKind kind = SpellingKind::Class;
-    std::string text;  // "ops.ReduceSum", "P.Add", "ops.reduce_sum", "F.assign",
-                       // "Tensor.sum", "+"
+    std::string text;              // "ops.ReduceSum", "P.Add", "ops.reduce_sum", "F.assign",
+                                   // "Tensor.sum", "+"
     std::vector<ParamMap> params;  // Function/Method only
     int outputIndex = -1;          // >= 0: the spelling returns only this tuple output
 };
@@ -165,7 +165,7 @@ private:
 // string) or a tuple of runtime values (what MakeTuple produces: AddN's, Concat's input).
 class KernelArg {
 public:
-    KernelArg() = default;  // None
+    KernelArg() = default;                              // None
     KernelArg(runtime::Tensor t) : v_(std::move(t)) {}  // NOLINT(implicit)
     KernelArg(ValuePtr v) : v_(std::move(v)) {}         // NOLINT(implicit)
     static KernelArg tuple(std::vector<KernelArg> elems);
@@ -177,9 +177,7 @@ public:
     const runtime::Tensor& tensor() const { return std::get<runtime::Tensor>(v_); }
     runtime::Tensor& tensor() { return std::get<runtime::Tensor>(v_); }
     const ValuePtr& value() const { return std::get<ValuePtr>(v_); }
-    const std::vector<KernelArg>& elements() const {
-        return std::get<std::vector<KernelArg>>(v_);
-    }
+    const std::vector<KernelArg>& elements() const { return std::get<std::vector<KernelArg>>(v_); }
 
 private:
     std::variant<std::monostate, runtime::Tensor, ValuePtr, std::vector<KernelArg>> v_;
@@ -220,13 +218,13 @@ using BpropFn = std::function<void(BpropContext&)>;
 // The definition
 
 struct OpDef {
-    std::string name;     // "ReduceSum", as printed in the IR
-    std::string family;   // "math", "compare", "reduce", "array", "nn", "state", ...
-    std::string summary;  // one line for the UI
-    bool sideEffectMem = false;  // writes memory (Assign): ordered by UMonad
-    bool sideEffectIo = false;   // does IO (Print): ordered by IOMonad
-    bool foldable = true;        // pure and deterministic: constants may be folded
-    bool structural = false;     // MakeTuple, Return, Switch, Depend ...: executor handles
+    std::string name;             // "ReduceSum", as printed in the IR
+    std::string family;           // "math", "compare", "reduce", "array", "nn", "state", ...
+    std::string summary;          // one line for the UI
+    bool sideEffectMem = false;   // writes memory (Assign): ordered by UMonad
+    bool sideEffectIo = false;    // does IO (Print): ordered by IOMonad
+    bool foldable = true;         // pure and deterministic: constants may be folded
+    bool structural = false;      // MakeTuple, Return, Switch, Depend ...: executor handles
     std::vector<ArgSpec> attrs;   // constructor parameters (primitive attributes)
     std::vector<ArgSpec> inputs;  // call inputs
     std::vector<Spelling> spellings;

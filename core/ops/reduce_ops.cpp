@@ -14,7 +14,7 @@ enum class Reducer : std::uint8_t { Sum, Mean, Max, Min, Prod };
 
 // The normalized, sorted axes a reduction covers (all when empty or None).
 std::optional<std::vector<std::int64_t>> reduceAxes(std::string_view op, const ValuePtr& axis,
-                                                     std::int64_t rank) {
+                                                    std::int64_t rank) {
     std::vector<std::int64_t> axes;
     if (!isNoneValue(axis)) {
         auto given = intsOf(axis);
@@ -54,8 +54,8 @@ InferResult inferReduce(const InferContext& ctx, Reducer r) {
     }
     const auto rank = static_cast<std::int64_t>(x->shape.rank());
     if (!axisValue) {  // the axis is only known at run time
-        return {ir::Abstract::tensor(x->dtype, keep ? unknownShape(x->shape.rank())
-                                                    : dynamicRankShape()),
+        return {ir::Abstract::tensor(x->dtype,
+                                     keep ? unknownShape(x->shape.rank()) : dynamicRankShape()),
                 nullptr};
     }
     const auto axes = reduceAxes(ctx.name(), axisValue, rank);
@@ -83,20 +83,27 @@ Tensor reduceMiddle(const Tensor& in, std::int64_t outer, std::int64_t n, std::i
     if (out.size() == 0) {
         return out;
     }
-    Eigen::TensorMap<const Eigen::Tensor<T, 3, Eigen::RowMajor>> src(in.data<T>(), outer, n,
-                                                                      inner);
+    Eigen::TensorMap<const Eigen::Tensor<T, 3, Eigen::RowMajor>> src(in.data<T>(), outer, n, inner);
     Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor>> dst(out.data<T>(), outer, inner);
     const Eigen::array<Eigen::Index, 1> dims{1};
     switch (r) {
-        case Reducer::Sum: dst = src.sum(dims); break;
+        case Reducer::Sum:
+            dst = src.sum(dims);
+            break;
         case Reducer::Mean:
             if constexpr (std::is_floating_point_v<T>) {
                 dst = src.mean(dims);
             }
             break;
-        case Reducer::Max: dst = src.maximum(dims); break;
-        case Reducer::Min: dst = src.minimum(dims); break;
-        case Reducer::Prod: dst = src.prod(dims); break;
+        case Reducer::Max:
+            dst = src.maximum(dims);
+            break;
+        case Reducer::Min:
+            dst = src.minimum(dims);
+            break;
+        case Reducer::Prod:
+            dst = src.prod(dims);
+            break;
     }
     return out;
 }

@@ -12,8 +12,8 @@ enum class AssignKind : std::uint8_t { Set, Add, Sub };
 // Checks `value` against `variable`; conversion is allowed only toward the variable's dtype.
 void checkAssign(std::string_view op, const AbstractPtr& var, const AbstractPtr& value) {
     if (!isTensorAbs(var)) {
-        typeError(op, "the 'variable' must be a Parameter (Ref[Tensor]), but got " +
-                          typeStr(var) + ".");
+        typeError(
+            op, "the 'variable' must be a Parameter (Ref[Tensor]), but got " + typeStr(var) + ".");
     }
     const Operand v{true, var->dtype, var->shape};
     const Operand x = operandOf(op, "value", value);
@@ -35,9 +35,10 @@ void checkAssign(std::string_view op, const AbstractPtr& var, const AbstractPtr&
         same = a == b || a == -1 || b == -1;
     }
     if (!same) {
-        valueError(op, "the shape of 'value' must be the same as the shape of 'variable', but "
-                       "got 'variable' shape: " +
-                           shapeStr(var->shape) + ", 'value' shape: " + shapeStr(x.shape) + ".");
+        valueError(op,
+                   "the shape of 'value' must be the same as the shape of 'variable', but "
+                   "got 'variable' shape: " +
+                       shapeStr(var->shape) + ", 'value' shape: " + shapeStr(x.shape) + ".");
     }
 }
 
@@ -54,9 +55,9 @@ KernelArg runAssign(const KernelContext& ctx, AssignKind kind) {
     Tensor var = varArg.tensor();
     const Operand vo{true, var.dtype(), var.shape()};
     const Operand xo = operandOfArg(ctx.name(), "value", ctx.input(1));
-    checkAssign(ctx.name(), ir::Abstract::tensor(vo.dtype, vo.shape),
-                xo.tensor ? ir::Abstract::tensor(xo.dtype, xo.shape)
-                          : ir::Abstract::scalar(xo.dtype));
+    checkAssign(
+        ctx.name(), ir::Abstract::tensor(vo.dtype, vo.shape),
+        xo.tensor ? ir::Abstract::tensor(xo.dtype, xo.shape) : ir::Abstract::scalar(xo.dtype));
     Tensor value;
     if (kind == AssignKind::Set) {
         value = tensorAs(ctx.name(), ctx.input(1), var.dtype());
@@ -91,7 +92,8 @@ OpDef assignDef(std::string name, std::string summary, AssignKind kind) {
     return d;
 }
 
-// ---- Load / TensorMove ---------------------------------------------------------------------------
+// ---- Load / TensorMove
+// ---------------------------------------------------------------------------
 
 InferResult inferLoad(const InferContext& ctx) {
     const AbstractPtr p = ctx.abs(0);
@@ -161,9 +163,8 @@ void registerStateOps(OpRegistry& reg) {
         reg.add(std::move(d));
     }
     {
-        OpDef d{.name = "Depend",
-                .family = "state",
-                .summary = "returns value, ordered after expr"};
+        OpDef d{
+            .name = "Depend", .family = "state", .summary = "returns value, ordered after expr"};
         d.foldable = false;
         d.structural = true;
         d.inputs = {argIn("value", ArgKind::Any), argIn("expr", ArgKind::Any)};

@@ -30,25 +30,24 @@ InferResult inferTupleGetItem(const InferContext& ctx) {
     const InferArg t = ctx.arg(0);
     if (!t.abs ||
         (t.abs->kind != ir::Abstract::Kind::Tuple && t.abs->kind != ir::Abstract::Kind::List)) {
-        typeError(ctx.name(), "the input 'input_tuple' must be a tuple, but got " +
-                                  typeStr(t.abs) + ".");
+        typeError(ctx.name(),
+                  "the input 'input_tuple' must be a tuple, but got " + typeStr(t.abs) + ".");
     }
     const auto index = intOf(ctx.arg(1).value);
     if (!index) {
-        typeError(ctx.name(), "the 'index' must be a constant int, but got " +
-                                  typeStr(ctx.abs(1)) + ".");
+        typeError(ctx.name(),
+                  "the 'index' must be a constant int, but got " + typeStr(ctx.abs(1)) + ".");
     }
     const auto size = static_cast<std::int64_t>(t.abs->elements.size());
     if (*index < -size || *index >= size) {
-        fail(ErrorKind::IndexError, "For '" + ctx.name() + "', the index " +
-                                        std::to_string(*index) +
-                                        " is out of range for a tuple of size " +
-                                        std::to_string(size) + ".");
+        fail(ErrorKind::IndexError,
+             "For '" + ctx.name() + "', the index " + std::to_string(*index) +
+                 " is out of range for a tuple of size " + std::to_string(size) + ".");
     }
     const auto i = static_cast<std::size_t>(*index < 0 ? *index + size : *index);
     ValuePtr constant;
-    if (t.value && (t.value->kind == ir::Value::Kind::Tuple ||
-                    t.value->kind == ir::Value::Kind::List) &&
+    if (t.value &&
+        (t.value->kind == ir::Value::Kind::Tuple || t.value->kind == ir::Value::Kind::List) &&
         i < t.value->elements.size()) {
         constant = t.value->elements[i];
     }
@@ -99,8 +98,8 @@ InferResult inferSwitch(const InferContext& ctx) {
     const InferArg cond = ctx.arg(0);
     const bool boolScalar = cond.abs && cond.abs->kind == ir::Abstract::Kind::Scalar;
     if (!(boolScalar || isTensorAbs(cond.abs))) {
-        typeError(ctx.name(), "the 'cond' must be a bool or a Tensor, but got " +
-                                  typeStr(cond.abs) + ".");
+        typeError(ctx.name(),
+                  "the 'cond' must be a bool or a Tensor, but got " + typeStr(cond.abs) + ".");
     }
     if (auto known = boolOf(cond.value)) {
         const InferArg picked = ctx.arg(*known ? 1 : 2);
@@ -134,9 +133,7 @@ void registerStructuralOps(OpRegistry& reg) {
     {
         OpDef d = structural("Partial", "binds leading arguments of a function");
         d.inputs = {argIn("fn", ArgKind::Any), argVariadic("args")};
-        d.infer = [](const InferContext&) {
-            return InferResult{ir::Abstract::func(), nullptr};
-        };
+        d.infer = [](const InferContext&) { return InferResult{ir::Abstract::func(), nullptr}; };
         reg.add(std::move(d));
     }
     {
