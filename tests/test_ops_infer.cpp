@@ -119,22 +119,83 @@ class TestOpsInfer : public QObject {
 
 private slots:
     void registryHasEveryPrimitive() {
-        const char* names[] = {
-            "Add",          "Sub",       "Mul",          "Div",         "RealDiv",
-            "FloorDiv",     "Mod",       "FloorMod",     "Pow",         "Neg",
-            "Abs",          "Exp",       "Log",          "Sqrt",        "Square",
-            "Maximum",      "Minimum",   "Less",         "LessEqual",   "Greater",
-            "GreaterEqual", "Equal",     "NotEqual",     "LogicalAnd",  "LogicalOr",
-            "LogicalNot",   "Select",    "MatMul",       "BatchMatMul", "BiasAdd",
-            "AddN",         "ReduceSum", "ReduceMean",   "ReduceMax",   "ReduceMin",
-            "ReduceProd",   "Reshape",   "Transpose",    "Cast",        "Concat",
-            "Stack",        "Squeeze",   "ExpandDims",   "Tile",        "BroadcastTo",
-            "Softmax",      "ReLU",      "Sigmoid",      "Tanh",        "GeLU",
-            "HSwish",       "LayerNorm", "Dropout",      "OnesLike",    "ZerosLike",
-            "Fill",         "Ones",      "Zeros",        "Assign",      "AssignAdd",
-            "AssignSub",    "Load",      "TensorMove",   "UpdateState", "Depend",
-            "Print",        "MakeTuple", "TupleGetItem", "Switch",      "Partial",
-            "Return"};
+        const char* names[] = {"Add",
+                               "Sub",
+                               "Mul",
+                               "Div",
+                               "RealDiv",
+                               "FloorDiv",
+                               "Mod",
+                               "FloorMod",
+                               "Pow",
+                               "Neg",
+                               "Abs",
+                               "Exp",
+                               "Log",
+                               "Sqrt",
+                               "Square",
+                               "Maximum",
+                               "Minimum",
+                               "Less",
+                               "LessEqual",
+                               "Greater",
+                               "GreaterEqual",
+                               "Equal",
+                               "NotEqual",
+                               "LogicalAnd",
+                               "LogicalOr",
+                               "LogicalNot",
+                               "Select",
+                               "MatMul",
+                               "BatchMatMul",
+                               "BiasAdd",
+                               "AddN",
+                               "ReduceSum",
+                               "ReduceMean",
+                               "ReduceMax",
+                               "ReduceMin",
+                               "ReduceProd",
+                               "Reshape",
+                               "Transpose",
+                               "Cast",
+                               "Concat",
+                               "Stack",
+                               "Squeeze",
+                               "ExpandDims",
+                               "Tile",
+                               "BroadcastTo",
+                               "Softmax",
+                               "ReLU",
+                               "Sigmoid",
+                               "Tanh",
+                               "GeLU",
+                               "HSwish",
+                               "LayerNorm",
+                               "Dropout",
+                               "OnesLike",
+                               "ZerosLike",
+                               "Fill",
+                               "Ones",
+                               "Zeros",
+                               "Assign",
+                               "AssignAdd",
+                               "AssignSub",
+                               "Load",
+                               "TensorMove",
+                               "UpdateState",
+                               "Depend",
+                               "Print",
+                               "MakeTuple",
+                               "TupleGetItem",
+                               "Switch",
+                               "Partial",
+                               "Return",
+                               "MatMulExt",
+                               "StridedSlice",
+                               "Gather",
+                               "NPUAllocFloatStatus",
+                               "NPUGetFloatStatus",
+                               "NPUClearFloatStatus"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);
@@ -194,10 +255,14 @@ private slots:
         QCOMPARE(opOf("/"), QString("RealDiv"));
         QCOMPARE(opOf("//"), QString("FloorDiv"));
         QCOMPARE(opOf("%"), QString("FloorMod"));
-        QCOMPARE(opOf("@"), QString("MatMul"));
+        QCOMPARE(opOf("@"), QString("MatMulExt"));
         QCOMPARE(opOf("ops.sub"), QString("Sub"));
         QCOMPARE(opOf("ops.neg"), QString("Neg"));
-        QCOMPARE(opOf("ops.matmul"), QString("MatMul"));
+        QCOMPARE(opOf("ops.matmul"), QString("MatMulExt"));
+        QCOMPARE(opOf("ops.MatMul"), QString("MatMul"));
+        QCOMPARE(opOf("ops.NPUAllocFloatStatus"), QString("NPUAllocFloatStatus"));
+        QCOMPARE(opOf("ops.strided_slice"), QString("StridedSlice"));
+        QCOMPARE(opOf("ops.gather"), QString("Gather"));
         QCOMPARE(opOf("ops.select"), QString("Select"));
         QCOMPARE(opOf("ops.stack"), QString("Stack"));
         QCOMPARE(opOf("ops.ones"), QString("Ones"));
@@ -519,6 +584,80 @@ private slots:
         QVERIFY(errOf("BatchMatMul", {T(DType::Float32, {2, 2, 3}), T(DType::Float32, {3, 3, 4})})
                     .startsWith("ValueError: For 'BatchMatMul', x.shape and y.shape need to "
                                 "broadcast"));
+    }
+
+    void matmulExt() {
+        // numpy matmul: the seed's ops.matmul(ones(5), w[5, 3]) is a [3] vector.
+        QVERIFY(isTensor(out("MatMulExt", {T(DType::Float32, {5}), T(DType::Float32, {5, 3})}),
+                         DType::Float32, {3}));
+        QVERIFY(isTensor(out("MatMulExt", {T(DType::Float32, {2, 3}), T(DType::Float32, {3})}),
+                         DType::Float32, {2}));
+        QVERIFY(isTensor(out("MatMulExt", {T(DType::Float32, {3}), T(DType::Float32, {3})}),
+                         DType::Float32, {}));
+        QVERIFY(
+            isTensor(out("MatMulExt", {T(DType::Float32, {4, 2, 3}), T(DType::Float32, {3, 5})}),
+                     DType::Float32, {4, 2, 5}));
+        QCOMPARE(errOf("MatMulExt", {T(DType::Float32, {5}), T(DType::Float32, {4, 3})}),
+                 QString("ValueError: For 'MatMulExt', the input dimensions must be equal, but got "
+                         "'x1_col': 5 and 'x2_row': 4. And 'x' shape [1, 5](transpose_a=False), "
+                         "'y' shape [4, 3](transpose_b=False)."));
+        QVERIFY(errOf("MatMulExt", {T(DType::Float32, {}), T(DType::Float32, {3})})
+                    .startsWith("ValueError: For 'MatMulExt', the inputs must be at least 1-D"));
+    }
+
+    void stridedSlice() {
+        auto ss = [](Shape in, std::vector<std::int64_t> b, std::vector<std::int64_t> e,
+                     std::vector<std::int64_t> st, AttrMap a = {}) {
+            return out("StridedSlice",
+                       {T(DType::Float32, std::move(in)), Ints(b), Ints(e), Ints(st)}, a);
+        };
+        auto m = [](std::int64_t v) { return Value::integer(v); };
+        QVERIFY(isTensor(ss({5, 4}, {1}, {4}, {1}), DType::Float32, {3, 4}));
+        QVERIFY(isTensor(ss({5, 4}, {0, 0}, {5, 4}, {2, -1}), DType::Float32, {3, 0}));
+        QVERIFY(isTensor(
+            ss({5, 4}, {0, 0}, {0, 0}, {1, -1}, attrs({{"begin_mask", m(3)}, {"end_mask", m(3)}})),
+            DType::Float32, {5, 4}));
+        // x[2] and x[:, -1] shrink the axis; x[None] adds one; x[..., 1] uses an ellipsis.
+        QVERIFY(isTensor(ss({5, 4}, {2}, {3}, {1}, attrs({{"shrink_axis_mask", m(1)}})),
+                         DType::Float32, {4}));
+        QVERIFY(isTensor(
+            ss({5, 4}, {0, -1}, {0, 0}, {1, 1},
+               attrs({{"begin_mask", m(1)}, {"end_mask", m(1)}, {"shrink_axis_mask", m(2)}})),
+            DType::Float32, {5}));
+        QVERIFY(isTensor(ss({5, 4}, {0}, {1}, {1}, attrs({{"new_axis_mask", m(1)}})),
+                         DType::Float32, {1, 5, 4}));
+        QVERIFY(isTensor(ss({2, 3, 4}, {0, 1}, {0, 2}, {1, 1},
+                            attrs({{"ellipsis_mask", m(1)}, {"shrink_axis_mask", m(2)}})),
+                         DType::Float32, {2, 3}));
+        QVERIFY(isTensor(ss({-1, 4}, {1}, {3}, {1}), DType::Float32, {-1, 4}));
+        QCOMPARE(errOf("StridedSlice", {T(DType::Float32, {5}), Ints({7}), Ints({8}), Ints({1})},
+                       attrs({{"shrink_axis_mask", m(1)}})),
+                 QString("IndexError: For 'StridedSlice', index 7 is out of bounds for dimension 0 "
+                         "with size 5."));
+        QVERIFY(
+            errOf("StridedSlice", {T(DType::Float32, {5}), Ints({0}), Ints({5}), Ints({0})})
+                .startsWith("ValueError: For 'StridedSlice', the 'strides' must not contain 0"));
+    }
+
+    void gather() {
+        QVERIFY(isTensor(out("Gather", {T(DType::Float32, {5, 4}), T(DType::Int32, {2, 3}), I(0)}),
+                         DType::Float32, {2, 3, 4}));
+        QVERIFY(isTensor(out("Gather", {T(DType::Float32, {5, 4}), T(DType::Int64, {3}), I(-1)}),
+                         DType::Float32, {5, 3}));
+        QVERIFY(
+            isTensor(out("Gather", {T(DType::Float32, {5, 4}), I(2), I(0)}), DType::Float32, {4}));
+        QVERIFY(errOf("Gather", {T(DType::Float32, {5, 4}), T(DType::Float32, {2}), I(0)})
+                    .startsWith("TypeError"));
+    }
+
+    void floatStatus() {
+        const auto alloc = inf("NPUAllocFloatStatus", {});
+        QVERIFY(isTensor(alloc.abs, DType::Float32, {8}));
+        QVERIFY(!alloc.constant);  // never folded away: the seed orders them with Depend
+        QVERIFY(
+            isTensor(out("NPUClearFloatStatus", {T(DType::Float32, {8})}), DType::Float32, {8}));
+        QVERIFY(isTensor(out("NPUGetFloatStatus", {T(DType::Float32, {8})}), DType::Float32, {8}));
+        QVERIFY(errOf("NPUGetFloatStatus", {T(DType::Int32, {8})}).startsWith("TypeError"));
     }
 
     void biasAdd() {

@@ -436,6 +436,93 @@ private slots:
         QCOMPARE(vals(bt), ref);
     }
 
+    void matmulExt() {
+        // The seed's PyNative example: ops.matmul(ops.ones(5), w) + b.
+        const Tensor x = runT("Ones", {Value::integer(5), Value::type(DType::Float32)});
+        const Tensor w = iota(DType::Float32, {5, 3});
+        const Tensor r = runT("MatMulExt", {x, w});
+        QCOMPARE(r.shape(), (Shape{3}));
+        QCOMPARE(vals(r), (std::vector<double>{30, 35, 40}));
+        QCOMPARE(vals(runT("Add", {r, mk(DType::Float32, {3}, {1, 2, 3})})),
+                 (std::vector<double>{31, 37, 43}));
+        QCOMPARE(vals(runT("MatMulExt", {w, mk(DType::Float32, {3}, {1, 0, -1})})),
+                 (std::vector<double>{-2, -2, -2, -2, -2}));
+        const Tensor dot = runT(
+            "MatMulExt", {mki(DType::Int32, {3}, {1, 2, 3}), mki(DType::Int32, {3}, {4, 5, 6})});
+        QCOMPARE(dot.shape(), Shape{});
+        QCOMPARE(ivals(dot), (std::vector<std::int64_t>{32}));
+        const Tensor batched =
+            runT("MatMulExt", {iota(DType::Float64, {2, 1, 3}), iota(DType::Float64, {3, 2})});
+        QCOMPARE(batched.shape(), (Shape{2, 1, 2}));
+        QCOMPARE(vals(batched), (std::vector<double>{10, 13, 28, 40}));
+    }
+
+    void stridedSlice() {
+        const Tensor x = iota(DType::Float32, {3, 4});
+        auto ss = [&](const Tensor& t, std::vector<std::int64_t> b, std::vector<std::int64_t> e,
+                      std::vector<std::int64_t> st, AttrMap a = {}) {
+            return runT("StridedSlice", {t, ints(b), ints(e), ints(st)}, a);
+        };
+        auto m = [](std::int64_t v) { return Value::integer(v); };
+        QCOMPARE(vals(ss(x, {1}, {3}, {1})), (std::vector<double>{4, 5, 6, 7, 8, 9, 10, 11}));
+        QCOMPARE(vals(ss(x, {0, 1}, {3, 4}, {2, 2})), (std::vector<double>{1, 3, 9, 11}));
+        // x[::-1, ::-2]
+        const Tensor rev =
+            ss(x, {0, 0}, {0, 0}, {-1, -2}, attrs({{"begin_mask", m(3)}, {"end_mask", m(3)}}));
+        QCOMPARE(rev.shape(), (Shape{3, 2}));
+        QCOMPARE(vals(rev), (std::vector<double>{11, 9, 7, 5, 3, 1}));
+        // x[1] and x[:, -1]
+        QCOMPARE(vals(ss(x, {1}, {2}, {1}, attrs({{"shrink_axis_mask", m(1)}}))),
+                 (std::vector<double>{4, 5, 6, 7}));
+        QCOMPARE(
+            vals(ss(x, {0, -1}, {0, 0}, {1, 1},
+                    attrs({{"begin_mask", m(1)}, {"end_mask", m(1)}, {"shrink_axis_mask", m(2)}}))),
+            (std::vector<double>{3, 7, 11}));
+        // x[None, 1:2] and x[..., 0] on a 3-D int8 tensor
+        QCOMPARE(ss(x, {0, 1}, {0, 2}, {1, 1}, attrs({{"new_axis_mask", m(1)}})).shape(),
+                 (Shape{1, 1, 4}));
+        const Tensor y = iota(DType::Int8, {2, 2, 3});
+        QCOMPARE(vals(ss(y, {0, 0}, {0, 1}, {1, 1},
+                         attrs({{"ellipsis_mask", m(1)}, {"shrink_axis_mask", m(2)}}))),
+                 (std::vector<double>{0, 3, 6, 9}));
+        // Out-of-range bounds clamp like Python slices.
+        QCOMPARE(vals(ss(mki(DType::Int64, {3}, {1, 2, 3}), {-10}, {10}, {1})),
+                 (std::vector<double>{1, 2, 3}));
+        QCOMPARE(ss(mki(DType::Int64, {3}, {1, 2, 3}), {2}, {1}, {1}).shape(), (Shape{0}));
+    }
+
+    void gather() {
+        const Tensor p = iota(DType::Float32, {3, 2});
+        QCOMPARE(vals(runT("Gather", {p, mki(DType::Int32, {2}, {2, 0}), Value::integer(0)})),
+                 (std::vector<double>{4, 5, 0, 1}));
+        QCOMPARE(
+            vals(runT("Gather", {p, mki(DType::Int64, {2, 2}, {1, 1, 0, -1}), Value::integer(1)})),
+            (std::vector<double>{1, 1, 0, 1, 3, 3, 2, 3, 5, 5, 4, 5}));
+        const Tensor row = runT("Gather", {p, Value::integer(1), Value::integer(0)});
+        QCOMPARE(row.shape(), (Shape{2}));
+        QCOMPARE(vals(row), (std::vector<double>{2, 3}));
+        QCOMPARE(
+            err([&] {
+                run("Gather", {p, mki(DType::Int32, {1}, {3}), Value::integer(0)});
+            }),
+            QString("IndexError: For 'Gather', index 3 is out of bounds for axis 0 with size 3."));
+    }
+
+    // The seed's overflow-status example: Depend orders the status ops; the result is x - (-x).
+    void floatStatusSeed() {
+        const Tensor init = runT("NPUAllocFloatStatus", {});
+        QCOMPARE(vals(init), std::vector<double>(8, 0.0));
+        const Tensor cleared = runT("NPUClearFloatStatus", {init});
+        const Tensor x =
+            runT("Fill", {Value::type(DType::Float16), ints({2, 3}), Value::integer(5)});
+        const Tensor res = runT("Sub", {x, runT("Neg", {x})});
+        const Tensor status = runT("NPUGetFloatStatus", {init});
+        QCOMPARE(res.dtype(), DType::Float16);
+        QCOMPARE(vals(res), std::vector<double>(6, 10.0));
+        QCOMPARE(vals(status), std::vector<double>(8, 0.0));
+        QCOMPARE(vals(cleared), std::vector<double>(8, 0.0));
+    }
+
     void biasAdd() {
         const Tensor nchw = runT(
             "BiasAdd", {Tensor(DType::Float32, {1, 2, 2, 2}), mk(DType::Float32, {2}, {1, 2})});

@@ -212,6 +212,58 @@ KernelArg runMatMul(const KernelContext& ctx) {
         batchedGemm(ctx.name(), x, y, flag(ctx, "transpose_a"), flag(ctx, "transpose_b")));
 }
 
+// ---- MatMulExt: numpy's matmul (ops.matmul, @) ------------------------------------------------
+
+// 1-D operands are promoted to a row (x) or a column (y) matrix and the added axis is removed
+// from the result; batch dims broadcast.
+Shape matmulExtShape(std::string_view op, const Shape& x, const Shape& y) {
+    if (x.dynamicRank || y.dynamicRank) {
+        return dynamicRankShape();
+    }
+    if (x.rank() == 0 || y.rank() == 0) {
+        valueError(op, "the inputs must be at least 1-D, but got shapes " + shapeStr(x) + " and " +
+                           shapeStr(y) + ".");
+    }
+    const Shape xs = x.rank() == 1 ? Shape{1, x.dims[0]} : x;
+    const Shape ys = y.rank() == 1 ? Shape{y.dims[0], 1} : y;
+    checkInner(op, xs, false, ys, false);
+    Shape out =
+        broadcastShapes(op, Shape(std::vector<std::int64_t>(xs.dims.begin(), xs.dims.end() - 2)),
+                        Shape(std::vector<std::int64_t>(ys.dims.begin(), ys.dims.end() - 2)));
+    if (x.rank() > 1) {
+        out.dims.push_back(xs.dims[xs.rank() - 2]);
+    }
+    if (y.rank() > 1) {
+        out.dims.push_back(ys.dims[ys.rank() - 1]);
+    }
+    return out;
+}
+
+InferResult inferMatMulExt(const InferContext& ctx) {
+    const AbstractPtr x = ctx.abs(0);
+    const AbstractPtr y = ctx.abs(1);
+    checkOperands(ctx.name(), x, y);
+    return {ir::Abstract::tensor(x->dtype, matmulExtShape(ctx.name(), x->shape, y->shape)),
+            nullptr};
+}
+
+KernelArg runMatMulExt(const KernelContext& ctx) {
+    Tensor x = ctx.tensor(0);
+    Tensor y = ctx.tensor(1);
+    if (x.dtype() != y.dtype()) {
+        typeError(ctx.name(), "the dtypes of 'x' and 'y' must be the same, but got Tensor[" +
+                                  typeStr(x.dtype()) + "] and Tensor[" + typeStr(y.dtype()) + "].");
+    }
+    const Shape out = matmulExtShape(ctx.name(), x.shape(), y.shape());
+    if (x.rank() == 1) {
+        x = x.reshaped(Shape{1, x.shape().dims[0]});
+    }
+    if (y.rank() == 1) {
+        y = y.reshaped(Shape{y.shape().dims[0], 1});
+    }
+    return KernelArg(batchedGemm(ctx.name(), x, y, false, false).reshaped(out));
+}
+
 // ---- BiasAdd
 // -------------------------------------------------------------------------------------
 
@@ -292,11 +344,21 @@ void registerMatMulOps(OpRegistry& reg) {
         if (batch) {
             addFunction(d, {"ops", "F"}, "bmm", {toInput("input_x", 0), toInput("mat2", 1)});
             addFunction(d, {"ops", "F"}, "batch_matmul", {toInput("x", 0), toInput("y", 1)});
-        } else {
-            addFunction(d, {"ops", "F"}, "matmul", {toInput("input", 0), toInput("other", 1)});
-            addMethod(d, "matmul", {toInput("other", 1)});
-            addOperator(d, "@");
         }
+        reg.add(std::move(d));
+    }
+    {
+        OpDef d;
+        d.name = "MatMulExt";
+        d.family = "math";
+        d.summary = "numpy matmul: 1-D operands promoted, batch dims broadcast (ops.matmul, @)";
+        d.inputs = {argIn("input"), argIn("other")};
+        d.infer = inferMatMulExt;
+        d.cpuKernel = runMatMulExt;
+        addClassSpellings(d);
+        addFunction(d, {"ops", "F", "mint"}, "matmul", {toInput("input", 0), toInput("other", 1)});
+        addMethod(d, "matmul", {toInput("other", 1)});
+        addOperator(d, "@");
         reg.add(std::move(d));
     }
     OpDef d;

@@ -11,6 +11,7 @@ void registerCompareOps(OpRegistry& reg);     // compare_ops.cpp
 void registerMatMulOps(OpRegistry& reg);      // matmul_ops.cpp
 void registerReduceOps(OpRegistry& reg);      // reduce_ops.cpp
 void registerArrayOps(OpRegistry& reg);       // array_ops.cpp
+void registerIndexOps(OpRegistry& reg);       // index_ops.cpp
 void registerFillOps(OpRegistry& reg);        // fill_ops.cpp
 void registerNnOps(OpRegistry& reg);          // nn_ops.cpp
 void registerStateOps(OpRegistry& reg);       // state_ops.cpp

@@ -195,6 +195,7 @@ OpRegistry::OpRegistry() {
     registerMatMulOps(*this);
     registerReduceOps(*this);
     registerArrayOps(*this);
+    registerIndexOps(*this);
     registerFillOps(*this);
     registerNnOps(*this);
     registerStateOps(*this);

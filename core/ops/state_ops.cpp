@@ -112,6 +112,22 @@ InferResult inferTensorMove(const InferContext& ctx) {
     return {ir::Abstract::tensor(x->dtype, x->shape), nullptr};
 }
 
+// ---- floating-point overflow status (NPU*FloatStatus) -----------------------------------------
+
+// The 8-element Float32 status register. Their definitions are side-effect free (the seed's
+// Depend example orders them explicitly); on the CPU nothing ever overflows into it, so the
+// status reads back as zeros.
+const Shape kStatusShape{8};
+
+InferResult inferStatusInput(const InferContext& ctx) {
+    const AbstractPtr x = ctx.abs(0);
+    if (!isTensorAbs(x) || x->dtype != DType::Float32) {
+        typeError(ctx.name(), "the input 'x' must be a Tensor[Float32] of shape [8], but got " +
+                                  typeStr(x) + ".");
+    }
+    return {ir::Abstract::tensor(DType::Float32, kStatusShape), nullptr};
+}
+
 }  // namespace
 
 void registerStateOps(OpRegistry& reg) {
@@ -171,6 +187,36 @@ void registerStateOps(OpRegistry& reg) {
         d.infer = [](const InferContext& c) { return InferResult{c.abs(0), nullptr}; };
         addClassSpellings(d);
         addFunction(d, {"ops", "F"}, "depend", {toInput("value", 0), toInput("expr", 1)});
+        reg.add(std::move(d));
+    }
+    {
+        OpDef d{.name = "NPUAllocFloatStatus",
+                .family = "state",
+                .summary = "allocates the float overflow status (8 zeros)"};
+        d.foldable = false;
+        d.infer = [](const InferContext&) {
+            return InferResult{ir::Abstract::tensor(DType::Float32, kStatusShape), nullptr};
+        };
+        d.cpuKernel = [](const KernelContext&) {
+            return KernelArg(Tensor(DType::Float32, kStatusShape));
+        };
+        addClassSpellings(d);
+        reg.add(std::move(d));
+    }
+    for (const char* name : {"NPUGetFloatStatus", "NPUClearFloatStatus"}) {
+        const bool clear = std::string_view(name) == "NPUClearFloatStatus";
+        OpDef d{.name = name,
+                .family = "state",
+                .summary = clear ? "clears the float overflow status"
+                                 : "reads the float overflow status (zeros: no overflow)"};
+        d.foldable = false;
+        d.inputs = {argIn("x")};
+        d.infer = inferStatusInput;
+        d.cpuKernel = [](const KernelContext& c) {
+            c.tensor(0);  // validates the input
+            return KernelArg(Tensor(DType::Float32, kStatusShape));
+        };
+        addClassSpellings(d);
         reg.add(std::move(d));
     }
     {
