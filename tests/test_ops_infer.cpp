@@ -304,6 +304,81 @@ private slots:
         QCOMPARE(reg().findSpelling("P.ReduceSum")->spelling->kind, SpellingKind::Class);
     }
 
+    void callBinding() {
+        using K = ArgSource::Kind;
+        auto spelled = [](const char* s) { return *reg().findSpelling(s); };
+        // ops.reduce_sum(x, 1, keep_dims=True)
+        auto rs = spelled("ops.reduce_sum");
+        const std::string keepDims[] = {"keep_dims"};
+        CallBinding b = bindCall(*rs.op, *rs.spelling, 2, keepDims);
+        QCOMPARE(b.inputs.size(), std::size_t(2));
+        QCOMPARE(b.inputs[0].kind, K::Arg);
+        QCOMPARE(b.inputs[1].args, std::vector<std::size_t>{1});
+        QCOMPARE(b.attrs.size(), std::size_t(1));
+        QCOMPARE(b.attrs[0].first, std::string("keep_dims"));
+        QCOMPARE(b.attrs[0].second.args, std::vector<std::size_t>{2});
+        // x.sum(): self is input 0, axis defaults to None, keepdims -> keep_dims False.
+        auto sum = spelled("Tensor.sum");
+        b = bindCall(*sum.op, *sum.spelling, 1);
+        QCOMPARE(b.inputs[0].args, std::vector<std::size_t>{0});
+        QCOMPARE(b.inputs[1].kind, K::Default);
+        QVERIFY(b.inputs[1].value->kind == Value::Kind::None);
+        QCOMPARE(b.attrs[0].first, std::string("keep_dims"));
+        QCOMPARE(b.attrs[0].second.kind, K::Default);
+        // ops.softmax(x) sets axis=-1; x.reshape(2, 3) packs; ops.dropout converts p.
+        auto sm = spelled("ops.softmax");
+        b = bindCall(*sm.op, *sm.spelling, 1);
+        QVERIFY(b.attrs[0].second.value->equals(*Value::integer(-1)));
+        auto rsh = spelled("Tensor.reshape");
+        b = bindCall(*rsh.op, *rsh.spelling, 3);
+        QCOMPARE(b.inputs[1].kind, K::Pack);
+        QCOMPARE(b.inputs[1].args, (std::vector<std::size_t>{1, 2}));
+        auto drop = spelled("ops.dropout");
+        const std::string p[] = {"p"};
+        b = bindCall(*drop.op, *drop.spelling, 1, p);
+        QCOMPARE(b.outputIndex, 0);
+        QCOMPARE(b.attrs[0].first, std::string("keep_prob"));
+        QVERIFY(b.attrs[0].second.convert != nullptr);
+        // ops.ones((2, 3)): the dtype defaults to None.
+        auto ones = spelled("ops.ones");
+        b = bindCall(*ones.op, *ones.spelling, 1);
+        QCOMPARE(b.inputs[1].kind, K::Default);
+        // Operators and primitive calls; Assign's monad is left for the side-effect pass.
+        auto plus = spelled("+");
+        QCOMPARE(bindCall(*plus.op, *plus.spelling, 2).inputs.size(), std::size_t(2));
+        auto assign = spelled("P.Assign");
+        b = bindCall(*assign.op, *assign.spelling, 2);
+        QCOMPARE(b.inputs.size(), std::size_t(2));
+        auto pr = spelled("ops.Print");
+        QCOMPARE(bindCall(*pr.op, *pr.spelling, 3).inputs.size(), std::size_t(3));
+        auto pf = spelled("ops.print_");
+        QCOMPARE(bindCall(*pf.op, *pf.spelling, 2).inputs.size(), std::size_t(2));
+        auto rsum = spelled("ops.ReduceSum");
+        b = bindCall(*rsum.op, *rsum.spelling, 1);  // ops.ReduceSum()(x): axis defaults to ()
+        QCOMPARE(b.inputs.size(), std::size_t(2));
+        QCOMPARE(b.inputs[1].kind, K::Default);
+        // Constructors: every attribute, given or defaulted.
+        b = bindConstructor(*reg().find("MatMul"), 0, std::vector<std::string>{"transpose_b"});
+        QCOMPARE(b.attrs.size(), std::size_t(2));
+        QCOMPARE(b.attrs[0].second.kind, K::Default);
+        QCOMPARE(b.attrs[1].second.args, std::vector<std::size_t>{0});
+        // Python's errors.
+        auto add = spelled("ops.add");
+        QCOMPARE(err([&] { bindCall(*add.op, *add.spelling, 3); }),
+                 QString("TypeError: For 'ops.add', takes 2 positional arguments but 3 were "
+                         "given."));
+        QCOMPARE(err([&] { bindCall(*add.op, *add.spelling, 1); }),
+                 QString("TypeError: For 'ops.add', missing required argument 'other'."));
+        const std::string bad[] = {"alpha"};
+        QCOMPARE(err([&] { bindCall(*add.op, *add.spelling, 2, bad); }),
+                 QString("TypeError: For 'ops.add', got an unexpected keyword argument 'alpha'."));
+        const std::string dup[] = {"input"};
+        QCOMPARE(err([&] { bindCall(*add.op, *add.spelling, 2, dup); }),
+                 QString("TypeError: For 'ops.add', got multiple values for argument 'input'."));
+        QCOMPARE(err([&] { bindConstructor(*reg().find("BroadcastTo"), 0); }),
+                 QString("TypeError: For 'ops.BroadcastTo', missing required argument 'shape'."));
+    }
+
     void broadcasting_data() {
         QTest::addColumn<QList<qint64>>("x");
         QTest::addColumn<QList<qint64>>("y");

@@ -242,6 +242,42 @@ struct SpellingRef {
     const Spelling* spelling = nullptr;
 };
 
+// ---------------------------------------------------------------------------------------
+// Binding a Python call to a primitive's inputs and attributes
+
+// Where one primitive input or attribute comes from in a Python call. Call arguments are
+// numbered positionals first, then keywords in the order given.
+struct ArgSource {
+    enum class Kind : std::uint8_t {
+        Arg,      // args[0] is the call argument
+        Pack,     // args are packed into one tuple; a single tuple/list argument is used as is
+        Default,  // value is the default
+        Absent,   // optional and not given (a monad the side-effect pass adds later)
+    };
+    Kind kind = Kind::Absent;
+    std::vector<std::size_t> args;
+    ValuePtr value;
+    ValueConv convert = nullptr;  // apply to the argument's (constant) value
+};
+
+struct CallBinding {
+    std::vector<ArgSource> inputs;  // the primitive's call inputs in order (trailing Absent
+                                    // dropped); a variadic input spreads into one per argument
+    std::vector<std::pair<std::string, ArgSource>> attrs;
+    int outputIndex = -1;  // the spelling's outputIndex
+};
+
+// Function/Method/Operator spellings: the call `f(a0, ..., k0=..., ...)` with `positional`
+// positionals and keyword names `keywords`. For a Method, argument 0 is `self`. For a Class
+// spelling this binds the *primitive call* (arguments to inputs); use bindConstructor for the
+// constructor. Throws OpError (TypeError) like Python for unknown/missing/duplicate arguments.
+CallBinding bindCall(const OpDef& op, const Spelling& spelling, std::size_t positional,
+                     std::span<const std::string> keywords = {});
+// `ops.ReduceSum(keep_dims=True)`: constructor arguments to attributes (every attribute is
+// listed, with its default when not given).
+CallBinding bindConstructor(const OpDef& op, std::size_t positional,
+                            std::span<const std::string> keywords = {});
+
 // Largest tensor (elements) infer() folds into a constant.
 inline constexpr std::int64_t kMaxFoldElements = 1 << 20;
 
