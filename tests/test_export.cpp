@@ -15,6 +15,8 @@
 
 #include "ir/export_dot.h"
 #include "ir/export_json.h"
+#include "ir/ir_text.h"
+#include "ir/local_names.h"
 #include "ir/module.h"
 #include "layout/graphviz.h"
 
@@ -119,6 +121,29 @@ struct SwitchModule {
     }
 };
 
+// outer(x) calls inner(); inner uses outer's Neg(Add(x, x)) and Square(x) as free
+// variables, and Add/Neg are used by nothing else: the printer numbers them after the body.
+struct FreeVariableModule {
+    std::unique_ptr<Module> m = std::make_unique<Module>();
+    FuncGraph *outer, *inner;
+
+    FreeVariableModule() {
+        outer = m->addGraph("outer");
+        inner = m->addGraph("inner");
+        m->setEntry(outer);
+        auto prim = [&](FuncGraph* g, const char* n) {
+            return m->addValue(g, Value::primitive(n));
+        };
+        Parameter* x = m->addParameter(outer, "x");
+        CNode* add = m->addCNode(outer, {prim(outer, "Add"), x, x});
+        CNode* neg = m->addCNode(outer, {prim(outer, "Neg"), add});
+        CNode* sq = m->addCNode(outer, {prim(outer, "Square"), x});
+        m->setOutput(inner, m->addCNode(inner, {prim(inner, "Mul"), neg, sq}));
+        CNode* call = m->addCNode(outer, {m->addValue(outer, Value::graphRef(inner))});
+        m->setOutput(outer, m->addCNode(outer, {prim(outer, "Sub"), call, sq}));
+    }
+};
+
 struct DotEdge {
     std::string from, to, attrs;
 };
@@ -212,6 +237,8 @@ private slots:
         QVERIFY(has(nodes.at(nid(s.body[17])), "label=\"%17 Depend"));
         QVERIFY(has(nodes.at(nid(s.ret)), "label=\"Return"));
         QVERIFY(has(nodes.at(nid(s.body[12])), "Int32 ()"));
+        QVERIFY(has(nodes.at(nid(s.x)), "label=\"%para1_inputs0\\nInt32 ()\""));
+        QVERIFY(has(nodes.at(nid(s.w)), "label=\"%para2_param\\nRef Int32 ()\""));
         // The weight looks different from the input.
         QVERIFY(has(nodes.at(nid(s.w)), "cylinder"));
         QVERIFY(!has(nodes.at(nid(s.x)), "cylinder"));
@@ -329,6 +356,46 @@ private slots:
         QVERIFY(has(exportDot(*s.m, o),
                     "label=\"bad?"
                     "?(name\""));
+    }
+
+    void namesMatchThePrinter() {
+        SeedChain seed;
+        SwitchModule sw;
+        FreeVariableModule fv;
+        for (const Module* m : {seed.m.get(), sw.m.get(), fv.m.get()}) {
+            const std::string text = printIr(*m);
+            const std::string dot = exportDot(*m);
+            const auto nodes = dotNodes(dot);
+            const QJsonObject json = parseJson(exportJson(*m));
+            std::map<qint64, QString> jsonLocal;
+            for (const auto& v : json["nodes"].toArray()) {
+                jsonLocal[v.toObject()["id"].toInteger()] = v.toObject()["local"].toString();
+            }
+            int checked = 0;
+            m->forEachNode([&](const Node* n) {
+                const auto* c = nodeCast<CNode>(n);
+                if (c == nullptr || c->primitive() == nullptr || c->isPrimitive("Return")) {
+                    return;
+                }
+                const std::string section =
+                    text.substr(text.find("subgraph @" + c->graph()->name() + "("));
+                const std::string local = localNames(*m).of(*c);
+                const std::string op = c->primitive()->name;
+                QVERIFY2(
+                    has(section.substr(0, section.find("\n}")), "  " + local + " = " + op + "("),
+                    (local + " " + op).c_str());
+                QVERIFY2(has(nodes.at(nid(c)), "label=\"" + local + " " + op),
+                         (local + " " + op).c_str());
+                QCOMPARE(jsonLocal.at(qint64(c->id())), QString::fromStdString(local));
+                ++checked;
+            });
+            QVERIFY(checked > 0);
+        }
+        // Nodes only the inner graph uses stay in the outer cluster, numbered after its body.
+        const std::string dot = exportDot(*fv.m);
+        const std::string outer = dot.substr(0, dot.find("subgraph cluster_1"));
+        QVERIFY(has(outer, "label=\"%3 Add\"") && has(outer, "label=\"%4 Neg\""));
+        QCOMPARE(int(dotEdges(dot).size()), 11);
     }
 
     void renderSvgContainsEveryOp() {

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include "ir/ir_text.h"
+#include "ir/local_names.h"
 
 namespace irscope::ir {
 
@@ -162,7 +163,7 @@ std::string sequenceSummary(const std::vector<std::string>& items, char open, ch
 // The writer. Graph and node tables are built first, then clusters, then edges.
 class DotWriter {
 public:
-    DotWriter(const Module& m, const DotOptions& o) : m_(m), opts_(o) {}
+    DotWriter(const Module& m, const DotOptions& o) : m_(m), opts_(o), names_(localNames(m)) {}
 
     std::string run() {
         selectGraphs();
@@ -206,14 +207,8 @@ private:
     }
 
     void selectGraphs() {
-        std::vector<FuncGraph*> order = m_.entry() ? m_.reachableGraphs() : m_.graphs();
+        std::vector<FuncGraph*> order = names_.order;
         if (!opts_.graphs.empty()) {
-            // Named graphs that are not reachable are still drawn, after the reachable ones.
-            for (FuncGraph* g : m_.graphs()) {
-                if (std::find(order.begin(), order.end(), g) == order.end()) {
-                    order.push_back(g);
-                }
-            }
             std::erase_if(order, [&](const FuncGraph* g) {
                 return std::find(opts_.graphs.begin(), opts_.graphs.end(), g->name()) ==
                        opts_.graphs.end();
@@ -231,17 +226,18 @@ private:
             for (const Parameter* p : ge.graph->parameters()) {
                 declare(p, ge);
             }
-            const auto order = ge.graph->topoOrder();
-            for (std::size_t i = 0; i < order.size(); ++i) {
-                if (i + 1 < order.size() || order[i] != ge.graph->returnNode()) {
-                    local_[order[i]] = i;
-                }
-                declare(order[i], ge);
-                work.push_back(order[i]);
+            // The printed body: topological order, then nodes only other graphs use.
+            for (const CNode* c : names_.body(ge.graph)) {
+                declare(c, ge);
+                work.push_back(c);
+            }
+            if (const CNode* ret = ge.graph->returnNode()) {
+                declare(ret, ge);
+                work.push_back(ret);
             }
         }
-        // Inputs not in any drawn body: free variables of graphs not drawn, or nodes of a
-        // drawn graph that only other graphs use. Pull them (and their inputs) in.
+        // Inputs of no drawn body: nodes of graphs not drawn become stubs outside the
+        // clusters; anything else (a parameter missing from its graph's list) joins its graph.
         while (!work.empty()) {
             const CNode* c = work.back();
             work.pop_back();
@@ -250,13 +246,12 @@ private:
                     continue;
                 }
                 auto it = graphIndex_.find(in->graph());
-                if (it != graphIndex_.end()) {
-                    declare(in, graphs_[it->second]);
-                } else {
+                if (it == graphIndex_.end()) {
                     declared_.insert(in);
                     loose_.push_back(in);
                     continue;  // a stub: its own inputs are not drawn
                 }
+                declare(in, graphs_[it->second]);
                 if (const auto* ic = nodeCast<CNode>(in)) {
                     work.push_back(ic);
                 }
@@ -276,13 +271,7 @@ private:
 
     static std::string nodeId(const Node& n) { return fmt::format("n{}", n.id()); }
 
-    std::string localName(const Node& n) const {
-        if (const auto* p = nodeCast<Parameter>(&n)) {
-            return p->name();
-        }
-        auto it = local_.find(nodeCast<CNode>(&n));
-        return it == local_.end() ? std::string() : fmt::format("%{}", it->second);
-    }
+    std::string localName(const Node& n) const { return names_.of(n); }
 
     std::string tooltip(const Node& n) const {
         std::vector<std::string> lines;
@@ -321,7 +310,7 @@ private:
         std::vector<std::string> lines;
         std::string attrs;
         if (const auto* p = nodeCast<Parameter>(&n)) {
-            lines.push_back(p->name());
+            lines.push_back(localName(n));
             attrs = p->hasDefault()
                         ? "shape=cylinder, style=filled, fillcolor=\"#fff2cc\", color=\"#b7950b\""
                         : "shape=ellipse, style=filled, fillcolor=\"#e8f0fe\", color=\"#3c78d8\"";
@@ -478,11 +467,11 @@ private:
 
     const Module& m_;
     const DotOptions& opts_;
+    const LocalNames names_;
     std::vector<GraphEntry> graphs_;
     std::unordered_map<const FuncGraph*, std::size_t> graphIndex_;
     std::unordered_set<const Node*> declared_;
     std::vector<const Node*> loose_;  // nodes of graphs that are not drawn
-    std::unordered_map<const CNode*, std::size_t> local_;
     std::string out_;
     std::string edges_;
 };

@@ -10,8 +10,8 @@
 namespace irscope::ir {
 
 struct DotOptions {
-    // Names of the graphs to draw. Empty: every graph reachable from the entry (in the
-    // printer's order), or every graph of the module when it has no entry.
+    // Names of the graphs to draw. Empty: every graph, in the .ir printer's order (those
+    // reachable from the entry first). Nodes keep the printer's names (%N, %para<k>_name).
     std::vector<std::string> graphs;
     // Draw constants (tensors, scalars, U/IO monads, primitives passed as values) as small
     // nodes, one per use. Off: constants and their edges are left out.

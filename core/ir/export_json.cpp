@@ -7,6 +7,7 @@
 
 #include "ir/export_dot.h"
 #include "ir/ir_text.h"
+#include "ir/local_names.h"
 
 namespace irscope::ir {
 
@@ -50,15 +51,13 @@ const char* kindName(const Node& n) {
 }  // namespace
 
 std::string exportJson(const Module& m, int indent) {
-    std::vector<FuncGraph*> order = m.reachableGraphs();
-    const std::size_t reachable = order.size();
-    for (FuncGraph* g : m.graphs()) {
-        if (std::find(order.begin(), order.end(), g) == order.end()) {
-            order.push_back(g);
-        }
+    const LocalNames names = localNames(m);
+    const std::vector<FuncGraph*> order = names.order;
+    std::unordered_set<const FuncGraph*> reachable;
+    for (const FuncGraph* g : m.reachableGraphs()) {
+        reachable.insert(g);
     }
 
-    std::unordered_map<const CNode*, std::size_t> local;
     std::unordered_set<const Node*> used;
     std::vector<const Node*> nodes;
     auto use = [&](const Node* n) {
@@ -69,25 +68,24 @@ std::string exportJson(const Module& m, int indent) {
 
     json graphs = json::array();
     std::vector<const CNode*> work;
-    for (std::size_t gi = 0; gi < order.size(); ++gi) {
-        const FuncGraph* g = order[gi];
+    for (const FuncGraph* g : order) {
         json params = json::array();
         for (const Parameter* p : g->parameters()) {
             params.push_back(p->id());
             use(p);
         }
         json body = json::array();
-        const auto topo = g->topoOrder();
-        for (std::size_t i = 0; i < topo.size(); ++i) {
-            if (topo[i] != g->returnNode()) {
-                local[topo[i]] = i;
-            }
-            body.push_back(topo[i]->id());
-            use(topo[i]);
-            work.push_back(topo[i]);
+        std::vector<const CNode*> printed = names.body(g);
+        if (g->returnNode() != nullptr) {
+            printed.push_back(g->returnNode());
+        }
+        for (const CNode* c : printed) {
+            body.push_back(c->id());
+            use(c);
+            work.push_back(c);
         }
         graphs.push_back({{"name", g->name()},
-                          {"reachable", gi < reachable},
+                          {"reachable", reachable.count(g) != 0},
                           {"attrs", attrsJson(g->attrs())},
                           {"parameters", std::move(params)},
                           {"return", g->returnNode() ? json(g->returnNode()->id()) : json(nullptr)},
@@ -119,6 +117,8 @@ std::string exportJson(const Module& m, int indent) {
         const auto* p = nodeCast<Parameter>(n);
         j["name"] = p ? p->name() : n->debug().name;
         j["debug_name"] = n->debug().name;
+        const std::string local = names.of(*n);
+        j["local"] = local.empty() ? json(nullptr) : json(local);
         j["abstract"] = n->abstract() ? json(formatAbstract(*n->abstract())) : json(nullptr);
         if (p != nullptr) {
             j["has_default"] = p->hasDefault();
@@ -126,8 +126,6 @@ std::string exportJson(const Module& m, int indent) {
         } else if (const auto* v = nodeCast<ValueNode>(n)) {
             j["value"] = formatValue(*v->value());
         } else if (const auto* c = nodeCast<CNode>(n)) {
-            auto it = local.find(c);
-            j["local"] = it == local.end() ? json(nullptr) : json("%" + std::to_string(it->second));
             const PrimitiveData* prim = c->primitive();
             j["op"] = prim ? json(prim->name) : json(nullptr);
             const FuncGraph* callee = c->calledGraph();

@@ -6,12 +6,12 @@
 //   "format": "irscope-ir", "version": 1,
 //   "entry": "BackwardNet_construct" | null,
 //   "attrs": { "<key>": "<value text>" },              // module attributes
-//   "graphs": [{                                       // reachable graphs first (printer
-//     "name": "...", "reachable": true,                //  order), then the others
+//   "graphs": [{                                       // the .ir printer's order:
+//     "name": "...", "reachable": true,                //  reachable graphs first
 //     "attrs": { "<key>": "<value text>" },
 //     "parameters": [id, ...],
 //     "return": id | null,
-//     "body": [id, ...],                               // topological order, Return last;
+//     "body": [id, ...],                               // printed order, Return last;
 //                                                      //  index i is the local name %i
 //     "source": [location, ...]
 //   }],
@@ -20,7 +20,7 @@
 //     "graph": "name" | null,
 //     "name": "param",              // parameters: the name; others: the debug name
 //     "debug_name": "CNode_12$a",
-//     "local": "%3" | null,         // CNodes in a body (Return has none)
+//     "local": "%3" | "%para2_param" | null,  // the printer's name (Return has none)
 //     "op": "Load" | null,          // CNodes calling a primitive
 //     "call": "graph name" | null,  // CNodes calling a graph directly
 //     "inputs": [id, ...],          // CNodes: input 0 is the callee

@@ -4,9 +4,13 @@
 #include <graphviz/gvc.h>
 #include <pthread.h>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <exception>
 #include <mutex>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 namespace irscope::layout {
@@ -97,6 +101,89 @@ char* cstr(const char* s) {
     return const_cast<char*>(s);
 }
 
+// dot's cost grows with the nodes of its position graph: real nodes plus one virtual node
+// per rank an edge crosses. Estimates that count with a cheap ranking: longest path from
+// the sources (back edges of a DFS ignored), then every node moved as far down as its
+// successors allow, as dot's balancing does for sources such as weights and constants.
+std::size_t estimatedLayoutNodes(Agraph_t* g) {
+    std::unordered_map<Agnode_t*, std::size_t> index;
+    std::vector<Agnode_t*> nodes;
+    for (Agnode_t* n = agfstnode(g); n != nullptr; n = agnxtnode(g, n)) {
+        index.emplace(n, nodes.size());
+        nodes.push_back(n);
+    }
+    const std::size_t count = nodes.size();
+    std::vector<std::vector<std::size_t>> succ(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        for (Agedge_t* e = agfstout(g, nodes[i]); e != nullptr; e = agnxtout(g, e)) {
+            succ[i].push_back(index.at(aghead(e)));
+        }
+    }
+    // Iterative DFS: post-order, and which edges close a cycle (those are ignored).
+    enum : std::uint8_t { kNew, kActive, kDone };
+    std::vector<std::uint8_t> state(count, kNew);
+    std::vector<std::vector<bool>> forward(count);
+    std::vector<std::size_t> post;
+    post.reserve(count);
+    for (std::size_t root = 0; root < count; ++root) {
+        if (state[root] != kNew) {
+            continue;
+        }
+        std::vector<std::pair<std::size_t, std::size_t>> stack{{root, 0}};
+        state[root] = kActive;
+        forward[root].assign(succ[root].size(), true);
+        while (!stack.empty()) {
+            const std::size_t v = stack.back().first;
+            if (stack.back().second < succ[v].size()) {
+                const std::size_t k = stack.back().second++;
+                const std::size_t w = succ[v][k];
+                if (state[w] == kActive) {
+                    forward[v][k] = false;
+                } else if (state[w] == kNew) {
+                    state[w] = kActive;
+                    forward[w].assign(succ[w].size(), true);
+                    stack.emplace_back(w, 0);
+                }
+                continue;
+            }
+            state[v] = kDone;
+            post.push_back(v);
+            stack.pop_back();
+        }
+    }
+    // Reverse post-order is topological for the forward edges.
+    std::vector<long> rank(count, 0);
+    for (auto it = post.rbegin(); it != post.rend(); ++it) {
+        for (std::size_t k = 0; k < succ[*it].size(); ++k) {
+            if (forward[*it][k]) {
+                rank[succ[*it][k]] = std::max(rank[succ[*it][k]], rank[*it] + 1);
+            }
+        }
+    }
+    for (std::size_t v : post) {  // successors before their predecessors
+        long lowest = -1;
+        for (std::size_t k = 0; k < succ[v].size(); ++k) {
+            if (forward[v][k] && (lowest < 0 || rank[succ[v][k]] - 1 < lowest)) {
+                lowest = rank[succ[v][k]] - 1;
+            }
+        }
+        rank[v] = std::max(rank[v], lowest);
+    }
+    std::size_t total = count;
+    for (std::size_t v = 0; v < count; ++v) {
+        for (std::size_t w : succ[v]) {
+            const long span = std::labs(rank[w] - rank[v]);
+            total += span > 1 ? static_cast<std::size_t>(span - 1) : 0;
+        }
+    }
+    return total;
+}
+
+bool isLarge(Agraph_t* g) {
+    return static_cast<std::size_t>(agnnodes(g)) > kLargeGraphNodes ||
+           estimatedLayoutNodes(g) > kLargeLayoutNodes;
+}
+
 // A parsed graph, laid out with dot; freed with its layout on destruction.
 class LaidOutGraph {
 public:
@@ -105,7 +192,7 @@ public:
         if (graph_ == nullptr) {
             throw std::runtime_error(errorText(messages, "the input is not a DOT graph"));
         }
-        if (static_cast<std::size_t>(agnnodes(graph_)) > kLargeGraphNodes) {
+        if (isLarge(graph_)) {
             setDefault("nslimit", "0.1");
             setDefault("mclimit", "0.1");
             setDefault("splines", "line");

@@ -3,8 +3,10 @@
 //
 // Graphviz is not thread-safe; every call here is serialised by one process-wide mutex and
 // runs on a helper thread with a large stack, because dot recurses deeply on big graphs.
-// Graphs with more than kLargeGraphNodes nodes get nslimit/mclimit/splines=line unless the
-// DOT sets them itself (see ../shared/DESIGN.md: network simplex dominates dot's time).
+// Graphs with more than kLargeGraphNodes nodes, or whose long edges would give dot more
+// than kLargeLayoutNodes nodes to place (virtual nodes included, estimated beforehand), get
+// nslimit/mclimit/splines=line unless the DOT sets them itself (see ../shared/DESIGN.md:
+// network simplex over those nodes dominates dot's time).
 // Malformed DOT, layout failures and unknown formats throw std::runtime_error carrying
 // Graphviz's own error text.
 #pragma once
@@ -17,6 +19,7 @@
 namespace irscope::layout {
 
 inline constexpr std::size_t kLargeGraphNodes = 1500;
+inline constexpr std::size_t kLargeLayoutNodes = 4000;
 
 struct Point {
     double x = 0;
