@@ -1,0 +1,246 @@
+// irscope-cli: the headless front end. Each subcommand is a function taking its options and
+// the output streams; main only builds the command line, dispatches and maps errors to exit
+// statuses: 0 success, 1 bad or unreadable input (located diagnostics on stderr), 2 usage.
+//
+// To add a subcommand (run, debug, session, stats): write its function, then a `register*`
+// that declares its options on a CLI::App and returns the function bound to them, and list
+// it in commands().
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "ir/export_dot.h"
+#include "ir/export_json.h"
+#include "ir/ir_text.h"
+#include "irscope_version.h"
+#include "layout/graphviz.h"
+#include "util/diagnostic.h"
+
+namespace irscope::cli {
+
+constexpr int kExitOk = 0;
+constexpr int kExitInputError = 1;
+constexpr int kExitUsage = 2;
+
+// An error the user caused outside parsing (unreadable file, unwritable output).
+class CliError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct Streams {
+    std::ostream& out;
+    std::ostream& err;
+};
+
+// --- input and output ----------------------------------------------------------------------
+
+// Reads a whole file; "-" is standard input.
+std::string readInput(const std::string& path) {
+    if (path == "-") {
+        return std::string(std::istreambuf_iterator<char>(std::cin), {});
+    }
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        throw CliError("cannot open " + path + ": " + std::strerror(EISDIR));
+    }
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw CliError("cannot open " + path + ": " + std::strerror(errno != 0 ? errno : ENOENT));
+    }
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad()) {
+        throw CliError("cannot read " + path + ": " + std::strerror(errno != 0 ? errno : EIO));
+    }
+    return std::move(buf).str();
+}
+
+// Writes `text` to `path`, or to `out` when the path is empty or "-".
+void writeOutput(const std::string& path, const std::string& text, Streams io) {
+    if (path.empty() || path == "-") {
+        io.out << text;
+        io.out.flush();
+        return;
+    }
+    errno = 0;
+    std::ofstream f(path, std::ios::binary | std::ios::trunc);
+    if (f) {
+        f << text;
+        f.close();
+    }
+    if (!f) {
+        throw CliError("cannot write " + path + ": " + std::strerror(errno != 0 ? errno : EIO));
+    }
+}
+
+std::unique_ptr<ir::Module> loadIr(const std::string& path) {
+    return ir::parseIr(readInput(path), path == "-" ? std::string("<stdin>") : path);
+}
+
+// --- subcommands ---------------------------------------------------------------------------
+
+struct ExportArgs {
+    std::string input;
+    std::string output;  // empty: standard output
+    std::vector<std::string> graphs;
+    bool noConstants = false;
+    std::string rankdir = "TB";
+
+    ir::DotOptions dotOptions() const {
+        ir::DotOptions o;
+        o.graphs = graphs;
+        o.includeConstants = !noConstants;
+        o.rankdir = rankdir;
+        return o;
+    }
+};
+
+int dump(const ExportArgs& a, Streams io) {
+    writeOutput(a.output, ir::printIr(*loadIr(a.input)), io);
+    return kExitOk;
+}
+
+int dot(const ExportArgs& a, Streams io) {
+    writeOutput(a.output, ir::exportDot(*loadIr(a.input), a.dotOptions()), io);
+    return kExitOk;
+}
+
+int svg(const ExportArgs& a, Streams io) {
+    const std::string text = ir::exportDot(*loadIr(a.input), a.dotOptions());
+    writeOutput(a.output, layout::renderDot(text, "svg"), io);
+    return kExitOk;
+}
+
+int json(const ExportArgs& a, Streams io) {
+    writeOutput(a.output, ir::exportJson(*loadIr(a.input)), io);
+    return kExitOk;
+}
+
+// --- command line --------------------------------------------------------------------------
+
+using Runner = std::function<int(Streams)>;
+
+struct Command {
+    const char* name;
+    const char* help;
+    // Declares the subcommand's options on `sub`; the returned runner reads them.
+    std::function<Runner(CLI::App& sub)> declare;
+};
+
+void addInput(CLI::App& sub, ExportArgs& a) {
+    sub.add_option("FILE", a.input, ".ir file to read ('-' for standard input)")->required();
+}
+
+void addOutput(CLI::App& sub, ExportArgs& a, bool required = false) {
+    auto* o = sub.add_option("-o,--output", a.output, "write here instead of standard output");
+    if (required) {
+        o->required();
+    }
+}
+
+void addDotOptions(CLI::App& sub, ExportArgs& a) {
+    sub.add_option("-g,--graph", a.graphs, "draw only this graph (repeatable)")
+        ->allow_extra_args(false);
+    sub.add_flag("--no-constants", a.noConstants, "leave out constant nodes");
+    sub.add_option("--rankdir", a.rankdir, "layout direction")
+        ->check(CLI::IsMember({"TB", "LR", "BT", "RL"}));
+}
+
+template <int (*Fn)(const ExportArgs&, Streams)>
+std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequired = false) {
+    return [=](CLI::App& sub) -> Runner {
+        auto args = std::make_shared<ExportArgs>();
+        addInput(sub, *args);
+        addOutput(sub, *args, outputRequired);
+        if (dotOptions) {
+            addDotOptions(sub, *args);
+        }
+        return [args](Streams io) { return Fn(*args, io); };
+    };
+}
+
+const std::vector<Command>& commands() {
+    static const std::vector<Command> list = {
+        {"dump", "parse a .ir file and print it normalized", exportCommand<dump>(false)},
+        {"dot", "export a .ir file as Graphviz DOT", exportCommand<dot>(true)},
+        {"svg", "lay out a .ir file with Graphviz and write SVG", exportCommand<svg>(true)},
+        {"json", "export a .ir file as JSON for other tools", exportCommand<json>(false)},
+    };
+    return list;
+}
+
+constexpr const char* kUsageHint =
+    "usage: irscope-cli <dump|dot|svg|json> FILE [options]; see 'irscope-cli --help'";
+
+int run(int argc, char** argv, Streams io) {
+    CLI::App app{"irscope-cli " IRSCOPE_VERSION
+                 ": inspect and export MindSpore-style IR (.ir) without the GUI",
+                 "irscope-cli"};
+    app.set_version_flag("--version", std::string("irscope-cli ") + IRSCOPE_VERSION);
+    app.require_subcommand(1);
+    std::vector<std::pair<CLI::App*, Runner>> runners;
+    for (const Command& c : commands()) {
+        CLI::App* sub = app.add_subcommand(c.name, c.help);
+        runners.emplace_back(sub, c.declare(*sub));
+    }
+
+    // CLI11 reports an unknown subcommand as a missing one; name it instead.
+    if (argc > 1 && argv[1][0] != '-') {
+        const std::string first = argv[1];
+        const auto& cs = commands();
+        if (std::none_of(cs.begin(), cs.end(), [&](const Command& c) { return first == c.name; })) {
+            io.err << "irscope-cli: error: unknown subcommand '" << first << "'\n"
+                   << kUsageHint << "\n";
+            return kExitUsage;
+        }
+    }
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::CallForHelp&) {
+        io.out << app.help();
+        return kExitOk;
+    } catch (const CLI::CallForAllHelp&) {
+        io.out << app.help("", CLI::AppFormatMode::All);
+        return kExitOk;
+    } catch (const CLI::CallForVersion& e) {
+        io.out << e.what() << "\n";
+        return kExitOk;
+    } catch (const CLI::ParseError& e) {
+        io.err << "irscope-cli: error: " << e.what() << "\n" << kUsageHint << "\n";
+        return kExitUsage;
+    }
+
+    for (auto& [sub, runner] : runners) {
+        if (sub->parsed()) {
+            try {
+                return runner(io);
+            } catch (const ParseError& e) {
+                io.err << e.what() << "\n";
+            } catch (const std::exception& e) {
+                io.err << "irscope-cli: error: " << e.what() << "\n";
+            }
+            return kExitInputError;
+        }
+    }
+    io.err << "irscope-cli: error: no subcommand given\n" << kUsageHint << "\n";
+    return kExitUsage;
+}
+
+}  // namespace irscope::cli
+
+int main(int argc, char** argv) {
+    return irscope::cli::run(argc, argv, {std::cout, std::cerr});
+}
