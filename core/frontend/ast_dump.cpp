@@ -40,6 +40,14 @@ std::string pyRepr(std::string_view s) {
             std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(s[i + 1]));
             out += buf;
             ++i;
+        } else if (c == 0xED && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0xA0) {
+            // A lone surrogate (from a \uD800-style escape), shown as Python shows it.
+            unsigned cp = 0xD000u | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
+                          (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\u%04x", cp);
+            out += buf;
+            i += 2;
         } else {
             out += static_cast<char>(c);
         }

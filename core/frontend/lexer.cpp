@@ -344,9 +344,6 @@ bool Lexer::indentation() {
     if (p >= end_ || src_[p] == '#' || src_[p] == '\n') {
         return false;
     }
-    if (src_[p] == '\\' && p + 1 < end_ && src_[p + 1] == '\n') {
-        return true;  // a continuation line counts with the next one; leave levels as they are
-    }
     int here = col();
     if (column == indents_.back()) {
         if (alt != altIndents_.back()) {
@@ -416,7 +413,7 @@ void Lexer::scanName() {
         }
     }
     for (const Spelled& k : kKeywords) {
-        if (word == k.text) {
+        if (k.text[0] == word[0] && word == k.text) {
             pushToken(k.tok, b, l, c0);
             return;
         }
@@ -581,8 +578,11 @@ void Lexer::scanOperator() {
     std::size_t b = pos_;
     int l = line_, c0 = col();
     for (const Spelled& op : kOperators) {
+        if (op.text[0] != peek()) {
+            continue;
+        }
         std::size_t n = std::strlen(op.text);
-        if (src_.substr(pos_, n) != op.text || pos_ + n > end_) {
+        if (pos_ + n > end_ || src_.substr(pos_, n) != op.text) {
             continue;
         }
         pos_ += n;

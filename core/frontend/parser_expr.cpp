@@ -239,27 +239,23 @@ ExprPtr Parser::comparison() {
 }
 
 namespace {
-// Binary operator levels, loosest first: | ^ & shifts arithmetic terms.
-bool binaryOperator(Tok t, int level, Operator* op) {
-    static constexpr struct {
-        Tok tok;
-        int level;
-        Operator op;
-    } kTable[] = {
-        {Tok::VBar, 0, Operator::BitOr},        {Tok::CircumFlex, 1, Operator::BitXor},
-        {Tok::Amper, 2, Operator::BitAnd},      {Tok::LeftShift, 3, Operator::LShift},
-        {Tok::RightShift, 3, Operator::RShift}, {Tok::Plus, 4, Operator::Add},
-        {Tok::Minus, 4, Operator::Sub},         {Tok::Star, 5, Operator::Mult},
-        {Tok::Slash, 5, Operator::Div},         {Tok::DoubleSlash, 5, Operator::FloorDiv},
-        {Tok::Percent, 5, Operator::Mod},       {Tok::At, 5, Operator::MatMult},
-    };
-    for (const auto& e : kTable) {
-        if (e.tok == t && e.level == level) {
-            *op = e.op;
-            return true;
-        }
+// The level of a binary operator token, loosest first (| ^ & shifts arithmetic terms), or -1.
+int binaryLevel(Tok t, Operator* op) {
+    switch (t) {
+        case Tok::VBar: *op = Operator::BitOr; return 0;
+        case Tok::CircumFlex: *op = Operator::BitXor; return 1;
+        case Tok::Amper: *op = Operator::BitAnd; return 2;
+        case Tok::LeftShift: *op = Operator::LShift; return 3;
+        case Tok::RightShift: *op = Operator::RShift; return 3;
+        case Tok::Plus: *op = Operator::Add; return 4;
+        case Tok::Minus: *op = Operator::Sub; return 4;
+        case Tok::Star: *op = Operator::Mult; return 5;
+        case Tok::Slash: *op = Operator::Div; return 5;
+        case Tok::DoubleSlash: *op = Operator::FloorDiv; return 5;
+        case Tok::Percent: *op = Operator::Mod; return 5;
+        case Tok::At: *op = Operator::MatMult; return 5;
+        default: return -1;
     }
-    return false;
 }
 }  // namespace
 
@@ -270,7 +266,7 @@ ExprPtr Parser::binary(int level) {
     const Token& start = tok();
     ExprPtr left = binary(level + 1);
     Operator op;
-    while (binaryOperator(tok().kind, level, &op)) {
+    while (binaryLevel(tok().kind, &op) == level) {
         advance();
         auto b = std::make_unique<BinOp>(Span{});
         b->left = std::move(left);
@@ -574,7 +570,7 @@ ExprPtr Parser::targetList(Tok stop) {
 ExprPtr Parser::subscriptSlices() {
     const Token& start = tok();
     ExprPtr first = slice();
-    if (!at(Tok::Comma)) {
+    if (!at(Tok::Comma) && first->kind != ExprKind::Starred) {
         return first;
     }
     auto t = std::make_unique<Tuple>(Span{});
