@@ -310,6 +310,7 @@ private slots:
             "unexpected character after line continuation character");
         row("print statement", "print 'hello'\n", 1, 1, "SyntaxError",
             "Missing parentheses in call to 'print'. Did you mean print(...)?");
+        row("continuation indent", "x = 1\n \\\n2\n", 2, 2, "IndentationError", "unexpected indent");
         row("bad utf8", "x = '\xff'\n", 1, 6, "SyntaxError", "(unicode error) invalid UTF-8 byte 0xff");
     }
 
