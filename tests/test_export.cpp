@@ -19,6 +19,7 @@
 #include "ir/local_names.h"
 #include "ir/module.h"
 #include "layout/graphviz.h"
+#include "random_module.h"
 
 using namespace irscope::ir;
 using irscope::layout::layoutDot;
@@ -396,6 +397,37 @@ private slots:
         const std::string outer = dot.substr(0, dot.find("subgraph cluster_1"));
         QVERIFY(has(outer, "label=\"%3 Add\"") && has(outer, "label=\"%4 Neg\""));
         QCOMPARE(int(dotEdges(dot).size()), 11);
+    }
+
+    // Random modules (every value and abstract kind, free variables, names that need
+    // quoting): the DOT is always valid for Graphviz and the JSON for a JSON reader.
+    void randomModulesExportCleanly() {
+        for (std::uint64_t seed = 1; seed <= 60; ++seed) {
+            auto m = irscope::testing::randomModule(seed);
+            const std::string dot = exportDot(*m);
+            const auto nodes = dotNodes(dot);
+            irscope::layout::Layout lay;
+            try {
+                lay = layoutDot(dot);
+            } catch (const std::exception& e) {
+                QFAIL(qPrintable(QStringLiteral("seed %1: %2").arg(seed).arg(e.what())));
+            }
+            QCOMPARE(lay.nodes.size(), nodes.size());
+            QCOMPARE(lay.edges.size(), dotEdges(dot).size());
+
+            QJsonParseError err;
+            const auto doc =
+                QJsonDocument::fromJson(QByteArray::fromStdString(exportJson(*m)), &err);
+            QVERIFY2(err.error == QJsonParseError::NoError, qPrintable(err.errorString()));
+            std::set<qint64> ids;
+            for (const auto& v : doc["nodes"].toArray()) {
+                QVERIFY(ids.insert(v.toObject()["id"].toInteger()).second);
+            }
+            for (const auto& v : doc["edges"].toArray()) {
+                QVERIFY(ids.count(v.toObject()["from"].toInteger()));
+                QVERIFY(ids.count(v.toObject()["to"].toInteger()));
+            }
+        }
     }
 
     void renderSvgContainsEveryOp() {

@@ -302,8 +302,14 @@ private:
         if (const auto* v = nodeCast<ValueNode>(callee)) {
             return "call " + valueSummary(*v->value());
         }
-        const std::string name = callee->graph() == c.graph() ? localName(*callee) : "";
-        return name.empty() ? "call" : "call " + name;
+        const std::string name = localName(*callee);
+        if (name.empty()) {
+            return "call";
+        }
+        if (callee->graph() == c.graph() || callee->graph() == nullptr) {
+            return "call " + name;
+        }
+        return "call $(@" + callee->graph()->name() + ":" + name + ")";  // as the printer does
     }
 
     void writeNode(const Node& n, bool foreign) {
