@@ -1,5 +1,6 @@
 // DOT export of a Module for Graphviz: one cluster per FuncGraph, data edges solid,
-// monad/control edges dashed, references to graphs dotted into the referenced cluster.
+// monad/control edges dashed, references to graphs dotted into the referenced cluster,
+// free variables as blue edges across clusters, constants as small nodes per use.
 #pragma once
 
 #include <string>
@@ -25,9 +26,6 @@ struct DotOptions {
 // Edge classes the export distinguishes (also used by the JSON export).
 enum class EdgeKind { Data, Control };
 
-class CNode;
-class Node;
-
 // Whether input `index` of `user` carries state rather than data: the input is a monad
 // (by abstract, by value U/IO, or an UpdateState result), any input of UpdateState, the
 // second input of Depend, or the state input of Load.
@@ -39,7 +37,8 @@ EdgeKind classifyInput(const CNode& user, std::size_t index);
 std::string exportDot(const Module& m, const DotOptions& opts = {});
 
 // Compact one-line summaries used in labels: "Float32 (2, 3)", "Ref Int32 ()",
-// "Tuple(2)", "UMonad"; and "I64(3)", "Tensor Int32 () = 0", "U", "@g" for values.
+// "(Int32 (), Int32 ())", "Tuple(5)", "UMonad"; and for values "I64(3)",
+// "Tensor[Int32] = 0", "Tensor[Float32] (2) = [1, 2]", "U", "@g".
 std::string abstractSummary(const Abstract& a);
 std::string valueSummary(const Value& v);
 
