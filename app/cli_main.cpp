@@ -99,7 +99,18 @@ struct ExportArgs {
     bool noConstants = false;
     std::string rankdir = "TB";
 
-    ir::DotOptions dotOptions() const {
+    // Throws when a --graph names no graph of `m`.
+    ir::DotOptions dotOptions(const ir::Module& m) const {
+        for (const std::string& name : graphs) {
+            if (m.findGraph(name) == nullptr) {
+                std::string known;
+                for (const ir::FuncGraph* g : m.graphs()) {
+                    known += (known.empty() ? "" : ", ") + g->name();
+                }
+                throw CliError("no graph named '" + name + "' in " + input + " (graphs: " + known +
+                               ")");
+            }
+        }
         ir::DotOptions o;
         o.graphs = graphs;
         o.includeConstants = !noConstants;
@@ -114,12 +125,14 @@ int dump(const ExportArgs& a, Streams io) {
 }
 
 int dot(const ExportArgs& a, Streams io) {
-    writeOutput(a.output, ir::exportDot(*loadIr(a.input), a.dotOptions()), io);
+    const auto m = loadIr(a.input);
+    writeOutput(a.output, ir::exportDot(*m, a.dotOptions(*m)), io);
     return kExitOk;
 }
 
 int svg(const ExportArgs& a, Streams io) {
-    const std::string text = ir::exportDot(*loadIr(a.input), a.dotOptions());
+    const auto m = loadIr(a.input);
+    const std::string text = ir::exportDot(*m, a.dotOptions(*m));
     writeOutput(a.output, layout::renderDot(text, "svg"), io);
     return kExitOk;
 }

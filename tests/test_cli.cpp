@@ -158,6 +158,15 @@ private slots:
         // No per-use constant nodes (`c<user>_<index> [...]`).
         QVERIFY(!QString::fromUtf8(r.out).contains(constantNode));
 
+        r = runCli(
+            {QStringLiteral("svg"), QStringLiteral("-g"), QStringLiteral("nope"), seedListing()});
+        QCOMPARE(r.status, 1);
+        QVERIFY2(r.err.startsWith("irscope-cli: error: no graph named 'nope'"), r.err.constData());
+        r = runCli({QStringLiteral("dot"), QStringLiteral("-g"),
+                    QStringLiteral("BackwardNet_construct"), seedListing()});
+        QCOMPARE(r.status, 0);
+        QVERIFY(r.out.contains("subgraph cluster_0"));
+
         r = runCli({QStringLiteral("json"), seedListing()});
         QCOMPARE(r.status, 0);
         const QJsonObject doc = QJsonDocument::fromJson(r.out).object();
