@@ -75,7 +75,8 @@ private slots:
     void grammarSnippets_data() {
         QTest::addColumn<QString>("source");
         QTest::addColumn<QString>("expected");
-        std::istringstream in(readFile(std::filesystem::path(IRSCOPE_TEST_DATA) / "py/grammar_snippets.txt"));
+        std::istringstream in(
+            readFile(std::filesystem::path(IRSCOPE_TEST_DATA) / "py/grammar_snippets.txt"));
         std::string line, source, expected;
         enum { None, Source, Ast } part = None;
         int n = 0;
@@ -111,8 +112,9 @@ private slots:
     }
 
     void constantsAreDecoded() {
-        auto m = parseModule("a = 0xFF_FF\nb = 123456789012345678901234567890\nc = 1e400\n"
-                             "d = 'caf\\xe9 \\u4e2d\\U0001F600 \\101 \\q'\ne = '''x\ny'''\n");
+        auto m = parseModule(
+            "a = 0xFF_FF\nb = 123456789012345678901234567890\nc = 1e400\n"
+            "d = 'caf\\xe9 \\u4e2d\\U0001F600 \\101 \\q'\ne = '''x\ny'''\n");
         const auto& a = m->body[0]->cast<Assign>().value->cast<Constant>();
         QCOMPARE(a.intValue, std::int64_t(65535));
         QCOMPARE(a.intText, std::string("0xFFFF"));
@@ -127,16 +129,19 @@ private slots:
 
     void fstringParts() {
         auto m = parseModule("s = f'{x=}' f\"{y!r:>{w}.{p}}\" '{{z}}'\n");
-        QCOMPARE(dumpBody(*m),
-                 std::string("Assign(targets=[Name(id='s', ctx=Store())], value=JoinedStr(values=["
-                             "Constant(value='x='), FormattedValue(value=Name(id='x'), conversion=114), "
-                             "FormattedValue(value=Name(id='y'), conversion=114, format_spec=JoinedStr("
-                             "values=[Constant(value='>'), FormattedValue(value=Name(id='w'), conversion=-1), "
-                             "Constant(value='.'), FormattedValue(value=Name(id='p'), conversion=-1)])), "
-                             "Constant(value='{{z}}')]))\n"));
+        QCOMPARE(
+            dumpBody(*m),
+            std::string(
+                "Assign(targets=[Name(id='s', ctx=Store())], value=JoinedStr(values=["
+                "Constant(value='x='), FormattedValue(value=Name(id='x'), conversion=114), "
+                "FormattedValue(value=Name(id='y'), conversion=114, format_spec=JoinedStr("
+                "values=[Constant(value='>'), FormattedValue(value=Name(id='w'), conversion=-1), "
+                "Constant(value='.'), FormattedValue(value=Name(id='p'), conversion=-1)])), "
+                "Constant(value='{{z}}')]))\n"));
         // Names inside replacement fields carry their true positions.
         const auto& joined = m->body[0]->cast<Assign>().value->cast<JoinedStr>();
-        QCOMPARE(spanText(joined.values[1]->cast<FormattedValue>().value->span), std::string("1:7-1:8"));
+        QCOMPARE(spanText(joined.values[1]->cast<FormattedValue>().value->span),
+                 std::string("1:7-1:8"));
     }
 
     // --- positions --------------------------------------------------------------------------
@@ -163,21 +168,24 @@ private slots:
 
     void spansMatchCPythonOnSnippet() {
         auto m = parseModule("y = (a + b) * c[1:2, ::3]\nf(x for x in y)\n");
-        QCOMPARE(dumpBody(*m, true),
-                 std::string(
-                     "Assign(targets=[Name(id='y', ctx=Store())@1:0-1:1], value=BinOp(left=BinOp("
-                     "left=Name(id='a')@1:5-1:6, op=Add(), right=Name(id='b')@1:9-1:10)@1:5-1:10, "
-                     "op=Mult(), right=Subscript(value=Name(id='c')@1:14-1:15, slice=Tuple(elts=["
-                     "Slice(lower=Constant(value=1)@1:16-1:17, upper=Constant(value=2)@1:18-1:19)"
-                     "@1:16-1:19, Slice(step=Constant(value=3)@1:23-1:24)@1:21-1:24]"
-                     ")@1:16-1:24)@1:14-1:25)@1:4-1:25)@1:0-1:25\n"
-                     "Expr(value=Call(func=Name(id='f')@2:0-2:1, args=[GeneratorExp(elt=Name(id='x')"
-                     "@2:2-2:3, generators=[comprehension(target=Name(id='x', ctx=Store())@2:8-2:9, "
-                     "iter=Name(id='y')@2:13-2:14)])@2:1-2:15])@2:0-2:15)@2:0-2:15\n"));
+        QCOMPARE(
+            dumpBody(*m, true),
+            std::string(
+                "Assign(targets=[Name(id='y', ctx=Store())@1:0-1:1], value=BinOp(left=BinOp("
+                "left=Name(id='a')@1:5-1:6, op=Add(), right=Name(id='b')@1:9-1:10)@1:5-1:10, "
+                "op=Mult(), right=Subscript(value=Name(id='c')@1:14-1:15, slice=Tuple(elts=["
+                "Slice(lower=Constant(value=1)@1:16-1:17, upper=Constant(value=2)@1:18-1:19)"
+                "@1:16-1:19, Slice(step=Constant(value=3)@1:23-1:24)@1:21-1:24]"
+                ")@1:16-1:24)@1:14-1:25)@1:4-1:25)@1:0-1:25\n"
+                "Expr(value=Call(func=Name(id='f')@2:0-2:1, args=[GeneratorExp(elt=Name(id='x')"
+                "@2:2-2:3, generators=[comprehension(target=Name(id='x', ctx=Store())@2:8-2:9, "
+                "iter=Name(id='y')@2:13-2:14)])@2:1-2:15])@2:0-2:15)@2:0-2:15\n"));
     }
 
     void utf8IdentifiersUseByteColumns() {
-        auto m = parseModule("\xef\xbb\xbf" "\xc3\xa9t\xc3\xa9 = \xe5\x80\xbc + 1\r\nx = 2\r\n");
+        auto m = parseModule(
+            "\xef\xbb\xbf"
+            "\xc3\xa9t\xc3\xa9 = \xe5\x80\xbc + 1\r\nx = 2\r\n");
         const auto& assign = m->body[0]->cast<Assign>();
         QCOMPARE(assign.targets[0]->cast<Name>().id, std::string("\xc3\xa9t\xc3\xa9"));
         const Expr& rhs = *assign.value->cast<BinOp>().left;
@@ -191,8 +199,10 @@ private slots:
     void lexicalStructure() {
         // Tabs, implicit joining, continuation, comments and blank lines, CRLF, no final newline.
         const std::string expected = dumpSource("if a:\n    x = [1,\n 2]\n    y = 3\nz = 4\n");
-        QCOMPARE(dumpSource("if a:\r\n\tx = [1,   # one\r\n 2]\r\n\r\n   # note\r\n\ty = \\\r\n 3\r\nz = 4"),
-                 expected);
+        QCOMPARE(
+            dumpSource(
+                "if a:\r\n\tx = [1,   # one\r\n 2]\r\n\r\n   # note\r\n\ty = \\\r\n 3\r\nz = 4"),
+            expected);
         QCOMPARE(dumpSource("if a:\n\tif b:\n\t\tx = 1\n\ty = 2\n"),
                  dumpSource("if a:\n    if b:\n        x = 1\n    y = 2\n"));
         QCOMPARE(dumpSource(""), std::string());
@@ -219,7 +229,8 @@ private slots:
         };
         int valid = 0;
         int invalid = 0;
-        for (const auto& entry : std::filesystem::directory_iterator(std::filesystem::path(IRSCOPE_TEST_DATA) / "py")) {
+        for (const auto& entry :
+             std::filesystem::directory_iterator(std::filesystem::path(IRSCOPE_TEST_DATA) / "py")) {
             const std::filesystem::path& p = entry.path();
             if (p.extension() != ".py" || p.filename().string().rfind("seed_", 0) != 0) {
                 continue;
@@ -231,8 +242,11 @@ private slots:
             }
             if (bad) {
                 Diagnostic d = errorOf(readFile(p));
-                QVERIFY2(d.line == bad->line && d.column == bad->column && d.message == bad->message,
-                         (name + ": " + std::to_string(d.line) + ":" + std::to_string(d.column) + " " + d.message).c_str());
+                QVERIFY2(
+                    d.line == bad->line && d.column == bad->column && d.message == bad->message,
+                    (name + ": " + std::to_string(d.line) + ":" + std::to_string(d.column) + " " +
+                     d.message)
+                        .c_str());
                 ++invalid;
                 continue;
             }
@@ -244,7 +258,8 @@ private slots:
             }
             std::filesystem::path golden = p;
             golden.replace_extension(".ast");
-            QCOMPARE(QString::fromStdString(dumpBody(*m, true)), QString::fromStdString(readFile(golden)));
+            QCOMPARE(QString::fromStdString(dumpBody(*m, true)),
+                     QString::fromStdString(readFile(golden)));
             ++valid;
         }
         QCOMPARE(invalid, 5);
@@ -259,12 +274,14 @@ private slots:
         QTest::addColumn<int>("column");
         QTest::addColumn<QString>("kind");
         QTest::addColumn<QString>("message");
-        auto row = [](const char* name, const char* src, int line, int col, const char* kind, const char* msg) {
+        auto row = [](const char* name, const char* src, int line, int col, const char* kind,
+                      const char* msg) {
             QTest::newRow(name) << QByteArray(src) << line << col << QString(kind) << QString(msg);
         };
         row("invalid syntax", "x = 1\ny = 2 3\n", 2, 7, "SyntaxError", "invalid syntax");
         row("missing colon", "if x\n    pass\n", 1, 5, "SyntaxError", "expected ':'");
-        row("unexpected indent", "x = 1\n    y = 2\n", 2, 5, "IndentationError", "unexpected indent");
+        row("unexpected indent", "x = 1\n    y = 2\n", 2, 5, "IndentationError",
+            "unexpected indent");
         row("indented block", "x = 1\n\nif x:\ny = 2\n", 4, 1, "IndentationError",
             "expected an indented block after 'if' statement on line 3");
         row("indented block def", "def f():\nreturn 1\n", 2, 1, "IndentationError",
@@ -277,7 +294,8 @@ private slots:
             "unterminated string literal (detected at line 3)");
         row("unterminated triple", "x = 1\ns = '''abc\n\n\n\n\n\n\nend\n", 2, 5, "SyntaxError",
             "unterminated triple-quoted string literal (detected at line 9)");
-        row("never closed", "x = foo(1,\n  2\ny = 3\n", 1, 8, "SyntaxError", "'(' was never closed");
+        row("never closed", "x = foo(1,\n  2\ny = 3\n", 1, 8, "SyntaxError",
+            "'(' was never closed");
         row("unmatched", "x = (1))\n", 1, 8, "SyntaxError", "unmatched ')'");
         row("mismatch", "x = (1, 2]\n", 1, 10, "SyntaxError",
             "closing parenthesis ']' does not match opening parenthesis '('");
@@ -285,14 +303,19 @@ private slots:
             "closing parenthesis ']' does not match opening parenthesis '(' on line 1");
         row("assign call", "f() = 1\n", 1, 1, "SyntaxError",
             "cannot assign to function call here. Maybe you meant '==' instead of '='?");
-        row("assign call in tuple", "a, f() = 1, 2\n", 1, 4, "SyntaxError", "cannot assign to function call");
-        row("for target", "for f() in x:\n    pass\n", 1, 5, "SyntaxError", "cannot assign to function call");
+        row("assign call in tuple", "a, f() = 1, 2\n", 1, 4, "SyntaxError",
+            "cannot assign to function call");
+        row("for target", "for f() in x:\n    pass\n", 1, 5, "SyntaxError",
+            "cannot assign to function call");
         row("decimal", "x = 1abc\n", 1, 5, "SyntaxError", "invalid decimal literal");
         row("leading zero", "x = 012\n", 1, 5, "SyntaxError",
-            "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers");
+            "leading zeros in decimal integer literals are not permitted; use an 0o prefix for "
+            "octal integers");
         row("octal digit", "x = 0o78\n", 1, 8, "SyntaxError", "invalid digit '8' in octal literal");
-        row("forgot comma", "f(a b)\n", 1, 3, "SyntaxError", "invalid syntax. Perhaps you forgot a comma?");
-        row("keyword order", "f(a=1, b)\n", 1, 8, "SyntaxError", "positional argument follows keyword argument");
+        row("forgot comma", "f(a b)\n", 1, 3, "SyntaxError",
+            "invalid syntax. Perhaps you forgot a comma?");
+        row("keyword order", "f(a=1, b)\n", 1, 8, "SyntaxError",
+            "positional argument follows keyword argument");
         row("default order", "def f(a=1, b): pass\n", 1, 12, "SyntaxError",
             "non-default argument follows default argument");
         row("duplicate arg", "def f(a, a): pass\n", 1, 10, "SyntaxError",
@@ -300,18 +323,24 @@ private slots:
         row("return outside", "return 1\n", 1, 1, "SyntaxError", "'return' outside function");
         row("break outside", "def f():\n    break\n", 2, 5, "SyntaxError", "'break' outside loop");
         row("starred", "a = *b\n", 1, 5, "SyntaxError", "can't use starred expression here");
-        row("fstring empty", "print(f'{}')\n", 1, 10, "SyntaxError", "f-string: empty expression not allowed");
-        row("fstring brace", "s = f'a}'\n", 1, 8, "SyntaxError", "f-string: single '}' is not allowed");
-        row("try alone", "try:\n    pass\nx = 1\n", 3, 1, "SyntaxError", "expected 'except' or 'finally' block");
+        row("fstring empty", "print(f'{}')\n", 1, 10, "SyntaxError",
+            "f-string: empty expression not allowed");
+        row("fstring brace", "s = f'a}'\n", 1, 8, "SyntaxError",
+            "f-string: single '}' is not allowed");
+        row("try alone", "try:\n    pass\nx = 1\n", 3, 1, "SyntaxError",
+            "expected 'except' or 'finally' block");
         row("imaginary", "x = 2j\n", 1, 5, "SyntaxError", "imaginary literals are not supported");
         row("bytes", "x = b'abc'\n", 1, 5, "SyntaxError", "bytes literals are not supported");
-        row("invalid char", "x = 1 \xc3\x97 2\n", 1, 7, "SyntaxError", "invalid character '\xc3\x97' (U+00D7)");
+        row("invalid char", "x = 1 \xc3\x97 2\n", 1, 7, "SyntaxError",
+            "invalid character '\xc3\x97' (U+00D7)");
         row("continuation", "x = 1 \\ 2\n", 1, 8, "SyntaxError",
             "unexpected character after line continuation character");
         row("print statement", "print 'hello'\n", 1, 1, "SyntaxError",
             "Missing parentheses in call to 'print'. Did you mean print(...)?");
-        row("continuation indent", "x = 1\n \\\n2\n", 2, 2, "IndentationError", "unexpected indent");
-        row("bad utf8", "x = '\xff'\n", 1, 6, "SyntaxError", "(unicode error) invalid UTF-8 byte 0xff");
+        row("continuation indent", "x = 1\n \\\n2\n", 2, 2, "IndentationError",
+            "unexpected indent");
+        row("bad utf8", "x = '\xff'\n", 1, 6, "SyntaxError",
+            "(unicode error) invalid UTF-8 byte 0xff");
     }
 
     void errors() {
@@ -332,10 +361,12 @@ private slots:
             parseModule("def f(x):\n    a = ops.sub(x 1)\n", "script.py");
             QFAIL("no error");
         } catch (const SyntaxError& e) {
-            QCOMPARE(std::string(e.what()),
-                     std::string("script.py:2:17: SyntaxError: invalid syntax. Perhaps you forgot a comma?\n"
-                                 "    a = ops.sub(x 1)\n"
-                                 "                ^"));
+            QCOMPARE(
+                std::string(e.what()),
+                std::string(
+                    "script.py:2:17: SyntaxError: invalid syntax. Perhaps you forgot a comma?\n"
+                    "    a = ops.sub(x 1)\n"
+                    "                ^"));
         }
     }
 
@@ -351,21 +382,31 @@ private slots:
             }
             return out;
         };
-        QTest::newRow("10k parentheses") << rep("(", 10000) + rep(")", 10000) << "too many nested parentheses";
+        QTest::newRow("10k parentheses")
+            << rep("(", 10000) + rep(")", 10000) << "too many nested parentheses";
         QTest::newRow("10k brackets") << "x = " + rep("[", 10000) << "too many nested parentheses";
-        QTest::newRow("100k additions") << "x = a" + rep(" + a", 100000) << "expression is too deeply nested";
-        QTest::newRow("100k unary") << "x = " + rep("-", 100000) + "1" << "expression is too deeply nested";
-        QTest::newRow("100k not") << "x = " + rep("not ", 100000) + "1" << "expression is too deeply nested";
-        QTest::newRow("100k attributes") << "x = a" + rep(".b", 100000) << "expression is too deeply nested";
-        QTest::newRow("100k calls") << "x = f" + rep("()", 100000) << "expression is too deeply nested";
-        QTest::newRow("100k power") << "x = a" + rep("**a", 100000) << "expression is too deeply nested";
-        QTest::newRow("50k lambdas") << "x = " + rep("lambda: ", 50000) + "0" << "expression is too deeply nested";
-        QTest::newRow("50k conditionals") << "x = a" + rep(" if a else a", 50000) << "expression is too deeply nested";
+        QTest::newRow("100k additions")
+            << "x = a" + rep(" + a", 100000) << "expression is too deeply nested";
+        QTest::newRow("100k unary") << "x = " + rep("-", 100000) + "1"
+                                    << "expression is too deeply nested";
+        QTest::newRow("100k not") << "x = " + rep("not ", 100000) + "1"
+                                  << "expression is too deeply nested";
+        QTest::newRow("100k attributes")
+            << "x = a" + rep(".b", 100000) << "expression is too deeply nested";
+        QTest::newRow("100k calls")
+            << "x = f" + rep("()", 100000) << "expression is too deeply nested";
+        QTest::newRow("100k power")
+            << "x = a" + rep("**a", 100000) << "expression is too deeply nested";
+        QTest::newRow("50k lambdas") << "x = " + rep("lambda: ", 50000) + "0"
+                                     << "expression is too deeply nested";
+        QTest::newRow("50k conditionals")
+            << "x = a" + rep(" if a else a", 50000) << "expression is too deeply nested";
         QString indented;
         for (int i = 0; i < 150; ++i) {
             indented += QString(i, ' ') + "if x:\n";
         }
-        QTest::newRow("150 blocks") << indented + QString(150, ' ') + "pass\n" << "too many levels of indentation";
+        QTest::newRow("150 blocks") << indented + QString(150, ' ') + "pass\n"
+                                    << "too many levels of indentation";
     }
 
     void deepNestingIsAnError() {
@@ -377,7 +418,9 @@ private slots:
 
     void nestingWithinLimitsParses() {
         std::string src = "x = " + std::string(199, '(') + "1" + std::string(199, ')') + "\n";
-        QCOMPARE(dumpSource(src), std::string("Assign(targets=[Name(id='x', ctx=Store())], value=Constant(value=1))"));
+        QCOMPARE(
+            dumpSource(src),
+            std::string("Assign(targets=[Name(id='x', ctx=Store())], value=Constant(value=1))"));
         std::string sum = "x = a";
         for (int i = 0; i < 900; ++i) {
             sum += " + a";
@@ -386,13 +429,16 @@ private slots:
     }
 
     void walkerVisitsEverything() {
-        auto m = parseModule("@d(a)\ndef f(x=b, *, y=c) -> e:\n    return [g for h in i if j] + {k: l}\n");
+        auto m = parseModule(
+            "@d(a)\ndef f(x=b, *, y=c) -> e:\n    return [g for h in i if j] + {k: l}\n");
         int names = 0;
         std::function<void(const Expr&)> onExpr = [&](const Expr& e) {
             names += e.kind == ExprKind::Name;
             forEachChild(e, onExpr);
         };
-        std::function<void(const Stmt&)> onStmt = [&](const Stmt& s) { forEachChild(s, onExpr, onStmt); };
+        std::function<void(const Stmt&)> onStmt = [&](const Stmt& s) {
+            forEachChild(s, onExpr, onStmt);
+        };
         onStmt(*m->body[0]);
         QCOMPARE(names, 11);  // d a b c e g h i j k l
     }

@@ -8,15 +8,22 @@ namespace irscope::ast {
 
 const char* name(ExprContext c) {
     switch (c) {
-        case ExprContext::Load: return "Load";
-        case ExprContext::Store: return "Store";
-        case ExprContext::Del: return "Del";
+        case ExprContext::Load:
+            return "Load";
+        case ExprContext::Store:
+            return "Store";
+        case ExprContext::Del:
+            return "Del";
     }
     return "?";
 }
 
-const char* name(BoolOperator op) { return op == BoolOperator::And ? "And" : "Or"; }
-const char* symbol(BoolOperator op) { return op == BoolOperator::And ? "and" : "or"; }
+const char* name(BoolOperator op) {
+    return op == BoolOperator::And ? "And" : "Or";
+}
+const char* symbol(BoolOperator op) {
+    return op == BoolOperator::And ? "and" : "or";
+}
 
 namespace {
 struct OpNames {
@@ -24,32 +31,48 @@ struct OpNames {
     const char* symbol;
 };
 constexpr OpNames kOperators[] = {
-    {"Add", "+"},     {"Sub", "-"},     {"Mult", "*"},    {"MatMult", "@"}, {"Div", "/"},
-    {"Mod", "%"},     {"Pow", "**"},    {"LShift", "<<"}, {"RShift", ">>"}, {"BitOr", "|"},
-    {"BitXor", "^"},  {"BitAnd", "&"},  {"FloorDiv", "//"}};
+    {"Add", "+"},    {"Sub", "-"},    {"Mult", "*"},     {"MatMult", "@"}, {"Div", "/"},
+    {"Mod", "%"},    {"Pow", "**"},   {"LShift", "<<"},  {"RShift", ">>"}, {"BitOr", "|"},
+    {"BitXor", "^"}, {"BitAnd", "&"}, {"FloorDiv", "//"}};
 constexpr OpNames kUnary[] = {{"Invert", "~"}, {"Not", "not"}, {"UAdd", "+"}, {"USub", "-"}};
-constexpr OpNames kCompare[] = {{"Eq", "=="}, {"NotEq", "!="}, {"Lt", "<"},        {"LtE", "<="},
-                                {"Gt", ">"},  {"GtE", ">="},   {"Is", "is"},       {"IsNot", "is not"},
+constexpr OpNames kCompare[] = {{"Eq", "=="}, {"NotEq", "!="},    {"Lt", "<"},  {"LtE", "<="},
+                                {"Gt", ">"},  {"GtE", ">="},      {"Is", "is"}, {"IsNot", "is not"},
                                 {"In", "in"}, {"NotIn", "not in"}};
 constexpr const char* kExprNames[] = {
-    "BoolOp",    "NamedExpr", "BinOp",     "UnaryOp",        "Lambda",    "IfExp",
-    "Dict",      "Set",       "ListComp",  "SetComp",        "DictComp",  "GeneratorExp",
-    "Compare",   "Call",      "FormattedValue", "JoinedStr", "Constant",  "Attribute",
-    "Subscript", "Starred",   "Name",      "List",           "Tuple",     "Slice"};
+    "BoolOp",    "NamedExpr", "BinOp",          "UnaryOp",   "Lambda",   "IfExp",
+    "Dict",      "Set",       "ListComp",       "SetComp",   "DictComp", "GeneratorExp",
+    "Compare",   "Call",      "FormattedValue", "JoinedStr", "Constant", "Attribute",
+    "Subscript", "Starred",   "Name",           "List",      "Tuple",    "Slice"};
 constexpr const char* kStmtNames[] = {
-    "FunctionDef", "ClassDef", "Return", "Delete", "Assign",   "AugAssign", "AnnAssign", "For",
-    "While",       "If",       "With",   "Raise",  "Try",      "Assert",    "Import",
-    "ImportFrom",  "Global",   "Nonlocal", "Expr", "Pass",     "Break",     "Continue"};
+    "FunctionDef", "ClassDef", "Return", "Delete", "Assign", "AugAssign", "AnnAssign", "For",
+    "While",       "If",       "With",   "Raise",  "Try",    "Assert",    "Import",    "ImportFrom",
+    "Global",      "Nonlocal", "Expr",   "Pass",   "Break",  "Continue"};
 }  // namespace
 
-const char* name(Operator op) { return kOperators[static_cast<int>(op)].name; }
-const char* symbol(Operator op) { return kOperators[static_cast<int>(op)].symbol; }
-const char* name(UnaryOperator op) { return kUnary[static_cast<int>(op)].name; }
-const char* symbol(UnaryOperator op) { return kUnary[static_cast<int>(op)].symbol; }
-const char* name(CmpOperator op) { return kCompare[static_cast<int>(op)].name; }
-const char* symbol(CmpOperator op) { return kCompare[static_cast<int>(op)].symbol; }
-const char* name(ExprKind k) { return kExprNames[static_cast<int>(k)]; }
-const char* name(StmtKind k) { return kStmtNames[static_cast<int>(k)]; }
+const char* name(Operator op) {
+    return kOperators[static_cast<int>(op)].name;
+}
+const char* symbol(Operator op) {
+    return kOperators[static_cast<int>(op)].symbol;
+}
+const char* name(UnaryOperator op) {
+    return kUnary[static_cast<int>(op)].name;
+}
+const char* symbol(UnaryOperator op) {
+    return kUnary[static_cast<int>(op)].symbol;
+}
+const char* name(CmpOperator op) {
+    return kCompare[static_cast<int>(op)].name;
+}
+const char* symbol(CmpOperator op) {
+    return kCompare[static_cast<int>(op)].symbol;
+}
+const char* name(ExprKind k) {
+    return kExprNames[static_cast<int>(k)];
+}
+const char* name(StmtKind k) {
+    return kStmtNames[static_cast<int>(k)];
+}
 
 // --- Module ---------------------------------------------------------------------------------
 
@@ -104,8 +127,10 @@ std::string_view Module::text(const Span& s) const {
     if (s.line < 1 || s.line > lineCount() || s.endLine < s.line || s.endLine > lineCount()) {
         return {};
     }
-    std::size_t begin = lineStarts_[static_cast<std::size_t>(s.line - 1)] + static_cast<std::size_t>(s.col);
-    std::size_t end = lineStarts_[static_cast<std::size_t>(s.endLine - 1)] + static_cast<std::size_t>(s.endCol);
+    std::size_t begin =
+        lineStarts_[static_cast<std::size_t>(s.line - 1)] + static_cast<std::size_t>(s.col);
+    std::size_t end =
+        lineStarts_[static_cast<std::size_t>(s.endLine - 1)] + static_cast<std::size_t>(s.endCol);
     if (begin > end || end > source_.size()) {
         return {};
     }
@@ -188,7 +213,9 @@ void visitKeywords(const std::vector<Keyword>& kws, const ExprVisitor& f) {
 
 void forEachChild(const Expr& node, const ExprVisitor& f) {
     switch (node.kind) {
-        case ExprKind::BoolOp: visitAll(node.cast<BoolOp>().values, f); break;
+        case ExprKind::BoolOp:
+            visitAll(node.cast<BoolOp>().values, f);
+            break;
         case ExprKind::NamedExpr: {
             const auto& n = node.cast<NamedExpr>();
             visit(n.target, f);
@@ -201,7 +228,9 @@ void forEachChild(const Expr& node, const ExprVisitor& f) {
             visit(n.right, f);
             break;
         }
-        case ExprKind::UnaryOp: visit(node.cast<UnaryOp>().operand, f); break;
+        case ExprKind::UnaryOp:
+            visit(node.cast<UnaryOp>().operand, f);
+            break;
         case ExprKind::Lambda: {
             const auto& n = node.cast<Lambda>();
             visitArguments(n.args, f);
@@ -223,7 +252,9 @@ void forEachChild(const Expr& node, const ExprVisitor& f) {
             }
             break;
         }
-        case ExprKind::Set: visitAll(node.cast<Set>().elts, f); break;
+        case ExprKind::Set:
+            visitAll(node.cast<Set>().elts, f);
+            break;
         case ExprKind::ListComp: {
             const auto& n = node.cast<ListComp>();
             visit(n.elt, f);
@@ -268,19 +299,31 @@ void forEachChild(const Expr& node, const ExprVisitor& f) {
             visit(n.formatSpec, f);
             break;
         }
-        case ExprKind::JoinedStr: visitAll(node.cast<JoinedStr>().values, f); break;
-        case ExprKind::Constant: break;
-        case ExprKind::Attribute: visit(node.cast<Attribute>().value, f); break;
+        case ExprKind::JoinedStr:
+            visitAll(node.cast<JoinedStr>().values, f);
+            break;
+        case ExprKind::Constant:
+            break;
+        case ExprKind::Attribute:
+            visit(node.cast<Attribute>().value, f);
+            break;
         case ExprKind::Subscript: {
             const auto& n = node.cast<Subscript>();
             visit(n.value, f);
             visit(n.slice, f);
             break;
         }
-        case ExprKind::Starred: visit(node.cast<Starred>().value, f); break;
-        case ExprKind::Name: break;
-        case ExprKind::List: visitAll(node.cast<List>().elts, f); break;
-        case ExprKind::Tuple: visitAll(node.cast<Tuple>().elts, f); break;
+        case ExprKind::Starred:
+            visit(node.cast<Starred>().value, f);
+            break;
+        case ExprKind::Name:
+            break;
+        case ExprKind::List:
+            visitAll(node.cast<List>().elts, f);
+            break;
+        case ExprKind::Tuple:
+            visitAll(node.cast<Tuple>().elts, f);
+            break;
         case ExprKind::Slice: {
             const auto& n = node.cast<Slice>();
             visit(n.lower, f);
@@ -309,8 +352,12 @@ void forEachChild(const Stmt& node, const ExprVisitor& fe, const StmtVisitor& fs
             visitBody(n.body, fs);
             break;
         }
-        case StmtKind::Return: visit(node.cast<Return>().value, fe); break;
-        case StmtKind::Delete: visitAll(node.cast<Delete>().targets, fe); break;
+        case StmtKind::Return:
+            visit(node.cast<Return>().value, fe);
+            break;
+        case StmtKind::Delete:
+            visitAll(node.cast<Delete>().targets, fe);
+            break;
         case StmtKind::Assign: {
             const auto& n = node.cast<Assign>();
             visitAll(n.targets, fe);
@@ -384,14 +431,17 @@ void forEachChild(const Stmt& node, const ExprVisitor& fe, const StmtVisitor& fs
             visit(n.msg, fe);
             break;
         }
-        case StmtKind::Expr: visit(node.cast<ExprStmt>().value, fe); break;
+        case StmtKind::Expr:
+            visit(node.cast<ExprStmt>().value, fe);
+            break;
         case StmtKind::Import:
         case StmtKind::ImportFrom:
         case StmtKind::Global:
         case StmtKind::Nonlocal:
         case StmtKind::Pass:
         case StmtKind::Break:
-        case StmtKind::Continue: break;
+        case StmtKind::Continue:
+            break;
     }
 }
 

@@ -41,7 +41,19 @@ struct Span {
 enum class ExprContext : std::uint8_t { Load, Store, Del };
 enum class BoolOperator : std::uint8_t { And, Or };
 enum class Operator : std::uint8_t {
-    Add, Sub, Mult, MatMult, Div, Mod, Pow, LShift, RShift, BitOr, BitXor, BitAnd, FloorDiv
+    Add,
+    Sub,
+    Mult,
+    MatMult,
+    Div,
+    Mod,
+    Pow,
+    LShift,
+    RShift,
+    BitOr,
+    BitXor,
+    BitAnd,
+    FloorDiv
 };
 enum class UnaryOperator : std::uint8_t { Invert, Not, UAdd, USub };
 enum class CmpOperator : std::uint8_t { Eq, NotEq, Lt, LtE, Gt, GtE, Is, IsNot, In, NotIn };
@@ -60,14 +72,55 @@ const char* symbol(CmpOperator op);
 // --- base classes ---------------------------------------------------------------------------
 
 enum class ExprKind : std::uint8_t {
-    BoolOp, NamedExpr, BinOp, UnaryOp, Lambda, IfExp, Dict, Set, ListComp, SetComp, DictComp,
-    GeneratorExp, Compare, Call, FormattedValue, JoinedStr, Constant, Attribute, Subscript,
-    Starred, Name, List, Tuple, Slice
+    BoolOp,
+    NamedExpr,
+    BinOp,
+    UnaryOp,
+    Lambda,
+    IfExp,
+    Dict,
+    Set,
+    ListComp,
+    SetComp,
+    DictComp,
+    GeneratorExp,
+    Compare,
+    Call,
+    FormattedValue,
+    JoinedStr,
+    Constant,
+    Attribute,
+    Subscript,
+    Starred,
+    Name,
+    List,
+    Tuple,
+    Slice
 };
 
 enum class StmtKind : std::uint8_t {
-    FunctionDef, ClassDef, Return, Delete, Assign, AugAssign, AnnAssign, For, While, If, With,
-    Raise, Try, Assert, Import, ImportFrom, Global, Nonlocal, Expr, Pass, Break, Continue
+    FunctionDef,
+    ClassDef,
+    Return,
+    Delete,
+    Assign,
+    AugAssign,
+    AnnAssign,
+    For,
+    While,
+    If,
+    With,
+    Raise,
+    Try,
+    Assert,
+    Import,
+    ImportFrom,
+    Global,
+    Nonlocal,
+    Expr,
+    Pass,
+    Break,
+    Continue
 };
 
 const char* name(ExprKind k);
@@ -481,6 +534,13 @@ using ExprVisitor = std::function<void(const Expr&)>;
 using StmtVisitor = std::function<void(const Stmt&)>;
 void forEachChild(const Expr& node, const ExprVisitor& onExpr);
 void forEachChild(const Stmt& node, const ExprVisitor& onExpr, const StmtVisitor& onStmt);
+
+// Python's repr() of a str (quotes chosen as CPython does; ASCII controls, C1 controls, NBSP
+// and lone surrogates escaped, other characters kept) and of a float ("1.0", "1e+16", "inf").
+std::string pyRepr(std::string_view s);
+std::string pyRepr(double d);
+// Exact decimal text of an integer literal's intText ("0x1F" -> "31"), any length.
+std::string intLiteralDecimal(const std::string& text);
 
 // CPython `ast.dump`-like text on one line: field names kept; null fields, empty lists,
 // ctx=Load(), Constant.kind and comprehension.is_async omitted:

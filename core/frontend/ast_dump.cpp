@@ -1,147 +1,11 @@
 // dumpAst: CPython ast.dump-like text for tests and debugging.
-#include <charconv>
 #include <cstdio>
-#include <cstdlib>
 
 #include "frontend/ast.h"
 
 namespace irscope::ast {
 
-// Python's repr() of a str (quotes chosen like CPython; non-printable ASCII escaped).
-std::string pyRepr(std::string_view s);
-// Python's repr() of a float ("1.0", "1e+16", "inf").
-std::string pyRepr(double d);
-
-std::string pyRepr(std::string_view s) {
-    bool hasSingle = s.find('\'') != std::string_view::npos;
-    bool hasDouble = s.find('"') != std::string_view::npos;
-    char quote = hasSingle && !hasDouble ? '"' : '\'';
-    std::string out(1, quote);
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        auto c = static_cast<unsigned char>(s[i]);
-        if (c == static_cast<unsigned char>(quote) || c == '\\') {
-            out += '\\';
-            out += static_cast<char>(c);
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (c < 0x20 || c == 0x7f) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", c);
-            out += buf;
-        } else if (c == 0xC2 && i + 1 < s.size() &&
-                   static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-                   static_cast<unsigned char>(s[i + 1]) <= 0xA0) {
-            // C1 controls and NBSP are not printable for Python.
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(s[i + 1]));
-            out += buf;
-            ++i;
-        } else if (c == 0xED && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0xA0) {
-            // A lone surrogate (from a \uD800-style escape), shown as Python shows it.
-            unsigned cp = 0xD000u | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
-                          (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", cp);
-            out += buf;
-            i += 2;
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    out += quote;
-    return out;
-}
-
-std::string pyRepr(double d) {
-    if (d != d) {
-        return "nan";
-    }
-    if (d == 1.0 / 0.0) {
-        return "inf";
-    }
-    if (d == -1.0 / 0.0) {
-        return "-inf";
-    }
-    // Shortest round-trip digits, then Python's layout: positional for exponents in
-    // [-4, 16), scientific otherwise.
-    char buf[64];
-    auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
-    std::string sci(buf, res.ptr);
-    std::string sign;
-    if (!sci.empty() && sci[0] == '-') {
-        sign = "-";
-        sci.erase(0, 1);
-    }
-    std::size_t e = sci.find('e');
-    std::string mant = sci.substr(0, e);
-    int exp = std::atoi(sci.c_str() + e + 1);
-    std::string digits;
-    for (char c : mant) {
-        if (c != '.') {
-            digits += c;
-        }
-    }
-    std::string out;
-    if (exp >= 16 || exp < -4) {
-        out = digits.substr(0, 1);
-        if (digits.size() > 1) {
-            out += "." + digits.substr(1);
-        }
-        char eb[16];
-        std::snprintf(eb, sizeof eb, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
-        out += eb;
-    } else if (exp < 0) {
-        out = "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
-    } else {
-        auto intDigits = static_cast<std::size_t>(exp + 1);
-        if (digits.size() <= intDigits) {
-            out = digits + std::string(intDigits - digits.size(), '0') + ".0";
-        } else {
-            out = digits.substr(0, intDigits) + "." + digits.substr(intDigits);
-        }
-    }
-    return sign + out;
-}
-
 namespace {
-
-// Decimal text of an integer literal ("0x1F" -> "31"), exact for any length.
-std::string intDecimal(const std::string& text) {
-    int base = 10;
-    std::size_t i = 0;
-    if (text.size() > 1 && text[0] == '0') {
-        char p = static_cast<char>(text[1] | 0x20);
-        base = p == 'x' ? 16 : p == 'o' ? 8 : p == 'b' ? 2 : 10;
-        if (base != 10) {
-            i = 2;
-        }
-    }
-    std::vector<std::uint32_t> limbs{0};  // base 1e9, little-endian
-    for (; i < text.size(); ++i) {
-        char c = text[i];
-        int v = c >= '0' && c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
-        std::uint64_t carry = static_cast<std::uint64_t>(v);
-        for (auto& limb : limbs) {
-            std::uint64_t x = static_cast<std::uint64_t>(limb) * static_cast<std::uint64_t>(base) + carry;
-            limb = static_cast<std::uint32_t>(x % 1000000000u);
-            carry = x / 1000000000u;
-        }
-        if (carry) {
-            limbs.push_back(static_cast<std::uint32_t>(carry));
-        }
-    }
-    std::string out = std::to_string(limbs.back());
-    for (std::size_t k = limbs.size() - 1; k-- > 0;) {
-        char buf[16];
-        std::snprintf(buf, sizeof buf, "%09u", limbs[k]);
-        out += buf;
-    }
-    return out;
-}
 
 class Dumper {
 public:
@@ -331,14 +195,24 @@ private:
     }
     void constant(const Constant& c) {
         switch (c.type) {
-            case Constant::Type::None: out += "None"; break;
-            case Constant::Type::Bool: out += c.boolValue ? "True" : "False"; break;
-            case Constant::Type::Ellipsis: out += "Ellipsis"; break;
-            case Constant::Type::Int:
-                out += c.intOverflow ? intDecimal(c.intText) : std::to_string(c.intValue);
+            case Constant::Type::None:
+                out += "None";
                 break;
-            case Constant::Type::Float: out += pyRepr(c.floatValue); break;
-            case Constant::Type::Str: out += pyRepr(c.strValue); break;
+            case Constant::Type::Bool:
+                out += c.boolValue ? "True" : "False";
+                break;
+            case Constant::Type::Ellipsis:
+                out += "Ellipsis";
+                break;
+            case Constant::Type::Int:
+                out += c.intOverflow ? intLiteralDecimal(c.intText) : std::to_string(c.intValue);
+                break;
+            case Constant::Type::Float:
+                out += pyRepr(c.floatValue);
+                break;
+            case Constant::Type::Str:
+                out += pyRepr(c.strValue);
+                break;
         }
     }
 };
@@ -393,7 +267,9 @@ void Dumper::expr(const Expr& e) {
             field(f, "values", n.values);
             break;
         }
-        case ExprKind::Set: field(f, "elts", e.cast<Set>().elts); break;
+        case ExprKind::Set:
+            field(f, "elts", e.cast<Set>().elts);
+            break;
         case ExprKind::ListComp: {
             const auto& n = e.cast<ListComp>();
             field(f, "elt", n.elt);
@@ -448,7 +324,9 @@ void Dumper::expr(const Expr& e) {
             field(f, "format_spec", n.formatSpec);
             break;
         }
-        case ExprKind::JoinedStr: field(f, "values", e.cast<JoinedStr>().values); break;
+        case ExprKind::JoinedStr:
+            field(f, "values", e.cast<JoinedStr>().values);
+            break;
         case ExprKind::Constant:
             f.key("value");
             constant(e.cast<Constant>());
@@ -527,8 +405,12 @@ void Dumper::stmt(const Stmt& s) {
             field(f, "decorator_list", n.decorators);
             break;
         }
-        case StmtKind::Return: field(f, "value", s.cast<Return>().value); break;
-        case StmtKind::Delete: field(f, "targets", s.cast<Delete>().targets); break;
+        case StmtKind::Return:
+            field(f, "value", s.cast<Return>().value);
+            break;
+        case StmtKind::Delete:
+            field(f, "targets", s.cast<Delete>().targets);
+            break;
         case StmtKind::Assign: {
             const auto& n = s.cast<Assign>();
             field(f, "targets", n.targets);
@@ -626,7 +508,9 @@ void Dumper::stmt(const Stmt& s) {
             field(f, "msg", n.msg);
             break;
         }
-        case StmtKind::Import: aliases(f, s.cast<Import>().names); break;
+        case StmtKind::Import:
+            aliases(f, s.cast<Import>().names);
+            break;
         case StmtKind::ImportFrom: {
             const auto& n = s.cast<ImportFrom>();
             if (!n.module.empty()) {
@@ -637,12 +521,19 @@ void Dumper::stmt(const Stmt& s) {
             out += std::to_string(n.level);
             break;
         }
-        case StmtKind::Global: identifiers(f, s.cast<Global>().names); break;
-        case StmtKind::Nonlocal: identifiers(f, s.cast<Nonlocal>().names); break;
-        case StmtKind::Expr: field(f, "value", s.cast<ExprStmt>().value); break;
+        case StmtKind::Global:
+            identifiers(f, s.cast<Global>().names);
+            break;
+        case StmtKind::Nonlocal:
+            identifiers(f, s.cast<Nonlocal>().names);
+            break;
+        case StmtKind::Expr:
+            field(f, "value", s.cast<ExprStmt>().value);
+            break;
         case StmtKind::Pass:
         case StmtKind::Break:
-        case StmtKind::Continue: break;
+        case StmtKind::Continue:
+            break;
     }
     out += ')';
     span(s.span);

@@ -27,43 +27,99 @@ struct Spelled {
 // Fixed tokens, longest first within each first character so a linear scan finds the
 // longest match.
 constexpr Spelled kOperators[] = {
-    {Tok::Ellipsis, "..."},       {Tok::DoubleStarEqual, "**="}, {Tok::DoubleSlashEqual, "//="},
-    {Tok::LeftShiftEqual, "<<="}, {Tok::RightShiftEqual, ">>="}, {Tok::Arrow, "->"},
-    {Tok::ColonEqual, ":="},      {Tok::DoubleStar, "**"},       {Tok::DoubleSlash, "//"},
-    {Tok::LeftShift, "<<"},       {Tok::RightShift, ">>"},       {Tok::EqEqual, "=="},
-    {Tok::NotEqual, "!="},        {Tok::LessEqual, "<="},        {Tok::GreaterEqual, ">="},
-    {Tok::PlusEqual, "+="},       {Tok::MinEqual, "-="},         {Tok::StarEqual, "*="},
-    {Tok::SlashEqual, "/="},      {Tok::PercentEqual, "%="},     {Tok::AtEqual, "@="},
-    {Tok::AmperEqual, "&="},      {Tok::VBarEqual, "|="},        {Tok::CircumflexEqual, "^="},
-    {Tok::LPar, "("},             {Tok::RPar, ")"},              {Tok::LSqb, "["},
-    {Tok::RSqb, "]"},             {Tok::LBrace, "{"},            {Tok::RBrace, "}"},
-    {Tok::Colon, ":"},            {Tok::Comma, ","},             {Tok::Semi, ";"},
-    {Tok::Dot, "."},              {Tok::At, "@"},                {Tok::Equal, "="},
-    {Tok::Plus, "+"},             {Tok::Minus, "-"},             {Tok::Star, "*"},
-    {Tok::Slash, "/"},            {Tok::Percent, "%"},           {Tok::VBar, "|"},
-    {Tok::Amper, "&"},            {Tok::CircumFlex, "^"},        {Tok::Tilde, "~"},
-    {Tok::Less, "<"},             {Tok::Greater, ">"},
+    {Tok::Ellipsis, "..."},
+    {Tok::DoubleStarEqual, "**="},
+    {Tok::DoubleSlashEqual, "//="},
+    {Tok::LeftShiftEqual, "<<="},
+    {Tok::RightShiftEqual, ">>="},
+    {Tok::Arrow, "->"},
+    {Tok::ColonEqual, ":="},
+    {Tok::DoubleStar, "**"},
+    {Tok::DoubleSlash, "//"},
+    {Tok::LeftShift, "<<"},
+    {Tok::RightShift, ">>"},
+    {Tok::EqEqual, "=="},
+    {Tok::NotEqual, "!="},
+    {Tok::LessEqual, "<="},
+    {Tok::GreaterEqual, ">="},
+    {Tok::PlusEqual, "+="},
+    {Tok::MinEqual, "-="},
+    {Tok::StarEqual, "*="},
+    {Tok::SlashEqual, "/="},
+    {Tok::PercentEqual, "%="},
+    {Tok::AtEqual, "@="},
+    {Tok::AmperEqual, "&="},
+    {Tok::VBarEqual, "|="},
+    {Tok::CircumflexEqual, "^="},
+    {Tok::LPar, "("},
+    {Tok::RPar, ")"},
+    {Tok::LSqb, "["},
+    {Tok::RSqb, "]"},
+    {Tok::LBrace, "{"},
+    {Tok::RBrace, "}"},
+    {Tok::Colon, ":"},
+    {Tok::Comma, ","},
+    {Tok::Semi, ";"},
+    {Tok::Dot, "."},
+    {Tok::At, "@"},
+    {Tok::Equal, "="},
+    {Tok::Plus, "+"},
+    {Tok::Minus, "-"},
+    {Tok::Star, "*"},
+    {Tok::Slash, "/"},
+    {Tok::Percent, "%"},
+    {Tok::VBar, "|"},
+    {Tok::Amper, "&"},
+    {Tok::CircumFlex, "^"},
+    {Tok::Tilde, "~"},
+    {Tok::Less, "<"},
+    {Tok::Greater, ">"},
 };
 
 constexpr Spelled kKeywords[] = {
-    {Tok::False, "False"},   {Tok::None, "None"},         {Tok::True, "True"},
-    {Tok::And, "and"},       {Tok::As, "as"},             {Tok::Assert, "assert"},
-    {Tok::Async, "async"},   {Tok::Await, "await"},       {Tok::Break, "break"},
-    {Tok::Class, "class"},   {Tok::Continue, "continue"}, {Tok::Def, "def"},
-    {Tok::Del, "del"},       {Tok::Elif, "elif"},         {Tok::Else, "else"},
-    {Tok::Except, "except"}, {Tok::Finally, "finally"},   {Tok::For, "for"},
-    {Tok::From, "from"},     {Tok::Global, "global"},     {Tok::If, "if"},
-    {Tok::Import, "import"}, {Tok::In, "in"},             {Tok::Is, "is"},
-    {Tok::Lambda, "lambda"}, {Tok::Nonlocal, "nonlocal"}, {Tok::Not, "not"},
-    {Tok::Or, "or"},         {Tok::Pass, "pass"},         {Tok::Raise, "raise"},
-    {Tok::Return, "return"}, {Tok::Try, "try"},           {Tok::While, "while"},
-    {Tok::With, "with"},     {Tok::Yield, "yield"},
+    {Tok::False, "False"},
+    {Tok::None, "None"},
+    {Tok::True, "True"},
+    {Tok::And, "and"},
+    {Tok::As, "as"},
+    {Tok::Assert, "assert"},
+    {Tok::Async, "async"},
+    {Tok::Await, "await"},
+    {Tok::Break, "break"},
+    {Tok::Class, "class"},
+    {Tok::Continue, "continue"},
+    {Tok::Def, "def"},
+    {Tok::Del, "del"},
+    {Tok::Elif, "elif"},
+    {Tok::Else, "else"},
+    {Tok::Except, "except"},
+    {Tok::Finally, "finally"},
+    {Tok::For, "for"},
+    {Tok::From, "from"},
+    {Tok::Global, "global"},
+    {Tok::If, "if"},
+    {Tok::Import, "import"},
+    {Tok::In, "in"},
+    {Tok::Is, "is"},
+    {Tok::Lambda, "lambda"},
+    {Tok::Nonlocal, "nonlocal"},
+    {Tok::Not, "not"},
+    {Tok::Or, "or"},
+    {Tok::Pass, "pass"},
+    {Tok::Raise, "raise"},
+    {Tok::Return, "return"},
+    {Tok::Try, "try"},
+    {Tok::While, "while"},
+    {Tok::With, "with"},
+    {Tok::Yield, "yield"},
 };
 
 bool isAsciiIdStart(char c) {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
+bool isDigit(char c) {
+    return c >= '0' && c <= '9';
+}
 bool isHexDigit(char c) {
     return isDigit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F');
 }
@@ -78,14 +134,22 @@ std::string hexCodePoint(char32_t c) {
 
 const char* spelling(Tok t) {
     switch (t) {
-        case Tok::EndMarker: return "ENDMARKER";
-        case Tok::Newline: return "NEWLINE";
-        case Tok::Indent: return "INDENT";
-        case Tok::Dedent: return "DEDENT";
-        case Tok::Name: return "NAME";
-        case Tok::Number: return "NUMBER";
-        case Tok::String: return "STRING";
-        default: break;
+        case Tok::EndMarker:
+            return "ENDMARKER";
+        case Tok::Newline:
+            return "NEWLINE";
+        case Tok::Indent:
+            return "INDENT";
+        case Tok::Dedent:
+            return "DEDENT";
+        case Tok::Name:
+            return "NAME";
+        case Tok::Number:
+            return "NUMBER";
+        case Tok::String:
+            return "STRING";
+        default:
+            break;
     }
     for (const Spelled& s : kOperators) {
         if (s.tok == t) {
@@ -100,51 +164,8 @@ const char* spelling(Tok t) {
     return "?";
 }
 
-bool isKeyword(Tok t) { return t >= Tok::False; }
-
-char32_t decodeUtf8(std::string_view s, std::size_t i, int* len) {
-    auto b = [&](std::size_t k) {
-        return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0u;
-    };
-    unsigned c = b(0);
-    if (c < 0x80) {
-        *len = 1;
-        return c;
-    }
-    if ((c & 0xE0) == 0xC0) {
-        *len = 2;
-        return ((c & 0x1F) << 6) | (b(1) & 0x3F);
-    }
-    if ((c & 0xF0) == 0xE0) {
-        *len = 3;
-        return ((c & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-    }
-    *len = 4;
-    return ((c & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-}
-
-bool isIdentifierCodePoint(char32_t c) {
-    // Letters of every script are accepted; the symbol and punctuation blocks a script is most
-    // likely to contain by accident (copy-pasted quotes, ×, ÷, arrows, NBSP, full-width
-    // punctuation) are not.
-    if (c < 0x80) {
-        return false;
-    }
-    if (c <= 0xBF) {
-        return c == 0xAA || c == 0xB5 || c == 0xBA;
-    }
-    if (c == 0xD7 || c == 0xF7) {
-        return false;
-    }
-    if ((c >= 0x2000 && c <= 0x206F) || (c >= 0x20A0 && c <= 0x20CF) ||
-        (c >= 0x2190 && c <= 0x2BFF) || (c >= 0x3000 && c <= 0x3003) ||
-        (c >= 0x3008 && c <= 0x3020) || (c >= 0xFF01 && c <= 0xFF0F) ||
-        (c >= 0xFF1A && c <= 0xFF20) || (c >= 0xFF3B && c <= 0xFF40) ||
-        (c >= 0xFF5B && c <= 0xFF65) || (c >= 0xE000 && c <= 0xF8FF) || c == 0xFEFF ||
-        (c >= 0xFFF0 && c <= 0xFFFF) || (c >= 0x1F000 && c <= 0x1FAFF)) {
-        return false;
-    }
-    return true;
+bool isKeyword(Tok t) {
+    return t >= Tok::False;
 }
 
 // --- Lexer ----------------------------------------------------------------------------------
@@ -181,44 +202,6 @@ void Lexer::pushToken(Tok k, std::size_t begin, int line, int col) {
     t.endLine = line_;
     t.endCol = this->col();
     out_.push_back(t);
-}
-
-void Lexer::validateUtf8() {
-    int line = 1;
-    std::size_t lineStart = 0;
-    for (std::size_t i = 0; i < src_.size();) {
-        auto c = static_cast<unsigned char>(src_[i]);
-        if (c == '\n') {
-            ++line;
-            lineStart = i + 1;
-            ++i;
-            continue;
-        }
-        if (c == 0) {
-            fail(line, static_cast<int>(i - lineStart), "source code cannot contain null bytes");
-        }
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        int len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-        bool ok = len > 0 && c <= 0xF4 && i + static_cast<std::size_t>(len) <= src_.size();
-        for (int k = 1; ok && k < len; ++k) {
-            ok = (static_cast<unsigned char>(src_[i + static_cast<std::size_t>(k)]) & 0xC0) == 0x80;
-        }
-        if (ok && len >= 3) {
-            int dummy = 0;
-            char32_t cp = decodeUtf8(src_, i, &dummy);
-            ok = !(len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) &&
-                 !(len == 4 && (cp < 0x10000 || cp > 0x10FFFF));
-        }
-        if (!ok) {
-            char buf[80];
-            std::snprintf(buf, sizeof buf, "(unicode error) invalid UTF-8 byte 0x%02x", c);
-            fail(line, static_cast<int>(i - lineStart), buf);
-        }
-        i += static_cast<std::size_t>(len);
-    }
 }
 
 std::vector<Token> Lexer::tokenize() {
@@ -392,8 +375,10 @@ void Lexer::scanName() {
         char32_t cp = decodeUtf8(src_, pos_, &len);
         if (!isIdentifierCodePoint(cp)) {
             if (pos_ == b) {
-                fail(l, col(), "invalid character '" + std::string(src_.substr(pos_, static_cast<std::size_t>(len))) +
-                                   "' (" + hexCodePoint(cp) + ")");
+                fail(l, col(),
+                     "invalid character '" +
+                         std::string(src_.substr(pos_, static_cast<std::size_t>(len))) + "' (" +
+                         hexCodePoint(cp) + ")");
             }
             break;
         }
@@ -454,7 +439,9 @@ void Lexer::scanNumber() {
         int base = p == 'x' ? 16 : p == 'o' ? 8 : 2;
         kind = base == 16 ? "hexadecimal" : base == 8 ? "octal" : "binary";
         auto isOk = [base](char c) {
-            return base == 16 ? isHexDigit(c) : base == 8 ? (c >= '0' && c <= '7') : (c == '0' || c == '1');
+            return base == 16  ? isHexDigit(c)
+                   : base == 8 ? (c >= '0' && c <= '7')
+                               : (c == '0' || c == '1');
         };
         bool any = digits(isOk, kind);
         if (base != 16 && isDigit(peek())) {
@@ -499,25 +486,29 @@ void Lexer::scanNumber() {
             isFloat = true;
         }
         if (leadingZero && nonZero && !isFloat) {
-            fail(l, c0, "leading zeros in decimal integer literals are not permitted; use an 0o "
-                        "prefix for octal integers");
+            fail(l, c0,
+                 "leading zeros in decimal integer literals are not permitted; use an 0o "
+                 "prefix for octal integers");
         }
     }
     // A letter right after a number is an error, except for the keywords CPython tolerates
     // there (`1if x else 2`).
     char c = peek();
     if (isAsciiIdStart(c) || isDigit(c) || static_cast<unsigned char>(c) >= 0x80) {
-        static constexpr const char* kAllowed[] = {"and", "else", "for", "if", "in", "is", "not", "or"};
+        static constexpr const char* kAllowed[] = {"and", "else", "for", "if",
+                                                   "in",  "is",   "not", "or"};
         bool allowed = false;
         for (const char* kw : kAllowed) {
             std::size_t n = std::strlen(kw);
             if (src_.substr(pos_, n) == kw) {
                 char after = pos_ + n < end_ ? src_[pos_ + n] : '\0';
-                allowed = !(isAsciiIdStart(after) || isDigit(after) || static_cast<unsigned char>(after) >= 0x80);
+                allowed = !(isAsciiIdStart(after) || isDigit(after) ||
+                            static_cast<unsigned char>(after) >= 0x80);
             }
         }
         if (!allowed) {
-            fail(l, std::string(kind) == "decimal" ? c0 : c0 + 1, std::string("invalid ") + kind + " literal");
+            fail(l, std::string(kind) == "decimal" ? c0 : c0 + 1,
+                 std::string("invalid ") + kind + " literal");
         }
     }
     pushToken(Tok::Number, b, l, c0);
@@ -535,10 +526,12 @@ void Lexer::scanString(std::size_t tokenBegin, int line, int c0) {
                 --lastLine;
             }
             if (triple) {
-                fail(line, c0, "unterminated triple-quoted string literal (detected at line " +
-                                   std::to_string(lastLine) + ")");
+                fail(line, c0,
+                     "unterminated triple-quoted string literal (detected at line " +
+                         std::to_string(lastLine) + ")");
             }
-            fail(line, c0, "unterminated string literal (detected at line " + std::to_string(lastLine) + ")");
+            fail(line, c0,
+                 "unterminated string literal (detected at line " + std::to_string(lastLine) + ")");
         }
         char c = peek();
         if (c == '\\') {
@@ -554,7 +547,9 @@ void Lexer::scanString(std::size_t tokenBegin, int line, int c0) {
         }
         if (c == '\n') {
             if (!triple) {
-                fail(line, c0, "unterminated string literal (detected at line " + std::to_string(line_) + ")");
+                fail(
+                    line, c0,
+                    "unterminated string literal (detected at line " + std::to_string(line_) + ")");
             }
             newline();
             continue;

@@ -27,28 +27,107 @@ public:
 
 // Throws a SyntaxError at 1-based `line` and 0-based byte column `col` of m's source (the
 // message shows the 1-based character column).
-[[noreturn]] void throwSyntaxError(const ast::Module& m, int line, int col, const std::string& message,
-                                   const char* kind = "SyntaxError");
+[[noreturn]] void throwSyntaxError(const ast::Module& m, int line, int col,
+                                   const std::string& message, const char* kind = "SyntaxError");
 
 // Nesting limits (CPython's values): brackets open at once, and indentation levels.
 inline constexpr int kMaxParenDepth = 200;
 inline constexpr int kMaxIndentDepth = 100;
 
 enum class Tok : std::uint8_t {
-    EndMarker, Newline, Indent, Dedent, Name, Number, String,
+    EndMarker,
+    Newline,
+    Indent,
+    Dedent,
+    Name,
+    Number,
+    String,
     // brackets and punctuation
-    LPar, RPar, LSqb, RSqb, LBrace, RBrace, Colon, Comma, Semi, Dot, Ellipsis, Arrow, At,
-    ColonEqual, Equal,
+    LPar,
+    RPar,
+    LSqb,
+    RSqb,
+    LBrace,
+    RBrace,
+    Colon,
+    Comma,
+    Semi,
+    Dot,
+    Ellipsis,
+    Arrow,
+    At,
+    ColonEqual,
+    Equal,
     // operators
-    Plus, Minus, Star, DoubleStar, Slash, DoubleSlash, Percent, VBar, Amper, CircumFlex, Tilde,
-    LeftShift, RightShift, Less, Greater, EqEqual, NotEqual, LessEqual, GreaterEqual,
+    Plus,
+    Minus,
+    Star,
+    DoubleStar,
+    Slash,
+    DoubleSlash,
+    Percent,
+    VBar,
+    Amper,
+    CircumFlex,
+    Tilde,
+    LeftShift,
+    RightShift,
+    Less,
+    Greater,
+    EqEqual,
+    NotEqual,
+    LessEqual,
+    GreaterEqual,
     // augmented assignment
-    PlusEqual, MinEqual, StarEqual, DoubleStarEqual, SlashEqual, DoubleSlashEqual, PercentEqual,
-    AtEqual, AmperEqual, VBarEqual, CircumflexEqual, LeftShiftEqual, RightShiftEqual,
+    PlusEqual,
+    MinEqual,
+    StarEqual,
+    DoubleStarEqual,
+    SlashEqual,
+    DoubleSlashEqual,
+    PercentEqual,
+    AtEqual,
+    AmperEqual,
+    VBarEqual,
+    CircumflexEqual,
+    LeftShiftEqual,
+    RightShiftEqual,
     // keywords
-    False, None, True, And, As, Assert, Async, Await, Break, Class, Continue, Def, Del, Elif,
-    Else, Except, Finally, For, From, Global, If, Import, In, Is, Lambda, Nonlocal, Not, Or,
-    Pass, Raise, Return, Try, While, With, Yield
+    False,
+    None,
+    True,
+    And,
+    As,
+    Assert,
+    Async,
+    Await,
+    Break,
+    Class,
+    Continue,
+    Def,
+    Del,
+    Elif,
+    Else,
+    Except,
+    Finally,
+    For,
+    From,
+    Global,
+    If,
+    Import,
+    In,
+    Is,
+    Lambda,
+    Nonlocal,
+    Not,
+    Or,
+    Pass,
+    Raise,
+    Return,
+    Try,
+    While,
+    With,
+    Yield
 };
 
 // The spelling of a fixed token ("(", "**=", "lambda"), or a name for the others ("NEWLINE").
@@ -83,7 +162,8 @@ private:
         int col;
     };
 
-    [[noreturn]] void fail(int line, int col, const std::string& msg, const char* kind = "SyntaxError");
+    [[noreturn]] void fail(int line, int col, const std::string& msg,
+                           const char* kind = "SyntaxError");
     int col() const { return static_cast<int>(pos_ - lineStart_); }
     char peek(std::size_t ahead = 0) const {
         return pos_ + ahead < end_ ? src_[pos_ + ahead] : '\0';

@@ -101,11 +101,10 @@ private:
     std::string dottedName();
 
     // --- expressions (parser_expr.cpp) ------------------------------------------------------
-    ast::ExprPtr starExpressions();   // a, *b, c  (tuple without parentheses)
-    ast::ExprPtr starExpression();    // *a | expression
-    ast::ExprPtr namedExpression();   // NAME := expression | expression
-    ast::ExprPtr expression();        // lambda, a if b else c, or below
-    ast::ExprPtr expressionList();    // expression (',' expression)* [','], no starred
+    ast::ExprPtr starExpressions();  // a, *b, c  (tuple without parentheses)
+    ast::ExprPtr starExpression();   // *a | expression
+    ast::ExprPtr namedExpression();  // NAME := expression | expression
+    ast::ExprPtr expression();       // lambda, a if b else c, or below
     ast::ExprPtr disjunction();
     ast::ExprPtr conjunction();
     ast::ExprPtr inversion();
@@ -137,7 +136,7 @@ private:
     // --- literals (parser_string.cpp) -------------------------------------------------------
     ast::ExprPtr number();
     ast::ExprPtr strings();  // one or more adjacent STRING tokens
-    struct FCursor {  // a position inside an f-string token
+    struct FCursor {         // a position inside an f-string token
         std::size_t p;
         int line;
         std::size_t lineStart;

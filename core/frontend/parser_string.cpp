@@ -57,8 +57,9 @@ ExprPtr Parser::number() {
     }
     auto c = std::make_unique<Constant>(spanOf(t));
     char last = static_cast<char>(clean.back() | 0x20);
-    bool prefixed = clean.size() > 1 && clean[0] == '0' &&
-                    ((clean[1] | 0x20) == 'x' || (clean[1] | 0x20) == 'o' || (clean[1] | 0x20) == 'b');
+    bool prefixed =
+        clean.size() > 1 && clean[0] == '0' &&
+        ((clean[1] | 0x20) == 'x' || (clean[1] | 0x20) == 'o' || (clean[1] | 0x20) == 'b');
     if (last == 'j') {
         error(t, "imaginary literals are not supported");
     }
@@ -118,17 +119,38 @@ std::string Parser::decodeEscapes(const Token& t, std::string_view body, bool ra
         }
         char e = body[i];
         switch (e) {
-            case '\n': break;
-            case '\\': out += '\\'; break;
-            case '\'': out += '\''; break;
-            case '"': out += '"'; break;
-            case 'a': out += '\a'; break;
-            case 'b': out += '\b'; break;
-            case 'f': out += '\f'; break;
-            case 'n': out += '\n'; break;
-            case 'r': out += '\r'; break;
-            case 't': out += '\t'; break;
-            case 'v': out += '\v'; break;
+            case '\n':
+                break;
+            case '\\':
+                out += '\\';
+                break;
+            case '\'':
+                out += '\'';
+                break;
+            case '"':
+                out += '"';
+                break;
+            case 'a':
+                out += '\a';
+                break;
+            case 'b':
+                out += '\b';
+                break;
+            case 'f':
+                out += '\f';
+                break;
+            case 'n':
+                out += '\n';
+                break;
+            case 'r':
+                out += '\r';
+                break;
+            case 't':
+                out += '\t';
+                break;
+            case 'v':
+                out += '\v';
+                break;
             case 'x':
             case 'u':
             case 'U': {
@@ -137,7 +159,9 @@ std::string Parser::decodeEscapes(const Token& t, std::string_view body, bool ra
                 for (int k = 0; k < digits; ++k) {
                     int h = i + 1 < body.size() ? hexValue(body[i + 1]) : -1;
                     if (h < 0) {
-                        const char* what = e == 'x' ? "\\xXX" : e == 'u' ? "\\uXXXX" : "\\UXXXXXXXX";
+                        const char* what = e == 'x'   ? "\\xXX"
+                                           : e == 'u' ? "\\uXXXX"
+                                                      : "\\UXXXXXXXX";
                         error(t, std::string("(unicode error) truncated ") + what + " escape");
                     }
                     v = v * 16 + static_cast<char32_t>(h);
@@ -149,11 +173,14 @@ std::string Parser::decodeEscapes(const Token& t, std::string_view body, bool ra
                 appendUtf8(out, v);
                 break;
             }
-            case 'N': error(t, "(unicode error) \\N{...} escapes are not supported");
+            case 'N':
+                error(t, "(unicode error) \\N{...} escapes are not supported");
             default:
                 if (e >= '0' && e <= '7') {
                     char32_t v = static_cast<char32_t>(e - '0');
-                    for (int k = 0; k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7'; ++k) {
+                    for (int k = 0;
+                         k < 2 && i + 1 < body.size() && body[i + 1] >= '0' && body[i + 1] <= '7';
+                         ++k) {
                         v = v * 8 + static_cast<char32_t>(body[++i] - '0');
                     }
                     appendUtf8(out, v);
@@ -193,11 +220,13 @@ ExprPtr Parser::strings() {
             }
         }
         char q = s[prefixLen];
-        std::size_t quoteLen = s.size() >= prefixLen + 6 && s[prefixLen + 1] == q && s[prefixLen + 2] == q ? 3 : 1;
+        std::size_t quoteLen =
+            s.size() >= prefixLen + 6 && s[prefixLen + 1] == q && s[prefixLen + 2] == q ? 3 : 1;
         std::size_t bodyBegin = t.begin + prefixLen + quoteLen;
         std::size_t bodyEnd = t.end - quoteLen;
         if (!isF) {
-            literal += decodeEscapes(t, std::string_view(m_.source()).substr(bodyBegin, bodyEnd - bodyBegin), raw);
+            literal += decodeEscapes(
+                t, std::string_view(m_.source()).substr(bodyBegin, bodyEnd - bodyBegin), raw);
             continue;
         }
         anyF = true;
@@ -229,9 +258,7 @@ void Parser::fstringParts(const Token& t, FCursor& c, std::size_t end, bool raw,
                           bool inSpec, ExprList& values, std::string& literal, const Span& whole) {
     std::string_view src = m_.source();
     std::size_t chunk = c.p;
-    auto flushChunk = [&]() {
-        literal += decodeEscapes(t, src.substr(chunk, c.p - chunk), raw);
-    };
+    auto flushChunk = [&]() { literal += decodeEscapes(t, src.substr(chunk, c.p - chunk), raw); };
     auto flushLiteral = [&]() {
         if (!literal.empty()) {
             auto k = std::make_unique<Constant>(whole);
