@@ -5,6 +5,9 @@
 // capped (200 open brackets, 100 indentation levels, expressions 1000 nodes deep) so hostile
 // input gets a SyntaxError, never a stack overflow.
 //
+// Stack: the deepest input accepted needs about 0.5 MB of stack in an optimised build
+// (1 MB at -O0, 4 MB under AddressSanitizer); parse on a thread with the usual 8 MB.
+//
 // Beyond the grammar it also reports what CPython's compiler reports as SyntaxError before
 // running anything: 'return' outside function, 'break'/'continue' outside loop, nonlocal at
 // module level, duplicate parameters, repeated keyword arguments, starred misuse.
