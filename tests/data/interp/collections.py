@@ -1,0 +1,50 @@
+l = [3, 1, 2]
+l.append(5); l.extend([9, 0]); l.insert(1, 7); l.insert(-1, 8); l.insert(100, 6)
+print(l, l.pop(), l.pop(0), l.index(9), l.count(1), len(l))
+l.remove(9); l.reverse(); print(l)
+l.sort(); print(l)
+l.sort(reverse=True); print(l)
+words = ["banana", "Apple", "cherry", "date"]
+print(sorted(words), sorted(words, key=str.lower), sorted(words, key=len, reverse=True), sorted(words, key=lambda w: w[-1]))
+pairs = [(1, "b"), (0, "a"), (1, "a"), (0, "b")]
+print(sorted(pairs), sorted(pairs, key=lambda p: p[0]), min(pairs), max(pairs, key=lambda p: p[1]))
+c = l.copy(); c.clear(); print(c, l)
+m = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+print(m[2:5], m[:3], m[7:], m[-3:], m[::3], m[::-2], m[8:2:-2], m[-100:100], m[5:5])
+m[2:5] = ["a", "b"]; print(m)
+m[::2] = [0] * 5; print(m)
+del m[0]; del m[::3]; print(m)
+m[1] = "X"; m[-1] = "Y"; print(m)
+t = (1, 2, 3, 2)
+print(t, t[1], t[-1], t[1:], t.index(2), t.count(2), len(t), (5,), (), tuple([1, 2]), tuple("ab"))
+d = {"a": 1, "b": 2}
+d["c"] = 3
+print(d, d["a"], d.get("z"), d.get("z", 0), "a" in d, len(d), list(d), list(d.keys()), list(d.values()), list(d.items()))
+print(d.keys(), d.values(), d.items())
+d.update({"d": 4}, e=5); d.update([("f", 6)]); print(d)
+print(d.pop("a"), d.pop("zz", None), d.setdefault("b", 99), d.setdefault("g", 7), d)
+print(d.popitem(), d)
+del d["b"]; print(d, {k: v for k, v in d.items() if v > 4})
+print(dict(a=1, b=2), dict([("x", 1)]), dict({"y": 2}, z=3), dict.fromkeys("ab", 0), {**d, "new": 0})
+d2 = {1: "int", 1.0: "float", True: "bool"}
+print(d2, {(1, 2): "tuple"}[(1, 2)], {None: 0}[None])
+s = {3, 1, 2}
+s.add(4); s.discard(10); s.remove(1); print(s, len(s), 2 in s, 9 in s)
+print({1, 2, 3} | {3, 4}, {1, 2, 3} & {2, 3, 4}, {1, 2, 3} - {2}, {1, 2, 3} ^ {3, 4}, set(), set([1, 1, 2]))
+print({1, 2}.union([3]), {1, 2}.intersection({2}), {1, 2}.difference([1]), {1, 2}.issubset({1, 2, 3}), {1}.isdisjoint({2}))
+print({10, 200, 33, 4, 56, 7, 8000, 9}, {-1, -2, 5}, {0.5, 1.5, 2.0}, {(1, 2), (0, 1)}, sorted({"b", "a"}))
+big = set(range(20)); big.discard(5); big.add(100); print(big)
+print(list(range(5)), list(range(2, 10, 3)), list(range(10, 0, -3)), range(5), range(1, 5, 2), len(range(0, 10, 3)), range(10)[2:8:2], 3 in range(5))
+print(list(enumerate("ab")), list(enumerate("ab", 1)), list(zip([1, 2, 3], "ab")), list(map(abs, [-1, 2])), list(filter(None, [0, 1, 2])))
+print(list(reversed([1, 2, 3])), list(reversed(range(3))), list(reversed("abc")), any([0, 1]), all([1, 0]), any([]), all([]))
+nested = [[1, 2], [3, [4, 5]]]
+print(nested[1][1][0], [x for sub in [[1, 2], [3]] for x in sub], len(nested))
+a = [1, 2]; b = a; b.append(3); print(a, a is b, a == [1, 2, 3], a is [1, 2, 3])
+x, y = 1, 2; x, y = y, x; print(x, y)
+first, *rest = [1, 2, 3]; *init, last = "abc"; p, (q, r) = 1, (2, 3); print(first, rest, init, last, p, q, r)
+for i, (k, v) in enumerate({"a": 1}.items()): print(i, k, v)
+print([1, 2, 3] == [1, 2, 3], [1, 2] != [1, 2, 3], (1, 2) < (1, 2, 0), {"a": 1} == {"a": 1}, {1, 2} == {2, 1}, {1} < {1, 2})
+rec = [1]; rec.append(rec); print(rec)
+dd = {}; dd["self"] = dd; print(dd)
+print(sorted([3, 1, 2], reverse=True), sorted({"b": 1, "a": 2}), sorted([(2, "x"), (1, "y")])[0])
+print(list(map(lambda a, b: a * b, [1, 2], [3, 4])), list(zip()), dict(zip("ab", range(2))))

@@ -1,0 +1,8 @@
+def risky():
+    try:
+        raise KeyError("first")
+    finally:
+        raise ValueError("in finally")
+
+
+risky()

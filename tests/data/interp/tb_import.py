@@ -1,0 +1,2 @@
+print("start")
+import irscope_no_such_module
