@@ -52,9 +52,9 @@ Value Evaluator::makeFunction(const FunctionDef* def, const Lambda* lambda, Fram
         fn->moduleName = m->value;
     }
     Value result(fn);
-    for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
-        f.line = def->span.line;
-        result = I.call(*it, {result});
+    for (std::size_t i = decorators.size(); i-- > 0;) {
+        f.line = def->decorators[i]->span.line;  // CPython blames the decorator's line
+        result = I.call(decorators[i], {result});
     }
     return result;
 }
@@ -195,8 +195,9 @@ Value Evaluator::makeClass(const ClassDef& c, Frame& f) {
         cf.cells[static_cast<std::size_t>(code->classCell)]->value = Value(cls);
     }
     Value result(cls);
-    for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
-        result = I.call(*it, {result});
+    for (std::size_t i = decorators.size(); i-- > 0;) {
+        f.line = c.decorators[i]->span.line;
+        result = I.call(decorators[i], {result});
     }
     return result;
 }
