@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "frontend/interp/interpreter.h"
 #include "ir/export_dot.h"
 #include "ir/export_json.h"
 #include "ir/ir_text.h"
@@ -185,18 +186,50 @@ std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequi
     };
 }
 
+// run: executes a network script's host code; print() goes to stdout, tracebacks and syntax
+// errors to stderr; the exit status is the script's (0, or 1 on an error).
+struct RunArgs {
+    std::string script;
+    std::uint64_t maxSteps = interp::Limits{}.maxSteps;
+};
+
+int runScript(const RunArgs& a, Streams io) {
+    const std::string source = readInput(a.script);
+    interp::Interpreter interpreter;
+    interpreter.limits().maxSteps = a.maxSteps;
+    interpreter.setOutputSink([&](std::string_view s) { io.out << s; });
+    interpreter.setErrorSink([&](std::string_view s) {
+        io.out.flush();
+        io.err << s;
+    });
+    const interp::RunResult r = interpreter.runScript(source, a.script == "-" ? "<stdin>" : a.script);
+    io.out.flush();
+    return r.exitStatus;
+}
+
+std::function<Runner(CLI::App&)> runCommand() {
+    return [](CLI::App& sub) -> Runner {
+        auto args = std::make_shared<RunArgs>();
+        sub.add_option("SCRIPT", args->script, "Python script to run ('-' for standard input)")->required();
+        sub.add_option("--max-steps", args->maxSteps,
+                       "stop the script after this many statements and loop iterations (0: no limit)");
+        return [args](Streams io) { return runScript(*args, io); };
+    };
+}
+
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"dump", "parse a .ir file and print it normalized", exportCommand<dump>(false)},
         {"dot", "export a .ir file as Graphviz DOT", exportCommand<dot>(true)},
         {"svg", "lay out a .ir file with Graphviz and write SVG", exportCommand<svg>(true)},
         {"json", "export a .ir file as JSON for other tools", exportCommand<json>(false)},
+        {"run", "run a network script (print to stdout, tracebacks to stderr)", runCommand()},
     };
     return list;
 }
 
 constexpr const char* kUsageHint =
-    "usage: irscope-cli <dump|dot|svg|json> FILE [options]; see 'irscope-cli --help'";
+    "usage: irscope-cli <dump|dot|svg|json|run> FILE [options]; see 'irscope-cli --help'";
 
 int run(int argc, char** argv, Streams io) {
     CLI::App app{"irscope-cli " IRSCOPE_VERSION

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "frontend/interp/interpreter.h"
 #include "frontend/interp/native.h"
@@ -327,6 +328,40 @@ private slots:
             QCOMPARE(QString::fromStdString(I.formatExceptionOnly(I.exceptionOf(e))),
                      QString("TypeError: scale() missing 1 required positional argument: 'x'"));
         }
+    }
+
+    // --- irscope-cli run ----------------------------------------------------------------------
+
+    void cliRun() {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        auto cli = [&](const QString& script, const QStringList& extra = {}) {
+            const QString path = dir.filePath("net.py");
+            QFile f(path);
+            f.open(QIODevice::WriteOnly | QIODevice::Truncate);
+            f.write(script.toUtf8());
+            f.close();
+            QProcess p;
+            p.setWorkingDirectory(dir.path());
+            p.start(QStringLiteral(IRSCOPE_CLI), QStringList{"run", "net.py"} + extra);
+            p.waitForFinished(60000);
+            return std::make_tuple(p.exitCode(), QString(p.readAllStandardOutput()), QString(p.readAllStandardError()));
+        };
+        auto [code, out, err] = cli("print('ok', 1 + 1)\n");
+        QCOMPARE(code, 0);
+        QCOMPARE(out, QString("ok 2\n"));
+        QVERIFY(err.isEmpty());
+        std::tie(code, out, err) = cli("print('a')\n{}['k']\n");
+        QCOMPARE(code, 1);
+        QCOMPARE(out, QString("a\n"));
+        QCOMPARE(err, QString("Traceback (most recent call last):\n  File \"net.py\", line 2, in <module>\n"
+                              "    {}['k']\nKeyError: 'k'\n"));
+        std::tie(code, out, err) = cli("x = (1,\n");
+        QCOMPARE(code, 1);
+        QCOMPARE(err, QString("net.py:1:5: SyntaxError: '(' was never closed\nx = (1,\n    ^\n"));
+        std::tie(code, out, err) = cli("while True:\n    pass\n", {"--max-steps", "5000"});
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("step limit exceeded") && err.contains("5000"), qPrintable(err));
     }
 
     void manyRunsOnOneInterpreter() {
