@@ -182,8 +182,8 @@ private slots:
         QVERIFY(cw->hasDefault());
         CNode* cload = cloned[2];
         QVERIFY(cload->isPrimitive("Load"));
+        const std::vector<Use> uses = cload->users();  // before the TensorMove uses it too
         CNode* move = copy->addCNode(cg, {copy->addValue(cg, Value::primitive("TensorMove")), cload});
-        const std::vector<Use> uses = cload->users();
         for (const Use& u : uses) {
             copy->setInput(u.user, u.index, move);
         }

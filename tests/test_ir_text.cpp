@@ -110,6 +110,7 @@ private slots:
     void roundTripRandomModules();
     void duplicateGraphNamesStayDistinct();
     void freeVariableOnlyUsedByChild();
+    void sharedConstantsRoundTrip();
     void printWithoutDebugInfo();
     void mindspore20Dump();
     void mindspore23Dump();
@@ -500,6 +501,26 @@ void TestIrText::freeVariableOnlyUsedByChild() {
     QCOMPARE(QString::fromStdString(add->input(1)->debug().name), QString("a"));
     QCOMPARE(add->input(2), static_cast<Node*>(back->entry()->parameters()[0]));
     QCOMPARE(printIr(*back), text);
+}
+
+void TestIrText::sharedConstantsRoundTrip() {
+    // Passes share one ValueNode (the U monad, a primitive) between many users; the text
+    // prints it at every use and reads back one node per use. Counts and text must not
+    // depend on that sharing.
+    Module m;
+    FuncGraph* g = m.addGraph("g");
+    m.setEntry(g);
+    Parameter* w = m.addParameter(g, "w");
+    ValueNode* u = m.addValue(g, Value::monadValue(MonadKind::U));
+    ValueNode* load = m.addValue(g, Value::primitive("Load"));
+    CNode* l1 = m.addCNode(g, {load, w, u});
+    CNode* l2 = m.addCNode(g, {load, w, u});
+    m.setOutput(g, m.addCNode(g, {m.addValue(g, Value::primitive("MakeTuple")), l1, l2}));
+    const std::string text = printIr(m);
+    auto back = parseIr(text);
+    QCOMPARE(printIr(*back), text);
+    QCOMPARE(back->counts().nodes, m.counts().nodes);
+    QVERIFY2(text.find("Total number of nodes: 11\n") != std::string::npos, text.c_str());
 }
 
 void TestIrText::printWithoutDebugInfo() {

@@ -1,6 +1,7 @@
 // Loads an .ir file off the UI thread: read, parse, print normalised text, count nodes.
 #pragma once
 
+#include <QList>
 #include <QString>
 
 #include <memory>

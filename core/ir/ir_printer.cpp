@@ -1,12 +1,13 @@
 // The .ir printer: MindSpore-2.x-style dumps (see ir_text.h). Every choice here has a
 // matching rule in the reader (ir_parser*.cpp, ir_value_reader.cpp) so that
 // printIr(parseIr(printIr(m))) reproduces printIr(m) byte for byte.
-#include <deque>
+#include <string>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "ir/ir_format.h"
 #include "ir/ir_lexer.h"
+#include "ir/local_names.h"
 #include "ir/ir_text.h"
 
 namespace irscope::ir {
@@ -29,18 +30,11 @@ public:
     std::string run();
 
 private:
-    struct Body {
-        std::vector<CNode*> nodes;  // numbered %0, %1, ...
-        CNode* ret = nullptr;
-    };
-
     std::string graphRef(const FuncGraph* g) const {
         auto it = names_.find(g);
         return it != names_.end() ? nameText(it->second) : defaultGraphName(g);
     }
     void orderAndName();
-    void numberNodes();
-    void addExtras(CNode* root, std::deque<CNode*>& queue);
     std::string ref(const Node* in, const FuncGraph* cur) const;
     std::string lineAttrText(const ValuePtr& v) const;
     void attrLines(const AttrMap& attrs);
@@ -53,32 +47,20 @@ private:
     PrintOptions opts_;
     ValueFormatter fmt_;
     std::string out_;
-    std::vector<FuncGraph*> order_;
+    LocalNames local_;  // graph order, %N and %para<k> numbering shared with the exports
     std::unordered_map<const FuncGraph*, std::string> names_;
     std::unordered_map<const Parameter*, std::string> params_;  // "para3_x"
-    std::unordered_map<const FuncGraph*, Body> bodies_;
-    std::unordered_map<const CNode*, std::size_t> number_;
 };
 
 void Printer::orderAndName() {
-    std::unordered_set<const FuncGraph*> placed;
-    for (FuncGraph* g : m_.reachableGraphs()) {
-        if (placed.insert(g).second) {
-            order_.push_back(g);
-        }
-    }
-    for (FuncGraph* g : m_.graphs()) {
-        if (placed.insert(g).second) {
-            order_.push_back(g);
-        }
-    }
+    local_ = localNames(m_);
     // Graph names must be unique for `@name` to mean one graph: later duplicates get `.N`.
     std::unordered_set<std::string> taken;
-    for (const FuncGraph* g : order_) {
+    for (const FuncGraph* g : local_.order) {
         taken.insert(g->name());
     }
     std::unordered_set<std::string> used;
-    for (const FuncGraph* g : order_) {
+    for (const FuncGraph* g : local_.order) {
         std::string n = g->name();
         if (!used.insert(n).second) {
             for (std::size_t k = 1;; ++k) {
@@ -92,65 +74,9 @@ void Printer::orderAndName() {
         }
         names_[g] = std::move(n);
     }
-    std::size_t k = 1;
-    for (const FuncGraph* g : order_) {
-        for (const Parameter* p : g->parameters()) {
-            params_[p] = "para" + std::to_string(k++) + "_" +
-                         (isPlainName(p->name()) ? p->name() : quoteString(p->name()));
-        }
-    }
-}
-
-// A CNode of graph h used by another graph (a free variable) but not reachable from h's
-// Return is still printed in h's body, after the reachable nodes, so it can be referred to.
-void Printer::addExtras(CNode* root, std::deque<CNode*>& queue) {
-    Body& body = bodies_.at(root->graph());
-    struct Frame {
-        CNode* node;
-        std::size_t next;
-    };
-    std::vector<Frame> stack{{root, 0}};
-    number_.emplace(root, SIZE_MAX);  // visiting
-    while (!stack.empty()) {
-        Frame& top = stack.back();
-        if (top.next < top.node->size()) {
-            auto* c = nodeCast<CNode>(top.node->input(top.next++));
-            if (c != nullptr && c->graph() == root->graph() && c != body.ret &&
-                number_.emplace(c, SIZE_MAX).second) {
-                stack.push_back({c, 0});
-            }
-            continue;
-        }
-        number_[top.node] = body.nodes.size();
-        body.nodes.push_back(top.node);
-        queue.push_back(top.node);
-        stack.pop_back();
-    }
-}
-
-void Printer::numberNodes() {
-    std::deque<CNode*> queue;
-    for (const FuncGraph* g : order_) {
-        Body& b = bodies_[g];
-        b.ret = g->returnNode();
-        for (CNode* c : g->topoOrder()) {
-            if (c != b.ret) {
-                number_[c] = b.nodes.size();
-                b.nodes.push_back(c);
-            }
-            queue.push_back(c);
-        }
-    }
-    while (!queue.empty()) {
-        const CNode* n = queue.front();
-        queue.pop_front();
-        for (Node* in : n->inputs()) {
-            auto* c = nodeCast<CNode>(in);
-            if (c != nullptr && c->graph() != n->graph() && bodies_.count(c->graph()) != 0 &&
-                number_.count(c) == 0 && c != bodies_.at(c->graph()).ret) {
-                addExtras(c, queue);
-            }
-        }
+    for (const auto& [p, k] : local_.para) {
+        params_[p] = "para" + std::to_string(k) + "_" +
+                     (isPlainName(p->name()) ? p->name() : quoteString(p->name()));
     }
 }
 
@@ -166,11 +92,10 @@ std::string Printer::ref(const Node* in, const FuncGraph* cur) const {
         }
         local = "%" + it->second;
     } else {
-        auto it = number_.find(static_cast<const CNode*>(in));
-        if (it == number_.end() || it->second == SIZE_MAX) {
+        local = local_.of(*in);
+        if (local.empty()) {
             return "%?";  // a Return node or a node of no graph: not expressible
         }
-        local = "%" + std::to_string(it->second);
     }
     if (in->graph() == cur || in->graph() == nullptr) {
         return local;
@@ -300,9 +225,9 @@ void Printer::graph(const FuncGraph* g) {
         }
     }
     out_ += ") {\n";
-    const Body& body = bodies_.at(g);
-    for (std::size_t k = 0; k < body.nodes.size(); ++k) {
-        const CNode* c = body.nodes[k];
+    const std::vector<const CNode*>& body = local_.body(g);
+    for (std::size_t k = 0; k < body.size(); ++k) {
+        const CNode* c = body[k];
         std::string lead = "  %" + std::to_string(k);
         const std::string& dbg = c->debug().name;
         if (!dbg.empty()) {
@@ -311,20 +236,19 @@ void Printer::graph(const FuncGraph* g) {
         }
         cnodeLine(c, g, lead + " = ", false);
     }
-    if (body.ret != nullptr) {
-        cnodeLine(body.ret, g, "  ", true);
+    if (g->returnNode() != nullptr) {
+        cnodeLine(g->returnNode(), g, "  ", true);
     }
     out_ += "}\n";
 }
 
 std::string Printer::run() {
     orderAndName();
-    numberNodes();
     const FuncGraph* entry = m_.entry();
     if (entry != nullptr) {
         out_ += "# IR entry: @" + graphRef(entry) + "\n";
     }
-    out_ += "# Total subgraphs: " + std::to_string(order_.size()) + "\n\n";
+    out_ += "# Total subgraphs: " + std::to_string(local_.order.size()) + "\n\n";
     if (!m_.attrs().empty()) {
         out_ += "# Attrs:\n";
         attrLines(m_.attrs());
@@ -342,7 +266,7 @@ std::string Printer::run() {
     out_ += "Node counting information:\n";
     out_ += "Total number of nodes: " + std::to_string(counts.nodes) + "\n";
     out_ += "Total number of cnodes: " + std::to_string(counts.cnodes) + "\n";
-    for (const FuncGraph* g : order_) {
+    for (const FuncGraph* g : local_.order) {
         out_ += "\n";
         graph(g);
     }

@@ -328,8 +328,12 @@ void Module::eraseParameter(Parameter* p) { erase(p); }
 std::size_t Module::liveNodeCount() const { return liveNodes_; }
 
 NodeCounts Module::counts() const {
+    // Constants are printed inline at every use, so they are counted once per use: the
+    // counts then depend only on what the .ir text shows, not on whether a pass shared one
+    // ValueNode between several users (and a printed module re-read counts the same).
     NodeCounts c;
     std::unordered_set<const Node*> nodes;
+    std::size_t valueUses = 0;
     for (FuncGraph* g : reachableGraphs()) {
         ++c.graphs;
         for (Parameter* p : g->parameters()) {
@@ -339,11 +343,15 @@ NodeCounts Module::counts() const {
             ++c.cnodes;
             nodes.insert(n);
             for (Node* in : n->inputs()) {
-                nodes.insert(in);
+                if (in->isValue()) {
+                    ++valueUses;
+                } else {
+                    nodes.insert(in);
+                }
             }
         }
     }
-    c.nodes = nodes.size();
+    c.nodes = nodes.size() + valueUses;
     return c;
 }
 

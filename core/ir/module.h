@@ -13,7 +13,7 @@ namespace irscope::ir {
 
 struct NodeCounts {
     std::size_t graphs = 0;
-    std::size_t nodes = 0;   // every distinct node used by a reachable graph
+    std::size_t nodes = 0;   // parameters and CNodes, plus each use of a constant
     std::size_t cnodes = 0;  // CNodes in graph bodies, Return nodes included
 };
 
