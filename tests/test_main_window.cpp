@@ -42,6 +42,10 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("subgraph @BackwardNet_construct()")));
         QCOMPARE(text.count(QStringLiteral("= Load(")), 3);
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("load_elim_level3.ir")));
+        // The Graphviz drawing of the graph is shown, and it names the ops.
+        QVERIFY(w.graphView()->hasDrawing());
+        QVERIFY(w.document().svg.contains("Load"));
+        QVERIFY(w.document().svg.contains("UpdateState"));
     }
 
     void selectingAGraphMovesTheTextCursorToIt() {
@@ -71,6 +75,7 @@ private slots:
         QVERIFY2(w.errorBanner()->text().contains(QStringLiteral("bad.ir:3:")),
                  qPrintable(w.errorBanner()->text()));
         QCOMPARE(w.irTextView()->toPlainText(), before);
+        QVERIFY(w.graphView()->hasDrawing());
     }
 
     void missingFileIsAnErrorNotACrash() {

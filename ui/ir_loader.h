@@ -1,6 +1,7 @@
 // Loads an .ir file off the UI thread: read, parse, print normalised text, count nodes.
 #pragma once
 
+#include <QByteArray>
 #include <QList>
 #include <QString>
 
@@ -23,9 +24,15 @@ struct LoadedIr {
     QString text;                              // normalised .ir text
     QList<GraphSummary> graphs;                // in printed order
     ir::NodeCounts counts;
+    QByteArray svg;       // the graph drawn by Graphviz; empty when too large or not drawn
+    QString graphNote;    // why there is no drawing, when there is none
     QString error;  // `file:line:col: error: ...` with the source line and caret
     bool ok() const { return module != nullptr; }
 };
+
+// Largest module (in CNodes) drawn when a file is opened. Bigger ones need the grouped,
+// collapsible graph view of the desktop-app issue: dot takes seconds to minutes past this.
+inline constexpr std::size_t kMaxDrawnCNodes = 1500;
 
 // Blocking; call it from a worker thread. Never throws.
 LoadedIr loadIrFile(const QString& path);

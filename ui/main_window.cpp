@@ -17,6 +17,7 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QTextBlock>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -48,14 +49,22 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         QStringLiteral("QLabel { background: #fde8e8; color: #7a1010; padding: 8px; }"));
     errorBanner_->setWordWrap(false);
     errorBanner_->hide();
-    irText_ = new QPlainTextEdit(central);
+    tabs_ = new QTabWidget(central);
+    tabs_->setObjectName(QStringLiteral("viewTabs"));
+    tabs_->setDocumentMode(true);
+    graphView_ = new SvgGraphView(tabs_);
+    graphView_->setObjectName(QStringLiteral("graphView"));
+    graphView_->showMessage(tr("Open an .ir file to see its graph."));
+    irText_ = new QPlainTextEdit(tabs_);
     irText_->setObjectName(QStringLiteral("irText"));
     irText_->setReadOnly(true);
     irText_->setLineWrapMode(QPlainTextEdit::NoWrap);
     irText_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     irText_->setPlaceholderText(tr("Open an .ir file (File ▸ Open, or drop it here)."));
     layout->addWidget(errorBanner_);
-    layout->addWidget(irText_);
+    tabs_->addTab(graphView_, tr("Graph"));
+    tabs_->addTab(irText_, tr("IR text"));
+    layout->addWidget(tabs_);
     setCentralWidget(central);
 
     auto* dock = new QDockWidget(tr("Graphs"), this);
@@ -64,6 +73,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     graphList_->setObjectName(QStringLiteral("graphList"));
     dock->setWidget(graphList_);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
+    resizeDocks({dock}, {320}, Qt::Horizontal);
     connect(graphList_, &QListWidget::currentRowChanged, this, &MainWindow::jumpToGraph);
 
     countsLabel_ = new QLabel(this);
@@ -132,6 +142,10 @@ void MainWindow::onLoaded() {
     doc_ = std::move(result);
     errorBanner_->hide();
     irText_->setPlainText(doc_.text);
+    if (doc_.svg.isEmpty() || !graphView_->setSvg(doc_.svg)) {
+        graphView_->showMessage(doc_.graphNote.isEmpty() ? tr("No drawing for this file.")
+                                                         : doc_.graphNote);
+    }
     graphList_->blockSignals(true);
     graphList_->clear();
     for (const GraphSummary& g : doc_.graphs) {

@@ -6,11 +6,13 @@
 #include <QMainWindow>
 
 #include "ir_loader.h"
+#include "svg_graph_view.h"
 
 class QLabel;
 class QListWidget;
 class QMenu;
 class QPlainTextEdit;
+class QTabWidget;
 
 namespace irscope::ui {
 
@@ -30,6 +32,8 @@ public:
     QPlainTextEdit* irTextView() const { return irText_; }
     QListWidget* graphList() const { return graphList_; }
     QLabel* errorBanner() const { return errorBanner_; }
+    SvgGraphView* graphView() const { return graphView_; }
+    QTabWidget* viewTabs() const { return tabs_; }
 
 signals:
     void loadFinished(bool ok);
@@ -47,6 +51,8 @@ private:
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
 
+    QTabWidget* tabs_ = nullptr;
+    SvgGraphView* graphView_ = nullptr;
     QPlainTextEdit* irText_ = nullptr;
     QListWidget* graphList_ = nullptr;
     QLabel* errorBanner_ = nullptr;
