@@ -33,15 +33,19 @@ run: build
 test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer target for the .ir parser, built with clang in its own tree, run for FUZZ_SECONDS.
+# libFuzzer targets for the .ir reader and the script parser, built with clang in their own
+# tree; each runs for FUZZ_SECONDS on a corpus seeded from tests/data.
 fuzz: deps
 	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIRSCOPE_FUZZ=ON -DIRSCOPE_BUILD_UI=OFF
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_ir_parser
-	mkdir -p $(FUZZ_DIR)/corpus
-	cp tests/data/*.ir $(FUZZ_DIR)/corpus/
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_ir_parser fuzz_py_parser
+	mkdir -p $(FUZZ_DIR)/corpus-ir $(FUZZ_DIR)/corpus-py
+	cp tests/data/*.ir resources/examples/*.ir $(FUZZ_DIR)/corpus-ir/
+	cp tests/data/py/*.py $(FUZZ_DIR)/corpus-py/
 	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -rss_limit_mb=4096 $(FUZZ_DIR)/corpus
+	  -rss_limit_mb=4096 $(FUZZ_DIR)/corpus-ir
+	$(FUZZ_DIR)/tests/fuzz/fuzz_py_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=4096 -max_len=4096 $(FUZZ_DIR)/corpus-py
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR)
