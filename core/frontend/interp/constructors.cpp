@@ -361,6 +361,13 @@ void setUpTypeConstructors(Interpreter& I) {
         }
         return x;
     });
+    for (Type* num : {T.intType.get(), T.floatType.get()}) {
+        prop(I, num, "real", [](Interpreter&, const Value& v) { return v.isBool() ? Value::integer(v.intLike()) : v; });
+        prop(I, num, "imag", [](Interpreter&, const Value& v) { return v.isFloat() ? Value::real(0) : Value::integer(0); });
+        defMethod(I, num, "conjugate", [](Interpreter&, CallArgs& a) { return a.pos.at(0); });
+    }
+    prop(I, T.intType.get(), "numerator", [](Interpreter&, const Value& v) { return Value::integer(v.intLike()); });
+    prop(I, T.intType.get(), "denominator", [](Interpreter&, const Value&) { return Value::integer(1); });
     defMethod(I, T.floatType.get(), "is_integer", [](Interpreter&, CallArgs& a) {
         double d = a.pos.at(0).asFloat();
         return Value::boolean(std::isfinite(d) && d == std::floor(d));

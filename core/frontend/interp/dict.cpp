@@ -337,20 +337,27 @@ namespace {
 constexpr std::size_t kLinearProbes = 9;
 }
 
+// CPython's set_add_entry probe: the slot holding `key` (>= 0), or -1 - the slot to insert
+// into (the first dummy passed, else the empty slot that ended the search).
 std::int64_t SetObject::find(Interpreter& I, const Value& key, std::int64_t hash) {
 restart:
     const std::size_t mask = table_.size() - 1;
     std::size_t i = static_cast<std::size_t>(hash) & mask;
     std::uint64_t perturb = static_cast<std::uint64_t>(hash);
+    std::int64_t freeSlot = -1;
     for (;;) {
         std::size_t probes = i + kLinearProbes <= mask ? kLinearProbes : 0;
         std::size_t j = i;
         for (;;) {
             Slot& s = table_[j];
             if (s.key.isNull() && !s.dummy) {
-                return -1 - static_cast<std::int64_t>(j);  // not found: where it would go
+                return -1 - (freeSlot >= 0 ? freeSlot : static_cast<std::int64_t>(j));
             }
-            if (!s.dummy && s.hash == hash) {
+            if (s.dummy) {
+                if (freeSlot < 0) {
+                    freeSlot = static_cast<std::int64_t>(j);
+                }
+            } else if (s.hash == hash) {
                 int q = quickEquals(s.key, key);
                 if (q < 0) {
                     Value held = s.key;
@@ -419,10 +426,14 @@ bool SetObject::add(Interpreter& I, const Value& key) {
         return false;
     }
     auto j = static_cast<std::size_t>(-1 - r);
+    const bool reuse = table_[j].dummy;
     table_[j] = {key, h, false};
-    ++fill_;
     ++used_;
     ++version_;
+    if (reuse) {
+        return true;  // a dummy slot: the fill does not change
+    }
+    ++fill_;
     const std::size_t mask = table_.size() - 1;
     if (fill_ * 5 >= mask * 3) {
         resize(used_ > 50000 ? used_ * 2 : used_ * 4);
@@ -450,6 +461,31 @@ bool SetObject::discard(Interpreter& I, const Value& key) {
     --used_;
     ++version_;
     return true;
+}
+
+Value SetObject::pop() {
+    if (used_ == 0) {
+        return {};
+    }
+    const std::size_t mask = table_.size() - 1;
+    std::size_t i = finger_ & mask;
+    while (table_[i].key.isNull()) {
+        i = (i + 1) & mask;
+    }
+    Value k = std::move(table_[i].key);
+    table_[i] = Slot{Value(), -1, true};
+    --used_;
+    ++version_;
+    finger_ = i + 1;
+    return k;
+}
+
+void SetObject::swapTable(SetObject& other) {
+    std::swap(table_, other.table_);
+    std::swap(fill_, other.fill_);
+    std::swap(used_, other.used_);
+    ++version_;
+    ++other.version_;
 }
 
 void SetObject::clear() {

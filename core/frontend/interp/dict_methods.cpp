@@ -216,15 +216,11 @@ void setUpDictMethods(Interpreter& I) {
     });
     def(set, "pop", [](Interpreter& J, CallArgs& a) {
         expectArgs(a, 1, 1, "pop");
-        SetObject* s = selfSet(J, a, "pop");
-        for (const auto& slot : s->table()) {
-            if (!slot.key.isNull()) {
-                Value k = slot.key;
-                s->discard(J, k);
-                return k;
-            }
+        Value k = selfSet(J, a, "pop")->pop();
+        if (k.isNull()) {
+            throw PyError(Exc::KeyError, "pop from an empty set");
         }
-        throw PyError(Exc::KeyError, "pop from an empty set");
+        return k;
     });
     def(set, "clear", [](Interpreter& J, CallArgs& a) {
         selfSet(J, a, "clear")->clear();
@@ -281,11 +277,13 @@ void setUpDictMethods(Interpreter& I) {
         def(set, d.name, [d](Interpreter& J, CallArgs& a) {
             SetObject* s = selfSet(J, a, d.name);
             for (std::size_t i = 1; i < a.pos.size(); ++i) {
-                Ref<SetObject> other = J.newSet();
-                updateSet(J, *other, a.pos[i]);
-                Value r = builtinBinary(J, d.op, a.pos[0], Value(other));
-                s->clear();
-                s->mergeFrom(J, *r.as<SetObject>());
+                Value other = a.pos[i];
+                if (!other.is<SetObject>()) {
+                    Ref<SetObject> tmp = J.newSet();
+                    updateSet(J, *tmp, other);
+                    other = Value(tmp);
+                }
+                setInplace(J, d.op, *s, *other.as<SetObject>());
             }
             return Value::none();
         });

@@ -76,6 +76,7 @@ void sortValues(Interpreter& I, std::vector<Value>& items, const Value& key, boo
 // The builtin types' own binary operator; Null when it does not apply.
 Value builtinBinary(Interpreter& I, ast::Operator op, const Value& a, const Value& b);
 void defineBuiltinOperators(Interpreter& I);
+bool setInplace(Interpreter& I, ast::Operator op, SetObject& s, SetObject& o);
 void defineBuiltinComparisons(Interpreter& I);
 // An iterator over a builtin iterable (list, tuple, str, range, dict, set, views); Null if
 // `v` is not one.

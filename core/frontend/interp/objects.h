@@ -191,6 +191,8 @@ public:
     void clear();
     // Adds every element of `other` the way CPython's set_merge does (copy keeps the order).
     void mergeFrom(Interpreter& I, const SetObject& other);
+    Value pop();  // set.pop(): Null when empty
+    void swapTable(SetObject& other);  // exchanges contents (CPython's set_swap_bodies)
     const std::vector<Slot>& table() const { return table_; }
     template <class F>
     void forEach(F&& f) const {  // f(const Value& key), table order
@@ -213,6 +215,7 @@ private:
     std::vector<Slot> table_;
     std::size_t fill_ = 0;  // active + dummy
     std::size_t used_ = 0;  // active
+    std::size_t finger_ = 0;  // where pop() looks first
     std::uint64_t version_ = 0;
 };
 

@@ -113,6 +113,40 @@ Value setBinary(Interpreter& I, Operator op, SetObject& a, SetObject& b) {
 
 }  // namespace
 
+// s |= o, s -= o, s ^= o change s's table in place; s &= o takes the intersection's table
+// (CPython's algorithms, so the element order matches). False for other operators.
+bool setInplace(Interpreter& I, Operator op, SetObject& s, SetObject& o) {
+    switch (op) {
+        case Operator::BitOr: s.mergeFrom(I, o); return true;
+        case Operator::Sub:
+            if (&s == &o) {
+                s.clear();
+            } else {
+                for (const Value& k : o.items()) {
+                    s.discard(I, k);
+                }
+            }
+            return true;
+        case Operator::BitXor:
+            if (&s == &o) {
+                s.clear();
+            } else {
+                for (const Value& k : o.items()) {
+                    if (!s.discard(I, k)) {
+                        s.add(I, k);
+                    }
+                }
+            }
+            return true;
+        case Operator::BitAnd: {
+            Value r = setBinary(I, op, s, o);
+            s.swapTable(*r.as<SetObject>());
+            return true;
+        }
+        default: return false;
+    }
+}
+
 // The builtin types' own operator; Null when it does not apply (NotImplemented).
 Value builtinBinary(Interpreter& I, Operator op, const Value& a, const Value& b) {
     if (a.isNumber()) {
@@ -273,11 +307,7 @@ Value Interpreter::inplaceOp(Operator op, const Value& a, const Value& b) {
         }
     }
     if (auto* s = a.as<SetObject>(); s && s->type()->immutable && b.is<SetObject>()) {
-        Value r = builtinBinary(*this, op, a, b);
-        if (!r.isNull()) {
-            auto* rs = r.as<SetObject>();
-            s->clear();
-            s->mergeFrom(*this, *rs);
+        if (setInplace(*this, op, *s, *b.as<SetObject>())) {
             return a;
         }
     }

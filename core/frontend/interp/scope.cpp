@@ -56,6 +56,7 @@ struct Block {
     std::vector<std::pair<const void*, std::string>> sites;
     std::unordered_map<std::string, Resolution> res;
     std::unordered_set<std::string> childFree;  // free names the children need from here
+    std::unordered_map<std::string, Span> nonlocalAt;  // where `nonlocal name` is
 
     bool functionLike() const {
         return info->kind == CodeInfo::Kind::Function || info->kind == CodeInfo::Kind::Lambda ||
@@ -221,6 +222,7 @@ private:
             case StmtKind::Nonlocal:
                 for (const std::string& n : s.cast<Nonlocal>().names) {
                     b->mark(n, kNonlocal);
+                    b->nonlocalAt.emplace(n, s.span);
                 }
                 return;
             case StmtKind::Try: {
@@ -420,8 +422,10 @@ private:
     }
 
     [[noreturn]] void failNonlocal(Block* b, const std::string& n) {
-        int line = b->info->firstLine;
-        frontend::throwSyntaxError(*unit_.module, line, 0, "no binding for nonlocal '" + n + "' found");
+        auto it = b->nonlocalAt.find(n);
+        int line = it != b->nonlocalAt.end() ? it->second.line : b->info->firstLine;
+        int col = it != b->nonlocalAt.end() ? it->second.col : 0;
+        frontend::throwSyntaxError(*unit_.module, line, col, "no binding for nonlocal '" + n + "' found");
     }
 
     // Slots, closure sources and site resolutions.
