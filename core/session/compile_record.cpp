@@ -1,0 +1,48 @@
+#include "session/compile_record.h"
+
+#include "ir/ir_text.h"
+#include "passes/pass_manager.h"
+#include "passes/save_graphs_instrumentation.h"
+#include "passes/snapshot_instrumentation.h"
+#include "passes/timing_instrumentation.h"
+
+namespace irscope::session {
+
+std::unique_ptr<ir::Module> PassSnapshot::module() const {
+    return ir::parseIr(text(), pass + ".ir");
+}
+
+const PassSnapshot* CompileRecord::find(std::string_view pass, bool last) const {
+    const PassSnapshot* found = nullptr;
+    for (const PassSnapshot& s : snapshots) {
+        if (s.pass == pass) {
+            if (!last) {
+                return &s;
+            }
+            found = &s;
+        }
+    }
+    return found;
+}
+
+void runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ctx,
+                 CompileRecord& record, std::shared_ptr<passes::DumpSerial> serial) {
+    passes::TimingInstrumentation timing;
+    passes::SnapshotInstrumentation snapshots(&timing);
+    passes::SaveGraphsInstrumentation saveGraphs(std::move(serial), &snapshots);
+    // After-hooks run in reverse: timing stops first, then the snapshot is taken, then the
+    // dump reuses the snapshot's text.
+    passes::PassInstrumentation* const insts[] = {&saveGraphs, &snapshots, &timing};
+
+    record.settings = ctx.settings();
+    const passes::PipelineResult result = pm.run(m, ctx, insts);
+    record.snapshots = snapshots.takeSnapshots();
+    record.status = result.status;
+    record.failedPass = result.failedPass;
+    record.error = result.error;
+    record.totalMillis = timing.totalMillis();
+    record.warnings.insert(record.warnings.end(), saveGraphs.errors().begin(),
+                           saveGraphs.errors().end());
+}
+
+}  // namespace irscope::session

@@ -1,0 +1,81 @@
+// CompileRecord: everything one compile of one graph left behind — the IR after every
+// pass (compressed .ir text), with its wall time, node counts and whether the pass really
+// changed the IR. The GUI's pass list, IR views, diffs and statistics read these.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/module.h"
+#include "passes/pass_instrumentation.h"
+#include "passes/settings.h"
+#include "util/compressed_text.h"
+
+namespace irscope::passes {
+class PassManager;
+struct DumpSerial;
+}  // namespace irscope::passes
+
+namespace irscope::session {
+
+// The IR as one pass left it.
+struct PassSnapshot {
+    std::string pass;         // "type_inference"; a group's child: "opt_a/cse"
+    std::string description;  // the pass's plain-language description
+    int depth = 0;            // 0 top-level, 1 a group's child (opt_a's sub-passes)
+    int round = 0;            // a group's child: the group's round (0-based)
+    double millis = 0.0;      // wall time of the pass itself (steady clock)
+    ir::NodeCounts counts;    // graphs, nodes and cnodes reachable from the entry
+    // The printed IR differs from the one before the pass (a pass that claimed a change
+    // but left the same text is unchanged). For a group: compared with the IR before the
+    // group's first child.
+    bool changed = false;
+    bool reportedChange = false;             // what the pass itself returned
+    std::optional<std::uint64_t> peakBytes;  // the memory plan's peak, once there is one
+    std::string error;  // non-empty when the pass threw: the IR is as the pass left it
+
+    // The printed .ir text, compressed; passes that change nothing share their
+    // predecessor's bytes. Null only when the IR could not be printed after an error.
+    std::shared_ptr<const util::CompressedText> compressed;
+
+    std::string text() const { return compressed ? compressed->text() : std::string(); }
+    // The IR parsed back from text() (parseIr; throws ParseError on a printer bug).
+    std::unique_ptr<ir::Module> module() const;
+    std::size_t rawSize() const { return compressed ? compressed->rawSize() : 0; }
+    std::size_t compressedSize() const { return compressed ? compressed->compressedSize() : 0; }
+};
+
+using CompileStatus = passes::PipelineStatus;
+
+struct CompileRecord {
+    std::string graphName;                // the entry graph: "Net_construct"
+    std::string signature;                // input types: "(Tensor[Int32](), Tensor[Int32]())"
+    std::string trigger;                  // what called it: "net(x) at net.py:12"
+    passes::Settings settings;            // as the compile saw them
+    std::vector<PassSnapshot> snapshots;  // in the order the passes finished
+    CompileStatus status = CompileStatus::Ok;
+    std::string failedPass;             // path of the failing pass when status is Error
+    std::string error;                  // its message
+    double totalMillis = 0.0;           // the whole pipeline, instrumentation included
+    std::vector<std::string> warnings;  // e.g. save_graphs files that could not be written
+
+    // The first snapshot of `pass` ("cse" matches only a top-level pass; use "opt_a/cse"),
+    // or the last one when `last` is set. nullptr if there is none.
+    const PassSnapshot* find(std::string_view pass, bool last = false) const;
+};
+
+// Runs `pm` over `m`, recording into `record`: its settings (from ctx), one snapshot per
+// pass run with its time, and status, error, total time and warnings. Adds timing,
+// snapshot and save-graphs instrumentation for this run only; save_graphs files are
+// written when ctx's settings ask for them (MS_DEV_SAVE_GRAPHS), numbered from `serial`
+// (shared by all compiles of a session, as MindSpore numbers dumps per process; a fresh
+// counter when null). graphName, signature and trigger are left to the caller.
+void runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ctx,
+                 CompileRecord& record, std::shared_ptr<passes::DumpSerial> serial = nullptr);
+
+}  // namespace irscope::session

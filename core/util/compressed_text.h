@@ -1,0 +1,41 @@
+// Text kept zstd-compressed in memory: the storage of IR snapshots. A printed .ir module
+// is very repetitive (scopes, types, source lines), so it shrinks to a few percent of its
+// size; views decompress on demand.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace irscope::util {
+
+class CompressedText {
+public:
+    CompressedText() = default;  // the empty text
+
+    // Compresses `text` with zstd at `level` (1 fastest .. 19 smallest; 3 is zstd's
+    // default and a good balance for snapshots taken after every pass).
+    static CompressedText compress(std::string_view text, int level = 3);
+
+    // The original text. Throws std::runtime_error if the compressed bytes are corrupt
+    // (they never are when produced by compress()).
+    std::string text() const;
+
+    std::size_t rawSize() const { return rawSize_; }
+    std::size_t compressedSize() const { return data_.size(); }
+    // A hash of the original text (std::hash of its bytes: stable within one process
+    // only, never stored).
+    std::size_t hash() const { return hash_; }
+    bool empty() const { return rawSize_ == 0; }
+
+    // Hash of text as hash() computes it, for comparing fresh text with a stored one.
+    static std::size_t hashOf(std::string_view text);
+
+private:
+    std::string data_;  // the zstd frame; empty for the empty text
+    std::size_t rawSize_ = 0;
+    std::size_t hash_ = hashOf({});
+};
+
+}  // namespace irscope::util
