@@ -32,7 +32,8 @@ struct Run {
     RunResult result;
 };
 
-Run runSource(const std::string& source, const std::string& name = "script.py", Limits limits = {}) {
+Run runSource(const std::string& source, const std::string& name = "script.py",
+              Limits limits = {}) {
     Run r;
     Interpreter I;
     I.limits() = limits;
@@ -80,7 +81,8 @@ private slots:
         const std::filesystem::path dir = std::filesystem::path(IRSCOPE_TEST_DATA) / "interp";
         const std::string n = name.toStdString();
         Run r = runSource(readFile(dir / (n + ".py")), n + ".py");
-        QCOMPARE(QString::fromStdString(r.out), QString::fromStdString(readFile(dir / (n + ".out"))));
+        QCOMPARE(QString::fromStdString(r.out),
+                 QString::fromStdString(readFile(dir / (n + ".out"))));
         std::string expectedErr;
         if (std::filesystem::exists(dir / (n + ".err"))) {
             expectedErr = readFile(dir / (n + ".err"));
@@ -156,7 +158,9 @@ private slots:
                  QString("ModuleNotFoundError: No module named 'os'"));
         QCOMPARE(QString::fromStdString(lastLine(runSource("from . import x\n").err)),
                  QString("ImportError: attempted relative import with no known parent package"));
-        Run caught = runSource("try:\n    import sys\nexcept ImportError as e:\n    print(type(e).__name__, e.name)\n");
+        Run caught = runSource(
+            "try:\n    import sys\nexcept ImportError as e:\n    print(type(e).__name__, "
+            "e.name)\n");
         QCOMPARE(QString::fromStdString(caught.out), QString("ModuleNotFoundError sys\n"));
     }
 
@@ -178,19 +182,25 @@ private slots:
             addToModule(J, m, "VERSION", Value(J.newStr("1.0")));
         });
         I.registerModule("pkg.sub", [](Interpreter& J, ModuleObject& m) {
-            addFunction(J, m, "twice", [](Interpreter&, CallArgs& a) { return Value::integer(a.pos.at(0).intLike() * 2); });
+            addFunction(J, m, "twice", [](Interpreter&, CallArgs& a) {
+                return Value::integer(a.pos.at(0).intLike() * 2);
+            });
         });
         RunResult r = I.runScript(
-            "import pkg\nimport pkg.sub\nimport pkg.sub as s\nfrom pkg.sub import twice\nfrom pkg import sub, VERSION\n"
+            "import pkg\nimport pkg.sub\nimport pkg.sub as s\nfrom pkg.sub import twice\nfrom pkg "
+            "import sub, VERSION\n"
             "print(pkg.VERSION, pkg.sub.twice(2), s.twice(3), twice(4), sub is s, VERSION)\n"
             "from pkg import missing\n",
             "m.py");
         QCOMPARE(QString::fromStdString(out), QString("1.0 4 6 8 True 1.0\n"));
         QCOMPARE(inits, 1);
-        QCOMPARE(QString::fromStdString(lastLine(r.error)),
-                 QString("ImportError: cannot import name 'missing' from 'pkg' (unknown location)"));
+        QCOMPARE(
+            QString::fromStdString(lastLine(r.error)),
+            QString("ImportError: cannot import name 'missing' from 'pkg' (unknown location)"));
         // A module whose init raises is not cached half-made.
-        I.registerModule("broken", [](Interpreter&, ModuleObject&) { throw PyError(Exc::RuntimeError, "init failed"); });
+        I.registerModule("broken", [](Interpreter&, ModuleObject&) {
+            throw PyError(Exc::RuntimeError, "init failed");
+        });
         r = I.runScript("import broken\n", "b.py");
         QCOMPARE(QString::fromStdString(lastLine(r.error)), QString("RuntimeError: init failed"));
         r = I.runScript("import pkg.sub as q\nprint(q.twice(21))\n", "c.py");
@@ -206,14 +216,16 @@ private slots:
         Run r = runSource("x = 0\nwhile True:\n    pass\n", "loop.py", lim);
         QCOMPARE(r.result.exitStatus, 1);
         QVERIFY(r.result.status == RunResult::Status::StepLimit);
-        QVERIFY2(r.result.error.find("step limit exceeded") != std::string::npos, r.result.error.c_str());
+        QVERIFY2(r.result.error.find("step limit exceeded") != std::string::npos,
+                 r.result.error.c_str());
         QVERIFY(r.result.error.find("200000") != std::string::npos);
         QVERIFY(r.result.error.find("--max-steps") != std::string::npos);
         QVERIFY(r.result.error.find("File \"loop.py\", line ") != std::string::npos);
         // `except BaseException` cannot swallow it, `finally` does not run.
-        r = runSource("try:\n    while True:\n        pass\nexcept BaseException:\n    print('caught')\n"
-                      "finally:\n    print('finally')\n",
-                      "s.py", lim);
+        r = runSource(
+            "try:\n    while True:\n        pass\nexcept BaseException:\n    print('caught')\n"
+            "finally:\n    print('finally')\n",
+            "s.py", lim);
         QVERIFY(r.result.status == RunResult::Status::StepLimit);
         QVERIFY(r.out.empty());
     }
@@ -226,23 +238,30 @@ private slots:
 
     void infiniteRecursionIsRecursionError() {
         Run r = runSource("def f(n):\n    return f(n + 1)\nf(0)\n", "rec.py");
-        QCOMPARE(QString::fromStdString(lastLine(r.err)), QString("RecursionError: maximum recursion depth exceeded"));
+        QCOMPARE(QString::fromStdString(lastLine(r.err)),
+                 QString("RecursionError: maximum recursion depth exceeded"));
         QVERIFY(r.err.find("[Previous line repeated 996 more times]") != std::string::npos);
         // Mutual recursion through methods, __repr__ and a lower limit.
         Limits lim;
         lim.maxRecursion = 50;
-        r = runSource("class A:\n    def __repr__(self):\n        return repr(self)\nprint(A())\n", "r.py", lim);
-        QCOMPARE(QString::fromStdString(lastLine(r.err)), QString("RecursionError: maximum recursion depth exceeded"));
+        r = runSource("class A:\n    def __repr__(self):\n        return repr(self)\nprint(A())\n",
+                      "r.py", lim);
+        QCOMPARE(QString::fromStdString(lastLine(r.err)),
+                 QString("RecursionError: maximum recursion depth exceeded"));
         // Recursion is catchable and the interpreter keeps working afterwards.
-        r = runSource("def f():\n    f()\ntry:\n    f()\nexcept RecursionError as e:\n    print('caught', e)\n"
-                      "print(sum(range(10)))\n");
-        QCOMPARE(QString::fromStdString(r.out), QString("caught maximum recursion depth exceeded\n45\n"));
+        r = runSource(
+            "def f():\n    f()\ntry:\n    f()\nexcept RecursionError as e:\n    print('caught', "
+            "e)\n"
+            "print(sum(range(10)))\n");
+        QCOMPARE(QString::fromStdString(r.out),
+                 QString("caught maximum recursion depth exceeded\n45\n"));
     }
 
     void deepDataDoesNotCrash() {
         // Deeply nested data: repr hits the C++ stack guard (RecursionError), freeing is iterative.
-        Run r = runSource("x = []\nfor i in range(300000):\n    x = [x]\ntry:\n    print(len(repr(x)))\n"
-                          "except RecursionError:\n    print('too deep')\nprint('done')\n");
+        Run r = runSource(
+            "x = []\nfor i in range(300000):\n    x = [x]\ntry:\n    print(len(repr(x)))\n"
+            "except RecursionError:\n    print('too deep')\nprint('done')\n");
         QCOMPARE(QString::fromStdString(r.out), QString("too deep\ndone\n"));
         // A deep expression the parser allows.
         std::string expr = "1";
@@ -266,7 +285,8 @@ private slots:
         });
         t.join();
         QVERIFY(done);
-        QCOMPARE(QString::fromStdString(lastLine(r.err)), QString("RecursionError: maximum recursion depth exceeded"));
+        QCOMPARE(QString::fromStdString(lastLine(r.err)),
+                 QString("RecursionError: maximum recursion depth exceeded"));
     }
 
     void cancelFromAnotherThread() {
@@ -274,7 +294,8 @@ private slots:
         std::string out;
         I.setOutputSink([&](std::string_view s) { out += s; });
         RunResult r;
-        std::thread worker([&] { r = I.runScript("print('started')\nwhile True:\n    x = 1\n", "spin.py"); });
+        std::thread worker(
+            [&] { r = I.runScript("print('started')\nwhile True:\n    x = 1\n", "spin.py"); });
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         while (I.stepsTaken() < 1000 && std::chrono::steady_clock::now() < deadline) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
@@ -297,8 +318,10 @@ private slots:
         QCOMPARE(QString::fromStdString(lastLine(r.err)),
                  QString("OverflowError: integer out of range: irscope integers are 64-bit"));
         r = runSource("x = 99999999999999999999\n");
-        QVERIFY(lastLine(r.err).rfind("OverflowError: int literal 99999999999999999999 does not fit", 0) == 0);
-        r = runSource("print(9223372036854775807, -9223372036854775807 - 1, 2 ** 62 + (2 ** 62 - 1))\n");
+        QVERIFY(lastLine(r.err).rfind(
+                    "OverflowError: int literal 99999999999999999999 does not fit", 0) == 0);
+        r = runSource(
+            "print(9223372036854775807, -9223372036854775807 - 1, 2 ** 62 + (2 ** 62 - 1))\n");
         QCOMPARE(QString::fromStdString(r.out),
                  QString("9223372036854775807 -9223372036854775808 9223372036854775807\n"));
     }
@@ -309,7 +332,8 @@ private slots:
         Interpreter I;
         std::string out;
         I.setOutputSink([&](std::string_view s) { out += s; });
-        QCOMPARE(I.runScript("def scale(x, k=2):\n    print('scale', x)\n    return x * k\nclass P:\n    w = 3\n",
+        QCOMPARE(I.runScript("def scale(x, k=2):\n    print('scale', x)\n    return x * k\nclass "
+                             "P:\n    w = 3\n",
                              "lib.py")
                      .exitStatus,
                  0);
@@ -345,7 +369,8 @@ private slots:
             p.setWorkingDirectory(dir.path());
             p.start(QStringLiteral(IRSCOPE_CLI), QStringList{"run", "net.py"} + extra);
             p.waitForFinished(60000);
-            return std::make_tuple(p.exitCode(), QString(p.readAllStandardOutput()), QString(p.readAllStandardError()));
+            return std::make_tuple(p.exitCode(), QString(p.readAllStandardOutput()),
+                                   QString(p.readAllStandardError()));
         };
         auto [code, out, err] = cli("print('ok', 1 + 1)\n");
         QCOMPARE(code, 0);
@@ -354,8 +379,10 @@ private slots:
         std::tie(code, out, err) = cli("print('a')\n{}['k']\n");
         QCOMPARE(code, 1);
         QCOMPARE(out, QString("a\n"));
-        QCOMPARE(err, QString("Traceback (most recent call last):\n  File \"net.py\", line 2, in <module>\n"
-                              "    {}['k']\nKeyError: 'k'\n"));
+        QCOMPARE(
+            err,
+            QString("Traceback (most recent call last):\n  File \"net.py\", line 2, in <module>\n"
+                    "    {}['k']\nKeyError: 'k'\n"));
         std::tie(code, out, err) = cli("x = (1,\n");
         QCOMPARE(code, 1);
         QCOMPARE(err, QString("net.py:1:5: SyntaxError: '(' was never closed\nx = (1,\n    ^\n"));
@@ -369,11 +396,12 @@ private slots:
         std::string out;
         I.setOutputSink([&](std::string_view s) { out += s; });
         for (int i = 0; i < 20; ++i) {
-            QCOMPARE(I.runScript("class A:\n    def f(self):\n        return self\na = A()\na.me = a\n"
-                                 "print(len([a.f() for _ in range(3)]))\n",
-                                 "r.py")
-                         .exitStatus,
-                     0);
+            QCOMPARE(
+                I.runScript("class A:\n    def f(self):\n        return self\na = A()\na.me = a\n"
+                            "print(len([a.f() for _ in range(3)]))\n",
+                            "r.py")
+                    .exitStatus,
+                0);
         }
         QCOMPARE(out.size(), std::size_t{40});
     }

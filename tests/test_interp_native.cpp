@@ -75,131 +75,159 @@ NativeFn tensorOp(FakeMs& ms, char op, bool reflected) {
             std::swap(x, y);
         }
         switch (op) {
-            case '+': return makeTensor(I, ms, x + y);
-            case '-': return makeTensor(I, ms, x - y);
-            case '*': return makeTensor(I, ms, x * y);
-            case '@': return makeTensor(I, ms, x * y * 10);
-            case '<': return Value::boolean(x < y);
-            default: return Value::boolean(x == y);
+            case '+':
+                return makeTensor(I, ms, x + y);
+            case '-':
+                return makeTensor(I, ms, x - y);
+            case '*':
+                return makeTensor(I, ms, x * y);
+            case '@':
+                return makeTensor(I, ms, x * y * 10);
+            case '<':
+                return Value::boolean(x < y);
+            default:
+                return Value::boolean(x == y);
         }
     };
 }
 
 void initFakeMs(Interpreter& I, ModuleObject& m, FakeMs& ms) {
-    ms.tensor = ClassBuilder(I, "Tensor", "fakems")
-                    .layout<TensorObject>()
-                    .method("__init__",
-                            [](Interpreter& J, CallArgs& a) {
-                                static const Signature sig = Signature("Tensor").arg("self").arg("value", Value::real(0));
-                                auto v = sig.bind(J, a);
-                                v[0].as<TensorObject>()->v = num(J, v[1]);
-                                return Value::none();
-                            })
-                    .method("__add__", tensorOp(ms, '+', false))
-                    .method("__radd__", tensorOp(ms, '+', true))
-                    .method("__sub__", tensorOp(ms, '-', false))
-                    .method("__rsub__", tensorOp(ms, '-', true))
-                    .method("__mul__", tensorOp(ms, '*', false))
-                    .method("__rmul__", tensorOp(ms, '*', true))
-                    .method("__matmul__", tensorOp(ms, '@', false))
-                    .method("__lt__", tensorOp(ms, '<', false))
-                    .method("__eq__", tensorOp(ms, '=', false))
-                    .attr("__hash__", Value::none())
-                    .method("__repr__",
-                            [](Interpreter& J, CallArgs& a) {
-                                return Value(J.newStr("Tensor(" + J.repr(Value::real(a.pos.at(0).as<TensorObject>()->v)) + ")"));
-                            })
-                    .method("__str__",
-                            [](Interpreter& J, CallArgs& a) {
-                                return Value(J.newStr(J.repr(Value::real(a.pos.at(0).as<TensorObject>()->v))));
-                            })
-                    .method("__len__", [](Interpreter&, CallArgs&) { return Value::integer(1); })
-                    .method("__getitem__",
-                            [&ms](Interpreter& J, CallArgs& a) {
-                                if (J.toIndex(a.pos.at(1)) != 0) {
-                                    throw PyError(Exc::IndexError, "index out of bounds");
-                                }
-                                return makeTensor(J, ms, a.pos[0].as<TensorObject>()->v);
-                            })
-                    .method("sum",
-                            [&ms](Interpreter& J, CallArgs& a) {
-                                static const Signature sig = Signature("sum").arg("self").arg("axis", Value());
-                                auto v = sig.bind(J, a);
-                                return makeTensor(J, ms, v[0].as<TensorObject>()->v);
-                            })
-                    .property("shape", [](Interpreter& J, const Value&) { return Value(J.newTuple({})); })
-                    .property(
-                        "value", [](Interpreter&, const Value& s) { return Value::real(s.as<TensorObject>()->v); },
-                        [](Interpreter& J, const Value& s, const Value& v) { s.as<TensorObject>()->v = num(J, v); })
-                    .build();
+    ms.tensor =
+        ClassBuilder(I, "Tensor", "fakems")
+            .layout<TensorObject>()
+            .method("__init__",
+                    [](Interpreter& J, CallArgs& a) {
+                        static const Signature sig =
+                            Signature("Tensor").arg("self").arg("value", Value::real(0));
+                        auto v = sig.bind(J, a);
+                        v[0].as<TensorObject>()->v = num(J, v[1]);
+                        return Value::none();
+                    })
+            .method("__add__", tensorOp(ms, '+', false))
+            .method("__radd__", tensorOp(ms, '+', true))
+            .method("__sub__", tensorOp(ms, '-', false))
+            .method("__rsub__", tensorOp(ms, '-', true))
+            .method("__mul__", tensorOp(ms, '*', false))
+            .method("__rmul__", tensorOp(ms, '*', true))
+            .method("__matmul__", tensorOp(ms, '@', false))
+            .method("__lt__", tensorOp(ms, '<', false))
+            .method("__eq__", tensorOp(ms, '=', false))
+            .attr("__hash__", Value::none())
+            .method(
+                "__repr__",
+                [](Interpreter& J, CallArgs& a) {
+                    return Value(J.newStr(
+                        "Tensor(" + J.repr(Value::real(a.pos.at(0).as<TensorObject>()->v)) + ")"));
+                })
+            .method(
+                "__str__",
+                [](Interpreter& J, CallArgs& a) {
+                    return Value(J.newStr(J.repr(Value::real(a.pos.at(0).as<TensorObject>()->v))));
+                })
+            .method("__len__", [](Interpreter&, CallArgs&) { return Value::integer(1); })
+            .method("__getitem__",
+                    [&ms](Interpreter& J, CallArgs& a) {
+                        if (J.toIndex(a.pos.at(1)) != 0) {
+                            throw PyError(Exc::IndexError, "index out of bounds");
+                        }
+                        return makeTensor(J, ms, a.pos[0].as<TensorObject>()->v);
+                    })
+            .method("sum",
+                    [&ms](Interpreter& J, CallArgs& a) {
+                        static const Signature sig =
+                            Signature("sum").arg("self").arg("axis", Value());
+                        auto v = sig.bind(J, a);
+                        return makeTensor(J, ms, v[0].as<TensorObject>()->v);
+                    })
+            .property("shape", [](Interpreter& J, const Value&) { return Value(J.newTuple({})); })
+            .property(
+                "value",
+                [](Interpreter&, const Value& s) { return Value::real(s.as<TensorObject>()->v); },
+                [](Interpreter& J, const Value& s, const Value& v) {
+                    s.as<TensorObject>()->v = num(J, v);
+                })
+            .build();
     ms.parameter = ClassBuilder(I, "Parameter", "fakems", {ms.tensor})
                        .method("__init__",
                                [](Interpreter& J, CallArgs& a) {
-                                   static const Signature sig = Signature("Parameter").arg("self").arg("default_input").kwOnly("name", Value());
+                                   static const Signature sig = Signature("Parameter")
+                                                                    .arg("self")
+                                                                    .arg("default_input")
+                                                                    .kwOnly("name", Value());
                                    auto v = sig.bind(J, a);
                                    auto* t = v[0].as<TensorObject>();
                                    t->v = num(J, v[1]);
                                    t->name = v[2].isNull() ? "Parameter" : toStr(J, v[2], "name");
                                    return Value::none();
                                })
-                       .property("name", [](Interpreter& J, const Value& s) { return Value(J.newStr(s.as<TensorObject>()->name)); })
+                       .property("name",
+                                 [](Interpreter& J, const Value& s) {
+                                     return Value(J.newStr(s.as<TensorObject>()->name));
+                                 })
                        .build();
-    ms.cell = ClassBuilder(I, "Cell", "fakems.nn")
-                  .layout<NetCell>()
-                  .method("__init__",
-                          [](Interpreter& J, CallArgs& a) {
-                              static const Signature sig = Signature("Cell.__init__").arg("self").arg("auto_prefix", Value::boolean(true)).varKw("flags");
-                              auto v = sig.bind(J, a);
-                              v[0].as<NetCell>()->autoPrefix = J.truthy(v[1]);
-                              return Value::none();
-                          })
-                  .method("__setattr__",
-                          [&ms](Interpreter& J, CallArgs& a) {
-                              auto* self = a.pos.at(0).as<NetCell>();
-                              const std::string& name = toStr(J, a.pos.at(1), "attribute name");
-                              const Value& v = a.pos.at(2);
-                              if (J.isInstance(v, ms.parameter.get())) {
-                                  self->registered.push_back("param:" + name);
-                                  self->params.emplace_back(name, v);  // not in __dict__
-                                  return Value::none();
-                              }
-                              if (J.isInstance(v, ms.cell.get())) {
-                                  self->registered.push_back("cell:" + name);
-                              }
-                              J.genericSetAttr(a.pos[0], J.intern(name), v);
-                              return Value::none();
-                          })
-                  .method("__getattr__",
-                          [](Interpreter& J, CallArgs& a) -> Value {
-                              auto* self = a.pos.at(0).as<NetCell>();
-                              const std::string& name = toStr(J, a.pos.at(1), "attribute name");
-                              for (auto& [n, v] : self->params) {
-                                  if (n == name) {
-                                      return v;
-                                  }
-                              }
-                              throw PyError(Exc::AttributeError, "'" + J.typeName(a.pos[0]) + "' object has no attribute '" + name + "'");
-                          })
-                  .method("__call__",
-                          [](Interpreter& J, CallArgs& a) {
-                              Value self = a.pos.at(0);
-                              ++self.as<NetCell>()->calls;
-                              CallArgs rest(std::vector<Value>(a.pos.begin() + 1, a.pos.end()), a.kw);
-                              return J.callMethod(self, "construct", std::move(rest));
-                          })
-                  .method("parameters_and_names",
-                          [](Interpreter& J, CallArgs& a) {
-                              std::vector<Value> out;
-                              for (auto& [n, v] : a.pos.at(0).as<NetCell>()->params) {
-                                  out.push_back(Value(J.newTuple({Value(J.newStr(n)), v})));
-                              }
-                              return Value(J.newList(std::move(out)));
-                          })
-                  .build();
+    ms.cell =
+        ClassBuilder(I, "Cell", "fakems.nn")
+            .layout<NetCell>()
+            .method("__init__",
+                    [](Interpreter& J, CallArgs& a) {
+                        static const Signature sig = Signature("Cell.__init__")
+                                                         .arg("self")
+                                                         .arg("auto_prefix", Value::boolean(true))
+                                                         .varKw("flags");
+                        auto v = sig.bind(J, a);
+                        v[0].as<NetCell>()->autoPrefix = J.truthy(v[1]);
+                        return Value::none();
+                    })
+            .method("__setattr__",
+                    [&ms](Interpreter& J, CallArgs& a) {
+                        auto* self = a.pos.at(0).as<NetCell>();
+                        const std::string& name = toStr(J, a.pos.at(1), "attribute name");
+                        const Value& v = a.pos.at(2);
+                        if (J.isInstance(v, ms.parameter.get())) {
+                            self->registered.push_back("param:" + name);
+                            self->params.emplace_back(name, v);  // not in __dict__
+                            return Value::none();
+                        }
+                        if (J.isInstance(v, ms.cell.get())) {
+                            self->registered.push_back("cell:" + name);
+                        }
+                        J.genericSetAttr(a.pos[0], J.intern(name), v);
+                        return Value::none();
+                    })
+            .method("__getattr__",
+                    [](Interpreter& J, CallArgs& a) -> Value {
+                        auto* self = a.pos.at(0).as<NetCell>();
+                        const std::string& name = toStr(J, a.pos.at(1), "attribute name");
+                        for (auto& [n, v] : self->params) {
+                            if (n == name) {
+                                return v;
+                            }
+                        }
+                        throw PyError(Exc::AttributeError, "'" + J.typeName(a.pos[0]) +
+                                                               "' object has no attribute '" +
+                                                               name + "'");
+                    })
+            .method("__call__",
+                    [](Interpreter& J, CallArgs& a) {
+                        Value self = a.pos.at(0);
+                        ++self.as<NetCell>()->calls;
+                        CallArgs rest(std::vector<Value>(a.pos.begin() + 1, a.pos.end()), a.kw);
+                        return J.callMethod(self, "construct", std::move(rest));
+                    })
+            .method("parameters_and_names",
+                    [](Interpreter& J, CallArgs& a) {
+                        std::vector<Value> out;
+                        for (auto& [n, v] : a.pos.at(0).as<NetCell>()->params) {
+                            out.push_back(Value(J.newTuple({Value(J.newStr(n)), v})));
+                        }
+                        return Value(J.newList(std::move(out)));
+                    })
+            .build();
     ms.primitive = ClassBuilder(I, "Add", "fakems.ops")
                        .method("__call__",
                                [](Interpreter& J, CallArgs& a) {
-                                   static const Signature sig = Signature("Add.__call__").arg("self").arg("x").arg("y");
+                                   static const Signature sig =
+                                       Signature("Add.__call__").arg("self").arg("x").arg("y");
                                    auto v = sig.bind(J, a);
                                    return J.binaryOp(ast::Operator::Add, v[1], v[2]);
                                })
@@ -218,10 +246,11 @@ void initFakeMs(Interpreter& I, ModuleObject& m, FakeMs& ms) {
         for (const std::string& n : f->code->freeNames) {
             free += n + "=" + J.repr(f->resolveFreeName(J, n)) + ",";
         }
-        ms.jitLog.push_back(f->def->name + "|" + f->qualname + "|" + f->fileName() + ":" + std::to_string(f->firstLine()) +
-                            "|params=" + std::to_string(f->code->paramCount()) + "|defaults=" +
-                            std::to_string(f->defaults.size()) + "|free=" + free + "|global_scale=" +
-                            J.repr(f->resolveFreeName(J, "SCALE")));
+        ms.jitLog.push_back(f->def->name + "|" + f->qualname + "|" + f->fileName() + ":" +
+                            std::to_string(f->firstLine()) +
+                            "|params=" + std::to_string(f->code->paramCount()) +
+                            "|defaults=" + std::to_string(f->defaults.size()) + "|free=" + free +
+                            "|global_scale=" + J.repr(f->resolveFreeName(J, "SCALE")));
         auto wrapper = J.newNative(f->name, [&ms, fn](Interpreter& K, CallArgs& args) {
             ++ms.jitCalls;
             return K.call(fn, args);
@@ -245,8 +274,11 @@ void initFakeMs(Interpreter& I, ModuleObject& m, FakeMs& ms) {
             throw PyError(Exc::TypeError, "jit_class expects a class");
         }
         if (t->isSubtypeOf(ms.cell.get())) {
-            throw PyError(Exc::TypeError, "Decorator jit_class is used for user-defined classes and cannot be used for "
-                                          "nn.Cell: " + t->name + "<>.");
+            throw PyError(
+                Exc::TypeError,
+                "Decorator jit_class is used for user-defined classes and cannot be used for "
+                "nn.Cell: " +
+                    t->name + "<>.");
         }
         if (!t->classDef || t->classDef->name != t->name) {
             throw PyError(Exc::RuntimeError, "class AST missing");
@@ -260,14 +292,16 @@ void initFakeMs(Interpreter& I, ModuleObject& m, FakeMs& ms) {
             throw std::runtime_error("C++ failure");
         }
         if (kind == "op") {
-            throw ops::OpError(ops::ErrorKind::ValueError, "For 'Add', x.shape and y.shape need to broadcast.");
+            throw ops::OpError(ops::ErrorKind::ValueError,
+                               "For 'Add', x.shape and y.shape need to broadcast.");
         }
         if (kind == "alloc") {
             throw std::bad_alloc();
         }
         throw PyError(J.getAttr(Value(J.importModule("fakems")), "CustomError"), "raised by type");
     });
-    Ref<Type> custom = I.newClass("CustomError", {Ref<Type>(I.types().exception(Exc::ValueError))}, I.newDict(), "fakems");
+    Ref<Type> custom = I.newClass("CustomError", {Ref<Type>(I.types().exception(Exc::ValueError))},
+                                  I.newDict(), "fakems");
     addToModule(I, m, "CustomError", Value(custom));
 }
 
@@ -280,7 +314,8 @@ void initOps(Interpreter& I, ModuleObject& m, FakeMs& ms) {
     I.importModule("fakems");
     addToModule(I, m, "Add", Value(ms.primitive));
     addFunction(I, m, "add", [](Interpreter& J, CallArgs& a) {
-        static const Signature sig = Signature("add").arg("input").arg("other").kwOnly("alpha", Value::integer(1));
+        static const Signature sig =
+            Signature("add").arg("input").arg("other").kwOnly("alpha", Value::integer(1));
         auto v = sig.bind(J, a);
         return J.binaryOp(ast::Operator::Add, v[0], J.binaryOp(ast::Operator::Mult, v[1], v[2]));
     });
@@ -292,9 +327,12 @@ struct Env {
     std::string out;
     Env() {
         I.setOutputSink([this](std::string_view s) { out += s; });
-        I.registerModule("fakems", [this](Interpreter& J, ModuleObject& m) { initFakeMs(J, m, ms); });
-        I.registerModule("fakems.nn", [this](Interpreter& J, ModuleObject& m) { initNn(J, m, ms); });
-        I.registerModule("fakems.ops", [this](Interpreter& J, ModuleObject& m) { initOps(J, m, ms); });
+        I.registerModule("fakems",
+                         [this](Interpreter& J, ModuleObject& m) { initFakeMs(J, m, ms); });
+        I.registerModule("fakems.nn",
+                         [this](Interpreter& J, ModuleObject& m) { initNn(J, m, ms); });
+        I.registerModule("fakems.ops",
+                         [this](Interpreter& J, ModuleObject& m) { initOps(J, m, ms); });
     }
     RunResult run(const std::string& src) { return I.runScript(src, "net.py"); }
 };
@@ -353,7 +391,8 @@ private slots:
         QCOMPARE(QString::fromStdString(env.out),
                  QString("7.5 Tensor 2 bias 2.0\n"
                          "6.0 6.0 4.0 -2.0 90.0 True True () 3.0 3.0 1\n"
-                         "True True (<class 'fakems.Parameter'>, <class 'fakems.Tensor'>, <class 'object'>)\n"
+                         "True True (<class 'fakems.Parameter'>, <class 'fakems.Tensor'>, <class "
+                         "'object'>)\n"
                          "23.0 ['bias']\n"
                          "7.0\n"
                          "AttributeError: 'Net' object has no attribute 'missing'\n"));
@@ -415,9 +454,11 @@ print(M().construct(41))
         QCOMPARE(env.ms.jitCalls, 3);
         QCOMPARE(env.ms.jitLog.size(), std::size_t{2});
         QCOMPARE(QString::fromStdString(env.ms.jitLog[0]),
-                 QString("step|make.<locals>.step|net.py:7|params=2|defaults=1|free=k=3,offset=10,|global_scale=2.5"));
-        QCOMPARE(QString::fromStdString(env.ms.jitLog[1]),
-                 QString("construct|M.construct|net.py:17|params=2|defaults=0|free=|global_scale=2.5"));
+                 QString("step|make.<locals>.step|net.py:7|params=2|defaults=1|free=k=3,offset=10,|"
+                         "global_scale=2.5"));
+        QCOMPARE(
+            QString::fromStdString(env.ms.jitLog[1]),
+            QString("construct|M.construct|net.py:17|params=2|defaults=0|free=|global_scale=2.5"));
     }
 
     void jitClassDecorator() {
@@ -442,7 +483,8 @@ class Net(nn.Cell):
                  QString("Traceback (most recent call last):\n"
                          "  File \"net.py\", line 11, in <module>\n"
                          "    @ms.jit_class\n"
-                         "TypeError: Decorator jit_class is used for user-defined classes and cannot be used for "
+                         "TypeError: Decorator jit_class is used for user-defined classes and "
+                         "cannot be used for "
                          "nn.Cell: Net<>.\n"));
         auto* inner = env.I.mainModule()->dict()->getStr("InnerNet").as<Type>();
         QVERIFY(inner && inner->nativeData);
@@ -494,8 +536,14 @@ print(ops.add(other=2, input=1))
 
     void bindingOrderWithVarargs() {
         Interpreter I;
-        Signature sig = Signature("f").arg("a").arg("b", Value::integer(2)).varArgs("rest").kwOnly("k", Value()).varKw("kw");
-        CallArgs args({Value::integer(1), Value::integer(5), Value::integer(6)}, {KwArg{"z", Value::integer(9)}});
+        Signature sig = Signature("f")
+                            .arg("a")
+                            .arg("b", Value::integer(2))
+                            .varArgs("rest")
+                            .kwOnly("k", Value())
+                            .varKw("kw");
+        CallArgs args({Value::integer(1), Value::integer(5), Value::integer(6)},
+                      {KwArg{"z", Value::integer(9)}});
         std::vector<Value> v = sig.bind(I, args);
         QCOMPARE(v.size(), std::size_t{5});
         QCOMPARE(v[0].asInt(), std::int64_t{1});

@@ -105,8 +105,9 @@ double floatPow(double a, double b) {
         throw PyError(Exc::ZeroDivisionError, "0.0 cannot be raised to a negative power");
     }
     if (a < 0.0 && std::isfinite(b) && b != std::floor(b)) {
-        throw PyError(Exc::ValueError, "irscope: complex numbers are not supported (negative base, "
-                                       "fractional exponent)");
+        throw PyError(Exc::ValueError,
+                      "irscope: complex numbers are not supported (negative base, "
+                      "fractional exponent)");
     }
     errno = 0;
     double r = std::pow(a, b);
@@ -136,20 +137,24 @@ Value numberBinary(ast::Operator op, const Value& a, const Value& b) {
         const std::int64_t x = a.intLike(), y = b.intLike();
         std::int64_t r;
         switch (op) {
-            case Operator::Add: return Value::integer(checkedAdd(x, y));
+            case Operator::Add:
+                return Value::integer(checkedAdd(x, y));
             case Operator::Sub:
                 if (__builtin_sub_overflow(x, y, &r)) {
                     intOverflow();
                 }
                 return Value::integer(r);
-            case Operator::Mult: return Value::integer(checkedMul(x, y));
+            case Operator::Mult:
+                return Value::integer(checkedMul(x, y));
             case Operator::Div:
                 if (y == 0) {
                     throw PyError(Exc::ZeroDivisionError, "division by zero");
                 }
                 return Value::real(static_cast<double>(x) / static_cast<double>(y));
-            case Operator::FloorDiv: return Value::integer(floorDiv(x, y));
-            case Operator::Mod: return Value::integer(floorMod(x, y));
+            case Operator::FloorDiv:
+                return Value::integer(floorDiv(x, y));
+            case Operator::Mod:
+                return Value::integer(floorMod(x, y));
             case Operator::Pow:
                 if (y < 0) {
                     return Value::real(floatPow(static_cast<double>(x), static_cast<double>(y)));
@@ -166,7 +171,8 @@ Value numberBinary(ast::Operator op, const Value& a, const Value& b) {
                                       : x < (std::numeric_limits<std::int64_t>::min() >> y))) {
                     intOverflow();
                 }
-                return Value::integer(static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << y));
+                return Value::integer(
+                    static_cast<std::int64_t>(static_cast<std::uint64_t>(x) << y));
             case Operator::RShift:
                 if (y < 0) {
                     throw PyError(Exc::ValueError, "negative shift count");
@@ -187,15 +193,19 @@ Value numberBinary(ast::Operator op, const Value& a, const Value& b) {
                     return Value::boolean((x ^ y) != 0);
                 }
                 return Value::integer(x ^ y);
-            case Operator::MatMult: return {};
+            case Operator::MatMult:
+                return {};
         }
         return {};
     }
     const double x = a.toDouble(), y = b.toDouble();
     switch (op) {
-        case Operator::Add: return Value::real(x + y);
-        case Operator::Sub: return Value::real(x - y);
-        case Operator::Mult: return Value::real(x * y);
+        case Operator::Add:
+            return Value::real(x + y);
+        case Operator::Sub:
+            return Value::real(x - y);
+        case Operator::Mult:
+            return Value::real(x * y);
         case Operator::Div:
             if (y == 0.0) {
                 throw PyError(Exc::ZeroDivisionError, "float division by zero");
@@ -209,13 +219,18 @@ Value numberBinary(ast::Operator op, const Value& a, const Value& b) {
             floatDivmod(x, y, &q, &r);
             return Value::real(q);
         }
-        case Operator::Mod: return Value::real(floatMod(x, y));
-        case Operator::Pow: return Value::real(floatPow(x, y));
-        default: return {};
+        case Operator::Mod:
+            return Value::real(floatMod(x, y));
+        case Operator::Pow:
+            return Value::real(floatPow(x, y));
+        default:
+            return {};
     }
 }
 
-bool numbersEqual(const Value& a, const Value& b) { return compareNumbers(a, b) == 0; }
+bool numbersEqual(const Value& a, const Value& b) {
+    return compareNumbers(a, b) == 0;
+}
 
 int compareNumbers(const Value& a, const Value& b) {
     if (a.isIntLike() && b.isIntLike()) {
@@ -283,7 +298,8 @@ std::string roundIntegerDigits(std::string digits, int k, bool sticky) {
     for (std::size_t i = cut + 1; i < digits.size(); ++i) {
         restNonZero |= digits[i] != '0';
     }
-    bool up = first > '5' || (first == '5' && (restNonZero || (cut > 0 && (digits[cut - 1] - '0') % 2 == 1)));
+    bool up = first > '5' ||
+              (first == '5' && (restNonZero || (cut > 0 && (digits[cut - 1] - '0') % 2 == 1)));
     std::string head = digits.substr(0, cut);
     if (head.empty()) {
         head = "0";
@@ -382,8 +398,8 @@ std::string_view stripSpace(std::string_view s) {
 
 std::int64_t parseInt(std::string_view text, int base, std::string_view original) {
     auto fail = [&]() -> std::int64_t {
-        throw PyError(Exc::ValueError, "invalid literal for int() with base " + std::to_string(base) + ": " +
-                                           reprString(original));
+        throw PyError(Exc::ValueError, "invalid literal for int() with base " +
+                                           std::to_string(base) + ": " + reprString(original));
     };
     std::string_view s = stripSpace(text);
     bool neg = false;
@@ -405,7 +421,8 @@ std::int64_t parseInt(std::string_view text, int base, std::string_view original
         } else {
             b = 10;
             // base 0 forbids leading zeros in a non-zero decimal
-            if (s.size() > 1 && s[0] == '0' && s.find_first_not_of("0_") != std::string_view::npos) {
+            if (s.size() > 1 && s[0] == '0' &&
+                s.find_first_not_of("0_") != std::string_view::npos) {
                 fail();
             }
         }
@@ -415,7 +432,8 @@ std::int64_t parseInt(std::string_view text, int base, std::string_view original
                 s.remove_prefix(1);
             }
         }
-    } else if ((b == 16 && hasPrefix('x')) || (b == 8 && hasPrefix('o')) || (b == 2 && hasPrefix('b'))) {
+    } else if ((b == 16 && hasPrefix('x')) || (b == 8 && hasPrefix('o')) ||
+               (b == 2 && hasPrefix('b'))) {
         s.remove_prefix(2);
         if (!s.empty() && s[0] == '_') {
             s.remove_prefix(1);

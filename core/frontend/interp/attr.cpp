@@ -25,19 +25,23 @@ Value Interpreter::bindDescriptor(const Value& attr, const Value& obj, Type* obj
             Value self = nf->binding == NativeFunctionObject::Binding::Class ? Value(objType) : obj;
             return Value(make<BoundMethodObject>(types_.builtinFunction.get(), attr, self));
         }
-        case ObjKind::StaticMethod: return attr.as<StaticMethodObject>()->func;
+        case ObjKind::StaticMethod:
+            return attr.as<StaticMethodObject>()->func;
         case ObjKind::ClassMethod:
-            return Value(make<BoundMethodObject>(types_.boundMethod.get(), attr.as<ClassMethodObject>()->func,
-                                                 Value(objType)));
+            return Value(make<BoundMethodObject>(
+                types_.boundMethod.get(), attr.as<ClassMethodObject>()->func, Value(objType)));
         case ObjKind::Property: {
             auto* p = attr.as<PropertyObject>();
             if (p->fget.isNone() || p->fget.isNull()) {
-                throw PyError(Exc::AttributeError, "property of '" + objType->name + "' object has no getter");
+                throw PyError(Exc::AttributeError,
+                              "property of '" + objType->name + "' object has no getter");
             }
             return call(p->fget, {obj});
         }
-        case ObjKind::NativeProperty: return attr.as<NativePropertyObject>()->getter(*this, obj);
-        default: break;
+        case ObjKind::NativeProperty:
+            return attr.as<NativePropertyObject>()->getter(*this, obj);
+        default:
+            break;
     }
     if (attr.isObj() && !attr.obj()->type()->immutable) {  // a script class with __get__
         Value get = attr.obj()->type()->lookup("__get__");
@@ -57,8 +61,8 @@ Value Interpreter::genericGetAttr(const Value& obj, const Ref<StrObject>& name) 
             if (k == ObjKind::Property) {
                 auto* p = descr.as<PropertyObject>();
                 if (p->fget.isNone() || p->fget.isNull()) {
-                    throw PyError(Exc::AttributeError, "property '" + name->value + "' of '" + tp->name +
-                                                           "' object has no getter");
+                    throw PyError(Exc::AttributeError, "property '" + name->value + "' of '" +
+                                                           tp->name + "' object has no getter");
                 }
             }
             return bindDescriptor(descr, obj, tp);
@@ -85,12 +89,15 @@ namespace {
 
 [[noreturn]] void noAttribute(Interpreter& I, const Value& obj, const std::string& name) {
     if (const auto* t = obj.as<Type>()) {
-        throw PyError(Exc::AttributeError, "type object '" + t->name + "' has no attribute '" + name + "'");
+        throw PyError(Exc::AttributeError,
+                      "type object '" + t->name + "' has no attribute '" + name + "'");
     }
     if (const auto* m = obj.as<ModuleObject>()) {
-        throw PyError(Exc::AttributeError, "module '" + m->name + "' has no attribute '" + name + "'");
+        throw PyError(Exc::AttributeError,
+                      "module '" + m->name + "' has no attribute '" + name + "'");
     }
-    throw PyError(Exc::AttributeError, "'" + I.typeName(obj) + "' object has no attribute '" + name + "'");
+    throw PyError(Exc::AttributeError,
+                  "'" + I.typeName(obj) + "' object has no attribute '" + name + "'");
 }
 
 }  // namespace
@@ -139,7 +146,8 @@ Value Interpreter::superGetAttr(SuperObject& s, const Ref<StrObject>& name) {
         if (s.obj.is<Type>() && s.obj.as<Type>() == s.objType.get()) {
             // super() in a classmethod: functions stay plain, classmethods bind to the class
             if (auto* cm = v.as<ClassMethodObject>()) {
-                return Value(I.make<BoundMethodObject>(I.types().boundMethod.get(), cm->func, s.obj));
+                return Value(
+                    I.make<BoundMethodObject>(I.types().boundMethod.get(), cm->func, s.obj));
             }
             if (auto* sm = v.as<StaticMethodObject>()) {
                 return sm->func;
@@ -180,7 +188,8 @@ Value Interpreter::getAttrImpl(const Value& obj, const Ref<StrObject>& name) {
                 }
                 break;  // attributes of the super object itself
             }
-            default: break;
+            default:
+                break;
         }
     }
     Type* tp = I.typeOf(obj);
@@ -237,8 +246,8 @@ void Interpreter::genericSetAttr(const Value& obj, const Ref<StrObject>& name, c
     }
     if (auto* p = descr.as<PropertyObject>()) {
         if (p->fset.isNone() || p->fset.isNull()) {
-            throw PyError(Exc::AttributeError,
-                          "property '" + name->value + "' of '" + tp->name + "' object has no setter");
+            throw PyError(Exc::AttributeError, "property '" + name->value + "' of '" + tp->name +
+                                                   "' object has no setter");
         }
         call(p->fset, {obj, v});
         return;
@@ -257,7 +266,8 @@ void Interpreter::genericSetAttr(const Value& obj, const Ref<StrObject>& name, c
         obj.obj()->dict()->setStr(name, v);
         return;
     }
-    throw PyError(Exc::AttributeError, "'" + tp->name + "' object has no attribute '" + name->value + "'");
+    throw PyError(Exc::AttributeError,
+                  "'" + tp->name + "' object has no attribute '" + name->value + "'");
 }
 
 void Interpreter::delAttr(const Value& obj, std::string_view name) {
@@ -268,7 +278,8 @@ void Interpreter::delAttr(const Value& obj, std::string_view name) {
     }
     if (auto* m = obj.as<ModuleObject>()) {
         if (!m->dict()->removeStr(name)) {
-            throw PyError(Exc::AttributeError, "module '" + m->name + "' has no attribute '" + n->value + "'");
+            throw PyError(Exc::AttributeError,
+                          "module '" + m->name + "' has no attribute '" + n->value + "'");
         }
         return;
     }
@@ -285,8 +296,8 @@ void Interpreter::genericDelAttr(const Value& obj, const Ref<StrObject>& name) {
     Value descr = tp->lookup(name->value);
     if (auto* p = descr.as<PropertyObject>()) {
         if (p->fdel.isNone() || p->fdel.isNull()) {
-            throw PyError(Exc::AttributeError,
-                          "property '" + name->value + "' of '" + tp->name + "' object has no deleter");
+            throw PyError(Exc::AttributeError, "property '" + name->value + "' of '" + tp->name +
+                                                   "' object has no deleter");
         }
         call(p->fdel, {obj});
         return;
@@ -294,7 +305,8 @@ void Interpreter::genericDelAttr(const Value& obj, const Ref<StrObject>& name) {
     if (obj.isObj() && obj.obj()->dict() && obj.obj()->dict()->removeStr(name->value)) {
         return;
     }
-    throw PyError(Exc::AttributeError, "'" + tp->name + "' object has no attribute '" + name->value + "'");
+    throw PyError(Exc::AttributeError,
+                  "'" + tp->name + "' object has no attribute '" + name->value + "'");
 }
 
 // --- object's methods -------------------------------------------------------------------------
@@ -323,7 +335,9 @@ void Interpreter::setUpObjectMethods() {
     };
     objectInit_ = def("__init__", [](Interpreter&, CallArgs& a) {
         if (a.pos.size() > 1 || !a.kw.empty()) {
-            throw PyError(Exc::TypeError, "object.__init__() takes exactly one argument (the instance to initialize)");
+            throw PyError(
+                Exc::TypeError,
+                "object.__init__() takes exactly one argument (the instance to initialize)");
         }
         return Value::none();
     });
@@ -334,19 +348,22 @@ void Interpreter::setUpObjectMethods() {
         Type* t = a.pos[0].as<Type>();
         CallArgs rest(std::vector<Value>(a.pos.begin() + 1, a.pos.end()), a.kw);
         Type* owner = t->layoutOwner;
-        return owner && owner->alloc ? Value(owner->alloc(I, t, rest)) : Value(I.make<PlainObject>(t));
+        return owner && owner->alloc ? Value(owner->alloc(I, t, rest))
+                                     : Value(I.make<PlainObject>(t));
     });
-    obj->dict()->getStr("__new__").as<NativeFunctionObject>()->binding = NativeFunctionObject::Binding::Static;
+    obj->dict()->getStr("__new__").as<NativeFunctionObject>()->binding =
+        NativeFunctionObject::Binding::Static;
     objectGetattribute_ = def("__getattribute__", [](Interpreter& I, CallArgs& a) {
         expectArgs(a, 2, 2, "__getattribute__");
         Ref<StrObject> n(a.pos[1].as<StrObject>());
         if (!n) {
-            throw PyError(Exc::TypeError, "attribute name must be string, not '" + I.typeName(a.pos[1]) + "'");
+            throw PyError(Exc::TypeError,
+                          "attribute name must be string, not '" + I.typeName(a.pos[1]) + "'");
         }
         Value v = I.genericGetAttr(a.pos[0], n);
         if (v.isNull()) {
-            throw PyError(Exc::AttributeError,
-                          "'" + I.typeName(a.pos[0]) + "' object has no attribute '" + n->value + "'");
+            throw PyError(Exc::AttributeError, "'" + I.typeName(a.pos[0]) +
+                                                   "' object has no attribute '" + n->value + "'");
         }
         return v;
     });
@@ -354,7 +371,8 @@ void Interpreter::setUpObjectMethods() {
         expectArgs(a, 3, 3, "__setattr__");
         Ref<StrObject> n(a.pos[1].as<StrObject>());
         if (!n) {
-            throw PyError(Exc::TypeError, "attribute name must be string, not '" + I.typeName(a.pos[1]) + "'");
+            throw PyError(Exc::TypeError,
+                          "attribute name must be string, not '" + I.typeName(a.pos[1]) + "'");
         }
         I.genericSetAttr(a.pos[0], n, a.pos[2]);
         return Value::none();
@@ -363,7 +381,8 @@ void Interpreter::setUpObjectMethods() {
         expectArgs(a, 2, 2, "__delattr__");
         Ref<StrObject> n(a.pos[1].as<StrObject>());
         if (!n) {
-            throw PyError(Exc::TypeError, "attribute name must be string, not '" + I.typeName(a.pos[1]) + "'");
+            throw PyError(Exc::TypeError,
+                          "attribute name must be string, not '" + I.typeName(a.pos[1]) + "'");
         }
         I.genericDelAttr(a.pos[0], n);
         return Value::none();
@@ -383,7 +402,8 @@ void Interpreter::setUpObjectMethods() {
     def("__ne__", [](Interpreter& I, CallArgs& a) {
         expectArgs(a, 2, 2, "__ne__");
         Value eq = I.typeOf(a.pos[0])->lookup("__eq__");
-        Value r = eq.isNull() || eq.isNone() ? I.notImplemented() : I.call(eq, {a.pos[0], a.pos[1]});
+        Value r =
+            eq.isNull() || eq.isNone() ? I.notImplemented() : I.call(eq, {a.pos[0], a.pos[1]});
         if (r.identical(I.notImplemented())) {
             return r;
         }
@@ -397,13 +417,15 @@ void Interpreter::setUpObjectMethods() {
         expectArgs(a, 2, 2, "__format__");
         const std::string& spec = toStr(I, a.pos[1], "format_spec");
         if (!spec.empty()) {
-            throw PyError(Exc::TypeError, "unsupported format string passed to " + I.typeName(a.pos[0]) + ".__format__");
+            throw PyError(Exc::TypeError, "unsupported format string passed to " +
+                                              I.typeName(a.pos[0]) + ".__format__");
         }
         return Value(I.newStr(I.str(a.pos[0])));
     });
     auto prop = [&](const char* n, NativeGetter g, NativeSetter s = nullptr) {
-        obj->dict()->setStr(intern(n), Value(make<NativePropertyObject>(types_.getSetDescriptor.get(), n,
-                                                                        std::move(g), std::move(s))));
+        obj->dict()->setStr(intern(n),
+                            Value(make<NativePropertyObject>(types_.getSetDescriptor.get(), n,
+                                                             std::move(g), std::move(s))));
     };
     prop("__class__", [](Interpreter& I, const Value& v) { return Value(I.typeOf(v)); });
     prop("__dict__", [](Interpreter& I, const Value& v) -> Value {
@@ -413,7 +435,8 @@ void Interpreter::setUpObjectMethods() {
             }
             return Value(v.obj()->dict());
         }
-        throw PyError(Exc::AttributeError, "'" + I.typeName(v) + "' object has no attribute '__dict__'");
+        throw PyError(Exc::AttributeError,
+                      "'" + I.typeName(v) + "' object has no attribute '__dict__'");
     });
 }
 

@@ -23,7 +23,8 @@ bool isInstanceOf(Interpreter& I, const Value& obj, const Value& cls, const char
     }
     const auto* ty = cls.as<Type>();
     if (!ty) {
-        throw PyError(Exc::TypeError, std::string(fn) + "() arg 2 must be a type, a tuple of types, or a union");
+        throw PyError(Exc::TypeError,
+                      std::string(fn) + "() arg 2 must be a type, a tuple of types, or a union");
     }
     if (std::string(fn) == "issubclass") {
         return obj.as<Type>()->isSubtypeOf(ty);
@@ -40,7 +41,9 @@ Value minMax(Interpreter& I, CallArgs& a, bool isMax) {
         } else if (k.name == "default") {
             dflt = k.value;
         } else {
-            throw PyError(Exc::TypeError, std::string(name) + "() got an unexpected keyword argument '" + k.name + "'");
+            throw PyError(
+                Exc::TypeError,
+                std::string(name) + "() got an unexpected keyword argument '" + k.name + "'");
         }
     }
     if (a.pos.empty()) {
@@ -147,7 +150,9 @@ Value dirOf(Interpreter& I, const Value& obj) {
 
 void setUpBuiltinFunctions(Interpreter& I) {
     DictObject& bd = I.builtins();
-    auto def = [&](const char* name, NativeFn fn) { bd.setStr(I.intern(name), Value(I.newNative(name, std::move(fn)))); };
+    auto def = [&](const char* name, NativeFn fn) {
+        bd.setStr(I.intern(name), Value(I.newNative(name, std::move(fn))));
+    };
     auto one = [](const CallArgs& a, const char* name) {
         noKeywords(a, name);
         if (a.pos.size() != 1) {
@@ -163,14 +168,16 @@ void setUpBuiltinFunctions(Interpreter& I) {
                 if (!k.value.isNone()) {
                     const auto* s = k.value.as<StrObject>();
                     if (!s) {
-                        throw PyError(Exc::TypeError, k.name + " must be None or a string, not " + J.typeName(k.value));
+                        throw PyError(Exc::TypeError, k.name + " must be None or a string, not " +
+                                                          J.typeName(k.value));
                     }
                     (k.name == "sep" ? sep : end) = s->value;
                 }
             } else if (k.name == "file") {
                 file = k.value;
             } else if (k.name != "flush") {
-                throw PyError(Exc::TypeError, "'" + k.name + "' is an invalid keyword argument for print()");
+                throw PyError(Exc::TypeError,
+                              "'" + k.name + "' is an invalid keyword argument for print()");
             }
         }
         std::string out;
@@ -195,14 +202,16 @@ void setUpBuiltinFunctions(Interpreter& I) {
     def("isinstance", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "isinstance");
         if (a.pos.size() != 2) {
-            throw PyError(Exc::TypeError, "isinstance expected 2 arguments, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "isinstance expected 2 arguments, got " + std::to_string(a.pos.size()));
         }
         return Value::boolean(isInstanceOf(J, a.pos[0], a.pos[1], "isinstance"));
     });
     def("issubclass", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "issubclass");
         if (a.pos.size() != 2) {
-            throw PyError(Exc::TypeError, "issubclass expected 2 arguments, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "issubclass expected 2 arguments, got " + std::to_string(a.pos.size()));
         }
         if (!a.pos[0].is<Type>()) {
             throw PyError(Exc::TypeError, "issubclass() arg 1 must be a class");
@@ -212,7 +221,8 @@ void setUpBuiltinFunctions(Interpreter& I) {
     def("min", [](Interpreter& J, CallArgs& a) { return minMax(J, a, false); });
     def("max", [](Interpreter& J, CallArgs& a) { return minMax(J, a, true); });
     def("sum", [](Interpreter& J, CallArgs& a) {
-        static const Signature sig = Signature("sum").arg("iterable").arg("start", Value::integer(0)).positionalOnly();
+        static const Signature sig =
+            Signature("sum").arg("iterable").arg("start", Value::integer(0)).positionalOnly();
         CallArgs b = a;
         Value start = a.kwarg("start");
         b.kw.clear();
@@ -255,21 +265,27 @@ void setUpBuiltinFunctions(Interpreter& I) {
         auto v = sig.bind(J, a);
         if (v[0].isNumber()) {
             if (!v[1].isNone() && !v[1].isIntLike()) {
-                throw PyError(Exc::TypeError, "'" + J.typeName(v[1]) + "' object cannot be interpreted as an integer");
+                throw PyError(Exc::TypeError, "'" + J.typeName(v[1]) +
+                                                  "' object cannot be interpreted as an integer");
             }
             return roundNumber(v[0], v[1]);
         }
         Value f = J.typeOf(v[0])->lookup("__round__");
         if (f.isNull() || f.isNone()) {
-            throw PyError(Exc::TypeError, "type " + J.typeName(v[0]) + " doesn't define __round__ method");
+            throw PyError(Exc::TypeError,
+                          "type " + J.typeName(v[0]) + " doesn't define __round__ method");
         }
         return v[1].isNone() ? J.call(f, {v[0]}) : J.call(f, {v[0], v[1]});
     });
     def("sorted", [](Interpreter& J, CallArgs& a) {
         if (a.pos.size() != 1) {
-            throw PyError(Exc::TypeError, "sorted expected 1 argument, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "sorted expected 1 argument, got " + std::to_string(a.pos.size()));
         }
-        static const Signature sig = Signature("sorted").arg("iterable").kwOnly("key", Value::none()).kwOnly("reverse", Value::boolean(false));
+        static const Signature sig = Signature("sorted")
+                                         .arg("iterable")
+                                         .kwOnly("key", Value::none())
+                                         .kwOnly("reverse", Value::boolean(false));
         auto v = sig.bind(J, a);
         std::vector<Value> items = J.toVector(v[0]);
         sortValues(J, items, v[1], J.truthy(v[2]));
@@ -292,11 +308,15 @@ void setUpBuiltinFunctions(Interpreter& I) {
     def("getattr", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "getattr");
         if (a.pos.size() < 2 || a.pos.size() > 3) {
-            throw PyError(Exc::TypeError, a.pos.size() < 2 ? "getattr expected at least 2 arguments, got " + std::to_string(a.pos.size())
-                                                           : "getattr expected at most 3 arguments, got " + std::to_string(a.pos.size()));
+            throw PyError(
+                Exc::TypeError,
+                a.pos.size() < 2
+                    ? "getattr expected at least 2 arguments, got " + std::to_string(a.pos.size())
+                    : "getattr expected at most 3 arguments, got " + std::to_string(a.pos.size()));
         }
         if (!a.pos[1].is<StrObject>()) {
-            throw PyError(Exc::TypeError, "attribute name must be string, not '" + J.typeName(a.pos[1]) + "'");
+            throw PyError(Exc::TypeError,
+                          "attribute name must be string, not '" + J.typeName(a.pos[1]) + "'");
         }
         const std::string& n = a.pos[1].as<StrObject>()->value;
         if (a.pos.size() == 3) {
@@ -308,7 +328,8 @@ void setUpBuiltinFunctions(Interpreter& I) {
     def("setattr", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "setattr");
         if (a.pos.size() != 3) {
-            throw PyError(Exc::TypeError, "setattr expected 3 arguments, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "setattr expected 3 arguments, got " + std::to_string(a.pos.size()));
         }
         J.setAttr(a.pos[0], toStr(J, a.pos[1], "attribute name"), a.pos[2]);
         return Value::none();
@@ -316,7 +337,8 @@ void setUpBuiltinFunctions(Interpreter& I) {
     def("delattr", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "delattr");
         if (a.pos.size() != 2) {
-            throw PyError(Exc::TypeError, "delattr expected 2 arguments, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "delattr expected 2 arguments, got " + std::to_string(a.pos.size()));
         }
         J.delAttr(a.pos[0], toStr(J, a.pos[1], "attribute name"));
         return Value::none();
@@ -324,7 +346,8 @@ void setUpBuiltinFunctions(Interpreter& I) {
     def("hasattr", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "hasattr");
         if (a.pos.size() != 2) {
-            throw PyError(Exc::TypeError, "hasattr expected 2 arguments, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "hasattr expected 2 arguments, got " + std::to_string(a.pos.size()));
         }
         if (!a.pos[1].is<StrObject>()) {
             throw PyError(Exc::TypeError, "hasattr(): attribute name must be string");
@@ -345,7 +368,10 @@ void setUpBuiltinFunctions(Interpreter& I) {
             if (c < 0x80) {
                 out += static_cast<char>(c);
             } else {
-                std::snprintf(buf, sizeof buf, c <= 0xFF ? "\\x%02x" : c <= 0xFFFF ? "\\u%04x" : "\\U%08x",
+                std::snprintf(buf, sizeof buf,
+                              c <= 0xFF     ? "\\x%02x"
+                              : c <= 0xFFFF ? "\\u%04x"
+                                            : "\\U%08x",
                               static_cast<unsigned>(c));
                 out += buf;
             }
@@ -361,15 +387,18 @@ void setUpBuiltinFunctions(Interpreter& I) {
         one(a, "id");
         const Value& v = a.pos[0];
         if (v.isObj()) {
-            return Value::integer(static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(v.obj())));
+            return Value::integer(
+                static_cast<std::int64_t>(reinterpret_cast<std::uintptr_t>(v.obj())));
         }
         return Value::integer(J.hash(v) * 16 + static_cast<int>(v.tag()));
     });
     def("iter", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "iter");
         if (a.pos.size() != 1) {
-            throw PyError(Exc::TypeError, a.pos.size() == 2 ? "irscope: iter(callable, sentinel) is not supported"
-                                                            : "iter expected 1 argument, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          a.pos.size() == 2
+                              ? "irscope: iter(callable, sentinel) is not supported"
+                              : "iter expected 1 argument, got " + std::to_string(a.pos.size()));
         }
         return J.iter(a.pos[0]);
     });
@@ -390,7 +419,8 @@ void setUpBuiltinFunctions(Interpreter& I) {
     def("divmod", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "divmod");
         if (a.pos.size() != 2) {
-            throw PyError(Exc::TypeError, "divmod expected 2 arguments, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "divmod expected 2 arguments, got " + std::to_string(a.pos.size()));
         }
         const Value &x = a.pos[0], &y = a.pos[1];
         if (x.isIntLike() && y.isIntLike()) {
@@ -404,21 +434,24 @@ void setUpBuiltinFunctions(Interpreter& I) {
             if (y.toDouble() == 0.0) {
                 throw PyError(Exc::ZeroDivisionError, "float divmod()");
             }
-            return Value(J.newTuple({numberBinary(ast::Operator::FloorDiv, x, y), numberBinary(ast::Operator::Mod, x, y)}));
+            return Value(J.newTuple({numberBinary(ast::Operator::FloorDiv, x, y),
+                                     numberBinary(ast::Operator::Mod, x, y)}));
         }
         Value f = J.typeOf(x)->lookup("__divmod__");
         if (!f.isNull() && !f.isNone()) {
             return J.call(f, {x, y});
         }
-        throw PyError(Exc::TypeError, "unsupported operand type(s) for divmod(): '" + J.typeName(x) + "' and '" +
-                                          J.typeName(y) + "'");
+        throw PyError(Exc::TypeError, "unsupported operand type(s) for divmod(): '" +
+                                          J.typeName(x) + "' and '" + J.typeName(y) + "'");
     });
     def("pow", [](Interpreter& J, CallArgs& a) {
-        static const Signature sig = Signature("pow").arg("base").arg("exp").arg("mod", Value::none());
+        static const Signature sig =
+            Signature("pow").arg("base").arg("exp").arg("mod", Value::none());
         auto v = sig.bind(J, a);
         if (!v[2].isNone()) {
             if (!v[0].isIntLike() || !v[1].isIntLike() || !v[2].isIntLike()) {
-                throw PyError(Exc::TypeError, "pow() 3rd argument not allowed unless all arguments are integers");
+                throw PyError(Exc::TypeError,
+                              "pow() 3rd argument not allowed unless all arguments are integers");
             }
             return Value::integer(powMod(J, v[0].intLike(), v[1].intLike(), v[2].intLike()));
         }
@@ -436,7 +469,8 @@ void setUpBuiltinFunctions(Interpreter& I) {
         one(a, "ord");
         const auto* s = a.pos[0].as<StrObject>();
         if (!s) {
-            throw PyError(Exc::TypeError, "ord() expected string of length 1, but " + J.typeName(a.pos[0]) + " found");
+            throw PyError(Exc::TypeError, "ord() expected string of length 1, but " +
+                                              J.typeName(a.pos[0]) + " found");
         }
         if (s->length() != 1) {
             throw PyError(Exc::TypeError, "ord() expected a character, but string of length " +
@@ -457,7 +491,8 @@ void setUpBuiltinFunctions(Interpreter& I) {
         });
     }
     def("format", [](Interpreter& J, CallArgs& a) {
-        static const Signature sig = Signature("format").arg("value").arg("format_spec", Value()).positionalOnly();
+        static const Signature sig =
+            Signature("format").arg("value").arg("format_spec", Value()).positionalOnly();
         auto v = sig.bind(J, a);
         std::string spec = v[1].isNull() ? std::string() : toStr(J, v[1], "format() argument 2");
         return Value(J.newStr(J.format(v[0], spec)));
@@ -510,8 +545,9 @@ void setUpBuiltinFunctions(Interpreter& I) {
             }
         }
         for (std::size_t i = 0; i < f->cells.size(); ++i) {
-            const std::string& n = i < f->code->cellNames.size() ? f->code->cellNames[i]
-                                                                 : f->code->freeNames[i - f->code->cellNames.size()];
+            const std::string& n = i < f->code->cellNames.size()
+                                       ? f->code->cellNames[i]
+                                       : f->code->freeNames[i - f->code->cellNames.size()];
             if (!f->cells[i]->value.isNull()) {
                 d->setStr(J.intern(n), f->cells[i]->value);
             }
@@ -520,14 +556,16 @@ void setUpBuiltinFunctions(Interpreter& I) {
     });
     for (const char* name : {"exit", "quit"}) {
         def(name, [](Interpreter& J, CallArgs& a) -> Value {
-            throw PyError(Value(J.make<ExceptionObject>(J.types().exception(Exc::SystemExit),
-                                                        Value(J.newTuple(a.pos.empty() ? std::vector<Value>{}
-                                                                                       : std::vector<Value>{a.pos[0]})))));
+            throw PyError(Value(J.make<ExceptionObject>(
+                J.types().exception(Exc::SystemExit),
+                Value(J.newTuple(a.pos.empty() ? std::vector<Value>{}
+                                               : std::vector<Value>{a.pos[0]})))));
         });
     }
     const BuiltinTypes& T = I.types();
-    for (const Ref<Type>& t : {T.object, T.type, T.boolType, T.intType, T.floatType, T.str, T.tuple, T.list, T.dict,
-                               T.set, T.range, T.slice, T.property, T.staticMethod, T.classMethod, T.super}) {
+    for (const Ref<Type>& t :
+         {T.object, T.type, T.boolType, T.intType, T.floatType, T.str, T.tuple, T.list, T.dict,
+          T.set, T.range, T.slice, T.property, T.staticMethod, T.classMethod, T.super}) {
         bd.setStr(I.intern(t->name), Value(t));
     }
     for (int i = 0; i < static_cast<int>(Exc::Count); ++i) {

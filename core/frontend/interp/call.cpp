@@ -12,11 +12,16 @@ namespace {
 
 Exc excOfOpError(ops::ErrorKind k) {
     switch (k) {
-        case ops::ErrorKind::TypeError: return Exc::TypeError;
-        case ops::ErrorKind::ValueError: return Exc::ValueError;
-        case ops::ErrorKind::IndexError: return Exc::IndexError;
-        case ops::ErrorKind::ZeroDivisionError: return Exc::ZeroDivisionError;
-        default: return Exc::RuntimeError;
+        case ops::ErrorKind::TypeError:
+            return Exc::TypeError;
+        case ops::ErrorKind::ValueError:
+            return Exc::ValueError;
+        case ops::ErrorKind::IndexError:
+            return Exc::IndexError;
+        case ops::ErrorKind::ZeroDivisionError:
+            return Exc::ZeroDivisionError;
+        default:
+            return Exc::RuntimeError;
     }
 }
 
@@ -57,12 +62,14 @@ Value Interpreter::call(const Value& f, CallArgs args) {
                 args.pos.insert(args.pos.begin(), m->self);
                 return call(func, std::move(args));
             }
-            case ObjKind::NativeFunction: return callNative(*this, *f.as<NativeFunctionObject>(), args);
+            case ObjKind::NativeFunction:
+                return callNative(*this, *f.as<NativeFunctionObject>(), args);
             case ObjKind::Type: {
                 Ref<Type> keep(f.as<Type>());
                 return callType(keep.get(), args);
             }
-            default: break;
+            default:
+                break;
         }
     }
     Type* tp = typeOf(f);
@@ -85,7 +92,8 @@ bool Interpreter::callable(const Value& v) const {
         case ObjKind::Function:
         case ObjKind::BoundMethod:
         case ObjKind::NativeFunction:
-        case ObjKind::Type: return true;
+        case ObjKind::Type:
+            return true;
         default: {
             Value c = v.obj()->type()->lookup("__call__");
             return !c.isNull() && !c.isNone();

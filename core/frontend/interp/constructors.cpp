@@ -36,14 +36,16 @@ Value intOf(Interpreter& I, const Value& x, const Value& baseV) {
             if (!f.isNull() && !f.isNone()) {
                 Value r = I.call(f, {x});
                 if (!r.isIntLike()) {
-                    throw PyError(Exc::TypeError, std::string(m) + " returned non-int (type " + I.typeName(r) + ")");
+                    throw PyError(Exc::TypeError, std::string(m) + " returned non-int (type " +
+                                                      I.typeName(r) + ")");
                 }
                 return Value::integer(r.intLike());
             }
         }
     }
-    throw PyError(Exc::TypeError, "int() argument must be a string, a bytes-like object or a real number, not '" +
-                                      I.typeName(x) + "'");
+    throw PyError(Exc::TypeError,
+                  "int() argument must be a string, a bytes-like object or a real number, not '" +
+                      I.typeName(x) + "'");
 }
 
 Value floatOf(Interpreter& I, const Value& x) {
@@ -58,7 +60,9 @@ Value floatOf(Interpreter& I, const Value& x) {
         if (!f.isNull() && !f.isNone()) {
             Value r = I.call(f, {x});
             if (!r.isFloat()) {
-                throw PyError(Exc::TypeError, I.typeName(x) + ".__float__ returned non-float (type " + I.typeName(r) + ")");
+                throw PyError(
+                    Exc::TypeError,
+                    I.typeName(x) + ".__float__ returned non-float (type " + I.typeName(r) + ")");
             }
             return r;
         }
@@ -67,34 +71,41 @@ Value floatOf(Interpreter& I, const Value& x) {
             return Value::real(static_cast<double>(I.toIndex(x)));
         }
     }
-    throw PyError(Exc::TypeError, "float() argument must be a string or a real number, not '" + I.typeName(x) + "'");
+    throw PyError(Exc::TypeError, "float() argument must be a string or a real number, not '" +
+                                      I.typeName(x) + "'");
 }
 
 void onlyPositional(const CallArgs& a, const char* name, std::size_t max) {
     noKeywords(a, name);
     if (a.pos.size() > max) {
-        throw PyError(Exc::TypeError, std::string(name) + " expected at most " + std::to_string(max) + " argument" +
-                                          (max == 1 ? "" : "s") + ", got " + std::to_string(a.pos.size()));
+        throw PyError(Exc::TypeError,
+                      std::string(name) + " expected at most " + std::to_string(max) + " argument" +
+                          (max == 1 ? "" : "s") + ", got " + std::to_string(a.pos.size()));
     }
 }
 
 using Getter = NativeGetter;
 
 void prop(Interpreter& I, Type* t, const char* name, Getter g, NativeSetter s = nullptr) {
-    t->dict()->setStr(I.intern(name), Value(I.make<NativePropertyObject>(I.types().getSetDescriptor.get(), name,
-                                                                         std::move(g), std::move(s))));
+    t->dict()->setStr(I.intern(name),
+                      Value(I.make<NativePropertyObject>(I.types().getSetDescriptor.get(), name,
+                                                         std::move(g), std::move(s))));
 }
 
-Value strOrNone(Interpreter& I, const std::string& s) { return Value(I.newStr(s)); }
+Value strOrNone(Interpreter& I, const std::string& s) {
+    return Value(I.newStr(s));
+}
 
 }  // namespace
 
 void setUpTypeConstructors(Interpreter& I) {
     const BuiltinTypes& T = I.types();
     T.intType->construct = [](Interpreter& J, Type*, CallArgs& a) {
-        static const Signature sig = Signature("int").arg("x", Value()).arg("base", Value()).positionalOnly();
+        static const Signature sig =
+            Signature("int").arg("x", Value()).arg("base", Value()).positionalOnly();
         if (a.pos.size() > 2) {
-            throw PyError(Exc::TypeError, "int() takes at most 2 arguments (" + std::to_string(a.pos.size()) + " given)");
+            throw PyError(Exc::TypeError, "int() takes at most 2 arguments (" +
+                                              std::to_string(a.pos.size()) + " given)");
         }
         CallArgs b = a;
         for (KwArg& k : b.kw) {
@@ -104,7 +115,8 @@ void setUpTypeConstructors(Interpreter& I) {
                 }
                 b.pos[1] = k.value;
             } else {
-                throw PyError(Exc::TypeError, "'" + k.name + "' is an invalid keyword argument for int()");
+                throw PyError(Exc::TypeError,
+                              "'" + k.name + "' is an invalid keyword argument for int()");
             }
         }
         b.kw.clear();
@@ -128,7 +140,8 @@ void setUpTypeConstructors(Interpreter& I) {
     T.str->construct = [](Interpreter& J, Type*, CallArgs& a) {
         if (a.pos.size() > 1 || !a.kw.empty()) {
             Value enc = a.pos.size() > 1 ? a.pos[1] : a.kwarg("encoding");
-            throw PyError(Exc::TypeError, "str() argument 'encoding' must be str, not " + J.typeName(enc));
+            throw PyError(Exc::TypeError,
+                          "str() argument 'encoding' must be str, not " + J.typeName(enc));
         }
         return a.pos.empty() ? Value(J.newStr("")) : Value(J.newStr(J.str(a.pos[0])));
     };
@@ -163,9 +176,10 @@ void setUpTypeConstructors(Interpreter& I) {
     T.range->construct = [](Interpreter& J, Type*, CallArgs& a) {
         noKeywords(a, "range");
         if (a.pos.empty() || a.pos.size() > 3) {
-            throw PyError(Exc::TypeError, a.pos.empty() ? "range expected at least 1 argument, got 0"
-                                                        : "range expected at most 3 arguments, got " +
-                                                              std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError, a.pos.empty()
+                                              ? "range expected at least 1 argument, got 0"
+                                              : "range expected at most 3 arguments, got " +
+                                                    std::to_string(a.pos.size()));
         }
         std::int64_t start = 0, stop, step = 1;
         if (a.pos.size() == 1) {
@@ -191,7 +205,8 @@ void setUpTypeConstructors(Interpreter& I) {
         if (a.pos.size() == 1) {
             return Value(J.make<SliceObject>(J.types().slice.get(), n, a.pos[0], n));
         }
-        return Value(J.make<SliceObject>(J.types().slice.get(), a.pos[0], a.pos[1], a.pos.size() > 2 ? a.pos[2] : n));
+        return Value(J.make<SliceObject>(J.types().slice.get(), a.pos[0], a.pos[1],
+                                         a.pos.size() > 2 ? a.pos[2] : n));
     };
     T.type->construct = [](Interpreter& J, Type*, CallArgs& a) -> Value {
         if (a.pos.size() == 1 && a.kw.empty()) {
@@ -211,7 +226,8 @@ void setUpTypeConstructors(Interpreter& I) {
         }
         auto* src = a.pos[2].as<DictObject>();
         if (!src) {
-            throw PyError(Exc::TypeError, "type.__new__() argument 3 must be dict, not " + J.typeName(a.pos[2]));
+            throw PyError(Exc::TypeError,
+                          "type.__new__() argument 3 must be dict, not " + J.typeName(a.pos[2]));
         }
         Ref<DictObject> ns = J.newDict();
         src->forEach([&](const Value& k, const Value& v) { ns->set(J, k, v); });
@@ -244,14 +260,16 @@ void setUpTypeConstructors(Interpreter& I) {
     T.staticMethod->construct = [](Interpreter& J, Type*, CallArgs& a) {
         onlyPositional(a, "staticmethod", 1);
         if (a.pos.size() != 1) {
-            throw PyError(Exc::TypeError, "staticmethod expected 1 argument, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "staticmethod expected 1 argument, got " + std::to_string(a.pos.size()));
         }
         return Value(J.make<StaticMethodObject>(J.types().staticMethod.get(), a.pos[0]));
     };
     T.classMethod->construct = [](Interpreter& J, Type*, CallArgs& a) {
         onlyPositional(a, "classmethod", 1);
         if (a.pos.size() != 1) {
-            throw PyError(Exc::TypeError, "classmethod expected 1 argument, got " + std::to_string(a.pos.size()));
+            throw PyError(Exc::TypeError,
+                          "classmethod expected 1 argument, got " + std::to_string(a.pos.size()));
         }
         return Value(J.make<ClassMethodObject>(J.types().classMethod.get(), a.pos[0]));
     };
@@ -262,19 +280,23 @@ void setUpTypeConstructors(Interpreter& I) {
         }
         auto* cls = a.pos[0].as<Type>();
         if (!cls) {
-            throw PyError(Exc::TypeError, "super() argument 1 must be a type, not " + J.typeName(a.pos[0]));
+            throw PyError(Exc::TypeError,
+                          "super() argument 1 must be a type, not " + J.typeName(a.pos[0]));
         }
         if (a.pos.size() == 1) {
-            throw PyError(Exc::RuntimeError, "irscope: unbound super objects (one argument) are not supported");
+            throw PyError(Exc::RuntimeError,
+                          "irscope: unbound super objects (one argument) are not supported");
         }
         const Value& obj = a.pos[1];
         Type* objType = J.typeOf(obj);
         if (auto* t = obj.as<Type>(); t && t->isSubtypeOf(cls)) {
             objType = t;
         } else if (!objType->isSubtypeOf(cls)) {
-            throw PyError(Exc::TypeError, "super(type, obj): obj must be an instance or subtype of type");
+            throw PyError(Exc::TypeError,
+                          "super(type, obj): obj must be an instance or subtype of type");
         }
-        return Value(J.make<SuperObject>(J.types().super.get(), Ref<Type>(cls), obj, Ref<Type>(objType)));
+        return Value(
+            J.make<SuperObject>(J.types().super.get(), Ref<Type>(cls), obj, Ref<Type>(objType)));
     };
     T.noneType->construct = [](Interpreter&, Type*, CallArgs&) { return Value::none(); };
 
@@ -284,8 +306,9 @@ void setUpTypeConstructors(Interpreter& I) {
         const char* name;
         Value PropertyObject::*field;
     };
-    for (Accessor acc : {Accessor{"getter", &PropertyObject::fget}, Accessor{"setter", &PropertyObject::fset},
-                         Accessor{"deleter", &PropertyObject::fdel}}) {
+    for (Accessor acc :
+         {Accessor{"getter", &PropertyObject::fget}, Accessor{"setter", &PropertyObject::fset},
+          Accessor{"deleter", &PropertyObject::fdel}}) {
         defMethod(I, pt, acc.name, [acc](Interpreter& J, CallArgs& a) {
             expectArgs(a, 2, 2, acc.name);
             auto* p = a.pos[0].as<PropertyObject>();
@@ -298,29 +321,42 @@ void setUpTypeConstructors(Interpreter& I) {
             return Value(q);
         });
     }
-    for (Accessor acc : {Accessor{"fget", &PropertyObject::fget}, Accessor{"fset", &PropertyObject::fset},
-                         Accessor{"fdel", &PropertyObject::fdel}}) {
-        prop(I, pt, acc.name, [acc](Interpreter&, const Value& v) { return v.as<PropertyObject>()->*(acc.field); });
+    for (Accessor acc :
+         {Accessor{"fget", &PropertyObject::fget}, Accessor{"fset", &PropertyObject::fset},
+          Accessor{"fdel", &PropertyObject::fdel}}) {
+        prop(I, pt, acc.name,
+             [acc](Interpreter&, const Value& v) { return v.as<PropertyObject>()->*(acc.field); });
     }
-    prop(I, T.staticMethod.get(), "__func__", [](Interpreter&, const Value& v) { return v.as<StaticMethodObject>()->func; });
-    prop(I, T.classMethod.get(), "__func__", [](Interpreter&, const Value& v) { return v.as<ClassMethodObject>()->func; });
+    prop(I, T.staticMethod.get(), "__func__",
+         [](Interpreter&, const Value& v) { return v.as<StaticMethodObject>()->func; });
+    prop(I, T.classMethod.get(), "__func__",
+         [](Interpreter&, const Value& v) { return v.as<ClassMethodObject>()->func; });
 
     // Functions and methods.
     Type* ft = T.function.get();
     prop(
-        I, ft, "__name__", [](Interpreter& J, const Value& v) { return strOrNone(J, v.as<FunctionObject>()->name); },
-        [](Interpreter& J, const Value& v, const Value& x) { v.as<FunctionObject>()->name = toStr(J, x, "__name__"); });
+        I, ft, "__name__",
+        [](Interpreter& J, const Value& v) { return strOrNone(J, v.as<FunctionObject>()->name); },
+        [](Interpreter& J, const Value& v, const Value& x) {
+            v.as<FunctionObject>()->name = toStr(J, x, "__name__");
+        });
     prop(
-        I, ft, "__qualname__", [](Interpreter& J, const Value& v) { return strOrNone(J, v.as<FunctionObject>()->qualname); },
+        I, ft, "__qualname__",
+        [](Interpreter& J, const Value& v) {
+            return strOrNone(J, v.as<FunctionObject>()->qualname);
+        },
         [](Interpreter& J, const Value& v, const Value& x) {
             v.as<FunctionObject>()->qualname = toStr(J, x, "__qualname__");
         });
-    prop(I, ft, "__module__", [](Interpreter& J, const Value& v) { return strOrNone(J, v.as<FunctionObject>()->moduleName); });
+    prop(I, ft, "__module__", [](Interpreter& J, const Value& v) {
+        return strOrNone(J, v.as<FunctionObject>()->moduleName);
+    });
     prop(I, ft, "__defaults__", [](Interpreter& J, const Value& v) {
         auto* f = v.as<FunctionObject>();
         return f->defaults.empty() ? Value::none() : Value(J.newTuple(f->defaults));
     });
-    prop(I, ft, "__globals__", [](Interpreter&, const Value& v) { return Value(v.as<FunctionObject>()->globals); });
+    prop(I, ft, "__globals__",
+         [](Interpreter&, const Value& v) { return Value(v.as<FunctionObject>()->globals); });
     prop(I, ft, "__doc__", [](Interpreter& J, const Value& v) {
         auto* f = v.as<FunctionObject>();
         if (f->def && !f->def->body.empty() && f->def->body[0]->kind == ast::StmtKind::Expr) {
@@ -332,11 +368,16 @@ void setUpTypeConstructors(Interpreter& I) {
         return Value::none();
     });
     Type* mt = T.boundMethod.get();
-    prop(I, mt, "__self__", [](Interpreter&, const Value& v) { return v.as<BoundMethodObject>()->self; });
-    prop(I, mt, "__func__", [](Interpreter&, const Value& v) { return v.as<BoundMethodObject>()->func; });
-    prop(I, mt, "__name__", [](Interpreter& J, const Value& v) { return J.getAttr(v.as<BoundMethodObject>()->func, "__name__"); });
-    prop(I, mt, "__qualname__",
-         [](Interpreter& J, const Value& v) { return J.getAttr(v.as<BoundMethodObject>()->func, "__qualname__"); });
+    prop(I, mt, "__self__",
+         [](Interpreter&, const Value& v) { return v.as<BoundMethodObject>()->self; });
+    prop(I, mt, "__func__",
+         [](Interpreter&, const Value& v) { return v.as<BoundMethodObject>()->func; });
+    prop(I, mt, "__name__", [](Interpreter& J, const Value& v) {
+        return J.getAttr(v.as<BoundMethodObject>()->func, "__name__");
+    });
+    prop(I, mt, "__qualname__", [](Interpreter& J, const Value& v) {
+        return J.getAttr(v.as<BoundMethodObject>()->func, "__qualname__");
+    });
     Type* bt = T.builtinFunction.get();
     auto nativeOf = [](const Value& v) -> NativeFunctionObject* {
         if (auto* m = v.as<BoundMethodObject>()) {
@@ -344,8 +385,11 @@ void setUpTypeConstructors(Interpreter& I) {
         }
         return v.as<NativeFunctionObject>();
     };
-    prop(I, bt, "__name__", [nativeOf](Interpreter& J, const Value& v) { return strOrNone(J, nativeOf(v)->name); });
-    prop(I, bt, "__qualname__", [nativeOf](Interpreter& J, const Value& v) { return strOrNone(J, nativeOf(v)->qualname); });
+    prop(I, bt, "__name__",
+         [nativeOf](Interpreter& J, const Value& v) { return strOrNone(J, nativeOf(v)->name); });
+    prop(I, bt, "__qualname__", [nativeOf](Interpreter& J, const Value& v) {
+        return strOrNone(J, nativeOf(v)->qualname);
+    });
     prop(I, bt, "__self__", [](Interpreter&, const Value& v) {
         auto* m = v.as<BoundMethodObject>();
         return m ? m->self : Value::none();
@@ -362,12 +406,18 @@ void setUpTypeConstructors(Interpreter& I) {
         return x;
     });
     for (Type* num : {T.intType.get(), T.floatType.get()}) {
-        prop(I, num, "real", [](Interpreter&, const Value& v) { return v.isBool() ? Value::integer(v.intLike()) : v; });
-        prop(I, num, "imag", [](Interpreter&, const Value& v) { return v.isFloat() ? Value::real(0) : Value::integer(0); });
+        prop(I, num, "real", [](Interpreter&, const Value& v) {
+            return v.isBool() ? Value::integer(v.intLike()) : v;
+        });
+        prop(I, num, "imag", [](Interpreter&, const Value& v) {
+            return v.isFloat() ? Value::real(0) : Value::integer(0);
+        });
         defMethod(I, num, "conjugate", [](Interpreter&, CallArgs& a) { return a.pos.at(0); });
     }
-    prop(I, T.intType.get(), "numerator", [](Interpreter&, const Value& v) { return Value::integer(v.intLike()); });
-    prop(I, T.intType.get(), "denominator", [](Interpreter&, const Value&) { return Value::integer(1); });
+    prop(I, T.intType.get(), "numerator",
+         [](Interpreter&, const Value& v) { return Value::integer(v.intLike()); });
+    prop(I, T.intType.get(), "denominator",
+         [](Interpreter&, const Value&) { return Value::integer(1); });
     defMethod(I, T.floatType.get(), "is_integer", [](Interpreter&, CallArgs& a) {
         double d = a.pos.at(0).asFloat();
         return Value::boolean(std::isfinite(d) && d == std::floor(d));
@@ -377,11 +427,17 @@ void setUpTypeConstructors(Interpreter& I) {
         std::uint64_t m = v < 0 ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);
         return Value::integer(m == 0 ? 0 : 64 - __builtin_clzll(m));
     });
-    defMethod(I, T.intType.get(), "__index__", [](Interpreter&, CallArgs& a) { return Value::integer(a.pos.at(0).intLike()); });
-    defMethod(I, T.intType.get(), "__int__", [](Interpreter&, CallArgs& a) { return Value::integer(a.pos.at(0).intLike()); });
-    defMethod(I, T.intType.get(), "__float__", [](Interpreter&, CallArgs& a) { return Value::real(a.pos.at(0).toDouble()); });
-    defMethod(I, T.floatType.get(), "__float__", [](Interpreter&, CallArgs& a) { return Value::real(a.pos.at(0).toDouble()); });
-    defMethod(I, T.floatType.get(), "__int__", [](Interpreter&, CallArgs& a) { return Value::integer(floatToInt(a.pos.at(0).asFloat())); });
+    defMethod(I, T.intType.get(), "__index__",
+              [](Interpreter&, CallArgs& a) { return Value::integer(a.pos.at(0).intLike()); });
+    defMethod(I, T.intType.get(), "__int__",
+              [](Interpreter&, CallArgs& a) { return Value::integer(a.pos.at(0).intLike()); });
+    defMethod(I, T.intType.get(), "__float__",
+              [](Interpreter&, CallArgs& a) { return Value::real(a.pos.at(0).toDouble()); });
+    defMethod(I, T.floatType.get(), "__float__",
+              [](Interpreter&, CallArgs& a) { return Value::real(a.pos.at(0).toDouble()); });
+    defMethod(I, T.floatType.get(), "__int__", [](Interpreter&, CallArgs& a) {
+        return Value::integer(floatToInt(a.pos.at(0).asFloat()));
+    });
 }
 
 }  // namespace irscope::interp

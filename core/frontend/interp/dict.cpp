@@ -27,7 +27,8 @@ std::int64_t strHash(std::string_view s) {
 }
 
 std::int64_t hashInt(std::int64_t v) {
-    std::uint64_t mag = v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v);
+    std::uint64_t mag =
+        v < 0 ? static_cast<std::uint64_t>(-(v + 1)) + 1 : static_cast<std::uint64_t>(v);
     auto r = static_cast<std::int64_t>(mag % kModulus);
     if (v < 0) {
         r = -r;
@@ -109,7 +110,8 @@ int quickEquals(const Value& a, const Value& b) {
 
 // --- dict -------------------------------------------------------------------------------------
 
-std::size_t DictObject::findSlot(Interpreter* I, const Value& key, std::int64_t hash, std::int32_t* entry) {
+std::size_t DictObject::findSlot(Interpreter* I, const Value& key, std::int64_t hash,
+                                 std::int32_t* entry) {
 restart:
     const std::size_t mask = index_.size() - 1;
     std::size_t i = static_cast<std::size_t>(hash) & mask;
@@ -147,7 +149,8 @@ restart:
     }
 }
 
-std::size_t DictObject::findStrSlot(std::string_view key, std::int64_t hash, std::int32_t* entry) const {
+std::size_t DictObject::findStrSlot(std::string_view key, std::int64_t hash,
+                                    std::int32_t* entry) const {
     const std::size_t mask = index_.size() - 1;
     std::size_t i = static_cast<std::size_t>(hash) & mask;
     std::uint64_t perturb = static_cast<std::uint64_t>(hash);
@@ -278,7 +281,9 @@ bool DictObject::remove(Interpreter& I, const Value& key, Value* removedValue) {
     return true;
 }
 
-Value DictObject::getStr(std::string_view key) const { return getStr(key, strHash(key)); }
+Value DictObject::getStr(std::string_view key) const {
+    return getStr(key, strHash(key));
+}
 
 Value DictObject::getStr(std::string_view key, std::int64_t hash) const {
     if (used_ == 0) {

@@ -8,8 +8,10 @@ namespace {
 DictObject* selfDict(Interpreter& I, const CallArgs& a, const char* method) {
     auto* d = a.pos.empty() ? nullptr : a.pos[0].as<DictObject>();
     if (!d) {
-        throw PyError(Exc::TypeError, std::string("descriptor '") + method + "' for 'dict' objects doesn't apply to a '" +
-                                          (a.pos.empty() ? std::string("nothing") : I.typeName(a.pos[0])) + "' object");
+        throw PyError(
+            Exc::TypeError,
+            std::string("descriptor '") + method + "' for 'dict' objects doesn't apply to a '" +
+                (a.pos.empty() ? std::string("nothing") : I.typeName(a.pos[0])) + "' object");
     }
     return d;
 }
@@ -17,8 +19,10 @@ DictObject* selfDict(Interpreter& I, const CallArgs& a, const char* method) {
 SetObject* selfSet(Interpreter& I, const CallArgs& a, const char* method) {
     auto* s = a.pos.empty() ? nullptr : a.pos[0].as<SetObject>();
     if (!s) {
-        throw PyError(Exc::TypeError, std::string("descriptor '") + method + "' for 'set' objects doesn't apply to a '" +
-                                          (a.pos.empty() ? std::string("nothing") : I.typeName(a.pos[0])) + "' object");
+        throw PyError(
+            Exc::TypeError,
+            std::string("descriptor '") + method + "' for 'set' objects doesn't apply to a '" +
+                (a.pos.empty() ? std::string("nothing") : I.typeName(a.pos[0])) + "' object");
     }
     return s;
 }
@@ -47,14 +51,17 @@ void updateDict(Interpreter& I, DictObject& d, const Value& src, const std::vect
                     pair = I.toVector(items[i]);
                 } catch (PyError& e) {
                     if (I.isInstance(I.exceptionOf(e), Exc::TypeError)) {
-                        throw PyError(Exc::TypeError, "cannot convert dictionary update sequence element #" +
-                                                          std::to_string(i) + " to a sequence");
+                        throw PyError(Exc::TypeError,
+                                      "cannot convert dictionary update sequence element #" +
+                                          std::to_string(i) + " to a sequence");
                     }
                     throw;
                 }
                 if (pair.size() != 2) {
-                    throw PyError(Exc::ValueError, "dictionary update sequence element #" + std::to_string(i) +
-                                                       " has length " + std::to_string(pair.size()) + "; 2 is required");
+                    throw PyError(Exc::ValueError, "dictionary update sequence element #" +
+                                                       std::to_string(i) + " has length " +
+                                                       std::to_string(pair.size()) +
+                                                       "; 2 is required");
                 }
                 d.set(I, pair[0], pair[1]);
             }
@@ -94,9 +101,15 @@ void setUpDictMethods(Interpreter& I) {
         Value v = selfDict(J, a, "get")->get(J, a.pos[1]);
         return v.isNull() ? (a.pos.size() > 2 ? a.pos[2] : Value::none()) : v;
     });
-    def(dict, "keys", [](Interpreter& J, CallArgs& a) { return view(J, a, DictViewObject::Which::Keys, "keys"); });
-    def(dict, "values", [](Interpreter& J, CallArgs& a) { return view(J, a, DictViewObject::Which::Values, "values"); });
-    def(dict, "items", [](Interpreter& J, CallArgs& a) { return view(J, a, DictViewObject::Which::Items, "items"); });
+    def(dict, "keys", [](Interpreter& J, CallArgs& a) {
+        return view(J, a, DictViewObject::Which::Keys, "keys");
+    });
+    def(dict, "values", [](Interpreter& J, CallArgs& a) {
+        return view(J, a, DictViewObject::Which::Values, "values");
+    });
+    def(dict, "items", [](Interpreter& J, CallArgs& a) {
+        return view(J, a, DictViewObject::Which::Items, "items");
+    });
     def(dict, "update", [](Interpreter& J, CallArgs& a) {
         expectArgs(a, 1, 2, "update");
         updateDict(J, *selfDict(J, a, "update"), a.pos.size() > 1 ? a.pos[1] : Value(), a.kw);
@@ -184,7 +197,8 @@ void setUpDictMethods(Interpreter& I) {
         expectArgs(a, 2, 2, "__contains__");
         return Value::boolean(selfDict(J, a, "__contains__")->contains(J, a.pos[1]));
     });
-    def(dict, "__iter__", [](Interpreter& J, CallArgs& a) { return builtinIterator(J, a.pos.at(0)); });
+    def(dict, "__iter__",
+        [](Interpreter& J, CallArgs& a) { return builtinIterator(J, a.pos.at(0)); });
     def(dict, "fromkeys", [](Interpreter& J, CallArgs& a) {
         expectArgs(a, 2, 3, "fromkeys");
         Value d = J.call(a.pos[0], {});
@@ -194,7 +208,8 @@ void setUpDictMethods(Interpreter& I) {
         }
         return d;
     });
-    dict->dict()->getStr("fromkeys").as<NativeFunctionObject>()->binding = NativeFunctionObject::Binding::Class;
+    dict->dict()->getStr("fromkeys").as<NativeFunctionObject>()->binding =
+        NativeFunctionObject::Binding::Class;
 
     Type* set = I.types().set.get();
     def(set, "add", [](Interpreter& J, CallArgs& a) {
@@ -252,8 +267,10 @@ void setUpDictMethods(Interpreter& I) {
         const char* name;
         ast::Operator op;
     };
-    for (SetOp d : {SetOp{"union", ast::Operator::BitOr}, SetOp{"intersection", ast::Operator::BitAnd},
-                    SetOp{"difference", ast::Operator::Sub}, SetOp{"symmetric_difference", ast::Operator::BitXor}}) {
+    for (SetOp d :
+         {SetOp{"union", ast::Operator::BitOr}, SetOp{"intersection", ast::Operator::BitAnd},
+          SetOp{"difference", ast::Operator::Sub},
+          SetOp{"symmetric_difference", ast::Operator::BitXor}}) {
         def(set, d.name, [d](Interpreter& J, CallArgs& a) {
             Value acc = a.pos.at(0);
             selfSet(J, a, d.name);
@@ -272,7 +289,8 @@ void setUpDictMethods(Interpreter& I) {
             return acc;
         });
     }
-    for (SetOp d : {SetOp{"intersection_update", ast::Operator::BitAnd}, SetOp{"difference_update", ast::Operator::Sub},
+    for (SetOp d : {SetOp{"intersection_update", ast::Operator::BitAnd},
+                    SetOp{"difference_update", ast::Operator::Sub},
                     SetOp{"symmetric_difference_update", ast::Operator::BitXor}}) {
         def(set, d.name, [d](Interpreter& J, CallArgs& a) {
             SetObject* s = selfSet(J, a, d.name);
@@ -316,7 +334,8 @@ void setUpDictMethods(Interpreter& I) {
         expectArgs(a, 2, 2, "__contains__");
         return Value::boolean(selfSet(J, a, "__contains__")->contains(J, a.pos[1]));
     });
-    def(set, "__iter__", [](Interpreter& J, CallArgs& a) { return builtinIterator(J, a.pos.at(0)); });
+    def(set, "__iter__",
+        [](Interpreter& J, CallArgs& a) { return builtinIterator(J, a.pos.at(0)); });
 }
 
 }  // namespace irscope::interp

@@ -64,7 +64,8 @@ public:
     PyError(Value type, std::string message)
         : type_(std::move(type)), message_(std::move(message)) {}
     // A builtin class with arguments other than one message: KeyError(key), StopIteration(v).
-    PyError(Exc type, std::vector<Value> args) : builtin_(type), args_(std::move(args)), hasArgs_(true) {}
+    PyError(Exc type, std::vector<Value> args)
+        : builtin_(type), args_(std::move(args)), hasArgs_(true) {}
     // An exception instance (already an ExceptionObject).
     explicit PyError(Value instance) : instance_(std::move(instance)) {}
 

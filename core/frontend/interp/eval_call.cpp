@@ -35,9 +35,11 @@ Value Evaluator::makeFunction(const FunctionDef* def, const Lambda* lambda, Fram
         fn->defaults.push_back(eval(*d, f));
     }
     for (std::size_t k = 0; k < a.kwonlyargs.size(); ++k) {
-        fn->kwDefaults.push_back(k < a.kwDefaults.size() && a.kwDefaults[k] ? eval(*a.kwDefaults[k], f) : Value());
+        fn->kwDefaults.push_back(
+            k < a.kwDefaults.size() && a.kwDefaults[k] ? eval(*a.kwDefaults[k], f) : Value());
     }
-    const CodeInfo* code = f.unit->codeOf(def ? static_cast<const void*>(def) : static_cast<const void*>(lambda));
+    const CodeInfo* code =
+        f.unit->codeOf(def ? static_cast<const void*>(def) : static_cast<const void*>(lambda));
     fn->unit = f.unit;
     fn->code = code;
     fn->def = def;
@@ -68,8 +70,8 @@ Value Evaluator::callFunction(FunctionObject& fn, CallArgs& args) {
     fr.globals = fn.globals.get();
     fr.line = code.firstLine;
     fr.fast.resize(code.varNames.size());
-    ParamLayout layout{fn.qualname, code.varNames.data(), code.posOnlyCount, code.posCount,
-                       code.kwOnlyCount, code.hasVarArgs, code.hasVarKw};
+    ParamLayout layout{fn.qualname,      code.varNames.data(), code.posOnlyCount, code.posCount,
+                       code.kwOnlyCount, code.hasVarArgs,      code.hasVarKw};
     bindArguments(I, layout, args, fn.defaults, fn.kwDefaults, fr.fast.data());
     fr.cells.reserve(code.cellNames.size() + fn.closure.size());
     for (std::size_t i = 0; i < code.cellNames.size(); ++i) {
@@ -122,7 +124,8 @@ Value Evaluator::zeroArgSuper() {
             obj = t->items[0];
         }
     } else {
-        obj = cellOfFirst >= 0 ? fr->cells[static_cast<std::size_t>(cellOfFirst)]->value : fr->fast[0];
+        obj = cellOfFirst >= 0 ? fr->cells[static_cast<std::size_t>(cellOfFirst)]->value
+                               : fr->fast[0];
     }
     if (obj.isNull()) {
         throw PyError(Exc::RuntimeError, "super(): arg[0] deleted");
@@ -132,9 +135,11 @@ Value Evaluator::zeroArgSuper() {
         objType = t;
     }
     if (!objType->isSubtypeOf(type)) {
-        throw PyError(Exc::TypeError, "super(type, obj): obj must be an instance or subtype of type");
+        throw PyError(Exc::TypeError,
+                      "super(type, obj): obj must be an instance or subtype of type");
     }
-    return Value(I.make<SuperObject>(I.types().super.get(), Ref<Type>(type), obj, Ref<Type>(objType)));
+    return Value(
+        I.make<SuperObject>(I.types().super.get(), Ref<Type>(type), obj, Ref<Type>(objType)));
 }
 
 Value Evaluator::makeClass(const ClassDef& c, Frame& f) {
@@ -157,7 +162,8 @@ Value Evaluator::makeClass(const ClassDef& c, Frame& f) {
         Value v = eval(*k.value, f);
         if (k.arg == "metaclass") {
             if (!v.identical(Value(I.types().type))) {
-                throw PyError(Exc::TypeError, "irscope: metaclasses other than type are not supported");
+                throw PyError(Exc::TypeError,
+                              "irscope: metaclasses other than type are not supported");
             }
             continue;
         }
@@ -166,7 +172,8 @@ Value Evaluator::makeClass(const ClassDef& c, Frame& f) {
     const CodeInfo* code = f.unit->codeOf(&c);
     Ref<DictObject> ns = I.newDict();
     Value moduleName = f.globals->getStr("__name__");
-    ns->setStr(I.intern("__module__"), moduleName.isNull() ? Value(I.newStr("__main__")) : moduleName);
+    ns->setStr(I.intern("__module__"),
+               moduleName.isNull() ? Value(I.newStr("__main__")) : moduleName);
     ns->setStr(I.intern("__qualname__"), Value(I.newStr(code->qualname)));
     if (!c.body.empty() && c.body[0]->kind == StmtKind::Expr) {
         const auto* doc = c.body[0]->cast<ExprStmt>().value->as<Constant>();
@@ -187,7 +194,8 @@ Value Evaluator::makeClass(const ClassDef& c, Frame& f) {
         }
     }
     f.line = c.span.line;
-    std::string module = moduleName.is<StrObject>() ? moduleName.as<StrObject>()->value : "__main__";
+    std::string module =
+        moduleName.is<StrObject>() ? moduleName.as<StrObject>()->value : "__main__";
     Ref<Type> cls = I.newClass(c.name, std::move(bases), ns, module);
     cls->classDef = &c;
     cls->unit = f.unit;
@@ -208,10 +216,14 @@ namespace {
 
 const std::vector<Comprehension>& generatorsOf(const Expr& e) {
     switch (e.kind) {
-        case ExprKind::ListComp: return e.cast<ListComp>().generators;
-        case ExprKind::SetComp: return e.cast<SetComp>().generators;
-        case ExprKind::DictComp: return e.cast<DictComp>().generators;
-        default: return e.cast<GeneratorExp>().generators;
+        case ExprKind::ListComp:
+            return e.cast<ListComp>().generators;
+        case ExprKind::SetComp:
+            return e.cast<SetComp>().generators;
+        case ExprKind::DictComp:
+            return e.cast<DictComp>().generators;
+        default:
+            return e.cast<GeneratorExp>().generators;
     }
 }
 

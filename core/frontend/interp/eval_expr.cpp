@@ -1,161 +1,11 @@
-// Expressions, names, assignment targets and unpacking.
+// Expressions: operators, calls (with a fast path for obj.method(...)), displays,
+// comparisons, subscripts and f-strings.
 #include "frontend/interp/evaluator.h"
 #include "frontend/interp/interp_internal.h"
 
 namespace irscope::interp {
 
 using namespace irscope::ast;
-
-Evaluator::~Evaluator() {
-    for (const auto& w : caches_) {
-        if (auto c = w.lock()) {
-            c->names.clear();
-            c->constants.clear();
-            c->attrNames.clear();
-        }
-    }
-}
-
-UnitCache& Evaluator::cacheOf(const ScriptUnit& unit) {
-    if (!unit.cache) {
-        unit.cache = std::make_shared<UnitCache>();
-        std::erase_if(caches_, [](const std::weak_ptr<UnitCache>& w) { return w.expired(); });
-        caches_.push_back(unit.cache);
-    }
-    return *unit.cache;
-}
-
-const NameInfo& Evaluator::nameInfo(const void* site, const std::string& name, const ScriptUnit& unit) {
-    auto& names = cacheOf(unit).names;
-    auto it = names.find(site);
-    if (it != names.end()) {
-        return it->second;
-    }
-    return names.emplace(site, NameInfo{unit.nameRef(site), I.intern(name)}).first->second;
-}
-
-const Ref<StrObject>& Evaluator::attrName(const Frame& f, const void* node, const std::string& name) {
-    auto& names = cacheOf(*f.unit).attrNames;
-    auto it = names.find(node);
-    if (it != names.end()) {
-        return it->second;
-    }
-    return names.emplace(node, I.intern(name)).first->second;
-}
-
-namespace {
-
-[[noreturn]] void unboundLocal(const std::string& n) {
-    throw PyError(Exc::UnboundLocalError,
-                  "cannot access local variable '" + n + "' where it is not associated with a value");
-}
-
-[[noreturn]] void unboundFree(const std::string& n) {
-    throw PyError(Exc::NameError, "cannot access free variable '" + n +
-                                      "' where it is not associated with a value in enclosing scope");
-}
-
-[[noreturn]] void notDefined(const std::string& n) {
-    throw PyError(Exc::NameError, "name '" + n + "' is not defined");
-}
-
-}  // namespace
-
-Value Evaluator::loadName(const Name& n, Frame& f) {
-    const NameInfo& ni = nameInfo(&n, n.id, *f.unit);
-    switch (ni.ref.kind) {
-        case NameRef::Kind::Fast: {
-            const Value& v = f.fast[static_cast<std::size_t>(ni.ref.index)];
-            if (v.isNull()) {
-                unboundLocal(n.id);
-            }
-            return v;
-        }
-        case NameRef::Kind::Deref: {
-            const Value& v = f.cells[static_cast<std::size_t>(ni.ref.index)]->value;
-            if (v.isNull()) {
-                if (static_cast<std::size_t>(ni.ref.index) < f.code->cellNames.size()) {
-                    unboundLocal(n.id);
-                }
-                unboundFree(n.id);
-            }
-            return v;
-        }
-        case NameRef::Kind::ClassDeref: {
-            Value v = f.ns->getStr(n.id, ni.name->hash());
-            if (!v.isNull()) {
-                return v;
-            }
-            v = f.cells[static_cast<std::size_t>(ni.ref.index)]->value;
-            if (v.isNull()) {
-                unboundFree(n.id);
-            }
-            return v;
-        }
-        case NameRef::Kind::ClassName: {
-            Value v = f.ns->getStr(n.id, ni.name->hash());
-            if (!v.isNull()) {
-                return v;
-            }
-            [[fallthrough]];
-        }
-        case NameRef::Kind::Global: {
-            Value v = f.globals->getStr(n.id, ni.name->hash());
-            if (v.isNull()) {
-                v = I.builtins().getStr(n.id, ni.name->hash());
-                if (v.isNull()) {
-                    notDefined(n.id);
-                }
-            }
-            return v;
-        }
-    }
-    notDefined(n.id);
-}
-
-void Evaluator::storeSite(const void* site, const std::string& name, const Value& v, Frame& f) {
-    const NameInfo& ni = nameInfo(site, name, *f.unit);
-    switch (ni.ref.kind) {
-        case NameRef::Kind::Fast: f.fast[static_cast<std::size_t>(ni.ref.index)] = v; return;
-        case NameRef::Kind::Deref:
-        case NameRef::Kind::ClassDeref: f.cells[static_cast<std::size_t>(ni.ref.index)]->value = v; return;
-        case NameRef::Kind::ClassName: f.ns->setStr(ni.name, v); return;
-        case NameRef::Kind::Global: f.globals->setStr(ni.name, v); return;
-    }
-}
-
-void Evaluator::deleteSite(const void* site, const std::string& name, Frame& f, bool quiet) {
-    const NameInfo& ni = nameInfo(site, name, *f.unit);
-    switch (ni.ref.kind) {
-        case NameRef::Kind::Fast: {
-            Value& slot = f.fast[static_cast<std::size_t>(ni.ref.index)];
-            if (slot.isNull() && !quiet) {
-                unboundLocal(name);
-            }
-            slot = Value();
-            return;
-        }
-        case NameRef::Kind::Deref:
-        case NameRef::Kind::ClassDeref: {
-            Value& slot = f.cells[static_cast<std::size_t>(ni.ref.index)]->value;
-            if (slot.isNull() && !quiet) {
-                unboundLocal(name);
-            }
-            slot = Value();
-            return;
-        }
-        case NameRef::Kind::ClassName:
-            if (!f.ns->removeStr(name) && !quiet) {
-                notDefined(name);
-            }
-            return;
-        case NameRef::Kind::Global:
-            if (!f.globals->removeStr(name) && !quiet) {
-                notDefined(name);
-            }
-            return;
-    }
-}
 
 // --- evaluation ---------------------------------------------------------------------------------
 
@@ -167,18 +17,28 @@ Value Evaluator::evalConstant(const Constant& c, Frame& f) {
     }
     Value v;
     switch (c.type) {
-        case Constant::Type::None: v = Value::none(); break;
-        case Constant::Type::Bool: v = Value::boolean(c.boolValue); break;
+        case Constant::Type::None:
+            v = Value::none();
+            break;
+        case Constant::Type::Bool:
+            v = Value::boolean(c.boolValue);
+            break;
         case Constant::Type::Int:
             if (c.intOverflow) {
-                throw PyError(Exc::OverflowError,
-                              "int literal " + c.intText + " does not fit: irscope integers are 64-bit");
+                throw PyError(Exc::OverflowError, "int literal " + c.intText +
+                                                      " does not fit: irscope integers are 64-bit");
             }
             v = Value::integer(c.intValue);
             break;
-        case Constant::Type::Float: v = Value::real(c.floatValue); break;
-        case Constant::Type::Str: v = Value(I.newStr(c.strValue)); break;
-        case Constant::Type::Ellipsis: v = I.ellipsis(); break;
+        case Constant::Type::Float:
+            v = Value::real(c.floatValue);
+            break;
+        case Constant::Type::Str:
+            v = Value(I.newStr(c.strValue));
+            break;
+        case Constant::Type::Ellipsis:
+            v = I.ellipsis();
+            break;
     }
     constants.emplace(&c, v);
     return v;
@@ -199,8 +59,10 @@ void Evaluator::evalElements(const ExprList& elts, Frame& f, std::vector<Value>&
 Value Evaluator::eval(const Expr& e, Frame& f) {
     checkStack();
     switch (e.kind) {
-        case ExprKind::Constant: return evalConstant(e.cast<Constant>(), f);
-        case ExprKind::Name: return loadName(e.cast<Name>(), f);
+        case ExprKind::Constant:
+            return evalConstant(e.cast<Constant>(), f);
+        case ExprKind::Name:
+            return loadName(e.cast<Name>(), f);
         case ExprKind::BinOp: {
             const auto& b = e.cast<BinOp>();
             Value l = eval(*b.left, f);
@@ -235,15 +97,18 @@ Value Evaluator::eval(const Expr& e, Frame& f) {
             }
             return v;
         }
-        case ExprKind::Compare: return evalCompare(e.cast<Compare>(), f);
-        case ExprKind::Call: return evalCall(e.cast<Call>(), f);
+        case ExprKind::Compare:
+            return evalCompare(e.cast<Compare>(), f);
+        case ExprKind::Call:
+            return evalCall(e.cast<Call>(), f);
         case ExprKind::Attribute: {
             const auto& a = e.cast<Attribute>();
             Value obj = eval(*a.value, f);
             f.line = e.span.line;
             return I.getAttr(obj, attrName(f, &a, a.attr));
         }
-        case ExprKind::Subscript: return evalSubscript(e.cast<Subscript>(), f);
+        case ExprKind::Subscript:
+            return evalSubscript(e.cast<Subscript>(), f);
         case ExprKind::List: {
             std::vector<Value> items;
             evalElements(e.cast<List>().elts, f, items);
@@ -274,7 +139,8 @@ Value Evaluator::eval(const Expr& e, Frame& f) {
                     } else {
                         Value keys = I.getAttrOrNull(m, "keys");
                         if (keys.isNull()) {
-                            throw PyError(Exc::TypeError, "'" + I.typeName(m) + "' object is not a mapping");
+                            throw PyError(Exc::TypeError,
+                                          "'" + I.typeName(m) + "' object is not a mapping");
                         }
                         for (const Value& k : I.toVector(I.call(keys, {}))) {
                             out->set(I, k, I.getItem(m, k));
@@ -290,14 +156,18 @@ Value Evaluator::eval(const Expr& e, Frame& f) {
         }
         case ExprKind::ListComp:
         case ExprKind::SetComp:
-        case ExprKind::DictComp: return comprehension(e, f);
-        case ExprKind::GeneratorExp: return generator(e.cast<GeneratorExp>(), f);
-        case ExprKind::Lambda: return makeFunction(nullptr, &e.cast<Lambda>(), f);
+        case ExprKind::DictComp:
+            return comprehension(e, f);
+        case ExprKind::GeneratorExp:
+            return generator(e.cast<GeneratorExp>(), f);
+        case ExprKind::Lambda:
+            return makeFunction(nullptr, &e.cast<Lambda>(), f);
         case ExprKind::IfExp: {
             const auto& x = e.cast<IfExp>();
             return I.truthy(eval(*x.test, f)) ? eval(*x.body, f) : eval(*x.orelse, f);
         }
-        case ExprKind::JoinedStr: return evalJoinedStr(e.cast<JoinedStr>(), f);
+        case ExprKind::JoinedStr:
+            return evalJoinedStr(e.cast<JoinedStr>(), f);
         case ExprKind::FormattedValue: {
             const auto& fv = e.cast<FormattedValue>();  // a lone field (inside a format spec)
             Value v = eval(*fv.value, f);
@@ -314,8 +184,10 @@ Value Evaluator::eval(const Expr& e, Frame& f) {
             storeSite(&target, target.id, v, f);
             return v;
         }
-        case ExprKind::Slice: return evalSlice(e.cast<Slice>(), f);
-        case ExprKind::Starred: throw PyError(Exc::TypeError, "can't use starred expression here");
+        case ExprKind::Slice:
+            return evalSlice(e.cast<Slice>(), f);
+        case ExprKind::Starred:
+            throw PyError(Exc::TypeError, "can't use starred expression here");
     }
     return Value::none();
 }
@@ -342,7 +214,8 @@ void Evaluator::evalCallArgs(const Call& c, Frame& f, CallArgs& out) {
             }
             for (const KwArg& prev : out.kw) {
                 if (prev.name == ks->value) {
-                    throw PyError(Exc::TypeError, "got multiple values for keyword argument '" + ks->value + "'");
+                    throw PyError(Exc::TypeError,
+                                  "got multiple values for keyword argument '" + ks->value + "'");
                 }
             }
             out.kw.push_back({ks->value, v});
@@ -352,7 +225,8 @@ void Evaluator::evalCallArgs(const Call& c, Frame& f, CallArgs& out) {
         } else {
             Value keys = I.getAttrOrNull(m, "keys");
             if (keys.isNull()) {
-                throw PyError(Exc::TypeError, "argument after ** must be a mapping, not " + I.typeName(m));
+                throw PyError(Exc::TypeError,
+                              "argument after ** must be a mapping, not " + I.typeName(m));
             }
             for (const Value& key : I.toVector(I.call(keys, {}))) {
                 add(key, I.getItem(m, key));
@@ -376,7 +250,8 @@ Value Evaluator::evalCall(const Call& c, Frame& f) {
             if (h.getattribute.isNull() || h.getattribute.identical(I.objectGetattribute_)) {
                 Value descr = tp->lookup(name->value);
                 const auto* nf = descr.as<NativeFunctionObject>();
-                if (descr.is<FunctionObject>() || (nf && nf->binding == NativeFunctionObject::Binding::Function)) {
+                if (descr.is<FunctionObject>() ||
+                    (nf && nf->binding == NativeFunctionObject::Binding::Function)) {
                     DictObject* d = obj.obj()->dict();
                     if (!d || d->getStr(name->value, name->hash()).isNull()) {
                         args.pos.push_back(obj);
@@ -405,15 +280,28 @@ Value Evaluator::evalCompare(const Compare& c, Frame& f) {
             std::int64_t x = left.asInt(), y = right.asInt();
             bool b;
             switch (c.ops[i]) {
-                case CmpOperator::Lt: b = x < y; break;
-                case CmpOperator::LtE: b = x <= y; break;
-                case CmpOperator::Gt: b = x > y; break;
-                case CmpOperator::GtE: b = x >= y; break;
+                case CmpOperator::Lt:
+                    b = x < y;
+                    break;
+                case CmpOperator::LtE:
+                    b = x <= y;
+                    break;
+                case CmpOperator::Gt:
+                    b = x > y;
+                    break;
+                case CmpOperator::GtE:
+                    b = x >= y;
+                    break;
                 case CmpOperator::Eq:
-                case CmpOperator::Is: b = x == y; break;
+                case CmpOperator::Is:
+                    b = x == y;
+                    break;
                 case CmpOperator::NotEq:
-                case CmpOperator::IsNot: b = x != y; break;
-                default: goto general;
+                case CmpOperator::IsNot:
+                    b = x != y;
+                    break;
+                default:
+                    goto general;
             }
             r = Value::boolean(b);
         } else {
@@ -491,141 +379,20 @@ Value Evaluator::evalJoinedStr(const JoinedStr& s, Frame& f) {
         }
         f.line = part->span.line;
         switch (fv.conversion) {
-            case 's': out += formatStrSpec(I.str(v), spec); break;
-            case 'r': out += formatStrSpec(I.repr(v), spec); break;
-            case 'a': out += formatStrSpec(asciiRepr(I.repr(v)), spec); break;
-            default: out += I.format(v, spec);
+            case 's':
+                out += formatStrSpec(I.str(v), spec);
+                break;
+            case 'r':
+                out += formatStrSpec(I.repr(v), spec);
+                break;
+            case 'a':
+                out += formatStrSpec(asciiRepr(I.repr(v)), spec);
+                break;
+            default:
+                out += I.format(v, spec);
         }
     }
     return Value(I.newStr(std::move(out)));
-}
-
-// --- targets ------------------------------------------------------------------------------------
-
-void Evaluator::unpack(const ExprList& targets, const Value& v, Frame& f) {
-    std::size_t star = targets.size();
-    for (std::size_t i = 0; i < targets.size(); ++i) {
-        if (targets[i]->kind == ExprKind::Starred) {
-            star = i;
-        }
-    }
-    std::vector<Value> items;
-    if (auto* t = v.as<TupleObject>()) {
-        items = t->items;
-    } else if (auto* l = v.as<ListObject>()) {
-        items = l->items;
-    } else {
-        Value it;
-        try {
-            it = I.iter(v);
-        } catch (PyError& e) {
-            if (I.isInstance(I.exceptionOf(e), Exc::TypeError) && !v.isObj()) {
-                throw PyError(Exc::TypeError, "cannot unpack non-iterable " + I.typeName(v) + " object");
-            }
-            if (I.isInstance(I.exceptionOf(e), Exc::TypeError) && I.typeOf(v)->lookup("__iter__").isNull()) {
-                throw PyError(Exc::TypeError, "cannot unpack non-iterable " + I.typeName(v) + " object");
-            }
-            throw;
-        }
-        Value x;
-        while (I.next(it, x)) {
-            items.push_back(x);
-            if (star == targets.size() && items.size() > targets.size()) {
-                break;
-            }
-        }
-    }
-    const std::size_t n = targets.size();
-    if (star == n) {
-        if (items.size() > n) {
-            throw PyError(Exc::ValueError, "too many values to unpack (expected " + std::to_string(n) + ")");
-        }
-        if (items.size() < n) {
-            throw PyError(Exc::ValueError, "not enough values to unpack (expected " + std::to_string(n) + ", got " +
-                                               std::to_string(items.size()) + ")");
-        }
-        for (std::size_t i = 0; i < n; ++i) {
-            assign(*targets[i], items[i], f);
-        }
-        return;
-    }
-    if (items.size() < n - 1) {
-        throw PyError(Exc::ValueError, "not enough values to unpack (expected at least " + std::to_string(n - 1) +
-                                           ", got " + std::to_string(items.size()) + ")");
-    }
-    std::size_t after = n - 1 - star;
-    for (std::size_t i = 0; i < star; ++i) {
-        assign(*targets[i], items[i], f);
-    }
-    std::vector<Value> middle(items.begin() + static_cast<std::ptrdiff_t>(star),
-                              items.end() - static_cast<std::ptrdiff_t>(after));
-    assign(*targets[star]->cast<Starred>().value, Value(I.newList(std::move(middle))), f);
-    for (std::size_t i = 0; i < after; ++i) {
-        assign(*targets[star + 1 + i], items[items.size() - after + i], f);
-    }
-}
-
-void Evaluator::assign(const Expr& target, const Value& v, Frame& f) {
-    switch (target.kind) {
-        case ExprKind::Name: {
-            const auto& n = target.cast<Name>();
-            storeSite(&n, n.id, v, f);
-            return;
-        }
-        case ExprKind::Attribute: {
-            const auto& a = target.cast<Attribute>();
-            Value obj = eval(*a.value, f);
-            f.line = target.span.line;
-            I.setAttr(obj, a.attr, v);
-            return;
-        }
-        case ExprKind::Subscript: {
-            const auto& s = target.cast<Subscript>();
-            Value obj = eval(*s.value, f);
-            Value key = eval(*s.slice, f);
-            f.line = target.span.line;
-            I.setItem(obj, key, v);
-            return;
-        }
-        case ExprKind::Tuple: unpack(target.cast<Tuple>().elts, v, f); return;
-        case ExprKind::List: unpack(target.cast<List>().elts, v, f); return;
-        case ExprKind::Starred: assign(*target.cast<Starred>().value, v, f); return;
-        default: throw PyError(Exc::TypeError, "cannot assign to expression");
-    }
-}
-
-void Evaluator::del(const Expr& target, Frame& f) {
-    switch (target.kind) {
-        case ExprKind::Name: {
-            const auto& n = target.cast<Name>();
-            deleteSite(&n, n.id, f);
-            return;
-        }
-        case ExprKind::Attribute: {
-            const auto& a = target.cast<Attribute>();
-            Value obj = eval(*a.value, f);
-            I.delAttr(obj, a.attr);
-            return;
-        }
-        case ExprKind::Subscript: {
-            const auto& s = target.cast<Subscript>();
-            Value obj = eval(*s.value, f);
-            Value key = eval(*s.slice, f);
-            I.delItem(obj, key);
-            return;
-        }
-        case ExprKind::Tuple:
-            for (const ExprPtr& e : target.cast<Tuple>().elts) {
-                del(*e, f);
-            }
-            return;
-        case ExprKind::List:
-            for (const ExprPtr& e : target.cast<List>().elts) {
-                del(*e, f);
-            }
-            return;
-        default: throw PyError(Exc::TypeError, "cannot delete expression");
-    }
 }
 
 }  // namespace irscope::interp

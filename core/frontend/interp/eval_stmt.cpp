@@ -36,7 +36,8 @@ void Evaluator::noteTraceback(PyError& e, Frame& f) {
     // Raised while another exception was being handled: that one is its context (CPython
     // records this at raise time; the handling stack is unchanged until the first frame
     // sees the exception).
-    if (eo->traceback.empty() && eo->context.isNull() && !handling.empty() && !handling.back().identical(exc)) {
+    if (eo->traceback.empty() && eo->context.isNull() && !handling.empty() &&
+        !handling.back().identical(exc)) {
         eo->context = handling.back();
     }
     eo->traceback.push_back({f.unit, f.line, f.code ? f.code->name : std::string("?"), f.serial});
@@ -90,7 +91,9 @@ Flow Evaluator::exec(const Stmt& s, Frame& f) {
     I.step();
     f.line = s.span.line;
     switch (s.kind) {
-        case StmtKind::Expr: eval(*s.cast<ExprStmt>().value, f); return Flow::Normal;
+        case StmtKind::Expr:
+            eval(*s.cast<ExprStmt>().value, f);
+            return Flow::Normal;
         case StmtKind::Assign: {
             const auto& a = s.cast<Assign>();
             Value v = eval(*a.value, f);
@@ -99,7 +102,9 @@ Flow Evaluator::exec(const Stmt& s, Frame& f) {
             }
             return Flow::Normal;
         }
-        case StmtKind::AugAssign: execAugAssign(s.cast<AugAssign>(), f); return Flow::Normal;
+        case StmtKind::AugAssign:
+            execAugAssign(s.cast<AugAssign>(), f);
+            return Flow::Normal;
         case StmtKind::AnnAssign: {
             const auto& a = s.cast<AnnAssign>();
             if (a.value) {
@@ -116,13 +121,18 @@ Flow Evaluator::exec(const Stmt& s, Frame& f) {
             const auto& i = s.cast<If>();
             return I.truthy(eval(*i.test, f)) ? execBlock(i.body, f) : execBlock(i.orelse, f);
         }
-        case StmtKind::For: return execFor(s.cast<For>(), f);
-        case StmtKind::While: return execWhile(s.cast<While>(), f);
-        case StmtKind::Break: return Flow::Break;
-        case StmtKind::Continue: return Flow::Continue;
+        case StmtKind::For:
+            return execFor(s.cast<For>(), f);
+        case StmtKind::While:
+            return execWhile(s.cast<While>(), f);
+        case StmtKind::Break:
+            return Flow::Break;
+        case StmtKind::Continue:
+            return Flow::Continue;
         case StmtKind::Pass:
         case StmtKind::Global:
-        case StmtKind::Nonlocal: return Flow::Normal;
+        case StmtKind::Nonlocal:
+            return Flow::Normal;
         case StmtKind::FunctionDef: {
             const auto& d = s.cast<FunctionDef>();
             Value fn = makeFunction(&d, nullptr, f);
@@ -140,9 +150,13 @@ Flow Evaluator::exec(const Stmt& s, Frame& f) {
                 del(*t, f);
             }
             return Flow::Normal;
-        case StmtKind::Try: return execTry(s.cast<Try>(), f);
-        case StmtKind::Raise: execRaise(s.cast<Raise>(), f); return Flow::Normal;
-        case StmtKind::With: return execWith(s.cast<With>(), 0, f);
+        case StmtKind::Try:
+            return execTry(s.cast<Try>(), f);
+        case StmtKind::Raise:
+            execRaise(s.cast<Raise>(), f);
+            return Flow::Normal;
+        case StmtKind::With:
+            return execWith(s.cast<With>(), 0, f);
         case StmtKind::Assert: {
             const auto& a = s.cast<Assert>();
             if (!I.truthy(eval(*a.test, f))) {
@@ -153,8 +167,12 @@ Flow Evaluator::exec(const Stmt& s, Frame& f) {
             }
             return Flow::Normal;
         }
-        case StmtKind::Import: execImport(s.cast<Import>(), f); return Flow::Normal;
-        case StmtKind::ImportFrom: execImportFrom(s.cast<ImportFrom>(), f); return Flow::Normal;
+        case StmtKind::Import:
+            execImport(s.cast<Import>(), f);
+            return Flow::Normal;
+        case StmtKind::ImportFrom:
+            execImportFrom(s.cast<ImportFrom>(), f);
+            return Flow::Normal;
     }
     return Flow::Normal;
 }
@@ -209,7 +227,8 @@ bool Evaluator::exceptionMatches(const Value& exc, const Value& type) {
     }
     const auto* ty = type.as<Type>();
     if (!ty || !ty->isSubtypeOf(I.types().exception(Exc::BaseException))) {
-        throw PyError(Exc::TypeError, "catching classes that do not inherit from BaseException is not allowed");
+        throw PyError(Exc::TypeError,
+                      "catching classes that do not inherit from BaseException is not allowed");
     }
     return I.isInstance(exc, ty);
 }
@@ -308,11 +327,14 @@ Flow Evaluator::execWith(const With& s, std::size_t i, Frame& f) {
     Value enter = t->lookup("__enter__");
     Value exit = t->lookup("__exit__");
     if (enter.isNull()) {
-        throw PyError(Exc::TypeError, "'" + t->name + "' object does not support the context manager protocol");
+        throw PyError(Exc::TypeError,
+                      "'" + t->name + "' object does not support the context manager protocol");
     }
     if (exit.isNull()) {
-        throw PyError(Exc::TypeError,
-                      "'" + t->name + "' object does not support the context manager protocol (missed __exit__ method)");
+        throw PyError(
+            Exc::TypeError,
+            "'" + t->name +
+                "' object does not support the context manager protocol (missed __exit__ method)");
     }
     Value boundExit = I.bindDescriptor(exit, mgr, t);
     Value v = I.call(I.bindDescriptor(enter, mgr, t), {});
@@ -358,9 +380,10 @@ void Evaluator::execRaise(const Raise& r, Frame& f) {
             if (t->isSubtypeOf(I.types().exception(Exc::BaseException))) {
                 Value x = I.call(v, {});
                 if (!x.is<ExceptionObject>()) {
-                    throw PyError(Exc::TypeError, std::string("calling ") + I.repr(v) +
-                                                      " should have returned an instance of BaseException, not " +
-                                                      I.typeName(x));
+                    throw PyError(Exc::TypeError,
+                                  std::string("calling ") + I.repr(v) +
+                                      " should have returned an instance of BaseException, not " +
+                                      I.typeName(x));
                 }
                 return x;
             }
@@ -373,7 +396,8 @@ void Evaluator::execRaise(const Raise& r, Frame& f) {
     auto* eo = exc.as<ExceptionObject>();
     if (r.cause) {
         Value c = eval(*r.cause, f);
-        eo->cause = c.isNone() ? Value::none() : instantiate(c, "exception causes must derive from BaseException");
+        eo->cause = c.isNone() ? Value::none()
+                               : instantiate(c, "exception causes must derive from BaseException");
         eo->suppressContext = true;
     }
     if (!handling.empty() && !handling.back().identical(exc) && eo->context.isNull()) {
@@ -467,7 +491,8 @@ void Evaluator::execAugAssign(const AugAssign& s, Frame& f) {
             I.setItem(obj, key, I.inplaceOp(s.op, cur, rhs));
             return;
         }
-        default: throw PyError(Exc::TypeError, "illegal expression for augmented assignment");
+        default:
+            throw PyError(Exc::TypeError, "illegal expression for augmented assignment");
     }
 }
 

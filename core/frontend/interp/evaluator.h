@@ -27,7 +27,8 @@ struct UnitCache {
 struct Frame {
     std::shared_ptr<const ScriptUnit> unit;
     const CodeInfo* code = nullptr;
-    FunctionObject* func = nullptr;  // the running function (null: module, class body, comprehension)
+    FunctionObject* func =
+        nullptr;  // the running function (null: module, class body, comprehension)
     DictObject* globals = nullptr;
     DictObject* ns = nullptr;  // module: the globals; class body: the class namespace
     std::vector<Value> fast;

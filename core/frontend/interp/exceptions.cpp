@@ -49,8 +49,9 @@ const ExcInfo kExceptions[] = {
 ExceptionObject* self(Interpreter& I, const Value& v) {
     auto* e = v.as<ExceptionObject>();
     if (!e) {
-        throw PyError(Exc::TypeError, "descriptor requires a 'BaseException' object but received a '" +
-                                          I.typeName(v) + "'");
+        throw PyError(
+            Exc::TypeError,
+            "descriptor requires a 'BaseException' object but received a '" + I.typeName(v) + "'");
     }
     return e;
 }
@@ -135,12 +136,15 @@ void setUpExceptionTypes(Interpreter& I, BuiltinTypes& t) {
     });
     defMethod(I, be, "with_traceback", [](Interpreter&, CallArgs& a) { return a.pos.at(0); });
     auto prop = [&](Type* ty, const char* n, NativeGetter g, NativeSetter s) {
-        ty->dict()->setStr(I.intern(n), Value(I.make<NativePropertyObject>(t.getSetDescriptor.get(), n,
-                                                                          std::move(g), std::move(s))));
+        ty->dict()->setStr(I.intern(n),
+                           Value(I.make<NativePropertyObject>(t.getSetDescriptor.get(), n,
+                                                              std::move(g), std::move(s))));
     };
     prop(
         be, "args", [](Interpreter& J, const Value& v) { return self(J, v)->args; },
-        [](Interpreter& J, const Value& v, const Value& x) { self(J, v)->args = Value(J.newTuple(J.toVector(x))); });
+        [](Interpreter& J, const Value& v, const Value& x) {
+            self(J, v)->args = Value(J.newTuple(J.toVector(x)));
+        });
     prop(
         be, "__cause__",
         [](Interpreter& J, const Value& v) {
@@ -159,8 +163,11 @@ void setUpExceptionTypes(Interpreter& I, BuiltinTypes& t) {
         },
         [](Interpreter& J, const Value& v, const Value& x) { self(J, v)->context = x; });
     prop(
-        be, "__suppress_context__", [](Interpreter& J, const Value& v) { return Value::boolean(self(J, v)->suppressContext); },
-        [](Interpreter& J, const Value& v, const Value& x) { self(J, v)->suppressContext = J.truthy(x); });
+        be, "__suppress_context__",
+        [](Interpreter& J, const Value& v) { return Value::boolean(self(J, v)->suppressContext); },
+        [](Interpreter& J, const Value& v, const Value& x) {
+            self(J, v)->suppressContext = J.truthy(x);
+        });
     prop(
         be, "__traceback__", [](Interpreter&, const Value&) { return Value::none(); },
         [](Interpreter&, const Value&, const Value&) {});
@@ -221,7 +228,8 @@ std::string Interpreter::formatExceptionOnly(const Value& exc) {
 
 namespace {
 
-void formatChain(Interpreter& I, const Value& exc, std::unordered_set<const Object*>& seen, std::string& out) {
+void formatChain(Interpreter& I, const Value& exc, std::unordered_set<const Object*>& seen,
+                 std::string& out) {
     seen.insert(exc.obj());
     auto* e = exc.as<ExceptionObject>();
     if (!e) {
@@ -231,7 +239,8 @@ void formatChain(Interpreter& I, const Value& exc, std::unordered_set<const Obje
     if (e->cause.is<ExceptionObject>() && !seen.count(e->cause.obj())) {
         formatChain(I, e->cause, seen, out);
         out += "\nThe above exception was the direct cause of the following exception:\n\n";
-    } else if (!e->suppressContext && e->context.is<ExceptionObject>() && !seen.count(e->context.obj())) {
+    } else if (!e->suppressContext && e->context.is<ExceptionObject>() &&
+               !seen.count(e->context.obj())) {
         formatChain(I, e->context, seen, out);
         out += "\nDuring handling of the above exception, another exception occurred:\n\n";
     }
@@ -244,11 +253,13 @@ void formatChain(Interpreter& I, const Value& exc, std::unordered_set<const Obje
         auto flushRepeats = [&] {
             if (count > kCutoff) {
                 int n = count - kCutoff;
-                out += "  [Previous line repeated " + std::to_string(n) + " more time" + (n > 1 ? "s" : "") + "]\n";
+                out += "  [Previous line repeated " + std::to_string(n) + " more time" +
+                       (n > 1 ? "s" : "") + "]\n";
             }
         };
         for (auto it = e->traceback.rbegin(); it != e->traceback.rend(); ++it) {
-            if (!last || last->unit != it->unit || last->line != it->line || last->function != it->function) {
+            if (!last || last->unit != it->unit || last->line != it->line ||
+                last->function != it->function) {
                 flushRepeats();
                 last = &*it;
                 count = 0;
@@ -256,8 +267,8 @@ void formatChain(Interpreter& I, const Value& exc, std::unordered_set<const Obje
             if (++count > kCutoff) {
                 continue;
             }
-            out += "  File \"" + (it->unit ? it->unit->fileName() : std::string("<unknown>")) + "\", line " +
-                   std::to_string(it->line) + ", in " + it->function + "\n";
+            out += "  File \"" + (it->unit ? it->unit->fileName() : std::string("<unknown>")) +
+                   "\", line " + std::to_string(it->line) + ", in " + it->function + "\n";
             if (it->unit) {
                 std::string_view text = it->unit->module->line(it->line);
                 std::size_t b = text.find_first_not_of(" \t\f");

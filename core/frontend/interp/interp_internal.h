@@ -41,7 +41,7 @@ Value roundNumber(const Value& x, const Value& ndigits);
 std::int64_t parseInt(std::string_view text, int base, std::string_view original);
 double parseFloat(std::string_view text);
 
-// --- strings (str_methods.cpp) ----------------------------------------------------------------
+// --- strings (str_core.cpp) ----------------------------------------------------------------
 std::string reprString(std::string_view s);
 // Code points of a UTF-8 string (validated by the parser; invalid bytes pass through).
 std::vector<std::size_t> codePointOffsets(std::string_view s);  // byte offset of each, plus end
@@ -49,8 +49,29 @@ std::string encodeUtf8(char32_t c);
 char32_t decodeAt(std::string_view s, std::size_t i, std::size_t* len);
 Value strGetItem(Interpreter& I, const StrObject& s, const Value& key);
 std::string repeatString(std::string_view s, std::int64_t n);
+// Simple case mapping (ASCII, Latin-1, Latin Extended-A, Greek, Cyrillic).
+char32_t upperOf(char32_t c);
+char32_t lowerOf(char32_t c);
 
-// --- formatting (format.cpp) ------------------------------------------------------------------
+// --- formatting (format.cpp, format_str.cpp)
+// ------------------------------------------------------------------ A parsed format spec:
+// [[fill]align][sign][z][#][0][width][grouping][.precision][type].
+struct FormatSpec {
+    std::string fill = " ";
+    char align = 0;        // < > = ^ or 0
+    char sign = 0;         // + - space or 0
+    bool zeroNeg = false;  // 'z'
+    bool alt = false;      // '#'
+    bool zero = false;     // '0'
+    std::int64_t width = -1;
+    char grouping = 0;  // , _ or 0
+    std::int64_t precision = -1;
+    char type = 0;
+};
+// body padded to sp.width after `prefix` (sign, 0x) as sp.align says.
+std::string padFormatted(const FormatSpec& sp, const std::string& prefix, const std::string& body,
+                         char defaultAlign);
+std::string signPrefix(bool negative, char sign);
 std::string formatInt(std::int64_t v, std::string_view spec, std::string_view typeName);
 std::string formatFloat(double v, std::string_view spec, std::string_view typeName);
 std::string formatStrSpec(std::string_view s, std::string_view spec);

@@ -69,7 +69,8 @@ RunResult Interpreter::runScript(std::string source, std::string fileName) {
     ThreadJob job{this, &source, &fileName, [&] { return runOnThisThread(source, fileName); }, {}};
     pthread_attr_t attr;
     pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, std::max<std::size_t>(limits_.stackBytes, std::size_t{1} << 20));
+    pthread_attr_setstacksize(&attr,
+                              std::max<std::size_t>(limits_.stackBytes, std::size_t{1} << 20));
     pthread_t thread;
     int rc = pthread_create(&thread, &attr, threadMain, &job);
     pthread_attr_destroy(&attr);
@@ -132,7 +133,8 @@ RunResult Interpreter::runOnThisThread(const std::string& source, const std::str
                     r.error = str(code) + "\n";
                     r.exitStatus = 1;
                 }
-                r.status = r.exitStatus == 0 ? RunResult::Status::Ok : RunResult::Status::SystemExit;
+                r.status =
+                    r.exitStatus == 0 ? RunResult::Status::Ok : RunResult::Status::SystemExit;
             } else {
                 std::string text;
                 try {
@@ -207,8 +209,8 @@ void Interpreter::stepLimitReached() {
         where = "Traceback (most recent call last):\n";
         for (auto it = frames.rbegin(); it != frames.rend(); ++it) {
             Frame* f = *it;
-            where += "  File \"" + f->unit->fileName() + "\", line " + std::to_string(f->line) + ", in " +
-                     f->code->name + "\n";
+            where += "  File \"" + f->unit->fileName() + "\", line " + std::to_string(f->line) +
+                     ", in " + f->code->name + "\n";
             std::string_view text = f->unit->module->line(f->line);
             std::size_t b = text.find_first_not_of(" \t");
             if (b != std::string_view::npos) {
@@ -217,7 +219,8 @@ void Interpreter::stepLimitReached() {
         }
     }
     if (cancelRequested()) {
-        throw ScriptAborted(ScriptAborted::Reason::Cancelled, where + "irscope: the script was cancelled");
+        throw ScriptAborted(ScriptAborted::Reason::Cancelled,
+                            where + "irscope: the script was cancelled");
     }
     throw ScriptAborted(ScriptAborted::Reason::StepLimit,
                         where + "irscope: step limit exceeded: the script ran more than " +
@@ -245,7 +248,8 @@ Ref<ModuleObject> Interpreter::importModule(std::string_view dottedName) {
     }
     auto it = registry_.find(name);
     if (it == registry_.end()) {
-        auto exc = newException(types_.exception(Exc::ModuleNotFoundError), "No module named '" + name + "'");
+        auto exc = newException(types_.exception(Exc::ModuleNotFoundError),
+                                "No module named '" + name + "'");
         exc->setDict(newDict().get());
         exc->dict()->setStr(intern("name"), Value(newStr(name)));
         throw PyError(Value(exc));
@@ -272,7 +276,9 @@ Ref<ModuleObject> Interpreter::importModule(std::string_view dottedName) {
 
 // --- objects ----------------------------------------------------------------------------------
 
-Ref<StrObject> Interpreter::newStr(std::string s) { return make<StrObject>(types_.str.get(), std::move(s)); }
+Ref<StrObject> Interpreter::newStr(std::string s) {
+    return make<StrObject>(types_.str.get(), std::move(s));
+}
 
 const Ref<StrObject>& Interpreter::intern(std::string_view s) {
     auto it = interned_.find(std::string(s));
@@ -291,9 +297,13 @@ Ref<ListObject> Interpreter::newList(std::vector<Value> items) {
     return make<ListObject>(types_.list.get(), std::move(items));
 }
 
-Ref<DictObject> Interpreter::newDict() { return make<DictObject>(types_.dict.get()); }
+Ref<DictObject> Interpreter::newDict() {
+    return make<DictObject>(types_.dict.get());
+}
 
-Ref<SetObject> Interpreter::newSet() { return make<SetObject>(types_.set.get()); }
+Ref<SetObject> Interpreter::newSet() {
+    return make<SetObject>(types_.set.get());
+}
 
 Ref<NativeFunctionObject> Interpreter::newNative(std::string name, NativeFn fn) {
     auto f = make<NativeFunctionObject>(types_.builtinFunction.get(), name, std::move(fn));
@@ -326,15 +336,22 @@ Type* Interpreter::iteratorType(const std::string& name) {
 Type* Interpreter::typeOf(const Value& v) const {
     switch (v.tag()) {
         case Value::Tag::Null:
-        case Value::Tag::None: return types_.noneType.get();
-        case Value::Tag::Bool: return types_.boolType.get();
-        case Value::Tag::Int: return types_.intType.get();
-        case Value::Tag::Float: return types_.floatType.get();
-        case Value::Tag::Obj: return v.obj()->type();
+        case Value::Tag::None:
+            return types_.noneType.get();
+        case Value::Tag::Bool:
+            return types_.boolType.get();
+        case Value::Tag::Int:
+            return types_.intType.get();
+        case Value::Tag::Float:
+            return types_.floatType.get();
+        case Value::Tag::Obj:
+            return v.obj()->type();
     }
     return types_.object.get();
 }
 
-std::string Interpreter::typeName(const Value& v) const { return typeOf(v)->name; }
+std::string Interpreter::typeName(const Value& v) const {
+    return typeOf(v)->name;
+}
 
 }  // namespace irscope::interp

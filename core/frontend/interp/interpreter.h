@@ -171,7 +171,9 @@ public:
     bool isInstance(const Value& v, Exc e) const { return isInstance(v, types_.exception(e)); }
 
     Value call(const Value& f, CallArgs args);
-    Value call(const Value& f, std::initializer_list<Value> args) { return call(f, CallArgs(args)); }
+    Value call(const Value& f, std::initializer_list<Value> args) {
+        return call(f, CallArgs(args));
+    }
     Value callMethod(const Value& obj, std::string_view name, CallArgs args = {});
     bool callable(const Value& v) const;
 

@@ -11,7 +11,9 @@ namespace {
 class ListIter : public NativeIterator {
 public:
     ListIter(Type* t, Ref<ListObject> l, bool reversed)
-        : NativeIterator(t), list_(std::move(l)), reversed_(reversed),
+        : NativeIterator(t),
+          list_(std::move(l)),
+          reversed_(reversed),
           i_(reversed ? list_->items.size() : 0) {}
     bool next(Interpreter&, Value& out) override {
         if (!list_) {
@@ -148,9 +150,15 @@ public:
         }
         const auto& e = entries[i_++];
         switch (which_) {
-            case DictViewObject::Which::Keys: out = e.key; break;
-            case DictViewObject::Which::Values: out = e.value; break;
-            case DictViewObject::Which::Items: out = Value(I.newTuple({e.key, e.value})); break;
+            case DictViewObject::Which::Keys:
+                out = e.key;
+                break;
+            case DictViewObject::Which::Values:
+                out = e.value;
+                break;
+            case DictViewObject::Which::Items:
+                out = Value(I.newTuple({e.key, e.value}));
+                break;
         }
         return true;
     }
@@ -284,23 +292,26 @@ Value builtinIterator(Interpreter& I, const Value& v) {
     Object* o = v.obj();
     switch (o->kind()) {
         case ObjKind::List:
-            return Value(I.make<ListIter>(I.iteratorType("list_iterator"), Ref<ListObject>(static_cast<ListObject*>(o)),
-                                          false));
+            return Value(I.make<ListIter>(I.iteratorType("list_iterator"),
+                                          Ref<ListObject>(static_cast<ListObject*>(o)), false));
         case ObjKind::Tuple:
             return Value(I.make<TupleIter>(I.iteratorType("tuple_iterator"),
                                            Ref<TupleObject>(static_cast<TupleObject*>(o))));
         case ObjKind::Str: {
             auto* s = static_cast<StrObject*>(o);
-            return Value(I.make<StrIter>(I.iteratorType(s->isAscii() ? "str_ascii_iterator" : "str_iterator"),
-                                         Ref<StrObject>(s)));
+            return Value(I.make<StrIter>(
+                I.iteratorType(s->isAscii() ? "str_ascii_iterator" : "str_iterator"),
+                Ref<StrObject>(s)));
         }
         case ObjKind::Range: {
             auto* r = static_cast<RangeObject*>(o);
-            return Value(I.make<RangeIter>(I.iteratorType("range_iterator"), r->start, r->step, r->length()));
+            return Value(I.make<RangeIter>(I.iteratorType("range_iterator"), r->start, r->step,
+                                           r->length()));
         }
         case ObjKind::Dict:
             return Value(I.make<DictIter>(I.iteratorType("dict_keyiterator"),
-                                          Ref<DictObject>(static_cast<DictObject*>(o)), DictViewObject::Which::Keys));
+                                          Ref<DictObject>(static_cast<DictObject*>(o)),
+                                          DictViewObject::Which::Keys));
         case ObjKind::DictView: {
             auto* dv = static_cast<DictViewObject*>(o);
             const char* name = dv->which == DictViewObject::Which::Keys     ? "dict_keyiterator"
@@ -309,24 +320,31 @@ Value builtinIterator(Interpreter& I, const Value& v) {
             return Value(I.make<DictIter>(I.iteratorType(name), dv->mapping, dv->which));
         }
         case ObjKind::Set:
-            return Value(I.make<SetIter>(I.iteratorType("set_iterator"), Ref<SetObject>(static_cast<SetObject*>(o))));
-        default: return {};
+            return Value(I.make<SetIter>(I.iteratorType("set_iterator"),
+                                         Ref<SetObject>(static_cast<SetObject*>(o))));
+        default:
+            return {};
     }
 }
 
 void setUpIterators(Interpreter& I) {
     DictObject& b = I.builtins();
-    auto def = [&](const char* name, NativeFn fn) { b.setStr(I.intern(name), Value(I.newNative(name, std::move(fn)))); };
+    auto def = [&](const char* name, NativeFn fn) {
+        b.setStr(I.intern(name), Value(I.newNative(name, std::move(fn))));
+    };
     def("enumerate", [](Interpreter& J, CallArgs& a) {
-        static const Signature sig = Signature("enumerate").arg("iterable").arg("start", Value::integer(0));
+        static const Signature sig =
+            Signature("enumerate").arg("iterable").arg("start", Value::integer(0));
         auto v = sig.bind(J, a);
-        return Value(J.make<ComposedIter>(J.iteratorType("enumerate"), ComposedIter::Kind::Enumerate,
-                                          std::vector<Value>{J.iter(v[0])}, Value(), J.toIndex(v[1])));
+        return Value(
+            J.make<ComposedIter>(J.iteratorType("enumerate"), ComposedIter::Kind::Enumerate,
+                                 std::vector<Value>{J.iter(v[0])}, Value(), J.toIndex(v[1])));
     });
     def("zip", [](Interpreter& J, CallArgs& a) {
         for (const KwArg& k : a.kw) {
             if (k.name != "strict") {
-                throw PyError(Exc::TypeError, "zip() got an unexpected keyword argument '" + k.name + "'");
+                throw PyError(Exc::TypeError,
+                              "zip() got an unexpected keyword argument '" + k.name + "'");
             }
         }
         std::vector<Value> its;
@@ -335,12 +353,14 @@ void setUpIterators(Interpreter& I) {
                 its.push_back(J.iter(a.pos[i]));
             } catch (PyError& e) {
                 if (J.isInstance(J.exceptionOf(e), Exc::TypeError)) {
-                    throw PyError(Exc::TypeError, "zip argument #" + std::to_string(i + 1) + " must support iteration");
+                    throw PyError(Exc::TypeError, "zip argument #" + std::to_string(i + 1) +
+                                                      " must support iteration");
                 }
                 throw;
             }
         }
-        return Value(J.make<ComposedIter>(J.iteratorType("zip"), ComposedIter::Kind::Zip, std::move(its), Value(), 0));
+        return Value(J.make<ComposedIter>(J.iteratorType("zip"), ComposedIter::Kind::Zip,
+                                          std::move(its), Value(), 0));
     });
     def("map", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "map");
@@ -351,7 +371,8 @@ void setUpIterators(Interpreter& I) {
         for (std::size_t i = 1; i < a.pos.size(); ++i) {
             its.push_back(J.iter(a.pos[i]));
         }
-        return Value(J.make<ComposedIter>(J.iteratorType("map"), ComposedIter::Kind::Map, std::move(its), a.pos[0], 0));
+        return Value(J.make<ComposedIter>(J.iteratorType("map"), ComposedIter::Kind::Map,
+                                          std::move(its), a.pos[0], 0));
     });
     def("filter", [](Interpreter& J, CallArgs& a) {
         noKeywords(a, "filter");
@@ -364,7 +385,8 @@ void setUpIterators(Interpreter& I) {
         expectArgs(a, 1, 1, "reversed");
         const Value& v = a.pos[0];
         if (auto* l = v.as<ListObject>()) {
-            return Value(J.make<ListIter>(J.iteratorType("list_reverseiterator"), Ref<ListObject>(l), true));
+            return Value(
+                J.make<ListIter>(J.iteratorType("list_reverseiterator"), Ref<ListObject>(l), true));
         }
         if (auto* r = v.as<RangeObject>()) {
             std::int64_t n = r->length();
@@ -375,10 +397,13 @@ void setUpIterators(Interpreter& I) {
         if (!rev.isNull() && !rev.isNone()) {
             return J.call(rev, {v});
         }
-        if (v.is<TupleObject>() || v.is<StrObject>() || v.is<DictObject>() || v.is<DictViewObject>() ||
-            (!J.typeOf(v)->lookup("__getitem__").isNull() && !J.typeOf(v)->lookup("__len__").isNull())) {
+        if (v.is<TupleObject>() || v.is<StrObject>() || v.is<DictObject>() ||
+            v.is<DictViewObject>() ||
+            (!J.typeOf(v)->lookup("__getitem__").isNull() &&
+             !J.typeOf(v)->lookup("__len__").isNull())) {
             std::vector<Value> items;
-            if (v.is<TupleObject>() || v.is<StrObject>() || v.is<DictObject>() || v.is<DictViewObject>()) {
+            if (v.is<TupleObject>() || v.is<StrObject>() || v.is<DictObject>() ||
+                v.is<DictViewObject>()) {
                 items = J.toVector(v);
             } else {
                 std::int64_t n = J.len(v);

@@ -25,8 +25,9 @@ std::string plural(std::size_t n, const char* word) {
 
 }  // namespace
 
-void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args, const std::vector<Value>& defaults,
-                   const std::vector<Value>& kwDefaults, Value* out, const std::vector<bool>* kwOptional) {
+void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args,
+                   const std::vector<Value>& defaults, const std::vector<Value>& kwDefaults,
+                   Value* out, const std::vector<bool>* kwOptional) {
     const std::string fn = std::string(p.funcName) + "()";
     const std::size_t given = args.pos.size();
     const auto npos = static_cast<std::size_t>(p.pos);
@@ -51,7 +52,8 @@ void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args, c
     std::vector<std::string> posOnlyAsKw;
     for (const KwArg& kw : args.kw) {
         std::size_t found = static_cast<std::size_t>(-1);
-        for (std::size_t i = static_cast<std::size_t>(p.posOnly); i < npos + static_cast<std::size_t>(p.kwOnly); ++i) {
+        for (std::size_t i = static_cast<std::size_t>(p.posOnly);
+             i < npos + static_cast<std::size_t>(p.kwOnly); ++i) {
             if (p.names[i] == kw.name) {
                 found = i;
                 break;
@@ -59,7 +61,8 @@ void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args, c
         }
         if (found != static_cast<std::size_t>(-1)) {
             if (!out[found].isNull()) {
-                throw PyError(Exc::TypeError, fn + " got multiple values for argument '" + kw.name + "'");
+                throw PyError(Exc::TypeError,
+                              fn + " got multiple values for argument '" + kw.name + "'");
             }
             out[found] = kw.value;
             continue;
@@ -83,7 +86,9 @@ void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args, c
         for (std::size_t i = 0; i < posOnlyAsKw.size(); ++i) {
             names += (i ? ", '" : "'") + posOnlyAsKw[i] + "'";
         }
-        throw PyError(Exc::TypeError, fn + " got some positional-only arguments passed as keyword arguments: " + names);
+        throw PyError(
+            Exc::TypeError,
+            fn + " got some positional-only arguments passed as keyword arguments: " + names);
     }
     if (given > npos && !p.varArgs) {
         std::size_t required = npos - std::min(npos, defaults.size());
@@ -116,7 +121,8 @@ void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args, c
         }
     }
     if (!missing.empty()) {
-        throw PyError(Exc::TypeError, fn + " missing " + plural(missing.size(), "required positional argument") +
+        throw PyError(Exc::TypeError, fn + " missing " +
+                                          plural(missing.size(), "required positional argument") +
                                           ": " + nameList(missing));
     }
     for (int k = 0; k < p.kwOnly; ++k) {
@@ -131,7 +137,8 @@ void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args, c
         }
     }
     if (!missing.empty()) {
-        throw PyError(Exc::TypeError, fn + " missing " + plural(missing.size(), "required keyword-only argument") +
+        throw PyError(Exc::TypeError, fn + " missing " +
+                                          plural(missing.size(), "required keyword-only argument") +
                                           ": " + nameList(missing));
     }
 }
@@ -194,8 +201,13 @@ std::vector<Value> Signature::bind(Interpreter& I, CallArgs& args) const {
     if (hasVarKw_) {
         names.push_back(varKw_);
     }
-    ParamLayout layout{name_, names.data(), posOnly_, static_cast<int>(pos_.size()),
-                       static_cast<int>(kwOnly_.size()), hasVarArgs_, hasVarKw_};
+    ParamLayout layout{name_,
+                       names.data(),
+                       posOnly_,
+                       static_cast<int>(pos_.size()),
+                       static_cast<int>(kwOnly_.size()),
+                       hasVarArgs_,
+                       hasVarKw_};
     std::vector<Value> bound(names.size());
     bindArguments(I, layout, args, defaults, kwDefaults, bound.data(), &kwOptional);
     // Binding order is pos, kwonly, *args, **kw; declaration order is pos, *args, kwonly, **kw.
@@ -209,8 +221,13 @@ std::vector<Value> Signature::bind(Interpreter& I, CallArgs& args) const {
 
 // --- ClassBuilder -----------------------------------------------------------------------------
 
-ClassBuilder::ClassBuilder(Interpreter& I, std::string name, std::string module, std::vector<Ref<Type>> bases)
-    : I_(I), name_(std::move(name)), module_(std::move(module)), bases_(std::move(bases)), ns_(I.newDict()) {}
+ClassBuilder::ClassBuilder(Interpreter& I, std::string name, std::string module,
+                           std::vector<Ref<Type>> bases)
+    : I_(I),
+      name_(std::move(name)),
+      module_(std::move(module)),
+      bases_(std::move(bases)),
+      ns_(I.newDict()) {}
 
 ClassBuilder& ClassBuilder::method(std::string name, NativeFn fn) {
     auto f = I_.newNative(name, std::move(fn));
@@ -236,7 +253,8 @@ ClassBuilder& ClassBuilder::classMethod(std::string name, NativeFn fn) {
 }
 
 ClassBuilder& ClassBuilder::property(std::string name, NativeGetter get, NativeSetter set) {
-    auto p = I_.make<NativePropertyObject>(I_.types().getSetDescriptor.get(), name, std::move(get), std::move(set));
+    auto p = I_.make<NativePropertyObject>(I_.types().getSetDescriptor.get(), name, std::move(get),
+                                           std::move(set));
     ns_->setStr(I_.newStr(std::move(name)), p);
     return *this;
 }
@@ -290,7 +308,8 @@ void addToModule(Interpreter& I, ModuleObject& m, std::string_view name, const V
     m.dict()->setStr(I.newStr(std::string(name)), v);
 }
 
-Ref<NativeFunctionObject> addFunction(Interpreter& I, ModuleObject& m, std::string name, NativeFn fn) {
+Ref<NativeFunctionObject> addFunction(Interpreter& I, ModuleObject& m, std::string name,
+                                      NativeFn fn) {
     auto f = I.newNative(name, std::move(fn));
     addToModule(I, m, name, f);
     return f;

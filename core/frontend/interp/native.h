@@ -52,22 +52,22 @@ struct ParamLayout {
 // parameter (binding order) into `out`. `defaults` are for the last defaults.size()
 // positional parameters; `kwDefaults` parallel to the keyword-only ones (Null: required,
 // unless `kwOptional` marks it optional, then it stays Null).
-void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args, const std::vector<Value>& defaults,
-                   const std::vector<Value>& kwDefaults, Value* out,
-                   const std::vector<bool>* kwOptional = nullptr);
+void bindArguments(Interpreter& I, const ParamLayout& p, const CallArgs& args,
+                   const std::vector<Value>& defaults, const std::vector<Value>& kwDefaults,
+                   Value* out, const std::vector<bool>* kwOptional = nullptr);
 
 // A native function's parameters, declared in Python order: positional ones, *args,
 // keyword-only ones, **kwargs.
 class Signature {
 public:
     explicit Signature(std::string funcName) : name_(std::move(funcName)) {}
-    Signature& arg(std::string name);              // required
-    Signature& arg(std::string name, Value dflt);  // default (Null: optional, Null if absent)
-    Signature& positionalOnly();                   // the `/`: everything declared so far
-    Signature& varArgs(std::string name = "args");   // bound to a tuple
-    Signature& kwOnly(std::string name);             // required keyword-only
+    Signature& arg(std::string name);               // required
+    Signature& arg(std::string name, Value dflt);   // default (Null: optional, Null if absent)
+    Signature& positionalOnly();                    // the `/`: everything declared so far
+    Signature& varArgs(std::string name = "args");  // bound to a tuple
+    Signature& kwOnly(std::string name);            // required keyword-only
     Signature& kwOnly(std::string name, Value dflt);
-    Signature& varKw(std::string name = "kwargs");   // bound to a dict
+    Signature& varKw(std::string name = "kwargs");  // bound to a dict
     // One Value per declared parameter, in declaration order.
     std::vector<Value> bind(Interpreter& I, CallArgs& args) const;
     const std::string& name() const { return name_; }
@@ -88,7 +88,8 @@ private:
 // Defines a native class (see the file comment).
 class ClassBuilder {
 public:
-    ClassBuilder(Interpreter& I, std::string name, std::string module, std::vector<Ref<Type>> bases = {});
+    ClassBuilder(Interpreter& I, std::string name, std::string module,
+                 std::vector<Ref<Type>> bases = {});
     ClassBuilder& method(std::string name, NativeFn fn);
     ClassBuilder& staticMethod(std::string name, NativeFn fn);
     ClassBuilder& classMethod(std::string name, NativeFn fn);
@@ -97,7 +98,8 @@ public:
     // Instances are T, constructed as T(Type* cls); T derives from Object (ObjKind::Native).
     template <class T>
     ClassBuilder& layout() {
-        return alloc([](Interpreter& I, Type* cls, CallArgs&) { return Ref<Object>(I.make<T>(cls)); });
+        return alloc(
+            [](Interpreter& I, Type* cls, CallArgs&) { return Ref<Object>(I.make<T>(cls)); });
     }
     ClassBuilder& alloc(AllocFn f);
     // Calling the class runs f instead of __new__/__init__ (not inherited by subclasses).
@@ -119,7 +121,8 @@ private:
 
 // Module namespace helpers.
 void addToModule(Interpreter& I, ModuleObject& m, std::string_view name, const Value& v);
-Ref<NativeFunctionObject> addFunction(Interpreter& I, ModuleObject& m, std::string name, NativeFn fn);
+Ref<NativeFunctionObject> addFunction(Interpreter& I, ModuleObject& m, std::string name,
+                                      NativeFn fn);
 
 // Argument conversions with Python's messages ("must be real number, not str").
 double toDouble(Interpreter& I, const Value& v);

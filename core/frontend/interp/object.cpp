@@ -118,6 +118,8 @@ void Heap::clearAll() {
     }
 }
 
-Heap::~Heap() { clearAll(); }
+Heap::~Heap() {
+    clearAll();
+}
 
 }  // namespace irscope::interp

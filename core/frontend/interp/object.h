@@ -97,7 +97,7 @@ private:
 
     std::uint32_t refs_ = 0;
     ObjKind kind_;
-    Type* type_ = nullptr;       // counted
+    Type* type_ = nullptr;        // counted
     DictObject* dict_ = nullptr;  // counted
     Heap* heap_ = nullptr;        // null: not yet adopted, or orphaned at teardown
     Object* prev_ = nullptr;
@@ -133,8 +133,7 @@ public:
     Ref(const Ref& o) : Ref(o.p_) {}
     Ref(Ref&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
     template <class U>
-        requires std::is_convertible_v<U*, T*>
-    Ref(const Ref<U>& o) : Ref(static_cast<T*>(o.get())) {}
+    requires std::is_convertible_v<U*, T*> Ref(const Ref<U>& o) : Ref(static_cast<T*>(o.get())) {}
     ~Ref() { reset(); }
     Ref& operator=(Ref o) noexcept {
         std::swap(p_, o.p_);
@@ -224,9 +223,9 @@ public:
     bool isObj() const { return tag_ == Tag::Obj; }
 
     bool asBool() const { return u_.i != 0; }
-    std::int64_t asInt() const { return u_.i; }      // Int (or Bool)
-    std::int64_t intLike() const { return u_.i; }    // Int or Bool
-    double asFloat() const { return u_.d; }          // Float only
+    std::int64_t asInt() const { return u_.i; }    // Int (or Bool)
+    std::int64_t intLike() const { return u_.i; }  // Int or Bool
+    double asFloat() const { return u_.d; }        // Float only
     double toDouble() const { return tag_ == Tag::Float ? u_.d : static_cast<double>(u_.i); }
     Object* obj() const { return tag_ == Tag::Obj ? u_.o : nullptr; }
 
@@ -257,11 +256,15 @@ inline bool Value::identical(const Value& o) const {
     }
     switch (tag_) {
         case Tag::Null:
-        case Tag::None: return true;
+        case Tag::None:
+            return true;
         case Tag::Bool:
-        case Tag::Int: return u_.i == o.u_.i;
-        case Tag::Float: return u_.i == o.u_.i;  // bitwise, like two refs to one float object
-        case Tag::Obj: return u_.o == o.u_.o;
+        case Tag::Int:
+            return u_.i == o.u_.i;
+        case Tag::Float:
+            return u_.i == o.u_.i;  // bitwise, like two refs to one float object
+        case Tag::Obj:
+            return u_.o == o.u_.o;
     }
     return false;
 }

@@ -99,9 +99,13 @@ void CellObject::clearRefs() {
     Object::clearRefs();
 }
 
-const std::string& FunctionObject::fileName() const { return unit->fileName(); }
+const std::string& FunctionObject::fileName() const {
+    return unit->fileName();
+}
 
-int FunctionObject::firstLine() const { return code ? code->firstLine : 0; }
+int FunctionObject::firstLine() const {
+    return code ? code->firstLine : 0;
+}
 
 Value FunctionObject::resolveFreeName(Interpreter& I, std::string_view n) const {
     if (code) {

@@ -132,7 +132,7 @@ public:
     bool remove(Interpreter& I, const Value& key, Value* removedValue = nullptr);
     bool contains(Interpreter& I, const Value& key) { return !get(I, key).isNull(); }
 
-    Value getStr(std::string_view key) const;  // Null when absent
+    Value getStr(std::string_view key) const;                     // Null when absent
     Value getStr(std::string_view key, std::int64_t hash) const;  // hash == strHash(key)
     void setStr(Ref<StrObject> key, Value value);
     bool removeStr(std::string_view key);
@@ -191,7 +191,7 @@ public:
     void clear();
     // Adds every element of `other` the way CPython's set_merge does (copy keeps the order).
     void mergeFrom(Interpreter& I, const SetObject& other);
-    Value pop();  // set.pop(): Null when empty
+    Value pop();                       // set.pop(): Null when empty
     void swapTable(SetObject& other);  // exchanges contents (CPython's set_swap_bodies)
     const std::vector<Slot>& table() const { return table_; }
     template <class F>
@@ -213,8 +213,8 @@ private:
     void insertClean(Value key, std::int64_t hash);
 
     std::vector<Slot> table_;
-    std::size_t fill_ = 0;  // active + dummy
-    std::size_t used_ = 0;  // active
+    std::size_t fill_ = 0;    // active + dummy
+    std::size_t used_ = 0;    // active
     std::size_t finger_ = 0;  // where pop() looks first
     std::uint64_t version_ = 0;
 };
@@ -359,7 +359,7 @@ public:
 struct TraceEntry {
     std::shared_ptr<const ScriptUnit> unit;  // for the source line
     int line = 0;
-    std::string function;  // "<module>", "construct", "<lambda>"
+    std::string function;           // "<module>", "construct", "<lambda>"
     std::uint64_t frameSerial = 0;  // which frame activation added it
 };
 
@@ -427,7 +427,7 @@ public:
     SuperObject(Type* t, Ref<Type> c, Value o, Ref<Type> ot)
         : Object(t, kKind), thisClass(std::move(c)), obj(std::move(o)), objType(std::move(ot)) {}
     Ref<Type> thisClass;
-    Value obj;         // the instance (or class, for classmethods)
+    Value obj;          // the instance (or class, for classmethods)
     Ref<Type> objType;  // whose MRO is searched
     void clearRefs() override;
 };

@@ -19,24 +19,39 @@ struct OpNames {
 
 OpNames opNames(Operator op) {
     switch (op) {
-        case Operator::Add: return {"__add__", "__radd__", "__iadd__"};
-        case Operator::Sub: return {"__sub__", "__rsub__", "__isub__"};
-        case Operator::Mult: return {"__mul__", "__rmul__", "__imul__"};
-        case Operator::MatMult: return {"__matmul__", "__rmatmul__", "__imatmul__"};
-        case Operator::Div: return {"__truediv__", "__rtruediv__", "__itruediv__"};
-        case Operator::Mod: return {"__mod__", "__rmod__", "__imod__"};
-        case Operator::Pow: return {"__pow__", "__rpow__", "__ipow__"};
-        case Operator::LShift: return {"__lshift__", "__rlshift__", "__ilshift__"};
-        case Operator::RShift: return {"__rshift__", "__rrshift__", "__irshift__"};
-        case Operator::BitOr: return {"__or__", "__ror__", "__ior__"};
-        case Operator::BitXor: return {"__xor__", "__rxor__", "__ixor__"};
-        case Operator::BitAnd: return {"__and__", "__rand__", "__iand__"};
-        case Operator::FloorDiv: return {"__floordiv__", "__rfloordiv__", "__ifloordiv__"};
+        case Operator::Add:
+            return {"__add__", "__radd__", "__iadd__"};
+        case Operator::Sub:
+            return {"__sub__", "__rsub__", "__isub__"};
+        case Operator::Mult:
+            return {"__mul__", "__rmul__", "__imul__"};
+        case Operator::MatMult:
+            return {"__matmul__", "__rmatmul__", "__imatmul__"};
+        case Operator::Div:
+            return {"__truediv__", "__rtruediv__", "__itruediv__"};
+        case Operator::Mod:
+            return {"__mod__", "__rmod__", "__imod__"};
+        case Operator::Pow:
+            return {"__pow__", "__rpow__", "__ipow__"};
+        case Operator::LShift:
+            return {"__lshift__", "__rlshift__", "__ilshift__"};
+        case Operator::RShift:
+            return {"__rshift__", "__rrshift__", "__irshift__"};
+        case Operator::BitOr:
+            return {"__or__", "__ror__", "__ior__"};
+        case Operator::BitXor:
+            return {"__xor__", "__rxor__", "__ixor__"};
+        case Operator::BitAnd:
+            return {"__and__", "__rand__", "__iand__"};
+        case Operator::FloorDiv:
+            return {"__floordiv__", "__rfloordiv__", "__ifloordiv__"};
     }
     return {"", "", ""};
 }
 
-bool isSequence(const Value& v) { return v.is<StrObject>() || v.is<ListObject>() || v.is<TupleObject>(); }
+bool isSequence(const Value& v) {
+    return v.is<StrObject>() || v.is<ListObject>() || v.is<TupleObject>();
+}
 
 std::vector<Value> repeat(const std::vector<Value>& items, std::int64_t n) {
     std::vector<Value> out;
@@ -107,7 +122,8 @@ Value setBinary(Interpreter& I, Operator op, SetObject& a, SetObject& b) {
             }
             return Value(r);
         }
-        default: return {};
+        default:
+            return {};
     }
 }
 
@@ -117,7 +133,9 @@ Value setBinary(Interpreter& I, Operator op, SetObject& a, SetObject& b) {
 // (CPython's algorithms, so the element order matches). False for other operators.
 bool setInplace(Interpreter& I, Operator op, SetObject& s, SetObject& o) {
     switch (op) {
-        case Operator::BitOr: s.mergeFrom(I, o); return true;
+        case Operator::BitOr:
+            s.mergeFrom(I, o);
+            return true;
         case Operator::Sub:
             if (&s == &o) {
                 s.clear();
@@ -143,7 +161,8 @@ bool setInplace(Interpreter& I, Operator op, SetObject& s, SetObject& o) {
             s.swapTable(*r.as<SetObject>());
             return true;
         }
-        default: return false;
+        default:
+            return false;
     }
 }
 
@@ -209,12 +228,15 @@ Value builtinBinary(Interpreter& I, Operator op, const Value& a, const Value& b)
         case ObjKind::Dict:
             if (op == Operator::BitOr && b.is<DictObject>()) {
                 Ref<DictObject> r = I.newDict();
-                a.as<DictObject>()->forEach([&](const Value& k, const Value& v) { r->set(I, k, v); });
-                b.as<DictObject>()->forEach([&](const Value& k, const Value& v) { r->set(I, k, v); });
+                a.as<DictObject>()->forEach(
+                    [&](const Value& k, const Value& v) { r->set(I, k, v); });
+                b.as<DictObject>()->forEach(
+                    [&](const Value& k, const Value& v) { r->set(I, k, v); });
                 return Value(r);
             }
             return {};
-        default: return {};
+        default:
+            return {};
     }
 }
 
@@ -229,20 +251,24 @@ bool isBuiltinOperand(const Value& v) {
         case ObjKind::List:
         case ObjKind::Tuple:
         case ObjKind::Set:
-        case ObjKind::Dict: return v.obj()->type()->immutable;
-        default: return false;
+        case ObjKind::Dict:
+            return v.obj()->type()->immutable;
+        default:
+            return false;
     }
 }
 
-[[noreturn]] void unsupported(Interpreter& I, Operator op, const Value& a, const Value& b, bool inplace) {
+[[noreturn]] void unsupported(Interpreter& I, Operator op, const Value& a, const Value& b,
+                              bool inplace) {
     if (op == Operator::Add && (a.is<StrObject>() || a.is<ListObject>() || a.is<TupleObject>()) &&
         I.typeOf(a)->immutable) {
-        throw PyError(Exc::TypeError, "can only concatenate " + I.typeName(a) + " (not \"" + I.typeName(b) +
-                                          "\") to " + I.typeName(a));
+        throw PyError(Exc::TypeError, "can only concatenate " + I.typeName(a) + " (not \"" +
+                                          I.typeName(b) + "\") to " + I.typeName(a));
     }
     if (op == Operator::Mult && (isSequence(a) || isSequence(b))) {
         const Value& other = isSequence(a) ? b : a;
-        throw PyError(Exc::TypeError, "can't multiply sequence by non-int of type '" + I.typeName(other) + "'");
+        throw PyError(Exc::TypeError,
+                      "can't multiply sequence by non-int of type '" + I.typeName(other) + "'");
     }
     std::string sym = ast::symbol(op);
     if (inplace) {
@@ -251,11 +277,13 @@ bool isBuiltinOperand(const Value& v) {
     if (op == Operator::Pow && !inplace) {
         sym = "** or pow()";
     }
-    throw PyError(Exc::TypeError, "unsupported operand type(s) for " + sym + ": '" + I.typeName(a) + "' and '" +
-                                      I.typeName(b) + "'");
+    throw PyError(Exc::TypeError, "unsupported operand type(s) for " + sym + ": '" + I.typeName(a) +
+                                      "' and '" + I.typeName(b) + "'");
 }
 
-bool notImpl(Interpreter& I, const Value& r) { return r.identical(I.notImplemented()); }
+bool notImpl(Interpreter& I, const Value& r) {
+    return r.identical(I.notImplemented());
+}
 
 }  // namespace
 
@@ -311,7 +339,8 @@ Value Interpreter::inplaceOp(Operator op, const Value& a, const Value& b) {
             return a;
         }
     }
-    if (auto* d = a.as<DictObject>(); d && d->type()->immutable && op == Operator::BitOr && b.is<DictObject>()) {
+    if (auto* d = a.as<DictObject>();
+        d && d->type()->immutable && op == Operator::BitOr && b.is<DictObject>()) {
         b.as<DictObject>()->forEach([&](const Value& k, const Value& v) { d->set(*this, k, v); });
         return a;
     }
@@ -349,9 +378,12 @@ Value Interpreter::unaryOp(ast::UnaryOperator op, const Value& a) {
                     intOverflow();
                 }
                 return Value::integer(-v);
-            case UnaryOperator::UAdd: return Value::integer(v);
-            case UnaryOperator::Invert: return Value::integer(~v);
-            default: break;
+            case UnaryOperator::UAdd:
+                return Value::integer(v);
+            case UnaryOperator::Invert:
+                return Value::integer(~v);
+            default:
+                break;
         }
     }
     if (a.isFloat()) {
@@ -362,26 +394,29 @@ Value Interpreter::unaryOp(ast::UnaryOperator op, const Value& a) {
             return a;
         }
     }
-    const char* name = op == UnaryOperator::USub ? "__neg__" : op == UnaryOperator::UAdd ? "__pos__" : "__invert__";
+    const char* name = op == UnaryOperator::USub   ? "__neg__"
+                       : op == UnaryOperator::UAdd ? "__pos__"
+                                                   : "__invert__";
     if (a.isObj()) {
         Value f = typeOf(a)->lookup(name);
         if (!f.isNull() && !f.isNone()) {
             return call(f, {a});
         }
     }
-    throw PyError(Exc::TypeError, std::string("bad operand type for unary ") + ast::symbol(op) + ": '" +
-                                      typeName(a) + "'");
+    throw PyError(Exc::TypeError, std::string("bad operand type for unary ") + ast::symbol(op) +
+                                      ": '" + typeName(a) + "'");
 }
 
 // Registers __add__/__radd__/... on the builtin types so that subclasses, super() and
 // explicit calls (int.__add__(1, 2)) see them.
 void defineBuiltinOperators(Interpreter& I) {
-    const Operator ops[] = {Operator::Add,    Operator::Sub,    Operator::Mult,  Operator::Div,
-                            Operator::Mod,    Operator::Pow,    Operator::LShift, Operator::RShift,
-                            Operator::BitOr,  Operator::BitXor, Operator::BitAnd, Operator::FloorDiv};
+    const Operator ops[] = {Operator::Add,    Operator::Sub,    Operator::Mult,
+                            Operator::Div,    Operator::Mod,    Operator::Pow,
+                            Operator::LShift, Operator::RShift, Operator::BitOr,
+                            Operator::BitXor, Operator::BitAnd, Operator::FloorDiv};
     const auto& T = I.types();
-    for (Type* t : {T.intType.get(), T.floatType.get(), T.str.get(), T.list.get(), T.tuple.get(), T.set.get(),
-                    T.dict.get()}) {
+    for (Type* t : {T.intType.get(), T.floatType.get(), T.str.get(), T.list.get(), T.tuple.get(),
+                    T.set.get(), T.dict.get()}) {
         const bool intOnly = t == T.intType.get();  // int.__add__(1.5) is NotImplemented
         for (Operator op : ops) {
             OpNames n = opNames(op);
@@ -395,7 +430,8 @@ void defineBuiltinOperators(Interpreter& I) {
             });
             defMethod(I, t, n.reflected, [op, intOnly](Interpreter& J, CallArgs& a) {
                 expectArgs(a, 2, 2, opNames(op).reflected);
-                if ((op == Operator::Mod && a.pos[1].is<StrObject>()) || (intOnly && a.pos[1].isFloat())) {
+                if ((op == Operator::Mod && a.pos[1].is<StrObject>()) ||
+                    (intOnly && a.pos[1].isFloat())) {
                     return J.notImplemented();
                 }
                 Value r = builtinBinary(J, op, a.pos[1], a.pos[0]);

@@ -1,286 +1,40 @@
-// The object protocols: comparison, truth, hash, len, membership, subscription, iteration.
+// The object protocols: truth, hash, len, membership, subscription, iteration.
 #include "frontend/interp/interp_internal.h"
 
 namespace irscope::interp {
-
-using ast::CmpOperator;
-
-namespace {
-
-bool fromOrder(CmpOperator op, int c) {
-    switch (op) {
-        case CmpOperator::Eq: return c == 0;
-        case CmpOperator::NotEq: return c != 0;
-        case CmpOperator::Lt: return c == -1;
-        case CmpOperator::LtE: return c == -1 || c == 0;
-        case CmpOperator::Gt: return c == 1;
-        case CmpOperator::GtE: return c == 1 || c == 0;
-        default: return false;
-    }
-}
-
-struct CmpNames {
-    const char* op;
-    const char* reflected;
-};
-
-CmpNames cmpNames(CmpOperator op) {
-    switch (op) {
-        case CmpOperator::Eq: return {"__eq__", "__eq__"};
-        case CmpOperator::NotEq: return {"__ne__", "__ne__"};
-        case CmpOperator::Lt: return {"__lt__", "__gt__"};
-        case CmpOperator::LtE: return {"__le__", "__ge__"};
-        case CmpOperator::Gt: return {"__gt__", "__lt__"};
-        case CmpOperator::GtE: return {"__ge__", "__le__"};
-        default: return {"", ""};
-    }
-}
-
-bool setSubset(Interpreter& I, SetObject& a, SetObject& b) {  // a <= b
-    if (a.size() > b.size()) {
-        return false;
-    }
-    for (const Value& k : a.items()) {
-        if (!b.contains(I, k)) {
-            return false;
-        }
-    }
-    return true;
-}
-
-// The builtin types' comparison; false when it does not apply (NotImplemented).
-bool builtinCompare(Interpreter& I, CmpOperator op, const Value& a, const Value& b, bool* result) {
-    const bool equality = op == CmpOperator::Eq || op == CmpOperator::NotEq;
-    if (a.isNumber() && b.isNumber()) {
-        int c = compareNumbers(a, b);
-        *result = c == 2 ? op == CmpOperator::NotEq : fromOrder(op, c);
-        return true;
-    }
-    if (a.isNone() && b.isNone()) {
-        if (!equality) {
-            return false;
-        }
-        *result = op == CmpOperator::Eq;
-        return true;
-    }
-    if (!a.isObj() || !b.isObj() || a.obj()->kind() != b.obj()->kind()) {
-        return false;
-    }
-    switch (a.obj()->kind()) {
-        case ObjKind::Str: {
-            int c = a.as<StrObject>()->value.compare(b.as<StrObject>()->value);
-            *result = fromOrder(op, c < 0 ? -1 : (c > 0 ? 1 : 0));
-            return true;
-        }
-        case ObjKind::Tuple:
-            compareSequences(I, a.as<TupleObject>()->items, b.as<TupleObject>()->items, op, result);
-            return true;
-        case ObjKind::List: {
-            std::vector<Value> x = a.as<ListObject>()->items, y = b.as<ListObject>()->items;
-            compareSequences(I, x, y, op, result);
-            return true;
-        }
-        case ObjKind::Dict: {
-            if (!equality) {
-                return false;
-            }
-            auto* x = a.as<DictObject>();
-            auto* y = b.as<DictObject>();
-            bool same = x->size() == y->size();
-            if (same) {
-                std::vector<std::pair<Value, Value>> entries;
-                x->forEach([&](const Value& k, const Value& v) { entries.emplace_back(k, v); });
-                for (const auto& [k, v] : entries) {
-                    Value w = y->get(I, k);
-                    if (w.isNull() || !I.eq(v, w)) {
-                        same = false;
-                        break;
-                    }
-                }
-            }
-            *result = (op == CmpOperator::Eq) == same;
-            return true;
-        }
-        case ObjKind::Set: {
-            auto* x = a.as<SetObject>();
-            auto* y = b.as<SetObject>();
-            switch (op) {
-                case CmpOperator::Eq: *result = x->size() == y->size() && setSubset(I, *x, *y); break;
-                case CmpOperator::NotEq: *result = !(x->size() == y->size() && setSubset(I, *x, *y)); break;
-                case CmpOperator::LtE: *result = setSubset(I, *x, *y); break;
-                case CmpOperator::Lt: *result = x->size() < y->size() && setSubset(I, *x, *y); break;
-                case CmpOperator::GtE: *result = setSubset(I, *y, *x); break;
-                case CmpOperator::Gt: *result = y->size() < x->size() && setSubset(I, *y, *x); break;
-                default: return false;
-            }
-            return true;
-        }
-        case ObjKind::Range: {
-            if (!equality) {
-                return false;
-            }
-            auto* x = a.as<RangeObject>();
-            auto* y = b.as<RangeObject>();
-            std::int64_t n = x->length();
-            bool same = n == y->length() && (n == 0 || (x->start == y->start && (n == 1 || x->step == y->step)));
-            *result = (op == CmpOperator::Eq) == same;
-            return true;
-        }
-        default: return false;
-    }
-}
-
-bool isBuiltinComparable(const Value& v) {
-    if (!v.isObj()) {
-        return true;
-    }
-    switch (v.obj()->kind()) {
-        case ObjKind::Str:
-        case ObjKind::Tuple:
-        case ObjKind::List:
-        case ObjKind::Dict:
-        case ObjKind::Set:
-        case ObjKind::Range: return v.obj()->type()->immutable;
-        default: return false;
-    }
-}
-
-}  // namespace
-
-int compareSequences(Interpreter& I, const std::vector<Value>& a, const std::vector<Value>& b, CmpOperator op,
-                     bool* result) {
-    std::size_t n = std::min(a.size(), b.size());
-    std::size_t i = 0;
-    for (; i < n; ++i) {
-        if (!I.eq(a[i], b[i])) {
-            break;
-        }
-    }
-    if (i == n) {
-        int c = a.size() < b.size() ? -1 : (a.size() > b.size() ? 1 : 0);
-        *result = fromOrder(op, c);
-        return c;
-    }
-    if (op == CmpOperator::Eq) {
-        *result = false;
-    } else if (op == CmpOperator::NotEq) {
-        *result = true;
-    } else {
-        *result = I.truthy(I.compare(op, a[i], b[i]));
-    }
-    return 0;
-}
-
-Value Interpreter::compare(CmpOperator op, const Value& a, const Value& b) {
-    switch (op) {
-        case CmpOperator::Is: return Value::boolean(a.identical(b));
-        case CmpOperator::IsNot: return Value::boolean(!a.identical(b));
-        case CmpOperator::In: return Value::boolean(contains(b, a));
-        case CmpOperator::NotIn: return Value::boolean(!contains(b, a));
-        default: break;
-    }
-    if (isBuiltinComparable(a) && isBuiltinComparable(b)) {
-        bool r;
-        if (builtinCompare(*this, op, a, b, &r)) {
-            return Value::boolean(r);
-        }
-    } else {
-        const CmpNames n = cmpNames(op);
-        Type* ta = typeOf(a);
-        Type* tb = typeOf(b);
-        bool reflectedTried = false;
-        if (ta != tb && tb->isSubtypeOf(ta)) {
-            Value fb = tb->lookup(n.reflected);
-            if (!fb.isNull() && !fb.isNone() && !fb.identical(ta->lookup(n.reflected))) {
-                reflectedTried = true;
-                Value r = call(fb, {b, a});
-                if (!r.identical(notImplemented_)) {
-                    return r;
-                }
-            }
-        }
-        Value fa = ta->lookup(n.op);
-        if (!fa.isNull() && !fa.isNone()) {
-            Value r = call(fa, {a, b});
-            if (!r.identical(notImplemented_)) {
-                return r;
-            }
-        }
-        if (!reflectedTried) {
-            Value fb = tb->lookup(n.reflected);
-            if (!fb.isNull() && !fb.isNone()) {
-                Value r = call(fb, {b, a});
-                if (!r.identical(notImplemented_)) {
-                    return r;
-                }
-            }
-        }
-    }
-    if (op == CmpOperator::Eq) {
-        return Value::boolean(a.identical(b));
-    }
-    if (op == CmpOperator::NotEq) {
-        return Value::boolean(!a.identical(b));
-    }
-    throw PyError(Exc::TypeError, std::string("'") + ast::symbol(op) + "' not supported between instances of '" +
-                                      typeName(a) + "' and '" + typeName(b) + "'");
-}
-
-bool Interpreter::eq(const Value& a, const Value& b) {
-    int q = quickEquals(a, b);
-    if (q >= 0) {
-        return q == 1;
-    }
-    return truthy(compare(CmpOperator::Eq, a, b));
-}
-
-bool Interpreter::lessThan(const Value& a, const Value& b) {
-    if (a.isNumber() && b.isNumber()) {
-        return compareNumbers(a, b) == -1;
-    }
-    return truthy(compare(CmpOperator::Lt, a, b));
-}
-
-void defineBuiltinComparisons(Interpreter& I) {
-    const CmpOperator ops[] = {CmpOperator::Eq, CmpOperator::NotEq, CmpOperator::Lt,
-                               CmpOperator::LtE, CmpOperator::Gt, CmpOperator::GtE};
-    const auto& T = I.types();
-    for (Type* t : {T.intType.get(), T.floatType.get(), T.str.get(), T.list.get(), T.tuple.get(), T.set.get(),
-                    T.dict.get(), T.range.get()}) {
-        for (CmpOperator op : ops) {
-            defMethod(I, t, cmpNames(op).op, [op](Interpreter& J, CallArgs& a) {
-                expectArgs(a, 2, 2, cmpNames(op).op);
-                bool r;
-                if (builtinCompare(J, op, a.pos[0], a.pos[1], &r)) {
-                    return Value::boolean(r);
-                }
-                return J.notImplemented();
-            });
-        }
-    }
-}
 
 // --- truth, hash, len ---------------------------------------------------------------------------
 
 bool Interpreter::truthy(const Value& v) {
     switch (v.tag()) {
         case Value::Tag::Null:
-        case Value::Tag::None: return false;
+        case Value::Tag::None:
+            return false;
         case Value::Tag::Bool:
-        case Value::Tag::Int: return v.intLike() != 0;
-        case Value::Tag::Float: return v.asFloat() != 0.0;
-        case Value::Tag::Obj: break;
+        case Value::Tag::Int:
+            return v.intLike() != 0;
+        case Value::Tag::Float:
+            return v.asFloat() != 0.0;
+        case Value::Tag::Obj:
+            break;
     }
     Object* o = v.obj();
     if (o->type()->immutable) {
         switch (o->kind()) {
-            case ObjKind::Str: return !static_cast<StrObject*>(o)->value.empty();
-            case ObjKind::Tuple: return !static_cast<TupleObject*>(o)->items.empty();
-            case ObjKind::List: return !static_cast<ListObject*>(o)->items.empty();
-            case ObjKind::Dict: return static_cast<DictObject*>(o)->size() > 0;
-            case ObjKind::Set: return static_cast<SetObject*>(o)->size() > 0;
-            case ObjKind::Range: return static_cast<RangeObject*>(o)->length() > 0;
-            default: break;
+            case ObjKind::Str:
+                return !static_cast<StrObject*>(o)->value.empty();
+            case ObjKind::Tuple:
+                return !static_cast<TupleObject*>(o)->items.empty();
+            case ObjKind::List:
+                return !static_cast<ListObject*>(o)->items.empty();
+            case ObjKind::Dict:
+                return static_cast<DictObject*>(o)->size() > 0;
+            case ObjKind::Set:
+                return static_cast<SetObject*>(o)->size() > 0;
+            case ObjKind::Range:
+                return static_cast<RangeObject*>(o)->length() > 0;
+            default:
+                break;
         }
     }
     Value b = o->type()->lookup("__bool__");
@@ -301,22 +55,30 @@ bool Interpreter::truthy(const Value& v) {
 std::int64_t Interpreter::hash(const Value& v) {
     switch (v.tag()) {
         case Value::Tag::Null:
-        case Value::Tag::None: return 0x5F3759DF;
+        case Value::Tag::None:
+            return 0x5F3759DF;
         case Value::Tag::Bool:
-        case Value::Tag::Int: return hashInt(v.intLike());
-        case Value::Tag::Float: return hashFloat(v.asFloat());
-        case Value::Tag::Obj: break;
+        case Value::Tag::Int:
+            return hashInt(v.intLike());
+        case Value::Tag::Float:
+            return hashFloat(v.asFloat());
+        case Value::Tag::Obj:
+            break;
     }
     Object* o = v.obj();
     Type* t = o->type();
     if (t->immutable) {
         switch (o->kind()) {
-            case ObjKind::Str: return static_cast<StrObject*>(o)->hash();
-            case ObjKind::Tuple: return hashTuple(*this, static_cast<TupleObject*>(o)->items);
+            case ObjKind::Str:
+                return static_cast<StrObject*>(o)->hash();
+            case ObjKind::Tuple:
+                return hashTuple(*this, static_cast<TupleObject*>(o)->items);
             case ObjKind::List:
             case ObjKind::Dict:
-            case ObjKind::Set: throw PyError(Exc::TypeError, "unhashable type: '" + t->name + "'");
-            default: break;
+            case ObjKind::Set:
+                throw PyError(Exc::TypeError, "unhashable type: '" + t->name + "'");
+            default:
+                break;
         }
     }
     Value h = t->lookup("__hash__");
@@ -340,8 +102,10 @@ std::int64_t Interpreter::len(const Value& v) {
     if (v.isObj()) {
         Object* o = v.obj();
         switch (o->kind()) {
-            case ObjKind::Str: return static_cast<std::int64_t>(static_cast<StrObject*>(o)->length());
-            case ObjKind::Tuple: return static_cast<std::int64_t>(static_cast<TupleObject*>(o)->items.size());
+            case ObjKind::Str:
+                return static_cast<std::int64_t>(static_cast<StrObject*>(o)->length());
+            case ObjKind::Tuple:
+                return static_cast<std::int64_t>(static_cast<TupleObject*>(o)->items.size());
             case ObjKind::List:
                 if (o->type()->immutable) {
                     return static_cast<std::int64_t>(static_cast<ListObject*>(o)->items.size());
@@ -352,17 +116,21 @@ std::int64_t Interpreter::len(const Value& v) {
                     return static_cast<std::int64_t>(static_cast<DictObject*>(o)->size());
                 }
                 break;
-            case ObjKind::Set: return static_cast<std::int64_t>(static_cast<SetObject*>(o)->size());
-            case ObjKind::Range: return static_cast<RangeObject*>(o)->length();
+            case ObjKind::Set:
+                return static_cast<std::int64_t>(static_cast<SetObject*>(o)->size());
+            case ObjKind::Range:
+                return static_cast<RangeObject*>(o)->length();
             case ObjKind::DictView:
                 return static_cast<std::int64_t>(static_cast<DictViewObject*>(o)->mapping->size());
-            default: break;
+            default:
+                break;
         }
         Value l = o->type()->lookup("__len__");
         if (!l.isNull() && !l.isNone()) {
             Value r = call(l, {v});
             if (!r.isIntLike()) {
-                throw PyError(Exc::TypeError, "'" + typeName(r) + "' object cannot be interpreted as an integer");
+                throw PyError(Exc::TypeError,
+                              "'" + typeName(r) + "' object cannot be interpreted as an integer");
             }
             if (r.intLike() < 0) {
                 throw PyError(Exc::ValueError, "__len__() should return >= 0");
@@ -403,13 +171,16 @@ bool Interpreter::contains(const Value& container, const Value& item) {
                 case ObjKind::Str: {
                     const auto* s = item.as<StrObject>();
                     if (!s) {
-                        throw PyError(Exc::TypeError,
-                                      "'in <string>' requires string as left operand, not " + typeName(item));
+                        throw PyError(
+                            Exc::TypeError,
+                            "'in <string>' requires string as left operand, not " + typeName(item));
                     }
                     return static_cast<StrObject*>(o)->value.find(s->value) != std::string::npos;
                 }
-                case ObjKind::Dict: return static_cast<DictObject*>(o)->contains(*this, item);
-                case ObjKind::Set: return static_cast<SetObject*>(o)->contains(*this, item);
+                case ObjKind::Dict:
+                    return static_cast<DictObject*>(o)->contains(*this, item);
+                case ObjKind::Set:
+                    return static_cast<SetObject*>(o)->contains(*this, item);
                 case ObjKind::Range: {
                     auto* r = static_cast<RangeObject*>(o);
                     if (item.isIntLike()) {
@@ -434,7 +205,8 @@ bool Interpreter::contains(const Value& container, const Value& item) {
                     }
                     break;
                 }
-                default: break;
+                default:
+                    break;
             }
         }
         Value c = o->type()->lookup("__contains__");
@@ -447,7 +219,8 @@ bool Interpreter::contains(const Value& container, const Value& item) {
         it = iter(container);
     } catch (PyError& e) {
         if (isInstance(exceptionOf(e), Exc::TypeError)) {
-            throw PyError(Exc::TypeError, "argument of type '" + typeName(container) + "' is not iterable");
+            throw PyError(Exc::TypeError,
+                          "argument of type '" + typeName(container) + "' is not iterable");
         }
         throw;
     }
@@ -474,7 +247,8 @@ std::int64_t Interpreter::toIndex(const Value& v) {
             throw PyError(Exc::TypeError, "__index__ returned non-int (type " + typeName(r) + ")");
         }
     }
-    throw PyError(Exc::TypeError, "'" + typeName(v) + "' object cannot be interpreted as an integer");
+    throw PyError(Exc::TypeError,
+                  "'" + typeName(v) + "' object cannot be interpreted as an integer");
 }
 
 // --- subscription -------------------------------------------------------------------------------
@@ -501,7 +275,8 @@ Value Interpreter::getItem(const Value& obj, const Value& key) {
                     return v;
                 }
                 break;
-            default: break;
+            default:
+                break;
         }
         Value f = o->type()->lookup("__getitem__");
         if (!f.isNull() && !f.isNone()) {
@@ -540,7 +315,8 @@ void Interpreter::setItem(const Value& obj, const Value& key, const Value& v) {
             return;
         }
     }
-    throw PyError(Exc::TypeError, "'" + typeName(obj) + "' object does not support item assignment");
+    throw PyError(Exc::TypeError,
+                  "'" + typeName(obj) + "' object does not support item assignment");
 }
 
 void Interpreter::delItem(const Value& obj, const Value& key) {
@@ -589,7 +365,8 @@ Value Interpreter::iter(const Value& v) {
         Value it = call(f, {v});
         Value nx = typeOf(it)->lookup("__next__");
         if (nx.isNull() || nx.isNone()) {
-            throw PyError(Exc::TypeError, "iter() returned non-iterator of type '" + typeName(it) + "'");
+            throw PyError(Exc::TypeError,
+                          "iter() returned non-iterator of type '" + typeName(it) + "'");
         }
         return it;
     }

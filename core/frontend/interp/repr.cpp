@@ -13,7 +13,8 @@ thread_local std::vector<const Object*> tReprStack;
 
 std::string address(const Object* o) {
     char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%012llx", static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(o)));
+    std::snprintf(buf, sizeof buf, "0x%012llx",
+                  static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(o)));
     return buf;
 }
 
@@ -48,12 +49,18 @@ ReprGuard::~ReprGuard() {
 
 std::string Interpreter::repr(const Value& v) {
     switch (v.tag()) {
-        case Value::Tag::Null: return "<NULL>";
-        case Value::Tag::None: return "None";
-        case Value::Tag::Bool: return v.asBool() ? "True" : "False";
-        case Value::Tag::Int: return std::to_string(v.asInt());
-        case Value::Tag::Float: return runtime::formatPyFloat(v.asFloat());
-        case Value::Tag::Obj: break;
+        case Value::Tag::Null:
+            return "<NULL>";
+        case Value::Tag::None:
+            return "None";
+        case Value::Tag::Bool:
+            return v.asBool() ? "True" : "False";
+        case Value::Tag::Int:
+            return std::to_string(v.asInt());
+        case Value::Tag::Float:
+            return runtime::formatPyFloat(v.asFloat());
+        case Value::Tag::Obj:
+            break;
     }
     eval_->checkStack();
     Object* o = v.obj();
@@ -63,7 +70,9 @@ std::string Interpreter::repr(const Value& v) {
         Evaluator& ev;
         explicit Depth(Evaluator& e, int limit) : ev(e) {
             if (ev.depth >= limit) {
-                throw PyError(Exc::RecursionError, "maximum recursion depth exceeded while getting the repr of an object");
+                throw PyError(
+                    Exc::RecursionError,
+                    "maximum recursion depth exceeded while getting the repr of an object");
             }
             ++ev.depth;
         }
@@ -71,14 +80,16 @@ std::string Interpreter::repr(const Value& v) {
     } depth(*eval_, limits_.maxRecursion);
     if (t->immutable) {
         switch (o->kind()) {
-            case ObjKind::Str: return reprString(static_cast<StrObject*>(o)->value);
+            case ObjKind::Str:
+                return reprString(static_cast<StrObject*>(o)->value);
             case ObjKind::Tuple: {
                 const auto& items = static_cast<TupleObject*>(o)->items;
                 ReprGuard g(o);
                 if (g.recursive()) {
                     return "(...)";
                 }
-                return items.size() == 1 ? "(" + repr(items[0]) + ",)" : "(" + joinRepr(*this, items) + ")";
+                return items.size() == 1 ? "(" + repr(items[0]) + ",)"
+                                         : "(" + joinRepr(*this, items) + ")";
             }
             case ObjKind::List: {
                 ReprGuard g(o);
@@ -94,7 +105,8 @@ std::string Interpreter::repr(const Value& v) {
                     return "{...}";
                 }
                 std::vector<std::pair<Value, Value>> entries;
-                static_cast<DictObject*>(o)->forEach([&](const Value& k, const Value& x) { entries.emplace_back(k, x); });
+                static_cast<DictObject*>(o)->forEach(
+                    [&](const Value& k, const Value& x) { entries.emplace_back(k, x); });
                 std::string s = "{";
                 for (std::size_t i = 0; i < entries.size(); ++i) {
                     s += (i ? ", " : "") + repr(entries[i].first) + ": " + repr(entries[i].second);
@@ -111,12 +123,14 @@ std::string Interpreter::repr(const Value& v) {
             }
             case ObjKind::Range: {
                 auto* r = static_cast<RangeObject*>(o);
-                std::string s = "range(" + std::to_string(r->start) + ", " + std::to_string(r->stop);
+                std::string s =
+                    "range(" + std::to_string(r->start) + ", " + std::to_string(r->stop);
                 return s + (r->step == 1 ? ")" : ", " + std::to_string(r->step) + ")");
             }
             case ObjKind::Slice: {
                 auto* s = static_cast<SliceObject*>(o);
-                return "slice(" + repr(s->start) + ", " + repr(s->stop) + ", " + repr(s->step) + ")";
+                return "slice(" + repr(s->start) + ", " + repr(s->stop) + ", " + repr(s->step) +
+                       ")";
             }
             case ObjKind::Type: {
                 auto* ty = static_cast<Type*>(o);
@@ -129,8 +143,8 @@ std::string Interpreter::repr(const Value& v) {
             case ObjKind::BoundMethod: {
                 auto* m = static_cast<BoundMethodObject*>(o);
                 if (auto* nf = m->func.as<NativeFunctionObject>()) {
-                    return "<built-in method " + nf->name + " of " + typeName(m->self) + " object at " +
-                           address(m->self.obj()) + ">";
+                    return "<built-in method " + nf->name + " of " + typeName(m->self) +
+                           " object at " + address(m->self.obj()) + ">";
                 }
                 std::string qual = "?";
                 if (auto* f = m->func.as<FunctionObject>()) {
@@ -140,7 +154,8 @@ std::string Interpreter::repr(const Value& v) {
             }
             case ObjKind::NativeFunction:
                 return "<built-in function " + static_cast<NativeFunctionObject*>(o)->name + ">";
-            case ObjKind::Module: return "<module '" + static_cast<ModuleObject*>(o)->name + "' (built-in)>";
+            case ObjKind::Module:
+                return "<module '" + static_cast<ModuleObject*>(o)->name + "' (built-in)>";
             case ObjKind::DictView: {
                 std::vector<Value> items;
                 Value it = builtinIterator(*this, v);
@@ -152,10 +167,13 @@ std::string Interpreter::repr(const Value& v) {
             }
             case ObjKind::Super: {
                 auto* s = static_cast<SuperObject*>(o);
-                return "<super: <class '" + s->thisClass->name + "'>, <" + s->objType->name + " object>>";
+                return "<super: <class '" + s->thisClass->name + "'>, <" + s->objType->name +
+                       " object>>";
             }
-            case ObjKind::Cell: return "<cell at " + address(o) + ">";
-            default: break;
+            case ObjKind::Cell:
+                return "<cell at " + address(o) + ">";
+            default:
+                break;
         }
         if (v.identical(notImplemented_)) {
             return "NotImplemented";
@@ -203,15 +221,19 @@ std::string Interpreter::format(const Value& v, std::string_view spec) {
                 return repr(v);
             }
             return formatInt(v.intLike(), spec, "bool");
-        case Value::Tag::Int: return formatInt(v.asInt(), spec, "int");
-        case Value::Tag::Float: return formatFloat(v.asFloat(), spec, "float");
+        case Value::Tag::Int:
+            return formatInt(v.asInt(), spec, "int");
+        case Value::Tag::Float:
+            return formatFloat(v.asFloat(), spec, "float");
         case Value::Tag::None:
         case Value::Tag::Null:
             if (spec.empty()) {
                 return "None";
             }
-            throw PyError(Exc::TypeError, "unsupported format string passed to NoneType.__format__");
-        case Value::Tag::Obj: break;
+            throw PyError(Exc::TypeError,
+                          "unsupported format string passed to NoneType.__format__");
+        case Value::Tag::Obj:
+            break;
     }
     if (const auto* s = v.as<StrObject>(); s && s->type()->immutable) {
         return formatStrSpec(s->value, spec);
@@ -221,7 +243,8 @@ std::string Interpreter::format(const Value& v, std::string_view spec) {
         if (spec.empty()) {
             return str(v);
         }
-        throw PyError(Exc::TypeError, "unsupported format string passed to " + typeName(v) + ".__format__");
+        throw PyError(Exc::TypeError,
+                      "unsupported format string passed to " + typeName(v) + ".__format__");
     }
     Value r = call(f, {v, Value(newStr(std::string(spec)))});
     if (const auto* s = r.as<StrObject>()) {

@@ -38,7 +38,7 @@ int CodeInfo::cellIndexOf(std::string_view n) const {
 namespace {
 
 enum Flag : unsigned {
-    kBound = 1,     // assigned, imported, def/class name, for target, deleted...
+    kBound = 1,  // assigned, imported, def/class name, for target, deleted...
     kParam = 2,
     kGlobal = 4,    // `global` statement
     kNonlocal = 8,  // `nonlocal` statement (or a walrus in a comprehension)
@@ -55,7 +55,7 @@ struct Block {
     std::unordered_map<std::string, unsigned> flags;
     std::vector<std::pair<const void*, std::string>> sites;
     std::unordered_map<std::string, Resolution> res;
-    std::unordered_set<std::string> childFree;  // free names the children need from here
+    std::unordered_set<std::string> childFree;         // free names the children need from here
     std::unordered_map<std::string, Span> nonlocalAt;  // where `nonlocal name` is
 
     bool functionLike() const {
@@ -101,7 +101,8 @@ private:
         return b;
     }
 
-    Block* child(Block* parent, CodeInfo::Kind k, const std::string& name, const void* node, int line) {
+    Block* child(Block* parent, CodeInfo::Kind k, const std::string& name, const void* node,
+                 int line) {
         std::string qual;
         if (parent->info->kind == CodeInfo::Kind::Module) {
             qual = name;
@@ -203,7 +204,8 @@ private:
             }
             case StmtKind::Import:
                 for (const Alias& a : s.cast<Import>().names) {
-                    std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
+                    std::string bound =
+                        a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
                     site(b, &a, bound, kBound);
                 }
                 return;
@@ -242,7 +244,8 @@ private:
                 return;
             }
             default:
-                forEachChild(s, [&](const Expr& e) { expr(e, b); }, [&](const Stmt& c) { stmt(c, b); });
+                forEachChild(
+                    s, [&](const Expr& e) { expr(e, b); }, [&](const Stmt& c) { stmt(c, b); });
         }
     }
 
@@ -329,7 +332,8 @@ private:
                 comprehension(e, c.generators, {c.key.get(), c.value.get()}, "<dictcomp>", b);
                 return;
             }
-            default: forEachChild(e, [&](const Expr& c) { expr(c, b); });
+            default:
+                forEachChild(e, [&](const Expr& c) { expr(c, b); });
         }
     }
 
@@ -355,7 +359,8 @@ private:
             } else if (visible.count(n)) {
                 r = Resolution::Free;
             } else {
-                r = kind == CodeInfo::Kind::Class ? Resolution::ClassNs : Resolution::GlobalImplicit;
+                r = kind == CodeInfo::Kind::Class ? Resolution::ClassNs
+                                                  : Resolution::GlobalImplicit;
             }
             b->res[n] = r;
         }
@@ -425,7 +430,8 @@ private:
         auto it = b->nonlocalAt.find(n);
         int line = it != b->nonlocalAt.end() ? it->second.line : b->info->firstLine;
         int col = it != b->nonlocalAt.end() ? it->second.col : 0;
-        frontend::throwSyntaxError(*unit_.module, line, col, "no binding for nonlocal '" + n + "' found");
+        frontend::throwSyntaxError(*unit_.module, line, col,
+                                   "no binding for nonlocal '" + n + "' found");
     }
 
     // Slots, closure sources and site resolutions.
@@ -457,15 +463,22 @@ private:
         for (const auto& [node, n] : b->sites) {
             NameRef ref;
             switch (b->res[n]) {
-                case Resolution::Local: ref = {NameRef::Kind::Fast, c.slotOf(n)}; break;
+                case Resolution::Local:
+                    ref = {NameRef::Kind::Fast, c.slotOf(n)};
+                    break;
                 case Resolution::Cell:
                 case Resolution::Free:
-                    ref = {c.kind == CodeInfo::Kind::Class ? NameRef::Kind::ClassDeref : NameRef::Kind::Deref,
+                    ref = {c.kind == CodeInfo::Kind::Class ? NameRef::Kind::ClassDeref
+                                                           : NameRef::Kind::Deref,
                            c.cellIndexOf(n)};
                     break;
                 case Resolution::GlobalExplicit:
-                case Resolution::GlobalImplicit: ref = {NameRef::Kind::Global, -1}; break;
-                case Resolution::ClassNs: ref = {NameRef::Kind::ClassName, -1}; break;
+                case Resolution::GlobalImplicit:
+                    ref = {NameRef::Kind::Global, -1};
+                    break;
+                case Resolution::ClassNs:
+                    ref = {NameRef::Kind::ClassName, -1};
+                    break;
             }
             unit_.names[node] = ref;
         }

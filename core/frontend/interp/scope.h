@@ -37,8 +37,8 @@ struct NameRef {
 struct CodeInfo {
     enum class Kind : std::uint8_t { Module, Function, Lambda, Class, Comprehension };
     Kind kind = Kind::Module;
-    std::string name;      // "<module>", "f", "<lambda>", "Net", "<listcomp>", "<genexpr>"
-    std::string qualname;  // "Net.construct", "f.<locals>.g"
+    std::string name;            // "<module>", "f", "<lambda>", "Net", "<listcomp>", "<genexpr>"
+    std::string qualname;        // "Net.construct", "f.<locals>.g"
     const void* node = nullptr;  // the ast::Module / FunctionDef / Lambda / ClassDef / *Comp
     int firstLine = 1;
 
@@ -50,7 +50,9 @@ struct CodeInfo {
     int kwOnlyCount = 0;
     bool hasVarArgs = false;
     bool hasVarKw = false;
-    int paramCount() const { return posCount + kwOnlyCount + (hasVarArgs ? 1 : 0) + (hasVarKw ? 1 : 0); }
+    int paramCount() const {
+        return posCount + kwOnlyCount + (hasVarArgs ? 1 : 0) + (hasVarKw ? 1 : 0);
+    }
 
     // Cells this block owns (captured by inner blocks), then the free variables it receives.
     std::vector<std::string> cellNames;
@@ -60,11 +62,11 @@ struct CodeInfo {
     std::vector<int> closureSource;
     int cellCount() const { return static_cast<int>(cellNames.size() + freeNames.size()); }
 
-    int classCell = -1;      // class body: cell index of __class__ (for zero-argument super())
-    int classFreeVar = -1;   // function: cell index of its __class__ free variable, or -1
+    int classCell = -1;     // class body: cell index of __class__ (for zero-argument super())
+    int classFreeVar = -1;  // function: cell index of its __class__ free variable, or -1
 
     // Where a name of this block lives (-1 if the block never mentions it).
-    int slotOf(std::string_view name) const;      // index in varNames
+    int slotOf(std::string_view name) const;       // index in varNames
     int cellIndexOf(std::string_view name) const;  // index in the cells array
 };
 

@@ -14,15 +14,18 @@ void expectArgs(const CallArgs& a, std::size_t min, std::size_t max, const char*
     }
     if (lo == hi) {
         throw PyError(Exc::TypeError, std::string(name) + "() takes exactly " +
-                                          (lo == 1 ? std::string("one argument") : std::to_string(lo) + " arguments") +
+                                          (lo == 1 ? std::string("one argument")
+                                                   : std::to_string(lo) + " arguments") +
                                           " (" + std::to_string(given) + " given)");
     }
     if (given > hi) {
-        throw PyError(Exc::TypeError, std::string(name) + " expected at most " + std::to_string(hi) + " argument" +
-                                          (hi == 1 ? "" : "s") + ", got " + std::to_string(given));
+        throw PyError(Exc::TypeError, std::string(name) + " expected at most " +
+                                          std::to_string(hi) + " argument" + (hi == 1 ? "" : "s") +
+                                          ", got " + std::to_string(given));
     }
-    throw PyError(Exc::TypeError, std::string(name) + " expected at least " + std::to_string(lo) + " argument" +
-                                      (lo == 1 ? "" : "s") + ", got " + std::to_string(given));
+    throw PyError(Exc::TypeError, std::string(name) + " expected at least " + std::to_string(lo) +
+                                      " argument" + (lo == 1 ? "" : "s") + ", got " +
+                                      std::to_string(given));
 }
 
 void noKeywords(const CallArgs& a, const char* name) {
@@ -46,7 +49,8 @@ SliceIndices sliceIndices(Interpreter& I, const SliceObject& s, std::int64_t len
         if (v.isObj() && !I.typeOf(v)->lookup("__index__").isNull()) {
             return I.toIndex(v);
         }
-        throw PyError(Exc::TypeError, "slice indices must be integers or None or have an __index__ method");
+        throw PyError(Exc::TypeError,
+                      "slice indices must be integers or None or have an __index__ method");
     };
     SliceIndices r;
     r.step = s.step.isNone() || s.step.isNull() ? 1 : idx(s.step);
@@ -91,7 +95,8 @@ std::vector<Value> sliceOf(const std::vector<Value>& items, const SliceIndices& 
 }
 
 bool isIndexLike(Interpreter& I, const Value& v) {
-    return v.isIntLike() || (v.isObj() && !v.is<SliceObject>() && !I.typeOf(v)->lookup("__index__").isNull());
+    return v.isIntLike() ||
+           (v.isObj() && !v.is<SliceObject>() && !I.typeOf(v)->lookup("__index__").isNull());
 }
 
 }  // namespace
@@ -106,10 +111,12 @@ Value sequenceGetItem(Interpreter& I, const Value& seq, const Value& key) {
             SliceIndices ix = sliceIndices(I, *sl, n);
             std::int64_t start = r->at(ix.start);
             std::int64_t step = r->step * ix.step;
-            return Value(I.make<RangeObject>(I.types().range.get(), start, start + ix.length * step, step));
+            return Value(
+                I.make<RangeObject>(I.types().range.get(), start, start + ix.length * step, step));
         }
         if (!isIndexLike(I, key)) {
-            throw PyError(Exc::TypeError, "range indices must be integers or slices, not " + I.typeName(key));
+            throw PyError(Exc::TypeError,
+                          "range indices must be integers or slices, not " + I.typeName(key));
         }
         std::int64_t i = normalizeIndex(I.toIndex(key), n);
         if (i < 0) {
@@ -118,7 +125,8 @@ Value sequenceGetItem(Interpreter& I, const Value& seq, const Value& key) {
         return Value::integer(r->at(i));
     }
     const bool isList = seq.is<ListObject>();
-    const std::vector<Value>& items = isList ? seq.as<ListObject>()->items : seq.as<TupleObject>()->items;
+    const std::vector<Value>& items =
+        isList ? seq.as<ListObject>()->items : seq.as<TupleObject>()->items;
     const char* what = isList ? "list" : "tuple";
     if (const auto* sl = key.as<SliceObject>()) {
         SliceIndices ix = sliceIndices(I, *sl, static_cast<std::int64_t>(items.size()));
@@ -126,7 +134,9 @@ Value sequenceGetItem(Interpreter& I, const Value& seq, const Value& key) {
         return isList ? Value(I.newList(std::move(out))) : Value(I.newTuple(std::move(out)));
     }
     if (!isIndexLike(I, key)) {
-        throw PyError(Exc::TypeError, std::string(what) + " indices must be integers or slices, not " + I.typeName(key));
+        throw PyError(
+            Exc::TypeError,
+            std::string(what) + " indices must be integers or slices, not " + I.typeName(key));
     }
     std::int64_t i = normalizeIndex(I.toIndex(key), static_cast<std::int64_t>(items.size()));
     if (i < 0) {
@@ -147,8 +157,9 @@ void listSetItem(Interpreter& I, ListObject& l, const Value& key, const Value& v
             return;
         }
         if (static_cast<std::int64_t>(seq.size()) != ix.length) {
-            throw PyError(Exc::ValueError, "attempt to assign sequence of size " + std::to_string(seq.size()) +
-                                               " to extended slice of size " + std::to_string(ix.length));
+            throw PyError(Exc::ValueError,
+                          "attempt to assign sequence of size " + std::to_string(seq.size()) +
+                              " to extended slice of size " + std::to_string(ix.length));
         }
         for (std::int64_t k = 0, i = ix.start; k < ix.length; ++k, i += ix.step) {
             l.items[static_cast<std::size_t>(i)] = seq[static_cast<std::size_t>(k)];
@@ -156,7 +167,8 @@ void listSetItem(Interpreter& I, ListObject& l, const Value& key, const Value& v
         return;
     }
     if (!isIndexLike(I, key)) {
-        throw PyError(Exc::TypeError, "list indices must be integers or slices, not " + I.typeName(key));
+        throw PyError(Exc::TypeError,
+                      "list indices must be integers or slices, not " + I.typeName(key));
     }
     std::int64_t i = normalizeIndex(I.toIndex(key), static_cast<std::int64_t>(l.items.size()));
     if (i < 0) {
@@ -183,7 +195,8 @@ void listDelItem(Interpreter& I, ListObject& l, const Value& key) {
         return;
     }
     if (!isIndexLike(I, key)) {
-        throw PyError(Exc::TypeError, "list indices must be integers or slices, not " + I.typeName(key));
+        throw PyError(Exc::TypeError,
+                      "list indices must be integers or slices, not " + I.typeName(key));
     }
     std::int64_t i = normalizeIndex(I.toIndex(key), static_cast<std::int64_t>(l.items.size()));
     if (i < 0) {
@@ -249,8 +262,10 @@ namespace {
 ListObject* selfList(Interpreter& I, const CallArgs& a, const char* method) {
     auto* l = a.pos.empty() ? nullptr : a.pos[0].as<ListObject>();
     if (!l) {
-        throw PyError(Exc::TypeError, std::string("descriptor '") + method + "' for 'list' objects doesn't apply to a '" +
-                                          (a.pos.empty() ? std::string("nothing") : I.typeName(a.pos[0])) + "' object");
+        throw PyError(
+            Exc::TypeError,
+            std::string("descriptor '") + method + "' for 'list' objects doesn't apply to a '" +
+                (a.pos.empty() ? std::string("nothing") : I.typeName(a.pos[0])) + "' object");
     }
     return l;
 }
@@ -323,7 +338,8 @@ void setUpSeqMethods(Interpreter& I) {
     });
     def(list, "insert", [](Interpreter& J, CallArgs& a) {
         if (a.pos.size() != 3) {
-            throw PyError(Exc::TypeError, "insert expected 2 arguments, got " + std::to_string(a.pos.size() - 1));
+            throw PyError(Exc::TypeError,
+                          "insert expected 2 arguments, got " + std::to_string(a.pos.size() - 1));
         }
         auto& items = selfList(J, a, "insert")->items;
         auto n = static_cast<std::int64_t>(items.size());
@@ -369,7 +385,10 @@ void setUpSeqMethods(Interpreter& I) {
         if (a.pos.size() > 1) {
             throw PyError(Exc::TypeError, "sort() takes no positional arguments");
         }
-        static const Signature sig = Signature("sort").arg("self").kwOnly("key", Value::none()).kwOnly("reverse", Value::boolean(false));
+        static const Signature sig = Signature("sort")
+                                         .arg("self")
+                                         .kwOnly("key", Value::none())
+                                         .kwOnly("reverse", Value::boolean(false));
         auto v = sig.bind(J, a);
         auto* l = selfList(J, a, "sort");
         std::vector<Value> items = l->items;
@@ -419,7 +438,8 @@ void setUpSeqMethods(Interpreter& I) {
     def(list, "__len__", [](Interpreter& J, CallArgs& a) {
         return Value::integer(static_cast<std::int64_t>(selfList(J, a, "__len__")->items.size()));
     });
-    def(list, "__iter__", [](Interpreter& J, CallArgs& a) { return builtinIterator(J, a.pos.at(0)); });
+    def(list, "__iter__",
+        [](Interpreter& J, CallArgs& a) { return builtinIterator(J, a.pos.at(0)); });
     def(list, "__contains__", [](Interpreter& J, CallArgs& a) {
         expectArgs(a, 2, 2, "__contains__");
         for (const Value& x : std::vector<Value>(selfList(J, a, "__contains__")->items)) {
@@ -436,19 +456,21 @@ void setUpSeqMethods(Interpreter& I) {
         expectArgs(a, 2, 2, "__getitem__");
         return sequenceGetItem(J, a.pos[0], a.pos[1]);
     });
-    def(tuple, "__len__", [](Interpreter& J, CallArgs& a) { return Value::integer(J.len(a.pos.at(0))); });
+    def(tuple, "__len__",
+        [](Interpreter& J, CallArgs& a) { return Value::integer(J.len(a.pos.at(0))); });
     def(tuple, "__contains__", [](Interpreter& J, CallArgs& a) {
         expectArgs(a, 2, 2, "__contains__");
         return Value::boolean(J.contains(a.pos[0], a.pos[1]));
     });
     Type* range = I.types().range.get();
     auto rangeProp = [&](const char* n, std::int64_t RangeObject::*field) {
-        range->dict()->setStr(I.intern(n), Value(I.make<NativePropertyObject>(
-                                                I.types().getSetDescriptor.get(), n,
-                                                [field](Interpreter&, const Value& v) {
-                                                    return Value::integer(v.as<RangeObject>()->*field);
-                                                },
-                                                nullptr)));
+        range->dict()->setStr(I.intern(n),
+                              Value(I.make<NativePropertyObject>(
+                                  I.types().getSetDescriptor.get(), n,
+                                  [field](Interpreter&, const Value& v) {
+                                      return Value::integer(v.as<RangeObject>()->*field);
+                                  },
+                                  nullptr)));
     };
     rangeProp("start", &RangeObject::start);
     rangeProp("stop", &RangeObject::stop);

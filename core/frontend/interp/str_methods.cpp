@@ -1,219 +1,28 @@
-// str: repr, indexing by code point, and the methods scripts use. Case mapping covers ASCII,
-// Latin-1/Extended-A, Greek and Cyrillic; character classes (isdigit, ...) are ASCII-only.
-#include <cstdio>
-
+// The str methods scripts use. Case mapping covers ASCII, Latin-1/Extended-A, Greek and
+// Cyrillic (str_core.cpp); character classes (isdigit, ...) are ASCII-only.
 #include "frontend/interp/interp_internal.h"
 
 namespace irscope::interp {
-
-char32_t decodeAt(std::string_view s, std::size_t i, std::size_t* len) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    if (i + n > s.size()) {
-        n = 1;
-    }
-    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (std::size_t k = 1; k < n; ++k) {
-        cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    }
-    *len = n;
-    return cp;
-}
-
-std::string encodeUtf8(char32_t c) {
-    std::string s;
-    if (c < 0x80) {
-        s += static_cast<char>(c);
-    } else if (c < 0x800) {
-        s += static_cast<char>(0xC0 | (c >> 6));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        s += static_cast<char>(0xE0 | (c >> 12));
-        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        s += static_cast<char>(0xF0 | (c >> 18));
-        s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    }
-    return s;
-}
-
-std::vector<std::size_t> codePointOffsets(std::string_view s) {
-    std::vector<std::size_t> offs;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        offs.push_back(i);
-        std::size_t len = 1;
-        decodeAt(s, i, &len);
-        i += len;
-    }
-    offs.push_back(s.size());
-    return offs;
-}
-
-namespace {
-
-bool printable(char32_t c) {
-    if (c < 0x20 || c == 0x7F) {
-        return false;
-    }
-    if (c < 0x7F) {
-        return true;
-    }
-    if (c < 0xA1 || c == 0xAD) {
-        return false;
-    }
-    if ((c >= 0x2000 && c <= 0x200F) || (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) ||
-        c == 0x3000 || c == 0xFEFF || (c >= 0xD800 && c <= 0xDFFF)) {
-        return false;
-    }
-    return true;
-}
-
-}  // namespace
-
-std::string reprString(std::string_view s) {
-    bool single = s.find('\'') != std::string_view::npos;
-    bool dbl = s.find('"') != std::string_view::npos;
-    char q = single && !dbl ? '"' : '\'';
-    std::string out(1, q);
-    for (std::size_t i = 0; i < s.size();) {
-        std::size_t len = 1;
-        char32_t c = decodeAt(s, i, &len);
-        if (c == static_cast<char32_t>(q) || c == '\\') {
-            out += '\\';
-            out += static_cast<char>(c);
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (!printable(c)) {
-            char buf[16];
-            if (c <= 0xFF) {
-                std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));
-            } else if (c <= 0xFFFF) {
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-            } else {
-                std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(c));
-            }
-            out += buf;
-        } else {
-            out.append(s.substr(i, len));
-        }
-        i += len;
-    }
-    out += q;
-    return out;
-}
-
-std::string repeatString(std::string_view s, std::int64_t n) {
-    std::string out;
-    if (n <= 0 || s.empty()) {
-        return out;
-    }
-    if (static_cast<double>(s.size()) * static_cast<double>(n) > 1e9) {
-        throw PyError(Exc::MemoryError, "");
-    }
-    out.reserve(s.size() * static_cast<std::size_t>(n));
-    for (std::int64_t i = 0; i < n; ++i) {
-        out += s;
-    }
-    return out;
-}
-
-Value strGetItem(Interpreter& I, const StrObject& s, const Value& key) {
-    const bool ascii = s.isAscii();
-    std::vector<std::size_t> offs;
-    if (!ascii) {
-        offs = codePointOffsets(s.value);
-    }
-    const auto n = static_cast<std::int64_t>(ascii ? s.value.size() : offs.size() - 1);
-    auto at = [&](std::int64_t i) {
-        auto u = static_cast<std::size_t>(i);
-        return ascii ? s.value.substr(u, 1) : s.value.substr(offs[u], offs[u + 1] - offs[u]);
-    };
-    if (const auto* sl = key.as<SliceObject>()) {
-        SliceIndices ix = sliceIndices(I, *sl, n);
-        std::string out;
-        if (ix.step == 1 && ascii) {
-            out = s.value.substr(static_cast<std::size_t>(ix.start), static_cast<std::size_t>(ix.length));
-        } else {
-            for (std::int64_t k = 0, i = ix.start; k < ix.length; ++k, i += ix.step) {
-                out += at(i);
-            }
-        }
-        return Value(I.newStr(std::move(out)));
-    }
-    if (!key.isIntLike() && !(key.isObj() && !I.typeOf(key)->lookup("__index__").isNull())) {
-        throw PyError(Exc::TypeError, "string indices must be integers, not '" + I.typeName(key) + "'");
-    }
-    std::int64_t i = normalizeIndex(I.toIndex(key), n);
-    if (i < 0) {
-        throw PyError(Exc::IndexError, "string index out of range");
-    }
-    return Value(I.newStr(at(i)));
-}
 
 namespace {
 
 const std::string& selfStr(Interpreter& I, const CallArgs& a, const char* method) {
     if (a.pos.empty() || !a.pos[0].is<StrObject>()) {
-        throw PyError(Exc::TypeError, std::string("descriptor '") + method + "' for 'str' objects doesn't apply to a '" +
-                                          (a.pos.empty() ? std::string("nothing") : I.typeName(a.pos[0])) + "' object");
+        throw PyError(
+            Exc::TypeError,
+            std::string("descriptor '") + method + "' for 'str' objects doesn't apply to a '" +
+                (a.pos.empty() ? std::string("nothing") : I.typeName(a.pos[0])) + "' object");
     }
     return a.pos[0].as<StrObject>()->value;
 }
 
-// Simple case mapping: ASCII, Latin-1, Latin Extended-A, Greek and Cyrillic letters.
-char32_t upperOf(char32_t c) {
-    if (c >= 'a' && c <= 'z') {
-        return c - 32;
-    }
-    if (c < 0x80) {
-        return c;
-    }
-    if ((c >= 0xE0 && c <= 0xFE && c != 0xF7) || (c >= 0x3B1 && c <= 0x3C9 && c != 0x3C2) || (c >= 0x430 && c <= 0x44F)) {
-        return c - 32;
-    }
-    if (c >= 0x450 && c <= 0x45F) {
-        return c - 80;
-    }
-    if (c >= 0x100 && c <= 0x17F && c != 0x131 && c != 0x138 && c != 0x149 && c != 0x17F) {
-        bool oddLower = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
-        return oddLower ? ((c & 1) ? c : c - 1) : ((c & 1) ? c - 1 : c);
-    }
-    return c;
+bool isSpace(char c) {
+    return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f);
 }
-
-char32_t lowerOf(char32_t c) {
-    if (c >= 'A' && c <= 'Z') {
-        return c + 32;
-    }
-    if (c < 0x80) {
-        return c;
-    }
-    if ((c >= 0xC0 && c <= 0xDE && c != 0xD7) || (c >= 0x391 && c <= 0x3A9 && c != 0x3A2) || (c >= 0x410 && c <= 0x42F)) {
-        return c + 32;
-    }
-    if (c >= 0x400 && c <= 0x40F) {
-        return c + 80;
-    }
-    if (c >= 0x100 && c <= 0x17F && c != 0x130 && c != 0x138 && c != 0x149 && c != 0x17F) {
-        bool oddLower = (c >= 0x139 && c <= 0x148) || (c >= 0x179 && c <= 0x17E);
-        return oddLower ? ((c & 1) ? c + 1 : c) : ((c & 1) ? c : c + 1);
-    }
-    return c;
-}
-
-bool isSpace(char c) { return c == ' ' || (c >= '\t' && c <= '\r') || (c >= 0x1c && c <= 0x1f); }
 
 // Code-point [start, end) arguments to byte offsets.
-void byteRange(Interpreter& I, const std::string& s, const Value& start, const Value& end, std::size_t* b,
-               std::size_t* e) {
+void byteRange(Interpreter& I, const std::string& s, const Value& start, const Value& end,
+               std::size_t* b, std::size_t* e) {
     std::vector<std::size_t> offs = codePointOffsets(s);
     auto n = static_cast<std::int64_t>(offs.size() - 1);
     auto clamp = [&](const Value& v, std::int64_t dflt) {
@@ -241,7 +50,8 @@ std::int64_t cpIndex(const std::string& s, std::size_t byte) {
     return n;
 }
 
-std::string stripChars(const std::string& s, const Value& chars, bool left, bool right, Interpreter& I) {
+std::string stripChars(const std::string& s, const Value& chars, bool left, bool right,
+                       Interpreter& I) {
     std::size_t b = 0, e = s.size();
     if (chars.isNull() || chars.isNone()) {
         while (left && b < e && isSpace(s[b])) {
@@ -262,7 +72,8 @@ std::string stripChars(const std::string& s, const Value& chars, bool left, bool
     return s.substr(b, e - b);
 }
 
-Value splitImpl(Interpreter& I, const std::string& s, const Value& sepV, std::int64_t maxsplit, bool fromRight) {
+Value splitImpl(Interpreter& I, const std::string& s, const Value& sepV, std::int64_t maxsplit,
+                bool fromRight) {
     std::vector<std::string> parts;
     if (sepV.isNull() || sepV.isNone()) {
         std::vector<std::pair<std::size_t, std::size_t>> words;
@@ -333,7 +144,8 @@ Value splitImpl(Interpreter& I, const std::string& s, const Value& sepV, std::in
             std::size_t end = s.size();
             std::int64_t n = 0;
             for (;;) {
-                std::size_t k = end >= sep.size() ? s.rfind(sep, end - sep.size()) : std::string::npos;
+                std::size_t k =
+                    end >= sep.size() ? s.rfind(sep, end - sep.size()) : std::string::npos;
                 if (k == std::string::npos || (maxsplit >= 0 && n >= maxsplit)) {
                     parts.insert(parts.begin(), s.substr(0, end));
                     break;
@@ -363,14 +175,16 @@ bool affix(Interpreter& I, const std::string& s, const Value& what, bool start, 
     }
     const auto* p = what.as<StrObject>();
     if (!p) {
-        throw PyError(Exc::TypeError, std::string(name) + " first arg must be str or a tuple of str, not " +
+        throw PyError(Exc::TypeError, std::string(name) +
+                                          " first arg must be str or a tuple of str, not " +
                                           I.typeName(what));
     }
     const std::string& x = p->value;
     if (x.size() > s.size()) {
         return false;
     }
-    return start ? s.compare(0, x.size(), x) == 0 : s.compare(s.size() - x.size(), x.size(), x) == 0;
+    return start ? s.compare(0, x.size(), x) == 0
+                 : s.compare(s.size() - x.size(), x.size(), x) == 0;
 }
 
 template <class Pred>
@@ -423,7 +237,8 @@ void setUpStrMethods(Interpreter& I) {
         for (std::size_t i = 0; i < items.size(); ++i) {
             const auto* s = items[i].as<StrObject>();
             if (!s) {
-                throw PyError(Exc::TypeError, "sequence item " + std::to_string(i) + ": expected str instance, " +
+                throw PyError(Exc::TypeError, "sequence item " + std::to_string(i) +
+                                                  ": expected str instance, " +
                                                   J.typeName(items[i]) + " found");
             }
             if (i) {
@@ -435,7 +250,10 @@ void setUpStrMethods(Interpreter& I) {
     });
     for (bool right : {false, true}) {
         def(right ? "rsplit" : "split", [right](Interpreter& J, CallArgs& a) {
-            static const Signature sig = Signature("split").arg("self").arg("sep", Value::none()).arg("maxsplit", Value::integer(-1));
+            static const Signature sig = Signature("split")
+                                             .arg("self")
+                                             .arg("sep", Value::none())
+                                             .arg("maxsplit", Value::integer(-1));
             auto v = sig.bind(J, a);
             return splitImpl(J, selfStr(J, CallArgs{v[0]}, "split"), v[1], J.toIndex(v[2]), right);
         });
@@ -464,10 +282,12 @@ void setUpStrMethods(Interpreter& I) {
         const char* name;
         bool l, r;
     };
-    for (StripDef d : {StripDef{"strip", true, true}, StripDef{"lstrip", true, false}, StripDef{"rstrip", false, true}}) {
+    for (StripDef d : {StripDef{"strip", true, true}, StripDef{"lstrip", true, false},
+                       StripDef{"rstrip", false, true}}) {
         def(d.name, [d](Interpreter& J, CallArgs& a) {
             expectArgs(a, 1, 2, d.name);
-            return Value(J.newStr(stripChars(selfStr(J, a, d.name), a.pos.size() > 1 ? a.pos[1] : Value(), d.l, d.r, J)));
+            return Value(J.newStr(stripChars(selfStr(J, a, d.name),
+                                             a.pos.size() > 1 ? a.pos[1] : Value(), d.l, d.r, J)));
         });
     }
     def("replace", [](Interpreter& J, CallArgs& a) {
@@ -512,7 +332,8 @@ void setUpStrMethods(Interpreter& I) {
             const std::string& s = selfStr(J, a, name);
             expectArgs(a, 2, 4, name);
             std::size_t b, e;
-            byteRange(J, s, a.pos.size() > 2 ? a.pos[2] : Value(), a.pos.size() > 3 ? a.pos[3] : Value(), &b, &e);
+            byteRange(J, s, a.pos.size() > 2 ? a.pos[2] : Value(),
+                      a.pos.size() > 3 ? a.pos[3] : Value(), &b, &e);
             return Value::boolean(affix(J, s.substr(b, e - b), a.pos[1], start, name));
         });
     }
@@ -520,17 +341,19 @@ void setUpStrMethods(Interpreter& I) {
         const char* name;
         bool right, raise;
     };
-    for (FindDef d : {FindDef{"find", false, false}, FindDef{"rfind", true, false}, FindDef{"index", false, true},
-                      FindDef{"rindex", true, true}}) {
+    for (FindDef d : {FindDef{"find", false, false}, FindDef{"rfind", true, false},
+                      FindDef{"index", false, true}, FindDef{"rindex", true, true}}) {
         def(d.name, [d](Interpreter& J, CallArgs& a) {
             const std::string& s = selfStr(J, a, d.name);
             if (a.pos.size() < 2) {
-                throw PyError(Exc::TypeError, std::string(d.name) + " expected at least 1 argument, got 0");
+                throw PyError(Exc::TypeError,
+                              std::string(d.name) + " expected at least 1 argument, got 0");
             }
             expectArgs(a, 2, 4, d.name);
             const std::string& sub = toStr(J, a.pos[1], "must be str, not");
             std::size_t b, e;
-            byteRange(J, s, a.pos.size() > 2 ? a.pos[2] : Value(), a.pos.size() > 3 ? a.pos[3] : Value(), &b, &e);
+            byteRange(J, s, a.pos.size() > 2 ? a.pos[2] : Value(),
+                      a.pos.size() > 3 ? a.pos[3] : Value(), &b, &e);
             std::string_view hay = std::string_view(s).substr(b, e - b);
             std::size_t k = d.right ? hay.rfind(sub) : hay.find(sub);
             if (k == std::string_view::npos) {
@@ -547,13 +370,15 @@ void setUpStrMethods(Interpreter& I) {
         expectArgs(a, 2, 4, "count");
         const std::string& sub = toStr(J, a.pos[1], "must be str, not");
         std::size_t b, e;
-        byteRange(J, s, a.pos.size() > 2 ? a.pos[2] : Value(), a.pos.size() > 3 ? a.pos[3] : Value(), &b, &e);
+        byteRange(J, s, a.pos.size() > 2 ? a.pos[2] : Value(),
+                  a.pos.size() > 3 ? a.pos[3] : Value(), &b, &e);
         std::string_view hay = std::string_view(s).substr(b, e - b);
         if (sub.empty()) {
             return Value::integer(cpIndex(std::string(hay), hay.size()) + 1);
         }
         std::int64_t n = 0;
-        for (std::size_t k = hay.find(sub); k != std::string_view::npos; k = hay.find(sub, k + sub.size())) {
+        for (std::size_t k = hay.find(sub); k != std::string_view::npos;
+             k = hay.find(sub, k + sub.size())) {
             ++n;
         }
         return Value::integer(n);
@@ -562,8 +387,8 @@ void setUpStrMethods(Interpreter& I) {
         const char* name;
         int mode;  // 0 upper, 1 lower, 2 capitalize, 3 title, 4 swapcase
     };
-    for (CaseDef d : {CaseDef{"upper", 0}, CaseDef{"lower", 1}, CaseDef{"casefold", 1}, CaseDef{"capitalize", 2},
-                      CaseDef{"title", 3}, CaseDef{"swapcase", 4}}) {
+    for (CaseDef d : {CaseDef{"upper", 0}, CaseDef{"lower", 1}, CaseDef{"casefold", 1},
+                      CaseDef{"capitalize", 2}, CaseDef{"title", 3}, CaseDef{"swapcase", 4}}) {
         def(d.name, [d](Interpreter& J, CallArgs& a) {
             const std::string& s = selfStr(J, a, d.name);
             expectArgs(a, 1, 1, d.name);
@@ -578,11 +403,21 @@ void setUpStrMethods(Interpreter& I) {
                 bool isUp = low != c, isLow = up != c;
                 char32_t r = c;
                 switch (d.mode) {
-                    case 0: r = up; break;
-                    case 1: r = low; break;
-                    case 2: r = first ? up : low; break;
-                    case 3: r = prevCased ? low : up; break;
-                    case 4: r = isUp ? low : (isLow ? up : c); break;
+                    case 0:
+                        r = up;
+                        break;
+                    case 1:
+                        r = low;
+                        break;
+                    case 2:
+                        r = first ? up : low;
+                        break;
+                    case 3:
+                        r = prevCased ? low : up;
+                        break;
+                    case 4:
+                        r = isUp ? low : (isLow ? up : c);
+                        break;
                 }
                 prevCased = isUp || isLow;
                 first = false;
@@ -596,13 +431,16 @@ void setUpStrMethods(Interpreter& I) {
         const char* name;
         bool (*pred)(unsigned char);
     };
-    for (CharClass d : {CharClass{"isdigit", [](unsigned char c) { return c >= '0' && c <= '9'; }},
-                       CharClass{"isdecimal", [](unsigned char c) { return c >= '0' && c <= '9'; }},
-                       CharClass{"isnumeric", [](unsigned char c) { return c >= '0' && c <= '9'; }},
-                       CharClass{"isalpha", [](unsigned char c) { return (c | 32) >= 'a' && (c | 32) <= 'z'; }},
-                       CharClass{"isalnum",
-                                [](unsigned char c) { return (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z'); }},
-                       CharClass{"isspace", [](unsigned char c) { return isSpace(static_cast<char>(c)); }}}) {
+    for (CharClass d :
+         {CharClass{"isdigit", [](unsigned char c) { return c >= '0' && c <= '9'; }},
+          CharClass{"isdecimal", [](unsigned char c) { return c >= '0' && c <= '9'; }},
+          CharClass{"isnumeric", [](unsigned char c) { return c >= '0' && c <= '9'; }},
+          CharClass{"isalpha", [](unsigned char c) { return (c | 32) >= 'a' && (c | 32) <= 'z'; }},
+          CharClass{"isalnum",
+                    [](unsigned char c) {
+                        return (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z');
+                    }},
+          CharClass{"isspace", [](unsigned char c) { return isSpace(static_cast<char>(c)); }}}) {
         def(d.name, [d](Interpreter& J, CallArgs& a) {
             expectArgs(a, 1, 1, d.name);
             return Value::boolean(allChars(selfStr(J, a, d.name), d.pred));
@@ -633,14 +471,18 @@ void setUpStrMethods(Interpreter& I) {
         const std::string& s = selfStr(J, a, "isidentifier");
         bool ok = !s.empty() && !(s[0] >= '0' && s[0] <= '9');
         for (char c : s) {
-            ok = ok && (c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z') ||
-                        static_cast<unsigned char>(c) >= 0x80);
+            ok =
+                ok && (c == '_' || (c >= '0' && c <= '9') || ((c | 32) >= 'a' && (c | 32) <= 'z') ||
+                       static_cast<unsigned char>(c) >= 0x80);
         }
         return Value::boolean(ok);
     });
-    def("center", [](Interpreter& J, CallArgs& a) { return Value(J.newStr(pad(J, a, "center", 0))); });
-    def("ljust", [](Interpreter& J, CallArgs& a) { return Value(J.newStr(pad(J, a, "ljust", -1))); });
-    def("rjust", [](Interpreter& J, CallArgs& a) { return Value(J.newStr(pad(J, a, "rjust", 1))); });
+    def("center",
+        [](Interpreter& J, CallArgs& a) { return Value(J.newStr(pad(J, a, "center", 0))); });
+    def("ljust",
+        [](Interpreter& J, CallArgs& a) { return Value(J.newStr(pad(J, a, "ljust", -1))); });
+    def("rjust",
+        [](Interpreter& J, CallArgs& a) { return Value(J.newStr(pad(J, a, "rjust", 1))); });
     def("zfill", [](Interpreter& J, CallArgs& a) {
         std::string s = selfStr(J, a, "zfill");
         expectArgs(a, 2, 2, "zfill");
@@ -665,9 +507,11 @@ void setUpStrMethods(Interpreter& I) {
             std::size_t k = right ? s.rfind(sep) : s.find(sep);
             if (k == std::string::npos) {
                 Value e(J.newStr(""));
-                return right ? Value(J.newTuple({e, e, Value(J.newStr(s))})) : Value(J.newTuple({Value(J.newStr(s)), e, e}));
+                return right ? Value(J.newTuple({e, e, Value(J.newStr(s))}))
+                             : Value(J.newTuple({Value(J.newStr(s)), e, e}));
             }
-            return Value(J.newTuple({Value(J.newStr(s.substr(0, k))), a.pos[1], Value(J.newStr(s.substr(k + sep.size())))}));
+            return Value(J.newTuple({Value(J.newStr(s.substr(0, k))), a.pos[1],
+                                     Value(J.newStr(s.substr(k + sep.size())))}));
         });
     }
     def("removeprefix", [](Interpreter& J, CallArgs& a) {
@@ -680,7 +524,8 @@ void setUpStrMethods(Interpreter& I) {
         const std::string& s = selfStr(J, a, "removesuffix");
         expectArgs(a, 2, 2, "removesuffix");
         const std::string& p = toStr(J, a.pos[1], "removesuffix() argument");
-        bool ends = !p.empty() && p.size() <= s.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
+        bool ends =
+            !p.empty() && p.size() <= s.size() && s.compare(s.size() - p.size(), p.size(), p) == 0;
         return Value(J.newStr(ends ? s.substr(0, s.size() - p.size()) : s));
     });
     def("format", [](Interpreter& J, CallArgs& a) {
@@ -697,7 +542,8 @@ void setUpStrMethods(Interpreter& I) {
         expectArgs(a, 2, 2, "__contains__");
         return Value::boolean(J.contains(a.pos[0], a.pos[1]));
     });
-    def("__hash__", [](Interpreter& J, CallArgs& a) { return Value::integer(J.hash(a.pos.at(0))); });
+    def("__hash__",
+        [](Interpreter& J, CallArgs& a) { return Value::integer(J.hash(a.pos.at(0))); });
 }
 
 }  // namespace irscope::interp

@@ -72,11 +72,17 @@ void Interpreter::setUpTypes() {
     T.dictItems = builtinType("dict_items", obj, false);
     T.function->instanceDict = true;
 
-    T.list->alloc = [](Interpreter& I, Type* cls, CallArgs&) { return Ref<Object>(I.make<ListObject>(cls)); };
+    T.list->alloc = [](Interpreter& I, Type* cls, CallArgs&) {
+        return Ref<Object>(I.make<ListObject>(cls));
+    };
     T.list->layoutOwner = T.list.get();
-    T.dict->alloc = [](Interpreter& I, Type* cls, CallArgs&) { return Ref<Object>(I.make<DictObject>(cls)); };
+    T.dict->alloc = [](Interpreter& I, Type* cls, CallArgs&) {
+        return Ref<Object>(I.make<DictObject>(cls));
+    };
     T.dict->layoutOwner = T.dict.get();
-    T.set->alloc = [](Interpreter& I, Type* cls, CallArgs&) { return Ref<Object>(I.make<SetObject>(cls)); };
+    T.set->alloc = [](Interpreter& I, Type* cls, CallArgs&) {
+        return Ref<Object>(I.make<SetObject>(cls));
+    };
     T.set->layoutOwner = T.set.get();
 
     notImplemented_ = Value(make<PlainObject>(T.notImplementedType.get()));
@@ -106,7 +112,9 @@ namespace {
 // C3 linearization of the bases' MROs; false when no consistent order exists.
 bool c3Merge(std::vector<std::vector<Type*>> seqs, std::vector<Type*>& out) {
     for (;;) {
-        seqs.erase(std::remove_if(seqs.begin(), seqs.end(), [](const auto& s) { return s.empty(); }), seqs.end());
+        seqs.erase(
+            std::remove_if(seqs.begin(), seqs.end(), [](const auto& s) { return s.empty(); }),
+            seqs.end());
         if (seqs.empty()) {
             return true;
         }
@@ -146,7 +154,8 @@ Ref<Type> Interpreter::newClass(std::string name, std::vector<Ref<Type>> bases, 
     }
     for (std::size_t i = 0; i < bases.size(); ++i) {
         if (!bases[i]->subclassable) {
-            throw PyError(Exc::TypeError, "type '" + bases[i]->name + "' is not an acceptable base type");
+            throw PyError(Exc::TypeError,
+                          "type '" + bases[i]->name + "' is not an acceptable base type");
         }
         for (std::size_t j = 0; j < i; ++j) {
             if (bases[i] == bases[j]) {
@@ -169,7 +178,9 @@ Ref<Type> Interpreter::newClass(std::string name, std::vector<Ref<Type>> bases, 
         for (std::size_t i = 0; i < bases.size(); ++i) {
             names += (i ? ", " : "") + bases[i]->name;
         }
-        throw PyError(Exc::TypeError, "Cannot create a consistent method resolution\norder (MRO) for bases " + names);
+        throw PyError(
+            Exc::TypeError,
+            "Cannot create a consistent method resolution\norder (MRO) for bases " + names);
     }
     // The instance layout: the most derived native layout among the bases.
     Type* owner = nullptr;
@@ -200,7 +211,8 @@ Ref<Type> Interpreter::newClass(std::string name, std::vector<Ref<Type>> bases, 
         ns->setStr(intern("__hash__"), Value::none());
     }
     if (auto* f = ns->getStr("__new__").as<FunctionObject>()) {  // implicitly a staticmethod
-        ns->setStr(intern("__new__"), Value(make<StaticMethodObject>(types_.staticMethod.get(), Value(f))));
+        ns->setStr(intern("__new__"),
+                   Value(make<StaticMethodObject>(types_.staticMethod.get(), Value(f))));
     }
     if (ns->getStr("__module__").isNull()) {
         ns->setStr(intern("__module__"), Value(newStr(t->module)));
@@ -230,7 +242,8 @@ Value Interpreter::callType(Type* t, CallArgs& args) {
         }
     } else {
         Type* owner = t->layoutOwner;
-        obj = owner && owner->alloc ? Value(owner->alloc(*this, t, args)) : Value(make<PlainObject>(t));
+        obj = owner && owner->alloc ? Value(owner->alloc(*this, t, args))
+                                    : Value(make<PlainObject>(t));
     }
     Value init = t->lookup("__init__");
     if (init.isNull() || init.identical(objectInit_)) {
@@ -288,19 +301,22 @@ Value Interpreter::typeGetAttr(Type* t, const Ref<StrObject>& name) {
 
 void Interpreter::typeSetAttr(Type* t, const Ref<StrObject>& name, const Value& v) {
     if (t->immutable) {
-        throw PyError(Exc::TypeError, "cannot set '" + name->value + "' attribute of immutable type '" + t->name + "'");
+        throw PyError(Exc::TypeError, "cannot set '" + name->value +
+                                          "' attribute of immutable type '" + t->name + "'");
     }
     Type* meta = typeOf(Value(t));
     if (auto* p = meta->lookup(name->value).as<NativePropertyObject>()) {
         if (!p->setter) {
-            throw PyError(Exc::AttributeError, "attribute '" + name->value + "' of 'type' objects is not writable");
+            throw PyError(Exc::AttributeError,
+                          "attribute '" + name->value + "' of 'type' objects is not writable");
         }
         p->setter(*this, Value(t), v);
         return;
     }
     if (v.isNull()) {
         if (!t->dict()->removeStr(name->value)) {
-            throw PyError(Exc::AttributeError, "type object '" + t->name + "' has no attribute '" + name->value + "'");
+            throw PyError(Exc::AttributeError,
+                          "type object '" + t->name + "' has no attribute '" + name->value + "'");
         }
     } else {
         t->dict()->setStr(name, v);
@@ -323,16 +339,23 @@ const Type::HookCache& Interpreter::hooksOf(Type* t) {
 void Interpreter::setUpTypeMethods() {
     Type* type = types_.type.get();
     auto prop = [&](const char* n, NativeGetter g, NativeSetter s = nullptr) {
-        type->dict()->setStr(intern(n), Value(make<NativePropertyObject>(types_.getSetDescriptor.get(), n,
-                                                                         std::move(g), std::move(s))));
+        type->dict()->setStr(intern(n),
+                             Value(make<NativePropertyObject>(types_.getSetDescriptor.get(), n,
+                                                              std::move(g), std::move(s))));
     };
     auto self = [](const Value& v) { return v.as<Type>(); };
     prop(
-        "__name__", [self](Interpreter& I, const Value& v) { return Value(I.newStr(self(v)->name)); },
-        [self](Interpreter& I, const Value& v, const Value& n) { self(v)->name = toStr(I, n, "__name__"); });
+        "__name__",
+        [self](Interpreter& I, const Value& v) { return Value(I.newStr(self(v)->name)); },
+        [self](Interpreter& I, const Value& v, const Value& n) {
+            self(v)->name = toStr(I, n, "__name__");
+        });
     prop(
-        "__qualname__", [self](Interpreter& I, const Value& v) { return Value(I.newStr(self(v)->qualname)); },
-        [self](Interpreter& I, const Value& v, const Value& n) { self(v)->qualname = toStr(I, n, "__qualname__"); });
+        "__qualname__",
+        [self](Interpreter& I, const Value& v) { return Value(I.newStr(self(v)->qualname)); },
+        [self](Interpreter& I, const Value& v, const Value& n) {
+            self(v)->qualname = toStr(I, n, "__qualname__");
+        });
     prop("__mro__", [self](Interpreter& I, const Value& v) {
         std::vector<Value> items;
         for (Type* t : self(v)->mro) {
