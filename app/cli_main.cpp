@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "frontend/interp/interpreter.h"
+#include "frontend/modules/modules.h"
 #include "ir/export_dot.h"
 #include "ir/export_json.h"
 #include "ir/ir_text.h"
@@ -196,6 +197,7 @@ struct RunArgs {
 int runScript(const RunArgs& a, Streams io) {
     const std::string source = readInput(a.script);
     interp::Interpreter interpreter;
+    modules::registerBuiltinModules(interpreter);  // mindspore, numpy, time
     interpreter.limits().maxSteps = a.maxSteps;
     interpreter.setOutputSink([&](std::string_view s) { io.out << s; });
     interpreter.setErrorSink([&](std::string_view s) {

@@ -1,0 +1,99 @@
+// Shared internals of the built-in modules (not part of the public API).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/interp/native.h"
+#include "frontend/modules/modules.h"
+#include "ops/op_registry.h"
+#include "runtime/tensor.h"
+
+namespace irscope::modules {
+
+using interp::CallArgs;
+using interp::Interpreter;
+using interp::Object;
+using interp::PyError;
+using interp::Ref;
+using interp::Type;
+using interp::Value;
+using interp::Exc;
+
+// mindspore.Tensor, mindspore.Parameter and numpy.ndarray instances.
+class TensorObject : public Object {
+public:
+    explicit TensorObject(Type* cls) : Object(cls, interp::ObjKind::Native) {}
+    runtime::Tensor t;
+    // Parameters only.
+    std::string name;
+    bool requiresGrad = true;
+};
+
+// A dtype object (ms.float32 / np.float32).
+class DTypeObject : public Object {
+public:
+    explicit DTypeObject(Type* t) : Object(t, interp::ObjKind::Native) {}
+    ir::DType dtype = ir::DType::Float32;
+};
+
+// The classes and state of one interpreter's modules. Types are kept alive by the module
+// dicts (raw pointers are valid while the interpreter lives).
+struct MsTypes {
+    std::shared_ptr<MsContext> ctx;
+    Type* tensor = nullptr;
+    Type* parameter = nullptr;
+    Type* ndarray = nullptr;
+    Type* msDtype = nullptr;
+    Type* npDtype = nullptr;
+    Type* cell = nullptr;
+    Type* primitive = nullptr;
+    std::vector<Value> keep;  // the classes above (raw pointers stay valid)
+    Value msDtypes[16];  // per ir::DType
+    Value npDtypes[16];
+};
+using MsPtr = std::shared_ptr<MsTypes>;
+
+// --- conversions --------------------------------------------------------------------------
+Value newTensor(Interpreter& I, const MsTypes& ms, runtime::Tensor t);
+Value newArray(Interpreter& I, const MsTypes& ms, runtime::Tensor t);
+TensorObject* asTensor(const Value& v);
+bool isNumpy(const MsTypes& ms, const Value& v);
+// A dtype argument (ms.float32, np.float32, the builtins float/int/bool, "float32"), or
+// nullopt for None/Null. TypeError otherwise.
+std::optional<ir::DType> dtypeArg(Interpreter& I, const MsTypes& ms, const Value& v);
+// Python data (scalar, nested list/tuple, tensor, ndarray) to a tensor. `numpyRules`: Python
+// floats default to Float64 (numpy) instead of Float32 (MindSpore).
+runtime::Tensor tensorFromData(Interpreter& I, const MsTypes& ms, const Value& data,
+                               std::optional<ir::DType> dtype, bool numpyRules);
+ir::ValuePtr toIrValue(Interpreter& I, const MsTypes& ms, const Value& v);
+ops::KernelArg toKernelArg(Interpreter& I, const MsTypes& ms, const Value& v);
+Value fromKernelArg(Interpreter& I, const MsTypes& ms, const ops::KernelArg& a);
+Value fromIrValue(Interpreter& I, const MsTypes& ms, const ir::ValuePtr& v);
+// OpError -> PyError of the same kind.
+[[noreturn]] void raiseOpError(const ops::OpError& e);
+
+// Runs a primitive on converted inputs.
+Value runOp(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ir::AttrMap& attrs,
+            std::vector<ops::KernelArg> inputs, bool training = false, int outputIndex = -1);
+Value runOpByName(Interpreter& I, const MsTypes& ms, std::string_view name, std::vector<Value> inputs,
+                  const ir::AttrMap& attrs = {});
+// A Function/Method spelling called with Python arguments (for a Method, args.pos[0] is self).
+Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ops::Spelling& sp, CallArgs& args);
+
+// --- pieces ---------------------------------------------------------------------------------
+void initTensorTypes(Interpreter& I, const MsPtr& ms);  // Tensor, Parameter, dtypes
+void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+void initNumpyRandom(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+void initTime(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, const std::string& prefix);
+void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+// Operators, indexing, printing and properties shared by Tensor and ndarray.
+void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, interp::ClassBuilder& b, bool numpy);
+void initNumpyTypes(Interpreter& I, const MsPtr& ms);
+// Python indexing of a tensor (int, slice, None, Ellipsis, tuple of those, int tensor).
+runtime::Tensor indexTensor(Interpreter& I, const runtime::Tensor& t, const Value& key);
+
+}  // namespace irscope::modules
