@@ -197,6 +197,23 @@ private slots:
         QCOMPARE(
             QString::fromStdString(lastLine(r.error)),
             QString("ImportError: cannot import name 'missing' from 'pkg' (unknown location)"));
+        // A module-level __getattr__ (PEP 562) serves names the dict lacks, for `from` too.
+        I.registerModule("lazy", [](Interpreter& J, ModuleObject& m) {
+            addFunction(J, m, "__getattr__", [](Interpreter& K, CallArgs& a) -> Value {
+                const std::string& n = toStr(K, a.pos.at(0));
+                if (n == "secret") {
+                    return Value::integer(7);
+                }
+                throw PyError(Exc::AttributeError, "module 'lazy' has no attribute '" + n + "'");
+            });
+        });
+        r = I.runScript(
+            "import lazy\nfrom lazy import secret\nprint(lazy.secret, secret)\nfrom lazy import "
+            "other\n",
+            "l.py");
+        QVERIFY(out.find("7 7\n") != std::string::npos);
+        QCOMPARE(QString::fromStdString(lastLine(r.error)),
+                 QString("ImportError: cannot import name 'other' from 'lazy' (unknown location)"));
         // A module whose init raises is not cached half-made.
         I.registerModule("broken", [](Interpreter&, ModuleObject&) {
             throw PyError(Exc::RuntimeError, "init failed");

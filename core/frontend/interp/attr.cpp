@@ -178,6 +178,10 @@ Value Interpreter::getAttrImpl(const Value& obj, const Ref<StrObject>& name) {
                     if (name->value == "__dict__") {
                         return Value(m->dict());
                     }
+                    Value hook = m->dict()->getStr("__getattr__");  // PEP 562
+                    if (!hook.isNull()) {
+                        return I.call(hook, {Value(name)});
+                    }
                 }
                 return v;
             }

@@ -445,12 +445,9 @@ void Evaluator::execImportFrom(const ImportFrom& s, Frame& f) {
             }
             continue;
         }
-        Value v = m->dict()->getStr(a.name);
+        Value v = I.getAttrOrNull(Value(m), a.name);  // submodules and a module __getattr__ too
         if (v.isNull()) {
-            std::string sub = s.module + "." + a.name;
-            if (I.hasModule(sub)) {
-                v = Value(I.importModule(sub));
-            } else {
+            {
                 auto exc = I.newException(I.types().exception(Exc::ImportError),
                                           "cannot import name '" + a.name + "' from '" + s.module +
                                               "' (unknown location)");

@@ -30,9 +30,6 @@ Interpreter::~Interpreter() {
 namespace {
 
 struct ThreadJob {
-    Interpreter* self;
-    const std::string* source;
-    const std::string* fileName;
     std::function<RunResult()> run;
     RunResult result;
 };
@@ -66,7 +63,7 @@ RunResult Interpreter::runScript(std::string source, std::string fileName) {
     if (limits_.stackBytes == 0) {
         return runOnThisThread(source, fileName);
     }
-    ThreadJob job{this, &source, &fileName, [&] { return runOnThisThread(source, fileName); }, {}};
+    ThreadJob job{[&] { return runOnThisThread(source, fileName); }, {}};
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr,
@@ -84,6 +81,7 @@ RunResult Interpreter::runScript(std::string source, std::string fileName) {
 RunResult Interpreter::runOnThisThread(const std::string& source, const std::string& fileName) {
     RunResult r;
     steps_ = 0;
+    progress_.store(0, std::memory_order_relaxed);
     stepBudget_ = limits_.maxSteps ? limits_.maxSteps : ~std::uint64_t{0};
     eval_->setStackLimit(stackLimitOfThisThread());
     active_ = true;

@@ -118,8 +118,12 @@ public:
         if (++steps_ > stepBudget_ || cancelled_.load(std::memory_order_relaxed)) {
             stepLimitReached();
         }
+        if ((steps_ & 1023) == 0) {
+            progress_.store(steps_, std::memory_order_relaxed);
+        }
     }
-    std::uint64_t stepsTaken() const { return steps_; }
+    // Steps taken by the current (or last) run, to within 1024; safe from any thread.
+    std::uint64_t stepsTaken() const { return progress_.load(std::memory_order_relaxed); }
     Location currentLocation() const;
     // The last script's module (`__main__`): its dict holds the script's globals. Null
     // before the first run.
@@ -251,6 +255,7 @@ private:
     Limits limits_;
     std::atomic<bool> cancelled_{false};
     std::uint64_t steps_ = 0;
+    std::atomic<std::uint64_t> progress_{0};
     std::uint64_t stepBudget_ = ~std::uint64_t{0};
     std::uint64_t typeEpoch_ = 1;
     bool active_ = false;  // a run (or a host call) is executing on some thread
