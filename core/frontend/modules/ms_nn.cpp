@@ -326,6 +326,37 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                         registerAttr(J, *ms, a.pos.at(0), interp::toStr(J, a.pos.at(1)), a.pos.at(2));
                         return Value::none();
                     })
+            .method("__repr__",
+                    [](Interpreter& J, CallArgs& a) {
+                        // MindSpore's layout: Net<\n  (fc): Dense<...>\n  >, children indented.
+                        Value self = a.pos.at(0);
+                        std::string extra;
+                        Value ext = J.getAttrOrNull(self, "extend_repr");
+                        if (!ext.isNull()) {
+                            extra = J.str(J.call(ext, {}));
+                        }
+                        std::string out = J.typeName(self) + "<";
+                        auto* c = asCell(self);
+                        if (!c->cells.empty()) {
+                            std::string sub = "\n";
+                            if (!extra.empty()) {
+                                sub += extra + "\n";
+                            }
+                            for (auto& [n, child] : std::vector<std::pair<std::string, Value>>(c->cells)) {
+                                sub += "(" + n + "): " + J.repr(child) + "\n";
+                            }
+                            for (char ch : sub) {
+                                out += ch;
+                                if (ch == '\n') {
+                                    out += "  ";
+                                }
+                            }
+                        } else {
+                            out += extra;
+                        }
+                        return Value(J.newStr(out + ">"));
+                    })
+            .method("extend_repr", [](Interpreter& J, CallArgs&) { return Value(J.newStr("")); })
             .property(
                 "training", [](Interpreter&, const Value& s) { return Value::boolean(asCell(s)->training); },
                 [](Interpreter& J, const Value& s, const Value& v) { asCell(s)->training = J.truthy(v); })
@@ -335,11 +366,14 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
     interp::addToModule(I, m, "Cell", Value(cell));
     Value nnModule(&m);
 
-    auto layer = [&](const std::string& name, interp::NativeFn init, interp::NativeFn construct) {
-        Ref<Type> t = ClassBuilder(I, name, "mindspore.nn", {cell})
-                          .method("__init__", std::move(init))
-                          .method("construct", std::move(construct))
-                          .build();
+    auto layer = [&](const std::string& name, interp::NativeFn init, interp::NativeFn construct,
+                     interp::NativeFn extendRepr = nullptr) {
+        ClassBuilder b(I, name, "mindspore.nn", {cell});
+        b.method("__init__", std::move(init)).method("construct", std::move(construct));
+        if (extendRepr) {
+            b.method("extend_repr", std::move(extendRepr));
+        }
+        Ref<Type> t = b.build();
         interp::addToModule(I, m, name, Value(t));
         return t;
     };
@@ -424,6 +458,16 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                 y = newTensor(J, *ms, asTensor(y)->t.reshaped(ir::Shape{std::move(dims)}));
             }
             return y;
+        },
+        [](Interpreter& J, CallArgs& a) {
+            Value self = a.pos.at(0);
+            std::string r = "input_channels=" + J.str(J.getAttr(self, "in_channels")) +
+                            ", output_channels=" + J.str(J.getAttr(self, "out_channels")) +
+                            ", has_bias=" + J.str(J.getAttr(self, "has_bias"));
+            if (Value* act = asCell(self)->findCell("activation")) {
+                r += ", activation=" + J.repr(*act);
+            }
+            return Value(J.newStr(r));
         });
 
     // Activations

@@ -646,7 +646,60 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
         return Value::integer(t.getInt(0));
     });
     b.method("__getitem__", [ms](Interpreter& J, CallArgs& a) {
-        return wrapLike(J, *ms, a.pos.at(0), indexTensor(J, selfTensor(a), a.pos.at(1)));
+        const Tensor& t = selfTensor(a);
+        const Value& key = a.pos.at(1);
+        // Advanced indexing: a boolean mask of t's shape, or integer indices along axis 0.
+        Tensor idx;
+        bool advanced = false;
+        if (auto* kt = asTensor(key); kt && (kt->t.rank() > 0 || kt->t.dtype() == ir::DType::Bool)) {
+            idx = kt->t;
+            advanced = true;
+        } else if (key.is<interp::ListObject>()) {
+            idx = tensorFromData(J, *ms, key, std::nullopt, true);
+            advanced = true;
+        }
+        if (!advanced) {
+            return wrapLike(J, *ms, a.pos[0], indexTensor(J, t, key));
+        }
+        if (ir::isFloat(idx.dtype())) {
+            throw PyError(Exc::IndexError, "arrays used as indices must be of integer (or boolean) type");
+        }
+        const std::size_t es = ir::dtypeSize(t.dtype());
+        if (idx.dtype() == ir::DType::Bool) {
+            if (idx.shape() != t.shape()) {
+                throw PyError(Exc::IndexError, "boolean index did not match indexed array: array shape " +
+                                                   t.shape().toString() + ", index shape " + idx.shape().toString());
+            }
+            std::vector<std::size_t> sel;
+            for (std::size_t i = 0; i < idx.size(); ++i) {
+                if (idx.getInt(i) != 0) {
+                    sel.push_back(i);
+                }
+            }
+            Tensor out(t.dtype(), ir::Shape{static_cast<std::int64_t>(sel.size())});
+            for (std::size_t i = 0; i < sel.size(); ++i) {
+                std::memcpy(out.bytes() + i * es, t.bytes() + sel[i] * es, es);
+            }
+            return wrapLike(J, *ms, a.pos[0], std::move(out));
+        }
+        if (t.rank() == 0) {
+            throw PyError(Exc::IndexError, "too many indices for tensor: tensor is 0-dimensional");
+        }
+        const std::int64_t n = t.shape().dims[0];
+        const std::size_t row = t.size() / static_cast<std::size_t>(std::max<std::int64_t>(n, 1));
+        std::vector<std::int64_t> dims = idx.shape().dims;
+        dims.insert(dims.end(), t.shape().dims.begin() + 1, t.shape().dims.end());
+        Tensor out(t.dtype(), ir::Shape{std::move(dims)});
+        for (std::size_t i = 0; i < idx.size(); ++i) {
+            std::int64_t k = idx.getInt(i);
+            if (k < -n || k >= n) {
+                throw PyError(Exc::IndexError, "index " + std::to_string(k) + " is out of bounds for axis 0 with size " +
+                                                   std::to_string(n));
+            }
+            k = k < 0 ? k + n : k;
+            std::memcpy(out.bytes() + i * row * es, t.bytes() + static_cast<std::size_t>(k) * row * es, row * es);
+        }
+        return wrapLike(J, *ms, a.pos[0], std::move(out));
     });
     b.method("__setitem__", [ms](Interpreter& J, CallArgs& a) {
         // Writes through a view: index positions are found by indexing an iota tensor.
