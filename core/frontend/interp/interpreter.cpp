@@ -36,7 +36,17 @@ struct ThreadJob {
 
 void* threadMain(void* p) {
     auto* job = static_cast<ThreadJob*>(p);
-    job->result = job->run();
+    try {
+        job->result = job->run();
+    } catch (const std::exception& e) {  // never let an exception end the process here
+        job->result.exitStatus = 1;
+        job->result.status = RunResult::Status::Exception;
+        job->result.error = std::string("irscope: internal error: ") + e.what() + "\n";
+    } catch (...) {
+        job->result.exitStatus = 1;
+        job->result.status = RunResult::Status::Exception;
+        job->result.error = "irscope: internal error\n";
+    }
     return nullptr;
 }
 

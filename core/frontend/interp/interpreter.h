@@ -14,7 +14,10 @@
 // own with a large stack (Limits::stackBytes) and blocks until it ends; the sinks and all
 // native code are called on that thread. cancel() may be called from any thread. After a
 // run, the host may call script functions with call() (on its own thread; the step budget
-// and cancel flag apply as in a run) but never concurrently with a run.
+// and cancel flag apply as in a run, so call() may also throw ScriptAborted) but never
+// concurrently with a run. Never destroy the interpreter while a run is in progress.
+//
+// README.md in this folder maps the files and the extension points for native modules.
 //
 // What is not Python: ints are int64 (OverflowError beyond), generator expressions are lazy
 // but `yield` does not exist, annotations are not evaluated, `__dict__` of an object is its
