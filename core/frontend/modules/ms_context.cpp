@@ -487,9 +487,28 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         return Value::none();
     });
     interp::addFunction(I, m, "get_context", [ms](Interpreter& J, CallArgs& a) { return getContext(J, ms, a); });
+    // set_seed also seeds np.random (as MindSpore does), which Dense's initializers use.
     interp::addFunction(I, m, "set_seed", [ms](Interpreter& J, CallArgs& a) {
-        ms->ctx->settings["seed"] = static_cast<std::int64_t>(J.toIndex(a.pos.at(0)));
+        static const Signature sig = Signature("set_seed").arg("seed");
+        auto v = sig.bind(J, a);
+        if (!v[0].isInt()) {
+            throw PyError(Exc::TypeError, "The argument 'seed' must be type of int, but got " + J.typeName(v[0]) + ".");
+        }
+        if (v[0].asInt() < 0) {
+            throw PyError(Exc::ValueError, "The argument 'seed' must be greater than or equal to 0, but got " +
+                                               std::to_string(v[0].asInt()) + ".");
+        }
+        try {
+            ms->ctx->npRandom.seed(v[0].asInt());
+        } catch (const std::invalid_argument& e) {
+            throw PyError(Exc::ValueError, e.what());
+        }
+        ms->ctx->settings["seed"] = v[0].asInt();
         return Value::none();
+    });
+    interp::addFunction(I, m, "get_seed", [ms](Interpreter&, CallArgs&) -> Value {
+        auto it = ms->ctx->settings.find("seed");
+        return it == ms->ctx->settings.end() ? Value::none() : Value::integer(std::get<std::int64_t>(it->second));
     });
     interp::addFunction(I, m, "jit", [ms](Interpreter& J, CallArgs& a) -> Value {
         Value fn = interp::argAt(a, 0, "function");

@@ -6,8 +6,8 @@
 // Dense's default initializers are MindSpore 2.x's: weight HeUniform(negative_slope=sqrt(5))
 // i.e. U(-1/sqrt(in), 1/sqrt(in)) of shape (out, in), bias U(-1/sqrt(in), 1/sqrt(in)); the
 // values are drawn (weight first, then bias, C order, as float64 then cast to float32) from
-// np.random's global generator, so `np.random.seed(n)` makes them deterministic.
-// (mindspore.set_seed is not modelled.)
+// np.random's global generator, so `np.random.seed(n)` or `mindspore.set_seed(n)` (which
+// seeds np.random too, as in MindSpore) makes them deterministic.
 #include <cmath>
 
 #include "frontend/modules/ms_internal.h"
