@@ -52,6 +52,7 @@ struct MsTypes {
     std::vector<Value> keep;  // the classes above (raw pointers stay valid)
     Value msDtypes[16];  // per ir::DType
     Value npDtypes[16];
+    Value npScalarTypes[16];  // np.float32 ... (print as <class 'numpy.float32'>)
 };
 using MsPtr = std::shared_ptr<MsTypes>;
 

@@ -146,6 +146,19 @@ void splitArgs(const CallArgs& a, std::size_t skip, std::vector<Value>& all, std
 }  // namespace
 
 Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ops::Spelling& sp, CallArgs& args) {
+    // ops.dropout(x, p, training=False) is the identity (the registry ignores `training`).
+    if (op.name == "Dropout" && sp.kind == ops::SpellingKind::Function) {
+        Value training = args.kwarg("training");
+        if (training.isNull() && args.pos.size() > 2) {
+            training = args.pos[2];
+        }
+        if (!training.isNull() && !I.truthy(training)) {
+            Value x = args.pos.empty() ? args.kwarg("input") : args.pos[0];
+            if (!x.isNull()) {
+                return x;
+            }
+        }
+    }
     std::vector<Value> all;
     std::vector<std::string> kws;
     splitArgs(args, 0, all, kws);

@@ -797,7 +797,12 @@ void initTensorTypes(Interpreter& I, const MsPtr& ms) {
     ms->msDtype = msDtype.get();
     Ref<Type> npDtype = ClassBuilder(I, "dtype", "numpy")
                             .layout<DTypeObject>()
-                            .subclassable(false)
+                            .construct([ms](Interpreter& J, Type*, CallArgs& a) {
+                                // np.dtype("float32") / np.dtype(np.float32): the dtype object.
+                                static const Signature sig = Signature("dtype").arg("dtype").varKw();
+                                auto v = sig.bind(J, a);
+                                return ms->npDtypes[static_cast<int>(*dtypeArg(J, *ms, v[0]))];
+                            })
                             .method("__repr__", [](Interpreter& J, CallArgs& a) {
                                 return Value(J.newStr("dtype('" + runtime::numpyDTypeName(a.pos.at(0).as<DTypeObject>()->dtype) + "')"));
                             })
@@ -831,6 +836,19 @@ void initTensorTypes(Interpreter& I, const MsPtr& ms) {
                             })
                             .build();
     ms->npDtype = npDtype.get();
+    // np.float32, np.int64...: dtypes that print as numpy's scalar classes.
+    Ref<Type> scalarType = ClassBuilder(I, "_ScalarType", "numpy", {npDtype})
+                               .method("__repr__", [](Interpreter& J, CallArgs& a) {
+                                   const ir::DType d = a.pos.at(0).as<DTypeObject>()->dtype;
+                                   const std::string n = d == ir::DType::Bool ? "bool_" : runtime::numpyDTypeName(d);
+                                   return Value(J.newStr("<class 'numpy." + n + "'>"));
+                               })
+                               .method("__str__", [](Interpreter& J, CallArgs& a) { return Value(J.newStr(J.repr(a.pos.at(0)))); })
+                               .property("__name__", [](Interpreter& J, const Value& s) {
+                                   const ir::DType d = s.as<DTypeObject>()->dtype;
+                                   return Value(J.newStr(d == ir::DType::Bool ? "bool_" : runtime::numpyDTypeName(d)));
+                               })
+                               .build();
     for (int d = 0; d <= static_cast<int>(ir::DType::Float64); ++d) {
         Ref<DTypeObject> m = I.make<DTypeObject>(ms->msDtype);
         m->dtype = static_cast<ir::DType>(d);
@@ -838,6 +856,9 @@ void initTensorTypes(Interpreter& I, const MsPtr& ms) {
         Ref<DTypeObject> n = I.make<DTypeObject>(ms->npDtype);
         n->dtype = static_cast<ir::DType>(d);
         ms->npDtypes[d] = Value(n);
+        Ref<DTypeObject> sc = I.make<DTypeObject>(scalarType.get());
+        sc->dtype = static_cast<ir::DType>(d);
+        ms->npScalarTypes[d] = Value(sc);
     }
 
     // Tensor
@@ -976,7 +997,7 @@ void initTensorTypes(Interpreter& I, const MsPtr& ms) {
             .property("data", [](Interpreter&, const Value& s) { return s; })
             .build();
     ms->parameter = param.get();
-    ms->keep = {Value(msDtype), Value(npDtype), Value(tensor), Value(param)};
+    ms->keep = {Value(msDtype), Value(npDtype), Value(scalarType), Value(tensor), Value(param)};
     I.typesChanged();
 }
 

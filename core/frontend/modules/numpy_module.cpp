@@ -426,7 +426,7 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         {"uint32", ir::DType::UInt32},   {"uint64", ir::DType::UInt64},   {"bool_", ir::DType::Bool},
         {"float_", ir::DType::Float64},  {"int_", ir::DType::Int64}};
     for (auto& [n, d] : names) {
-        interp::addToModule(I, m, n, ms->npDtypes[static_cast<int>(d)]);
+        interp::addToModule(I, m, n, ms->npScalarTypes[static_cast<int>(d)]);
     }
     interp::addToModule(I, m, "pi", Value::real(M_PI));
     interp::addToModule(I, m, "e", Value::real(M_E));
