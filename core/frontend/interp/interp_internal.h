@@ -111,6 +111,7 @@ void setUpDictMethods(Interpreter& I);
 void setUpBuiltinFunctions(Interpreter& I);
 void setUpIterators(Interpreter& I);
 void setUpTypeConstructors(Interpreter& I);
+void registerStandardModules(Interpreter& I);  // math, typing, functools (stdlib.cpp)
 
 // <__main__.Net object at 0x7f...>
 std::string defaultRepr(Interpreter& I, const Value& v);

@@ -16,6 +16,7 @@ Interpreter::Interpreter() {
     setUpTypes();
     eval_ = std::make_unique<Evaluator>(*this);
     setUpBuiltins();
+    registerStandardModules(*this);
 }
 
 Interpreter::~Interpreter() {

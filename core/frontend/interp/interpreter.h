@@ -17,7 +17,8 @@
 // and cancel flag apply as in a run, so call() may also throw ScriptAborted) but never
 // concurrently with a run. Never destroy the interpreter while a run is in progress.
 //
-// README.md in this folder maps the files and the extension points for native modules.
+// Every interpreter has the pure modules math, typing and functools; anything else must be
+// registered. README.md in this folder maps the files and the extension points.
 //
 // What is not Python: ints are int64 (OverflowError beyond), generator expressions are lazy
 // but `yield` does not exist, annotations are not evaluated, `__dict__` of an object is its
