@@ -711,6 +711,25 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
         Tensor pos = indexTensor(J, iota, a.pos.at(1));
         Tensor src = tensorFromData(J, *ms, a.pos.at(2), t.dtype(), true);
         if (src.size() != 1 && src.size() != pos.size()) {
+            // numpy broadcasting of the value to the indexed shape.
+            std::vector<ir::ValuePtr> dims;
+            for (auto d : pos.shape().dims) {
+                dims.push_back(ir::Value::integer(d));
+            }
+            try {
+                ops::KernelArg r = ops::OpRegistry::instance().run(
+                    "BroadcastTo", std::vector<ops::KernelArg>{ops::KernelArg(src)}, [&] {
+                        ir::AttrMap m;
+                        m.set("shape", ir::Value::tuple(dims));
+                        return m;
+                    }());
+                if (r.isTensor()) {
+                    src = r.tensor();
+                }
+            } catch (const ops::OpError&) {
+            }
+        }
+        if (src.size() != 1 && src.size() != pos.size()) {
             throw PyError(Exc::ValueError, "could not broadcast input array from shape " + src.shape().toString() +
                                                " into shape " + pos.shape().toString());
         }

@@ -35,3 +35,7 @@ p0 = time.perf_counter()
 time.sleep(0.01)
 print(time.time() >= t0, time.perf_counter() - p0 >= 0.005)
 print(np.float32, np.bool_, repr(np.dtype('int32')), np.dtype(np.float16), np.float32.__name__, np.array([1.0], dtype=np.float32).dtype == np.float32, np.float32(2.5) * 2)
+c = np.zeros((2, 3))
+c[:] = np.array([1.0, 2.0, 3.0])
+c[:, 0] = 9
+print(c)
