@@ -247,6 +247,25 @@ private slots:
         QVERIFY(r.out.empty());
     }
 
+    void runawayBuiltinsAreBounded() {
+        Limits lim;
+        lim.maxSteps = 100000;
+        for (const char* src : {"sum(range(10**12))\n", "x = list(range(10**12))\n",
+                                "any(x < 0 for x in range(10**12))\n", "sorted(range(10**12))\n",
+                                "s = set(range(10**12))\n",
+                                "-1 in range(10**12)[::-1] or 5 in iter(range(-10**12, 0))\n"}) {
+            Run r = runSource(src, "s.py", lim);
+            QVERIFY2(r.result.status == RunResult::Status::StepLimit, src);
+        }
+        Run r = runSource("x = [0] * 10**9\n");
+        QCOMPARE(
+            QString::fromStdString(lastLine(r.err)),
+            QString(
+                "MemoryError: irscope: a list or tuple of more than 2**25 items is not supported"));
+        r = runSource("s = 'ab' * 10**9\n");
+        QVERIFY(lastLine(r.err).rfind("MemoryError", 0) == 0);
+    }
+
     void defaultStepBudgetIsFiftyMillion() {
         Interpreter I;
         QCOMPARE(I.limits().maxSteps, std::uint64_t{50'000'000});

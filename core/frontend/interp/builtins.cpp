@@ -238,6 +238,7 @@ void setUpBuiltinFunctions(Interpreter& I) {
         Value it = J.iter(v[0]);
         Value x;
         while (J.next(it, x)) {
+            J.step();
             acc = J.binaryOp(ast::Operator::Add, acc, x);
         }
         return acc;
@@ -298,6 +299,7 @@ void setUpBuiltinFunctions(Interpreter& I) {
             Value it = J.iter(a.pos[0]);
             Value x;
             while (J.next(it, x)) {
+                J.step();
                 if (J.truthy(x) != all) {
                     return Value::boolean(!all);
                 }

@@ -201,6 +201,7 @@ void Evaluator::unpack(const ExprList& targets, const Value& v, Frame& f) {
         }
         Value x;
         while (I.next(it, x)) {
+            I.step();
             items.push_back(x);
             if (star == targets.size() && items.size() > targets.size()) {
                 break;

@@ -14,6 +14,10 @@ namespace irscope::interp {
 __extension__ typedef __int128 Int128;
 __extension__ typedef unsigned __int128 UInt128;
 
+// Guards against a script exhausting memory with one expression ([0] * 10**10).
+inline constexpr double kMaxRepeatItems = 33554432.0;   // 2**25 Values (512 MiB)
+inline constexpr double kMaxRepeatBytes = 268435456.0;  // 2**28 bytes
+
 // --- hashes and equality (dict.cpp) ----------------------------------------------------------
 std::int64_t hashInt(std::int64_t v);
 std::int64_t hashFloat(double d);

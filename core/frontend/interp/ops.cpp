@@ -58,8 +58,9 @@ std::vector<Value> repeat(const std::vector<Value>& items, std::int64_t n) {
     if (n <= 0 || items.empty()) {
         return out;
     }
-    if (static_cast<double>(items.size()) * static_cast<double>(n) > 1e9) {
-        throw PyError(Exc::MemoryError, "");
+    if (static_cast<double>(items.size()) * static_cast<double>(n) > kMaxRepeatItems) {
+        throw PyError(Exc::MemoryError,
+                      "irscope: a list or tuple of more than 2**25 items is not supported");
     }
     out.reserve(items.size() * static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) {

@@ -226,6 +226,7 @@ bool Interpreter::contains(const Value& container, const Value& item) {
     }
     Value x;
     while (next(it, x)) {
+        step();
         if (eq(x, item)) {
             return true;
         }
@@ -424,6 +425,7 @@ std::vector<Value> Interpreter::toVector(const Value& iterable) {
     Value it = iter(iterable);
     Value x;
     while (next(it, x)) {
+        step();  // list(range(10**12)) stops at the step budget
         out.push_back(std::move(x));
     }
     return out;

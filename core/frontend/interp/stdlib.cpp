@@ -235,6 +235,7 @@ void initFunctools(Interpreter& I, ModuleObject& m) {
         }
         Value x;
         while (J.next(it, x)) {
+            J.step();
             acc = J.call(a.pos[0], {acc, x});
         }
         return acc;

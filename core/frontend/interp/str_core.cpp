@@ -115,8 +115,8 @@ std::string repeatString(std::string_view s, std::int64_t n) {
     if (n <= 0 || s.empty()) {
         return out;
     }
-    if (static_cast<double>(s.size()) * static_cast<double>(n) > 1e9) {
-        throw PyError(Exc::MemoryError, "");
+    if (static_cast<double>(s.size()) * static_cast<double>(n) > kMaxRepeatBytes) {
+        throw PyError(Exc::MemoryError, "irscope: a str of more than 2**28 bytes is not supported");
     }
     out.reserve(s.size() * static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) {
