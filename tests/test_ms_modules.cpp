@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <thread>
 
 #include "frontend/interp/interpreter.h"
 #include "frontend/interp/native.h"
@@ -144,6 +145,21 @@ print(Net()(Tensor(1)), f(Tensor(3)))
         RunResult r = I.runScript("import time\ntime.sleep(100)\nprint('ok')\n", "s.py");
         QCOMPARE(r.exitStatus, 0);
         QVERIFY(t.elapsed() < 5000);
+    }
+
+    void sleepIsCancellable() {
+        Interpreter I;
+        modules::registerBuiltinModules(I);
+        QElapsedTimer t;
+        t.start();
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+            I.cancel();
+        });
+        RunResult r = I.runScript("import time\ntime.sleep(5)\nprint('not reached')\n", "c.py");
+        canceller.join();
+        QCOMPARE(r.status, RunResult::Status::Cancelled);
+        QVERIFY(t.elapsed() < 3000);
     }
 };
 
