@@ -59,9 +59,9 @@ bool AttrMap::operator==(const AttrMap& o) const {
 namespace {
 
 template <typename T>
-T readAs(const std::vector<std::byte>& data, std::size_t i) {
+T readAs(const std::byte* data, std::size_t i) {
     T v;
-    std::memcpy(&v, data.data() + i * sizeof(T), sizeof(T));
+    std::memcpy(&v, data + i * sizeof(T), sizeof(T));
     return v;
 }
 
@@ -73,8 +73,8 @@ std::shared_ptr<Value> make(Value::Kind k) {
 
 }  // namespace
 
-double TensorData::elementAsDouble(std::size_t i) const {
-    switch (dtype) {
+double loadElementAsDouble(DType t, const std::byte* data, std::size_t i) {
+    switch (t) {
         case DType::Bool: return readAs<std::uint8_t>(data, i) != 0 ? 1.0 : 0.0;
         case DType::Int8: return readAs<std::int8_t>(data, i);
         case DType::Int16: return readAs<std::int16_t>(data, i);
@@ -93,10 +93,14 @@ double TensorData::elementAsDouble(std::size_t i) const {
     return 0.0;
 }
 
+double TensorData::elementAsDouble(std::size_t i) const {
+    return loadElementAsDouble(dtype, data.data(), i);
+}
+
 std::int64_t TensorData::elementAsInt(std::size_t i) const {
     switch (dtype) {
-        case DType::Int64: return readAs<std::int64_t>(data, i);
-        case DType::UInt64: return static_cast<std::int64_t>(readAs<std::uint64_t>(data, i));
+        case DType::Int64: return readAs<std::int64_t>(data.data(), i);
+        case DType::UInt64: return static_cast<std::int64_t>(readAs<std::uint64_t>(data.data(), i));
         default: return static_cast<std::int64_t>(elementAsDouble(i));
     }
 }

@@ -111,6 +111,10 @@ struct Value {
     bool equals(const Value& o) const;
 };
 
+// Element i of row-major `data` of dtype t, converted to double (Float16/BFloat16 decoded,
+// Bool as 0/1, String as 0). Shared by TensorData and runtime::Tensor.
+double loadElementAsDouble(DType t, const std::byte* data, std::size_t i);
+
 // A scalar tensor of the given dtype holding `v` (converted).
 TensorData scalarTensor(DType t, double v);
 

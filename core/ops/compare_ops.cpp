@@ -9,15 +9,7 @@ namespace irscope::ops {
 namespace {
 
 OpDef binaryDef(std::string name, std::string summary, BinaryOp op) {
-    OpDef d;
-    d.name = std::move(name);
-    d.family = "compare";
-    d.summary = std::move(summary);
-    d.inputs = {argIn("x", ArgKind::Number), argIn("y", ArgKind::Number)};
-    d.infer = [op](const InferContext& c) { return inferBinary(c, op); };
-    d.cpuKernel = [op](const KernelContext& c) { return runBinary(c, op); };
-    addClassSpellings(d);
-    return d;
+    return makeBinaryDef(std::move(name), "compare", std::move(summary), op);
 }
 
 // ---- Select ----------------------------------------------------------------------------------

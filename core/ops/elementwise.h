@@ -79,6 +79,8 @@ UnaryTypes unaryTypes(std::string_view opName, UnaryOp op, DType in);
 Tensor unaryKernel(std::string_view opName, UnaryOp op, const Tensor& x);  // x: compute dtype
 InferResult inferUnary(const InferContext& ctx, UnaryOp op);
 KernelArg runUnary(const KernelContext& ctx, UnaryOp op);
+// An OpDef with inputs x and y, the binary infer/kernel and class spellings (math_ops.cpp).
+OpDef makeBinaryDef(std::string name, std::string family, std::string summary, BinaryOp op);
 // An OpDef with input x, the unary infer/kernel and class spellings (math_ops.cpp).
 OpDef makeUnaryDef(std::string name, std::string family, std::string summary, UnaryOp op);
 

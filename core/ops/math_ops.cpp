@@ -7,10 +7,11 @@ namespace irscope::ops {
 
 namespace {
 
-OpDef binaryDef(std::string name, std::string summary, BinaryOp op) {
+OpDef binaryDef(std::string name, std::string summary, BinaryOp op,
+                std::string family = "math") {
     OpDef d;
     d.name = std::move(name);
-    d.family = "math";
+    d.family = std::move(family);
     d.summary = std::move(summary);
     d.inputs = {argIn("x", ArgKind::Number), argIn("y", ArgKind::Number)};
     d.infer = [op](const InferContext& c) { return inferBinary(c, op); };
@@ -244,6 +245,11 @@ void registerMathOps(OpRegistry& reg) {
         addFunction(d, {"ops", "F"}, "addn", {toInput("x", 0)});
         reg.add(std::move(d));
     }
+}
+
+// Used by compare_ops.cpp for the comparisons and logical ops.
+OpDef makeBinaryDef(std::string name, std::string family, std::string summary, BinaryOp op) {
+    return binaryDef(std::move(name), std::move(summary), op, std::move(family));
 }
 
 // Used by nn_ops.cpp for the activations.

@@ -146,40 +146,7 @@ ir::TensorData Tensor::toValueData() const {
     return d;
 }
 
-double Tensor::getDouble(std::size_t i) const {
-    const std::byte* p = bytes();
-    switch (dtype_) {
-        case DType::Bool:
-            return load<std::uint8_t>(p, i) != 0 ? 1.0 : 0.0;
-        case DType::Int8:
-            return load<std::int8_t>(p, i);
-        case DType::Int16:
-            return load<std::int16_t>(p, i);
-        case DType::Int32:
-            return load<std::int32_t>(p, i);
-        case DType::Int64:
-            return static_cast<double>(load<std::int64_t>(p, i));
-        case DType::UInt8:
-            return load<std::uint8_t>(p, i);
-        case DType::UInt16:
-            return load<std::uint16_t>(p, i);
-        case DType::UInt32:
-            return load<std::uint32_t>(p, i);
-        case DType::UInt64:
-            return static_cast<double>(load<std::uint64_t>(p, i));
-        case DType::Float16:
-            return ir::halfToFloat(load<std::uint16_t>(p, i));
-        case DType::BFloat16:
-            return ir::bfloat16ToFloat(load<std::uint16_t>(p, i));
-        case DType::Float32:
-            return load<float>(p, i);
-        case DType::Float64:
-            return load<double>(p, i);
-        case DType::String:
-            return 0.0;
-    }
-    return 0.0;
-}
+double Tensor::getDouble(std::size_t i) const { return ir::loadElementAsDouble(dtype_, bytes(), i); }
 
 std::int64_t Tensor::getInt(std::size_t i) const {
     const std::byte* p = bytes();
