@@ -61,8 +61,17 @@ AbstractPtr Abstract::opaque(std::string text) {
     return a;
 }
 
+AbstractPtr Abstract::withValue(AbstractPtr base, ValuePtr v) {
+    auto a = std::make_shared<Abstract>(*base);
+    a->value = std::move(v);
+    return a;
+}
+
 bool Abstract::equals(const Abstract& o) const {
     if (kind != o.kind) {
+        return false;
+    }
+    if ((value == nullptr) != (o.value == nullptr) || (value && !value->equals(*o.value))) {
         return false;
     }
     switch (kind) {

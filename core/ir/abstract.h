@@ -35,10 +35,16 @@ struct Abstract {
     MonadKind monad = MonadKind::U;
     std::vector<AbstractPtr> elements;  // Tuple, List
     std::string text;                   // Opaque
+    // The constant this abstract is known to hold (a Scalar's value, a Tuple of constants),
+    // as MindSpore's abstracts keep one; type inference specializes graphs on it. Not
+    // printed: the printer shows folded constants as value nodes instead.
+    ValuePtr value;
 
     static AbstractPtr tensor(DType t, Shape s, bool valueKnown = false);
     static AbstractPtr ref(DType t, Shape s, std::string refKey);
     static AbstractPtr scalar(DType t);
+    // A Scalar (Int/Float/Bool/String value) or other abstract that knows its value.
+    static AbstractPtr withValue(AbstractPtr base, ValuePtr v);
     static AbstractPtr tuple(std::vector<AbstractPtr> elems);
     static AbstractPtr list(std::vector<AbstractPtr> elems);
     static AbstractPtr func();

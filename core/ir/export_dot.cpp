@@ -6,6 +6,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/ir_format.h"
 #include "ir/ir_text.h"
 #include "ir/local_names.h"
 
@@ -583,6 +584,9 @@ std::string valueSummary(const Value& v) {
             return v.monad == MonadKind::U ? "U" : "IO";
         case Value::Kind::Opaque:
             return truncate(v.text);
+        case Value::Kind::Slice:
+        case Value::Kind::Host:
+            return truncate(text::ValueFormatter(text::defaultGraphName).value(v));
     }
     return {};
 }

@@ -207,6 +207,19 @@ void ValueFormatter::append(const Value& v, std::string& out) const {
         case Value::Kind::Opaque:
             out += v.text;
             return;
+        case Value::Kind::Slice:
+            out += "Slice[";
+            for (std::size_t k = 0; k < v.elements.size(); ++k) {
+                if (k != 0) {
+                    out += ": ";
+                }
+                append(*v.elements[k], out);
+            }
+            out += ']';
+            return;
+        case Value::Kind::Host:
+            out += v.host ? v.host->text() : "NameSpace[?]";
+            return;
     }
 }
 

@@ -215,6 +215,18 @@ ValuePtr Value::opaque(std::string text) {
     return r;
 }
 
+ValuePtr Value::slice(ValuePtr start, ValuePtr stop, ValuePtr step) {
+    auto r = make(Kind::Slice);
+    r->elements = {std::move(start), std::move(stop), std::move(step)};
+    return r;
+}
+
+ValuePtr Value::hostObject(std::shared_ptr<const HostObject> obj) {
+    auto r = make(Kind::Host);
+    r->host = std::move(obj);
+    return r;
+}
+
 bool Value::equals(const Value& o) const {
     if (kind != o.kind) {
         return false;
@@ -229,8 +241,10 @@ bool Value::equals(const Value& o) const {
         case Kind::String:
         case Kind::Opaque: return text == o.text;
         case Kind::Tensor: return *tensor == *o.tensor;
+        case Kind::Host: return host == o.host;
         case Kind::Tuple:
         case Kind::List:
+        case Kind::Slice:
             if (elements.size() != o.elements.size()) {
                 return false;
             }

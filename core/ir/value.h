@@ -50,6 +50,15 @@ struct TensorData {
     bool operator==(const TensorData&) const = default;
 };
 
+// An object of the host program (a Cell, a function, a module namespace, a jit_class
+// instance) referenced from the IR before symbol_resolve replaces it. core/ir knows only its
+// printed text; the front end subclasses it to keep the object alive.
+struct HostObject {
+    virtual ~HostObject() = default;
+    // Printed form, e.g. "NameSpace[ClassMember: 'Net']".
+    virtual std::string text() const = 0;
+};
+
 struct PrimitiveData {
     std::string name;          // "Add", "Load", "Return", or any opaque op name
     std::string instanceName;  // `{instance name: add}`; empty when absent
@@ -74,6 +83,8 @@ struct Value {
         Graph,      // @graph_name
         Monad,      // U, IO
         Opaque,     // text the reader kept verbatim (unknown value syntax in a real dump)
+        Slice,      // slice(start, stop, step): elements are 3 values, each None or Int
+        Host,       // a host-program object (HostObject), only before symbol_resolve
     };
 
     Kind kind = Kind::None;
@@ -84,7 +95,8 @@ struct Value {
     std::string text;            // String, Opaque
     MonadKind monad = MonadKind::U;
     FuncGraph* graph = nullptr;  // Graph (owned by the Module)
-    std::vector<ValuePtr> elements;  // Tuple, List
+    std::vector<ValuePtr> elements;  // Tuple, List, Slice (start, stop, step)
+    std::shared_ptr<const HostObject> host;  // Host
     std::shared_ptr<const TensorData> tensor;
     std::shared_ptr<const PrimitiveData> prim;
 
@@ -103,6 +115,9 @@ struct Value {
     static ValuePtr graphRef(FuncGraph* g);
     static ValuePtr monadValue(MonadKind m);
     static ValuePtr opaque(std::string text);
+    // Each bound is None or an Int value.
+    static ValuePtr slice(ValuePtr start, ValuePtr stop, ValuePtr step);
+    static ValuePtr hostObject(std::shared_ptr<const HostObject> obj);
 
     bool isPrimitive(std::string_view name) const {
         return kind == Kind::Primitive && prim->name == name;

@@ -151,6 +151,10 @@ AbstractPtr abstractOfValue(const ValuePtr& v) {
             return ir::Abstract::monadAbs(v->monad);
         case K::Opaque:
             return ir::Abstract::opaque(v->text);
+        case K::Slice:
+            return ir::Abstract::opaque("Slice");
+        case K::Host:
+            return ir::Abstract::opaque(v->host ? v->host->text() : "NameSpace");
     }
     return nullptr;
 }

@@ -316,6 +316,7 @@ bool knownConstant(const ValuePtr& v) {
             return v->tensor->hasData();
         case ir::Value::Kind::Monad:
         case ir::Value::Kind::Opaque:
+        case ir::Value::Kind::Host:
         case ir::Value::Kind::Graph:
         case ir::Value::Kind::Primitive:
             return false;
