@@ -1,0 +1,75 @@
+// Meta operations: what the parser emits for Python operators and builtins before types are
+// known, named as MindSpore's multitype/meta func graphs. They appear as primitive ValueNodes
+// (`add(%a, %b)`) from `parse` until `type_inference` replaces each one with registry
+// primitives or a folded constant. The registry (core/ops) does not know them.
+#pragma once
+
+#include <string_view>
+
+namespace irscope::passes::meta {
+
+// Binary operators: a + b ... (on tensors, scalars, tuples, strings as Python/MindSpore do).
+inline constexpr std::string_view kAdd = "add";
+inline constexpr std::string_view kSub = "sub";
+inline constexpr std::string_view kMul = "mul";
+inline constexpr std::string_view kDiv = "div";  // a / b
+inline constexpr std::string_view kFloorDiv = "floordiv";
+inline constexpr std::string_view kMod = "mod";
+inline constexpr std::string_view kPow = "pow";
+inline constexpr std::string_view kMatMul = "matmul";  // a @ b
+inline constexpr std::string_view kBitAnd = "bitwise_and";
+inline constexpr std::string_view kBitOr = "bitwise_or";
+inline constexpr std::string_view kBitXor = "bitwise_xor";
+// Comparisons.
+inline constexpr std::string_view kEqual = "equal";
+inline constexpr std::string_view kNotEqual = "not_equal";
+inline constexpr std::string_view kLess = "less";
+inline constexpr std::string_view kLessEqual = "less_equal";
+inline constexpr std::string_view kGreater = "greater";
+inline constexpr std::string_view kGreaterEqual = "greater_equal";
+inline constexpr std::string_view kIn = "in_";
+inline constexpr std::string_view kNotIn = "not_in_";
+inline constexpr std::string_view kIs = "is_";
+inline constexpr std::string_view kIsNot = "is_not";
+// Unary.
+inline constexpr std::string_view kNegative = "negative";  // -a
+inline constexpr std::string_view kPositive = "positive";  // +a
+inline constexpr std::string_view kLogicalNot = "logical_not";  // not a
+inline constexpr std::string_view kInvert = "invert";  // ~a
+// Truth value of an if/while/assert condition or an and/or operand: a Bool scalar, or a
+// Bool tensor of one element.
+inline constexpr std::string_view kBool = "bool_";
+// Containers and indexing.
+inline constexpr std::string_view kMakeTuple = "MakeTuple";  // registry primitive, listed for the parser
+inline constexpr std::string_view kMakeList = "make_list";
+inline constexpr std::string_view kMakeDict = "make_dict";   // (keys tuple, values tuple)
+inline constexpr std::string_view kMakeSlice = "make_slice";  // (start, stop, step), each None or int
+inline constexpr std::string_view kGetItem = "getitem";       // tuple/list/dict/str/tensor [index]
+inline constexpr std::string_view kSetItem = "setitem";       // functional: returns the updated value
+inline constexpr std::string_view kLen = "len";
+inline constexpr std::string_view kGetAttr = "getattr";       // (value, "name") on a graph value
+// Builtins.
+inline constexpr std::string_view kMakeRange = "make_range";  // range(start, stop, step): constant ints
+inline constexpr std::string_view kIsInstance = "isinstance";
+inline constexpr std::string_view kMax = "max";
+inline constexpr std::string_view kMin = "min";
+inline constexpr std::string_view kAbs = "abs";
+inline constexpr std::string_view kSum = "sum";
+inline constexpr std::string_view kToInt = "int";
+inline constexpr std::string_view kToFloat = "float";
+inline constexpr std::string_view kToBool = "bool";
+inline constexpr std::string_view kToTuple = "tuple";
+inline constexpr std::string_view kToList = "list";
+inline constexpr std::string_view kZip = "zip";
+inline constexpr std::string_view kEnumerate = "enumerate";
+// Higher-order (composite) operations: input 1 is the function value.
+//   multitype: a MultitypeFuncGraph — primitive attrs "name" (String), "signatures" (Tuple
+//     of Tuples of type-name Strings: "Tensor", "Number", "Tuple", "List", "String", "Bool",
+//     "None") and "graphs" (Tuple of Graph values, one per signature, registration order).
+//     Calling it dispatches on the argument abstracts.
+inline constexpr std::string_view kMultitype = "MultitypeFuncGraph";
+inline constexpr std::string_view kHyperMap = "hyper_map";  // hyper_map(fn, seq...) elementwise over tuples/lists
+inline constexpr std::string_view kMap = "map";
+inline constexpr std::string_view kVmap = "vmap";  // vmap(fn, in_axes, out_axes)(args...): attrs in_axes, out_axes
+
+}  // namespace irscope::passes::meta

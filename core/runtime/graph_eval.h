@@ -1,0 +1,46 @@
+// A straightforward evaluator for a typed Module (after type_inference): runs the entry
+// graph with the CPU kernels. The Runtime issue replaces it with the executor (execution
+// order, memory plan, debugger, devices) and keeps the kernels.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <span>
+#include <stop_token>
+#include <string>
+#include <string_view>
+
+#include "ops/op_registry.h"
+#include "runtime/tensor.h"
+
+namespace irscope::ir {
+class Module;
+}
+
+namespace irscope::runtime {
+
+struct EvalOptions {
+    // Where Print writes (one call per line, without the newline). Null: discarded.
+    std::function<void(std::string_view)> print;
+    std::stop_token cancel;            // checked between nodes
+    std::size_t maxCallDepth = 1000;   // nested graph calls (while loops recurse)
+    std::uint64_t maxSteps = 50'000'000;  // nodes evaluated per run
+};
+
+// Thrown for a failure while running (a kernel's error, a limit, a cancel): the message
+// names the node (`%5 = Add(...)` and its source line when known).
+class EvalError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Runs m.entry() on `inputs` (one per non-weight entry parameter, in order). Weight
+// parameters (has_default) are bound by name from `weights`; a missing one is an error.
+// Returns the graph's output (a tuple output as KernelArg::tuple).
+ops::KernelArg evaluateGraph(const ir::Module& m, std::span<const ops::KernelArg> inputs,
+                             const std::map<std::string, Tensor, std::less<>>& weights,
+                             const EvalOptions& opts = {});
+
+}  // namespace irscope::runtime
