@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <exception>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,9 @@ struct PipelineResult {
     PipelineStatus status = PipelineStatus::Ok;
     std::string failedPass;  // path of the pass that threw ("opt_a/cse"); empty unless Error
     std::string error;       // its message; empty unless Error
+    // What the failing pass threw, so a driver can rethrow it as it was (a CompileError
+    // keeps its Python exception type and source location); null unless Error.
+    std::exception_ptr exception;
 };
 
 // One execution of one pass within a pipeline run. Valid only during the hook it is passed

@@ -86,10 +86,10 @@ public:
                 (*it)->afterPass(run, m_, ctx_, reported);
             }
         } catch (const std::exception& e) {
-            fail(run, e.what());
+            fail(run, e.what(), std::current_exception());
             return Outcome::Failed;
         } catch (...) {
-            fail(run, "unknown exception");
+            fail(run, "unknown exception", std::current_exception());
             return Outcome::Failed;
         }
         return Outcome::Done;
@@ -119,11 +119,12 @@ private:
         return Outcome::Done;
     }
 
-    void fail(const PassRun& run, const std::string& message) {
+    void fail(const PassRun& run, const std::string& message, std::exception_ptr thrown) {
         if (result_.status != PipelineStatus::Error) {
             result_.status = PipelineStatus::Error;
             result_.failedPass = run.path;
             result_.error = message;
+            result_.exception = std::move(thrown);
         }
         callOnError(run, message);
     }

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <span>
+#include <stdexcept>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -24,16 +25,23 @@ namespace irscope::runtime {
 struct EvalOptions {
     // Where Print writes (one call per line, without the newline). Null: discarded.
     std::function<void(std::string_view)> print;
-    std::stop_token cancel;            // checked between nodes
-    std::size_t maxCallDepth = 1000;   // nested graph calls (while loops recurse)
+    std::stop_token cancel;               // checked between nodes
+    std::function<bool()> isCancelled;    // also checked between nodes (the interpreter's flag)
+    std::size_t maxCallDepth = 1000;      // nested graph calls (while loops recurse)
     std::uint64_t maxSteps = 50'000'000;  // nodes evaluated per run
 };
 
 // Thrown for a failure while running (a kernel's error, a limit, a cancel): the message
-// names the node (`%5 = Add(...)` and its source line when known).
+// names the node (`Add (CNode_5) in @Net_construct, net.py:12: out = x + y`). pyType() is
+// the Python exception MindSpore raises for it ("RuntimeError" unless a kernel said
+// otherwise: "ValueError", "TypeError", "IndexError").
 class EvalError : public std::runtime_error {
 public:
-    using std::runtime_error::runtime_error;
+    explicit EvalError(const std::string& message, std::string pyType = "RuntimeError");
+    const std::string& pyType() const { return pyType_; }
+
+private:
+    std::string pyType_;
 };
 
 // Runs m.entry() on `inputs` (one per non-weight entry parameter, in order). Weight

@@ -25,8 +25,9 @@ const PassSnapshot* CompileRecord::find(std::string_view pass, bool last) const 
     return found;
 }
 
-void runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ctx,
-                 CompileRecord& record, std::shared_ptr<passes::DumpSerial> serial) {
+passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m,
+                                   passes::PassContext& ctx, CompileRecord& record,
+                                   std::shared_ptr<passes::DumpSerial> serial) {
     passes::TimingInstrumentation timing;
     passes::SnapshotInstrumentation snapshots(&timing);
     passes::SaveGraphsInstrumentation saveGraphs(std::move(serial), &snapshots);
@@ -43,6 +44,7 @@ void runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ct
     record.totalMillis = timing.totalMillis();
     record.warnings.insert(record.warnings.end(), saveGraphs.errors().begin(),
                            saveGraphs.errors().end());
+    return result;
 }
 
 }  // namespace irscope::session

@@ -74,8 +74,10 @@ struct CompileRecord {
 // snapshot and save-graphs instrumentation for this run only; save_graphs files are
 // written when ctx's settings ask for them (MS_DEV_SAVE_GRAPHS), numbered from `serial`
 // (shared by all compiles of a session, as MindSpore numbers dumps per process; a fresh
-// counter when null). graphName, signature and trigger are left to the caller.
-void runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ctx,
-                 CompileRecord& record, std::shared_ptr<passes::DumpSerial> serial = nullptr);
+// counter when null). graphName, signature and trigger are left to the caller. Returns the
+// pipeline's result (with the failing pass's exception, for a driver to rethrow).
+passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m,
+                                   passes::PassContext& ctx, CompileRecord& record,
+                                   std::shared_ptr<passes::DumpSerial> serial = nullptr);
 
 }  // namespace irscope::session

@@ -34,6 +34,12 @@ public:
     // `target` is the Cell instance (a Cell call) or the original, undecorated function
     // (args then include `self` for a @jit method). Returns the call's result.
     virtual interp::Value call(interp::Interpreter& I, const interp::Value& target, interp::CallArgs& args) = 0;
+    // Cell.compile(*args): compiles the Cell for these arguments without running it (the
+    // compiled graph is reused by the next call with the same signature).
+    // The default compiles nothing.
+    virtual void compile(interp::Interpreter& I, const interp::Value& target, interp::CallArgs& args) {
+        (void)I, (void)target, (void)args;
+    }
 };
 
 // One set_context setting as given (int, float, bool or str).

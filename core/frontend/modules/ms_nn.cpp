@@ -157,6 +157,18 @@ Value cellCall(Interpreter& I, const MsTypes& ms, CallArgs& a) {
     return I.callMethod(self, "construct", std::move(rest));
 }
 
+// Cell.compile(*args): compiles the network for these inputs without running it, in either
+// mode (MindSpore's `model(x) = model.compile(x) + model.construct(x)` in graph mode).
+Value cellCompile(Interpreter& I, const MsTypes& ms, CallArgs& a) {
+    Value self = a.pos.at(0);
+    if (!ms.ctx->compiler) {
+        return Value::none();  // nothing to compile with (a bare interpreter): a no-op
+    }
+    CallArgs rest(std::vector<Value>(a.pos.begin() + 1, a.pos.end()), a.kw);
+    ms.ctx->compiler->compile(I, self, rest);
+    return Value::none();
+}
+
 Tensor uniformTensor(MsContext& ctx, ir::Shape shape, double bound) {
     const auto n = static_cast<std::size_t>(shape.elementCount());
     std::vector<double> v = ctx.npRandom.uniforms(-bound, bound, n);
@@ -246,7 +258,7 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                         throw PyError(Exc::AttributeError, "For 'Cell', the method 'construct' is not defined in '" +
                                                                J.typeName(a.pos.at(0)) + "'.");
                     })
-            .method("compile", [](Interpreter&, CallArgs&) { return Value::none(); })
+            .method("compile", [ms](Interpreter& J, CallArgs& a) { return cellCompile(J, *ms, a); })
             .method("set_train",
                     [](Interpreter& J, CallArgs& a) {
                         setTrainRec(asCell(a.pos.at(0)), a.pos.size() > 1 ? J.truthy(a.pos[1]) : true);

@@ -1,0 +1,215 @@
+// The graph evaluator on typed .ir text: what a compiled graph computes (arithmetic,
+// tuples, branches chosen at run time, loops as recursive graphs), what it does to the
+// weights it is given (Assign writes into the host's storage), what it prints and in which
+// order, and the errors a user sees (depth limit, a weight with no value, a bad kernel call).
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "ir/ir_text.h"
+#include "runtime/graph_eval.h"
+#include "runtime/graph_eval_print.h"
+
+using namespace irscope;
+using ops::KernelArg;
+using runtime::EvalError;
+using runtime::EvalOptions;
+using runtime::Tensor;
+using Weights = std::map<std::string, Tensor, std::less<>>;
+
+namespace {
+
+std::unique_ptr<ir::Module> load(const std::string& name) {
+    const std::string path = std::string(IRSCOPE_TEST_DATA) + "/eval/" + name;
+    std::ifstream in(path);
+    std::stringstream buf;
+    buf << in.rdbuf();
+    return ir::parseIr(buf.str(), name);
+}
+
+Tensor f32(std::vector<double> v) {
+    const auto n = static_cast<std::int64_t>(v.size());
+    return Tensor::fromDoubles(ir::DType::Float32, ir::Shape{n}, v);
+}
+
+Tensor i32(std::int64_t v) {
+    const std::int64_t vals[] = {v};
+    return Tensor::fromInts(ir::DType::Int32, ir::Shape{}, vals);
+}
+
+std::vector<double> values(const Tensor& t) {
+    std::vector<double> out;
+    for (std::size_t i = 0; i < t.size(); ++i) {
+        out.push_back(t.getDouble(i));
+    }
+    return out;
+}
+
+KernelArg run(const ir::Module& m, std::vector<KernelArg> inputs, const Weights& w = {},
+              EvalOptions opts = {}) {
+    return runtime::evaluateGraph(m, inputs, w, opts);
+}
+
+}  // namespace
+
+class TestGraphEval : public QObject {
+    Q_OBJECT
+
+private slots:
+    void arithmeticAndTuples() {
+        const auto m = load("arith.ir");
+        const KernelArg out = run(*m, {f32({1, 2, 3}), f32({10, 20, 30})});
+        QVERIFY(out.isTuple());
+        QCOMPARE(out.elements().size(), std::size_t(3));
+        // c = (x + y) * 2 - 0.5, then TupleGetItem(.., 1) = a, then the constant 7.
+        QCOMPARE(values(out.elements()[0].tensor()), (std::vector<double>{21.5, 43.5, 65.5}));
+        QCOMPARE(values(out.elements()[1].tensor()), (std::vector<double>{11, 22, 33}));
+        QVERIFY(out.elements()[2].isValue());
+        QCOMPARE(out.elements()[2].value()->i, std::int64_t(7));
+    }
+
+    void branchIsChosenAtRunTime() {
+        const auto m = load("if_branch.ir");
+        // sum > 0: x * 10 + 1; otherwise -x + 1.
+        QCOMPARE(values(run(*m, {f32({1, 2, 3})}).tensor()), (std::vector<double>{11, 21, 31}));
+        QCOMPARE(values(run(*m, {f32({-1, -2, 0})}).tensor()), (std::vector<double>{2, 3, 1}));
+    }
+
+    void whileLoopRunsInConstantDepth() {
+        // Header and body graphs call each other 2 * 3000 times: more than the depth limit,
+        // which only counts calls that are not the graph's last action.
+        const auto m = load("while_loop.ir");
+        EvalOptions opts;
+        opts.maxCallDepth = 100;
+        const KernelArg out = run(*m, {i32(3000), i32(7)}, {}, opts);
+        QCOMPARE(out.tensor().getInt(0), std::int64_t(7 + 3000 * 2999 / 2));
+        QCOMPARE(run(*m, {i32(0), i32(7)}).tensor().getInt(0), std::int64_t(7));
+    }
+
+    void recursionWithinLimitAndBeyond() {
+        const auto m = load("recursion.ir");
+        // count(n) = count(n - 1) + 1 down to -1: n + 1 - 1 + ... = n.
+        QCOMPARE(run(*m, {i32(20)}).tensor().getInt(0), std::int64_t(20));
+        EvalOptions opts;
+        opts.maxCallDepth = 50;
+        try {
+            run(*m, {i32(500)}, {}, opts);
+            QFAIL("expected the call depth limit");
+        } catch (const EvalError& e) {
+            const QString msg = e.what();
+            QVERIFY2(msg.contains("Exceed function call depth limit 50"), e.what());
+            QVERIFY2(msg.contains("rec.py:3: if n > 0:"), e.what());
+            QCOMPARE(QString::fromStdString(e.pyType()), QString("RuntimeError"));
+        }
+    }
+
+    void assignWritesTheBoundWeightAndPrintKeepsOrder() {
+        const auto m = load("assign_print.ir");
+        Tensor weight = i32(3);
+        const Weights w{{"param", weight}};
+        std::vector<std::string> lines;
+        EvalOptions opts;
+        opts.print = [&](std::string_view s) { lines.emplace_back(s); };
+        const KernelArg out = run(*m, {i32(4)}, w, opts);
+        // Print, Assign(5), x * param = 20, Print, AssignAdd(2): in source order.
+        QCOMPARE(out.tensor().getInt(0), std::int64_t(20));
+        QCOMPARE(weight.getInt(0), std::int64_t(7));  // the host's storage saw both writes
+        const std::vector<std::string> expected = {
+            "before:",  "Tensor(shape=[], dtype=Int32, value=3)",
+            "after:",   "Tensor(shape=[], dtype=Int32, value=20)",
+            "(1, 's')", "1.5",
+        };
+        QCOMPARE(lines, expected);
+    }
+
+    void outputNeverAliasesAWeight() {
+        const auto m = ir::parseIr(
+            "# IR entry: @g\n# Params:\n"
+            "%para1_w : <Ref[Tensor[Int32]], (), ref_key=:w>  :  has_default\n"
+            "subgraph @g() {\n  %0 = Load(%para1_w, U)\n  Return(%0)\n}\n");
+        Tensor weight = i32(3);
+        const KernelArg out = run(*m, {}, {{"w", weight}});
+        QCOMPARE(out.tensor().getInt(0), std::int64_t(3));
+        QVERIFY(!out.tensor().sharesStorageWith(weight));
+    }
+
+    void missingWeightIsAnError() {
+        const auto m = load("assign_print.ir");
+        try {
+            run(*m, {i32(4)});
+            QFAIL("expected an error for the unbound weight");
+        } catch (const EvalError& e) {
+            QVERIFY2(QString(e.what()).contains("'param'"), e.what());
+        }
+    }
+
+    void kernelErrorNamesTheNodeAndLine() {
+        const auto m = load("arith.ir");
+        try {
+            run(*m, {f32({1, 2, 3}), f32({1, 2})});
+            QFAIL("expected a broadcast error");
+        } catch (const EvalError& e) {
+            const QString msg = e.what();
+            QVERIFY2(msg.contains("For 'Add'"), e.what());
+            QVERIFY2(msg.contains("net.py:10") && msg.contains("a = ops.add(x, y)"), e.what());
+            QCOMPARE(QString::fromStdString(e.pyType()), QString("ValueError"));
+        }
+    }
+
+    void wrongInputCountIsAnError() {
+        const auto m = load("arith.ir");
+        QVERIFY_THROWS_EXCEPTION(EvalError, run(*m, {f32({1})}));
+    }
+
+    void stepLimitAndCancelStopTheRun() {
+        const auto m = load("while_loop.ir");
+        EvalOptions opts;
+        opts.maxSteps = 1000;
+        try {
+            run(*m, {i32(100000), i32(0)}, {}, opts);
+            QFAIL("expected the step limit");
+        } catch (const EvalError& e) {
+            QVERIFY2(QString(e.what()).contains("1000 steps"), e.what());
+        }
+        std::stop_source stop;
+        stop.request_stop();
+        EvalOptions cancelled;
+        cancelled.cancel = stop.get_token();
+        QVERIFY_THROWS_EXCEPTION(EvalError, run(*m, {i32(10), i32(0)}, {}, cancelled));
+    }
+
+    void realDumpWithFreeVariables() {
+        // A MindSpore 2.0 dump: the branches read the enclosing graph's node and the
+        // wrapper's weight as free variables.
+        std::ifstream in(std::string(IRSCOPE_TEST_DATA) + "/ms20_if_branch.ir");
+        std::stringstream buf;
+        buf << in.rdbuf();
+        const auto m = ir::parseIr(buf.str(), "ms20_if_branch.ir");
+        const ir::Shape s{2, 3};
+        const std::vector<double> xs = {1, -2, 3, 4, 5, -6};
+        const std::vector<double> ys = {1, 1, 1, 1, 1, 1};
+        const std::vector<double> eye = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+        const Weights w{
+            {"fc.weight", Tensor::fromDoubles(ir::DType::Float32, ir::Shape{3, 3}, eye)}};
+        const KernelArg out = run(*m,
+                                  {Tensor::fromDoubles(ir::DType::Float32, s, xs),
+                                   Tensor::fromDoubles(ir::DType::Float32, s, ys)},
+                                  w);
+        QVERIFY(out.isTensor());
+        QCOMPARE(out.tensor().shape(), s);
+    }
+
+    void printFormats() {
+        QCOMPARE(runtime::formatPrintValue(*ir::Value::string("matmul: ")),
+                 std::string("matmul: "));
+        QCOMPARE(runtime::formatPrintInput(KernelArg(f32({1.5, 2}))),
+                 std::string(
+                     "Tensor(shape=[2], dtype=Float32, value=[ 1.50000000e+00  2.00000000e+00])"));
+        QCOMPARE(runtime::formatPrintValue(*ir::Value::boolean(true)), std::string("True"));
+        QVERIFY(runtime::isPrintSkipped(KernelArg(ir::Value::monadValue(ir::MonadKind::IO))));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGraphEval)
+#include "test_graph_eval.moc"
