@@ -1,0 +1,288 @@
+#include "compiler/graph_compiler.h"
+
+#include <limits>
+#include <utility>
+
+#include "compiler/graph_compiler_host.h"
+#include "ir/module.h"
+#include "passes/pass_manager.h"
+#include "passes/type_inference.h"
+#include "runtime/graph_eval.h"
+#include "session/compile_record.h"
+
+namespace irscope::compiler {
+
+using interp::Interpreter;
+using interp::Value;
+
+namespace {
+
+// The call's arguments in one list: positionals, then keywords in the order given.
+std::vector<Value> flatArgs(const interp::CallArgs& args) {
+    std::vector<Value> all = args.pos;
+    for (const interp::KwArg& k : args.kw) {
+        all.push_back(k.value);
+    }
+    return all;
+}
+
+// "type_inference" with the entry's input abstracts, which are known only once `parse` has
+// bound the call's arguments to the entry graph's parameters.
+class TypeInferenceStage : public passes::Pass {
+public:
+    TypeInferenceStage(Interpreter& I, std::shared_ptr<FrontendState> s,
+                       std::unique_ptr<passes::Pass> probe)
+        : Pass(probe->name(), probe->description()), I_(I), state_(std::move(s)) {}
+
+    bool run(ir::Module& m, passes::PassContext& ctx) override {
+        Interpreter& I = I_;
+        std::vector<ir::AbstractPtr> inputs;
+        for (const Value& v : entryInputs(*state_)) {
+            inputs.push_back(detail::abstractOf(I, v));
+        }
+        return passes::makeTypeInferencePass(std::move(inputs))->run(m, ctx);
+    }
+
+private:
+    Interpreter& I_;
+    std::shared_ptr<FrontendState> state_;
+};
+
+// What the Python name of the compiled code is, for the traceback line of a compile error.
+std::string functionName(Interpreter& I, const Value& target) {
+    if (const auto* f = target.as<interp::FunctionObject>()) {
+        return f->name;
+    }
+    (void)I;
+    return "construct";
+}
+
+// "out = net(x) at net.py:12": the host line that made the call.
+std::string triggerText(Interpreter& I) {
+    const interp::Location here = I.currentLocation();
+    if (!here.unit || here.line <= 0) {
+        return {};
+    }
+    std::string_view text = here.unit->module->line(here.line);
+    const auto b = text.find_first_not_of(" \t");
+    const auto e = text.find_last_not_of(" \t\r\n");
+    std::string line =
+        b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));
+    return line + " at " + here.unit->fileName() + ":" + std::to_string(here.line);
+}
+
+}  // namespace
+
+// One compiled graph and how to feed it.
+struct GraphCompilerImpl::Compiled {
+    std::unique_ptr<ir::Module> module;
+    std::map<std::string, runtime::Tensor, std::less<>> weights;
+    // For each entry input: the index in the call's flattened arguments it comes from, or
+    // -1 for a value parse bound itself (a default), kept in `fixed`.
+    std::vector<int> source;
+    std::vector<Value> fixed;
+    std::vector<bool> used;  // per flattened argument: some entry input comes from it
+};
+
+GraphCompilerImpl::GraphCompilerImpl(CompilerOptions options,
+                                     std::shared_ptr<session::Session> session)
+    : options_(std::move(options)),
+      session_(session ? std::move(session) : std::make_shared<session::Session>()) {}
+
+GraphCompilerImpl::~GraphCompilerImpl() = default;
+
+std::shared_ptr<GraphCompilerImpl> GraphCompilerImpl::install(
+    Interpreter& I, CompilerOptions options, std::shared_ptr<session::Session> session) {
+    auto compiler = std::make_shared<GraphCompilerImpl>(std::move(options), std::move(session));
+    if (auto ctx = modules::msContext(I)) {
+        ctx->compiler = compiler;
+    }
+    return compiler;
+}
+
+Value GraphCompilerImpl::call(Interpreter& I, const Value& target, interp::CallArgs& args) {
+    const std::shared_ptr<Compiled> c = compiled(I, target, args);
+    return run(I, *c, args);
+}
+
+void GraphCompilerImpl::compile(Interpreter& I, const Value& target, interp::CallArgs& args) {
+    compiled(I, target, args);
+}
+
+std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compiled(Interpreter& I,
+                                                                         const Value& target,
+                                                                         interp::CallArgs& args) {
+    const std::shared_ptr<modules::MsContext> ctx = modules::msContext(I);
+    const passes::Settings settings =
+        detail::compileSettings(ctx.get(), options_.overrides, options_.readEnvironment);
+    // The signature the record shows, and the cache key: the target's identity, the same
+    // signature, which arguments are the same object (the input binding depends on it)
+    // and the settings (another LOAD_ELIM level is another compile).
+    std::string signature = "(";
+    const std::vector<Value> all = flatArgs(args);
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        if (i > 0) {
+            signature += ", ";
+        }
+        if (i >= args.pos.size()) {
+            signature += args.kw[i - args.pos.size()].name + "=";
+        }
+        signature += detail::signatureOf(I, all[i]);
+    }
+    signature += ")";
+    std::string key = detail::signatureOf(I, target) + signature;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        for (std::size_t j = 0; j < i; ++j) {
+            if (all[i].isObj() && all[i].identical(all[j])) {
+                key += " #" + std::to_string(i) + "=#" + std::to_string(j);
+                break;
+            }
+        }
+    }
+    key += " | " + settings.toString();
+    if (const auto it = cache_.find(key); it != cache_.end()) {
+        return it->second;
+    }
+    auto c = compileNew(I, target, args, signature, settings);
+    // When a tensor argument does not reach the graph as itself (parse converted it), the
+    // graph is not reused: a later call would run it on this call's values.
+    bool reusable = true;
+    for (std::size_t j = 0; j < all.size(); ++j) {
+        if (!c->used[j] && detail::holdsTensor(I, all[j])) {
+            reusable = false;
+        }
+    }
+    if (reusable) {
+        cache_[key] = c;
+    }
+    return c;
+}
+
+std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
+    Interpreter& I, const Value& target, interp::CallArgs& args, const std::string& signature,
+    const passes::Settings& settings) {
+    session::CompileRecord record;
+    record.signature = signature;
+    record.trigger = triggerText(I);
+    const std::string function = functionName(I, target);
+
+    GraphCall gc;
+    gc.interp = &I;
+    gc.target = target;
+    gc.args = args;
+    gc.limits = options_.limits;
+    std::shared_ptr<FrontendState> state;
+    try {
+        state = makeFrontendState(std::move(gc));
+    } catch (const passes::CompileError& e) {
+        detail::raiseCompileError(I, e, function);
+    }
+
+    auto module = std::make_unique<ir::Module>();
+    passes::PassManager pm;
+    pm.add(makeParsePass(state));
+    pm.add(makeSymbolResolvePass(state));
+    pm.add(std::make_unique<TypeInferenceStage>(I, state, passes::makeTypeInferencePass({})));
+
+    passes::PassContext pctx(settings);
+    std::stop_source stop;
+    pctx.setCancelToken(stop.get_token());
+    pctx.setProgressCallback([&](const passes::PassProgress&) {
+        if (I.cancelRequested()) {
+            stop.request_stop();
+        }
+    });
+    const passes::PipelineResult result = session::runRecorded(pm, *module, pctx, record, serial_);
+    record.graphName = module->entry() != nullptr ? module->entry()->name() : std::string();
+    session_->compiles.push_back(record);
+
+    if (result.status == passes::PipelineStatus::Cancelled) {
+        I.checkCancel();  // throws ScriptAborted: the run ends as cancelled
+        throw interp::PyError(interp::Exc::RuntimeError, "irscope: the compile was cancelled");
+    }
+    if (result.status == passes::PipelineStatus::Error) {
+        if (result.exception) {
+            try {
+                std::rethrow_exception(result.exception);
+            } catch (const passes::CompileError& e) {
+                detail::raiseCompileError(I, e, function);
+            } catch (const interp::PyError&) {
+                throw;  // a Python error of the host code the compile ran (NameError...)
+            } catch (const interp::ScriptAborted&) {
+                throw;
+            } catch (...) {
+            }
+        }
+        throw interp::PyError(interp::Exc::RuntimeError, "irscope: the '" + result.failedPass +
+                                                             "' pass failed: " + result.error);
+    }
+    if (module->entry() == nullptr) {
+        throw interp::PyError(interp::Exc::RuntimeError,
+                              "irscope: the compile made no entry graph");
+    }
+
+    auto c = std::make_shared<Compiled>();
+    for (const WeightBinding& w : entryWeights(*state)) {
+        c->weights.emplace(w.name, w.storage);
+    }
+    // Trace every entry input back to the argument it came from (the first not yet used
+    // that is the same object), so the next call with this signature feeds its own values.
+    const std::vector<Value> all = flatArgs(args);
+    std::vector<bool> used(all.size(), false);
+    for (const Value& in : entryInputs(*state)) {
+        int from = -1;
+        for (std::size_t j = 0; j < all.size(); ++j) {
+            if (!used[j] && all[j].identical(in)) {
+                from = static_cast<int>(j);
+                used[j] = true;
+                break;
+            }
+        }
+        c->source.push_back(from);
+        c->fixed.push_back(from < 0 ? in : Value());
+    }
+    c->used = std::move(used);
+    c->module = std::move(module);
+    return c;
+}
+
+Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::CallArgs& args) {
+    const std::vector<Value> all = flatArgs(args);
+    std::vector<ops::KernelArg> inputs;
+    for (std::size_t k = 0; k < c.source.size(); ++k) {
+        const int from = c.source[k];
+        const Value& v = from >= 0 && static_cast<std::size_t>(from) < all.size()
+                             ? all[static_cast<std::size_t>(from)]
+                             : c.fixed[k];
+        try {
+            inputs.push_back(detail::kernelArgOf(I, v));
+        } catch (const passes::CompileError& e) {
+            throw interp::PyError(interp::Exc::TypeError, e.message());
+        }
+    }
+    runtime::EvalOptions opts;
+    opts.print = [&I](std::string_view line) {
+        std::string text(line);
+        text += "\n";
+        I.writeOutput(text);
+    };
+    opts.isCancelled = [&I] { return I.cancelRequested(); };
+    const std::uint64_t maxSteps = I.limits().maxSteps;
+    opts.maxSteps = maxSteps == 0 ? std::numeric_limits<std::uint64_t>::max() : maxSteps;
+    if (const auto ctx = modules::msContext(I)) {
+        const auto it = ctx->settings.find("max_call_depth");
+        if (it != ctx->settings.end() && std::holds_alternative<std::int64_t>(it->second)) {
+            opts.maxCallDepth = static_cast<std::size_t>(std::get<std::int64_t>(it->second));
+        }
+    }
+    ops::KernelArg out;
+    try {
+        out = runtime::evaluateGraph(*c.module, inputs, c.weights, opts);
+    } catch (const runtime::EvalError& e) {
+        I.checkCancel();
+        detail::raiseEvalError(e);
+    }
+    return detail::hostValueOf(I, out);
+}
+
+}  // namespace irscope::compiler

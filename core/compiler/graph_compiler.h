@@ -1,0 +1,80 @@
+// GraphCompilerImpl: what a GRAPH_MODE Cell call or a @jit call does. The first call with a
+// given signature (the target, and its arguments' types with Python scalars' values)
+// compiles the target through the pass pipeline (parse, symbol_resolve, type_inference,
+// ...), recording every pass into a CompileRecord of the Session; later calls with the same
+// signature reuse the compiled graph, as MindSpore does. Every call then runs the compiled
+// entry graph with the CPU kernels (runtime/graph_eval.h) on the call's inputs, with the
+// Cell's Parameters bound by name so Assign updates them in place.
+//
+//   auto compiler = GraphCompilerImpl::install(interpreter);   // on mindspore's context
+//   interpreter.runScript(source, "net.py");
+//   compiler->session().compiles;                               // one record per compile
+//
+// Errors a user makes in the compiled code surface as the Python exception MindSpore raises
+// (passes::CompileError: TypeError, ValueError, ...), with the construct's line in the
+// traceback; failures while running are RuntimeError (or the kernel's ValueError/TypeError).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "compiler/frontend_passes.h"
+#include "frontend/modules/modules.h"
+#include "passes/save_graphs_instrumentation.h"
+#include "passes/settings.h"
+#include "session/session.h"
+
+namespace irscope::compiler {
+
+struct CompilerOptions {
+    // Applied over the environment and set_context (the CLI's --save-graphs DIR sets
+    // MS_DEV_SAVE_GRAPHS=1 and MS_DEV_SAVE_GRAPHS_PATH=DIR here).
+    passes::Settings overrides;
+    // Read MS_DEV_* from the process environment, as MindSpore does (tests turn it off).
+    bool readEnvironment = true;
+    CompileLimits limits;
+};
+
+class GraphCompilerImpl : public modules::GraphCompiler {
+public:
+    explicit GraphCompilerImpl(CompilerOptions options = {},
+                               std::shared_ptr<session::Session> session = nullptr);
+    ~GraphCompilerImpl() override;
+
+    // Makes a compiler and installs it on I's mindspore context (registerBuiltinModules must
+    // have run). Returns it, for reading the session.
+    static std::shared_ptr<GraphCompilerImpl> install(
+        interp::Interpreter& I, CompilerOptions options = {},
+        std::shared_ptr<session::Session> session = nullptr);
+
+    // Compiles on the first call of a signature, then runs.
+    interp::Value call(interp::Interpreter& I, const interp::Value& target,
+                       interp::CallArgs& args) override;
+    // Cell.compile(*args): compiles (once per signature) without running.
+    void compile(interp::Interpreter& I, const interp::Value& target,
+                 interp::CallArgs& args) override;
+
+    // Every compile of the run so far, in order (failed ones included).
+    const session::Session& session() const { return *session_; }
+    std::shared_ptr<session::Session> sharedSession() const { return session_; }
+    // Compiled graphs kept for reuse (one per distinct signature).
+    std::size_t cachedGraphs() const { return cache_.size(); }
+
+private:
+    struct Compiled;
+    std::shared_ptr<Compiled> compiled(interp::Interpreter& I, const interp::Value& target,
+                                       interp::CallArgs& args);
+    std::shared_ptr<Compiled> compileNew(interp::Interpreter& I, const interp::Value& target,
+                                         interp::CallArgs& args, const std::string& signature,
+                                         const passes::Settings& settings);
+    interp::Value run(interp::Interpreter& I, const Compiled& c, const interp::CallArgs& args);
+
+    CompilerOptions options_;
+    std::shared_ptr<session::Session> session_;
+    std::shared_ptr<passes::DumpSerial> serial_ = std::make_shared<passes::DumpSerial>();
+    std::map<std::string, std::shared_ptr<Compiled>, std::less<>> cache_;
+};
+
+}  // namespace irscope::compiler
