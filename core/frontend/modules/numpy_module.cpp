@@ -545,6 +545,39 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         }
         return newArray(J, *ms, std::move(t));
     });
+    // tril/triu: zero the elements above (tril) or below (triu) the k-th diagonal of the last
+    // two axes; a 1-D array is first repeated into a square matrix, as numpy does.
+    for (const bool lower : {true, false}) {
+        const std::string name = lower ? "tril" : "triu";
+        interp::addFunction(I, m, name, [ms, lower, name](Interpreter& J, CallArgs& a) {
+            const Signature sig = Signature(name).arg("m").arg("k", Value::integer(0));
+            auto v = sig.bind(J, a);
+            Tensor src = arrayArg(J, *ms, v[0]);
+            const std::int64_t k = J.toIndex(v[1]);
+            if (src.rank() == 0) {
+                throw PyError(Exc::ValueError, "input array must be at least 1-d");
+            }
+            Tensor t;
+            if (src.rank() == 1) {
+                const std::int64_t n = src.shape().dims[0];
+                t = Tensor(src.dtype(), ir::Shape{n, n});
+                for (std::int64_t i = 0; i < n * n; ++i) {
+                    t.setDouble(static_cast<std::size_t>(i), src.getDouble(static_cast<std::size_t>(i % n)));
+                }
+            } else {
+                t = src.clone();
+            }
+            const auto& d = t.shape().dims;
+            const std::int64_t rows = d[d.size() - 2], cols = d[d.size() - 1];
+            for (std::size_t e = 0; e < t.size(); ++e) {
+                const std::int64_t i = static_cast<std::int64_t>(e) / cols % rows, j = static_cast<std::int64_t>(e) % cols;
+                if (lower ? j - i > k : j - i < k) {
+                    t.setInt(e, 0);
+                }
+            }
+            return newArray(J, *ms, std::move(t));
+        });
+    }
     static const std::pair<const char*, Red> reds[] = {{"sum", Red::Sum}, {"mean", Red::Mean}, {"max", Red::Max},
                                                        {"min", Red::Min}, {"all", Red::All},   {"any", Red::Any},
                                                        {"prod", Red::Prod}, {"amax", Red::Max}, {"amin", Red::Min},
