@@ -101,6 +101,11 @@ void collectGraphRefs(const Value& v, std::vector<FuncGraph*>& out) {
         for (const auto& e : v.elements) {
             collectGraphRefs(*e, out);
         }
+    } else if (v.kind == Value::Kind::Primitive && v.prim) {
+        // A MultitypeFuncGraph primitive holds its registered graphs in its attributes.
+        for (const auto& [k, a] : v.prim->attrs) {
+            collectGraphRefs(*a, out);
+        }
     }
 }
 
@@ -377,6 +382,18 @@ ValuePtr remapValue(const ValuePtr& v, const std::unordered_map<const FuncGraph*
         }
         return v->kind == Value::Kind::Tuple ? Value::tuple(std::move(elems))
                                              : Value::list(std::move(elems));
+    }
+    if (v->kind == Value::Kind::Primitive && v->prim && !v->prim->attrs.empty()) {
+        ir::PrimitiveData p = *v->prim;
+        bool changed = false;
+        for (const auto& [k, a] : v->prim->attrs) {
+            ValuePtr r = remapValue(a, gm);
+            if (r != a) {
+                p.attrs.set(k, r);
+                changed = true;
+            }
+        }
+        return changed ? Value::primitive(std::move(p)) : v;
     }
     return v;
 }

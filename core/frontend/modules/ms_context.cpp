@@ -14,6 +14,7 @@
 
 #include "frontend/interp/scope.h"
 #include "frontend/modules/ms_internal.h"
+#include "frontend/modules/ms_objects.h"
 
 namespace irscope::modules {
 
@@ -32,21 +33,6 @@ std::unordered_map<const Interpreter*, std::weak_ptr<MsContext>>& contexts() {
     static std::unordered_map<const Interpreter*, std::weak_ptr<MsContext>> m;
     return m;
 }
-
-// A native object holding Python values (composites, ParameterTuple).
-class HolderObject : public Object {
-public:
-    explicit HolderObject(Type* t) : Object(t, interp::ObjKind::Native) {}
-    std::vector<Value> items;
-    std::vector<std::vector<std::string>> typeKeys;  // MultitypeFuncGraph registrations
-    std::string name;
-    Value extra;
-    void clearRefs() override {
-        items.clear();
-        extra = Value();
-        Object::clearRefs();
-    }
-};
 
 HolderObject* holder(const Value& v) {
     return v.as<HolderObject>();
@@ -457,9 +443,11 @@ void initComposite(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         static const Signature sig = Signature("vmap").arg("fn").arg("in_axes", Value::integer(0)).arg("out_axes", Value::integer(0));
         auto v = sig.bind(J, a);
         Value fn = v[0], in = v[1], out = v[2];
-        return Value(J.newNative("vmap_fn", [ms, fn, in, out](Interpreter& K, CallArgs& b) {
+        auto w = J.newNative("vmap_fn", [ms, fn, in, out](Interpreter& K, CallArgs& b) {
             return vmapCall(K, *ms, fn, in, out, b);
-        }));
+        });
+        w->nativeData = std::make_shared<VmapData>(VmapData{fn, in, out});
+        return Value(w);
     });
 }
 

@@ -3,6 +3,7 @@
 // native classes whose instances are callable; Depend returns its first input and Print
 // writes its inputs (tensors as the Print operator shows them) to the output sink.
 #include "frontend/modules/ms_internal.h"
+#include "frontend/modules/ms_objects.h"
 #include "runtime/tensor_format.h"
 
 namespace irscope::modules {
@@ -11,14 +12,6 @@ using interp::ClassBuilder;
 using interp::Signature;
 
 namespace {
-
-class PrimitiveObject : public Object {
-public:
-    explicit PrimitiveObject(Type* t) : Object(t, interp::ObjKind::Native) {}
-    const ops::OpDef* op = nullptr;
-    const ops::Spelling* classSpelling = nullptr;
-    ir::AttrMap attrs;
-};
 
 Value printInputs(Interpreter& I, const std::vector<Value>& inputs) {
     std::string text;
@@ -271,9 +264,10 @@ void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, con
                 }
                 interp::addToModule(I, m, name, cls);
             } else if (sp.kind == ops::SpellingKind::Function) {
-                interp::addFunction(I, m, name, [ms, opp, spp](Interpreter& J, CallArgs& a) {
+                auto fn = interp::addFunction(I, m, name, [ms, opp, spp](Interpreter& J, CallArgs& a) {
                     return callSpelling(J, *ms, *opp, *spp, a);
                 });
+                fn->nativeData = std::make_shared<ops::SpellingRef>(ops::SpellingRef{opp, spp});
             }
         }
     }

@@ -1,0 +1,66 @@
+// FrontendState: what `parse` and `symbol_resolve` share for one graph-mode call (see
+// frontend_passes.h): the interpreter, the call, the host objects the IR refers to, the
+// graphs already made per host function (so a sub-cell called twice has one graph), the
+// entry inputs and weights, and the compile's budgets.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/frontend_passes.h"
+#include "compiler/host_objects.h"
+#include "ir/module.h"
+#include "ir/node.h"
+
+namespace irscope::compiler {
+
+// The Python signature of a graph made from a function: parameter names in order and the
+// default values (ir constants) of the trailing ones, for binding keywords and defaults
+// when symbol_resolve turns a call into a direct graph call.
+struct GraphSignature {
+    std::vector<std::string> names;
+    std::vector<ir::ValuePtr> defaults;  // for the last defaults.size() names
+    std::size_t leadingBound = 0;        // parameters a Partial binds before these (captures)
+};
+
+class FrontendState {
+public:
+    explicit FrontendState(GraphCall c);
+    FrontendState(const FrontendState&) = delete;
+    FrontendState& operator=(const FrontendState&) = delete;
+
+    interp::Interpreter& I;
+    GraphCall call;
+
+    std::vector<interp::Value> inputs;   // entryInputs
+    std::vector<WeightBinding> weights;  // entryWeights
+
+    // --- host objects ---------------------------------------------------------------------
+    ir::ValuePtr hostValue(HostEntry e, std::string text);
+    // The entry behind a Host value, or null when `v` is not one of ours.
+    const HostEntry* host(const ir::Value& v) const;
+
+    // --- graphs -----------------------------------------------------------------------------
+    std::string uniqueGraphName(const std::string& base);
+    void countGraph();  // throws CompileError past CompileLimits::maxGraphs
+    void countUnroll(const ir::SourceLocation& where);  // one unrolled iteration
+
+    std::map<std::pair<const void*, const void*>, ir::FuncGraph*> fnGraphs;  // (function, self)
+    std::map<const ir::FuncGraph*, GraphSignature> signatures;
+    std::map<const void*, ir::Parameter*> weightParams;  // host Parameter object -> entry param
+
+private:
+    std::vector<HostEntry> hosts_;
+    std::set<std::string> names_;
+    std::size_t graphs_ = 0;
+    std::size_t unrolled_ = 0;
+};
+
+// Where a span of a script is, as the IR's debug info records it.
+ir::SourceLocation sourceLocation(const interp::ScriptUnit& unit, const ast::Span& s);
+
+}  // namespace irscope::compiler

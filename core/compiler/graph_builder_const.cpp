@@ -1,0 +1,341 @@
+// What parse knows before any type inference: constant expressions (literals, `is None`
+// on known values, constant attributes of self and constant globals, arithmetic on them)
+// and the iterables a `for` or a comprehension unrolls over.
+#include "compiler/graph_builder_impl.h"
+#include "frontend/modules/ms_objects.h"
+#include "passes/meta_ops.h"
+
+namespace irscope::compiler {
+
+using ir::CNode;
+using ir::Node;
+using ir::Value;
+namespace meta = passes::meta;
+
+namespace {
+
+bool plainScalar(const interp::Value& v) {
+    return v.isNone() || v.isBool() || v.isInt() || v.isFloat() || v.is<interp::StrObject>();
+}
+
+}  // namespace
+
+std::optional<interp::Value> GraphBuilder::constValue(const ast::Expr& e, bool useKnown) {
+    using K = ast::ExprKind;
+    try {
+        switch (e.kind) {
+            case K::Constant: {
+                const auto& c = e.cast<ast::Constant>();
+                switch (c.type) {
+                    case ast::Constant::Type::None: return interp::Value::none();
+                    case ast::Constant::Type::Bool: return interp::Value::boolean(c.boolValue);
+                    case ast::Constant::Type::Int:
+                        if (c.intOverflow) {
+                            return std::nullopt;
+                        }
+                        return interp::Value::integer(c.intValue);
+                    case ast::Constant::Type::Float: return interp::Value::real(c.floatValue);
+                    case ast::Constant::Type::Str: return interp::Value(I.newStr(c.strValue));
+                    case ast::Constant::Type::Ellipsis: return I.ellipsis();
+                }
+                return std::nullopt;
+            }
+            case K::Name: {
+                const auto& n = e.cast<ast::Name>();
+                if (Node* v = cur_.env.get(n.id)) {
+                    auto it = known_.find(v);
+                    if (useKnown && it != known_.end()) {
+                        return it->second;
+                    }
+                    if (const auto* vn = ir::nodeCast<ir::ValueNode>(v)) {
+                        const Value& c = *vn->value();
+                        switch (c.kind) {
+                            case Value::Kind::None: return interp::Value::none();
+                            case Value::Kind::Bool: return interp::Value::boolean(c.b);
+                            case Value::Kind::Int: return interp::Value::integer(c.i);
+                            case Value::Kind::Float: return interp::Value::real(c.f);
+                            case Value::Kind::String: return interp::Value(I.newStr(c.text));
+                            default: return std::nullopt;
+                        }
+                    }
+                    return std::nullopt;
+                }
+                if (!selfName_.empty() && n.id == selfName_) {
+                    return spec_.self;
+                }
+                const interp::CodeInfo* code = spec_.fn->code;
+                if (code != nullptr && code->slotOf(n.id) >= 0) {
+                    return std::nullopt;
+                }
+                interp::Value v = lookupHostName(n.id);
+                return v.isNull() ? std::nullopt : std::optional<interp::Value>(v);
+            }
+            case K::Attribute: {
+                const auto& a = e.cast<ast::Attribute>();
+                std::optional<interp::Value> obj = constValue(*a.value, useKnown);
+                if (!obj || modules::tensorOf(*obj) != nullptr) {
+                    return std::nullopt;  // tensor attributes (shape, dtype) are type inference's
+                }
+                interp::Value v = I.getAttrOrNull(*obj, a.attr);
+                return v.isNull() ? std::nullopt : std::optional<interp::Value>(v);
+            }
+            case K::UnaryOp: {
+                const auto& u = e.cast<ast::UnaryOp>();
+                std::optional<interp::Value> x = constValue(*u.operand, useKnown);
+                if (!x || !plainScalar(*x)) {
+                    return std::nullopt;
+                }
+                return I.unaryOp(u.op, *x);
+            }
+            case K::BinOp: {
+                const auto& b = e.cast<ast::BinOp>();
+                std::optional<interp::Value> l = constValue(*b.left, useKnown);
+                std::optional<interp::Value> r = constValue(*b.right, useKnown);
+                if (!l || !r || !(plainScalar(*l) || l->is<interp::TupleObject>()) ||
+                    !(plainScalar(*r) || r->is<interp::TupleObject>())) {
+                    return std::nullopt;
+                }
+                return I.binaryOp(b.op, *l, *r);
+            }
+            case K::Compare: {
+                const auto& c = e.cast<ast::Compare>();
+                if (c.ops.size() != 1) {
+                    return std::nullopt;
+                }
+                const bool identity = c.ops[0] == ast::CmpOperator::Is || c.ops[0] == ast::CmpOperator::IsNot;
+                std::optional<interp::Value> l = constValue(*c.left, useKnown || identity);
+                std::optional<interp::Value> r = constValue(*c.comparators[0], useKnown || identity);
+                if (!l || !r) {
+                    return std::nullopt;
+                }
+                if (!identity && !(plainScalar(*l) && plainScalar(*r))) {
+                    return std::nullopt;
+                }
+                return I.compare(c.ops[0], *l, *r);
+            }
+            case K::Tuple: {
+                std::vector<interp::Value> items;
+                for (const ast::ExprPtr& x : e.cast<ast::Tuple>().elts) {
+                    std::optional<interp::Value> v = constValue(*x, useKnown);
+                    if (!v) {
+                        return std::nullopt;
+                    }
+                    items.push_back(*v);
+                }
+                return interp::Value(I.newTuple(std::move(items)));
+            }
+            case K::Subscript: {
+                const auto& s = e.cast<ast::Subscript>();
+                std::optional<interp::Value> obj = constValue(*s.value, useKnown);
+                std::optional<interp::Value> idx = constValue(*s.slice, useKnown);
+                if (!obj || !idx || modules::tensorOf(*obj) != nullptr) {
+                    return std::nullopt;
+                }
+                return I.getItem(*obj, *idx);
+            }
+            case K::Call: {
+                const auto& c = e.cast<ast::Call>();
+                const auto* fn = c.func->as<ast::Name>();
+                if (fn == nullptr || !c.keywords.empty() || cur_.env.get(fn->id) != nullptr) {
+                    return std::nullopt;
+                }
+                interp::Value f = lookupHostName(fn->id);
+                interp::Value builtin = I.builtins().getStr(fn->id);
+                if (f.isNull() || !f.identical(builtin) || (fn->id != "len" && fn->id != "range")) {
+                    return std::nullopt;
+                }
+                interp::CallArgs args;
+                for (const ast::ExprPtr& a : c.args) {
+                    std::optional<interp::Value> v = constValue(*a, true);
+                    if (!v) {
+                        return std::nullopt;
+                    }
+                    args.pos.push_back(*v);
+                }
+                if (fn->id == "range") {
+                    for (const interp::Value& v : args.pos) {
+                        if (!v.isIntLike()) {
+                            return std::nullopt;
+                        }
+                    }
+                }
+                return I.call(f, std::move(args));
+            }
+            case K::JoinedStr: {
+                std::string out;
+                for (const ast::ExprPtr& part : e.cast<ast::JoinedStr>().values) {
+                    if (const auto* c = part->as<ast::Constant>()) {
+                        out += c->strValue;
+                        continue;
+                    }
+                    const auto& fv = part->cast<ast::FormattedValue>();
+                    std::optional<interp::Value> v = constValue(*fv.value, false);
+                    if (!v || !plainScalar(*v)) {
+                        return std::nullopt;
+                    }
+                    std::string spec;
+                    if (fv.formatSpec) {
+                        std::optional<interp::Value> sv = constValue(*fv.formatSpec, false);
+                        if (!sv) {
+                            return std::nullopt;
+                        }
+                        spec = I.str(*sv);
+                    }
+                    interp::Value shown = *v;
+                    if (fv.conversion == 'r' || fv.conversion == 'a') {
+                        shown = interp::Value(I.newStr(I.repr(*v)));
+                    } else if (fv.conversion == 's') {
+                        shown = interp::Value(I.newStr(I.str(*v)));
+                    }
+                    out += I.format(shown, spec);
+                }
+                return interp::Value(I.newStr(out));
+            }
+            default: return std::nullopt;
+        }
+    } catch (const interp::PyError&) {
+        return std::nullopt;
+    }
+}
+
+std::optional<bool> GraphBuilder::constCondition(const ast::Expr& e) {
+    if (const auto* u = e.as<ast::UnaryOp>(); u && u->op == ast::UnaryOperator::Not) {
+        std::optional<bool> c = constCondition(*u->operand);
+        return c ? std::optional<bool>(!*c) : std::nullopt;
+    }
+    if (const auto* b = e.as<ast::BoolOp>()) {
+        const bool isAnd = b->op == ast::BoolOperator::And;
+        for (const ast::ExprPtr& v : b->values) {
+            std::optional<bool> c = constCondition(*v);
+            if (!c) {
+                return std::nullopt;
+            }
+            if (*c != isAnd) {
+                return !isAnd;
+            }
+        }
+        return isAnd;
+    }
+    if (const auto* c = e.as<ast::Compare>(); c && c->ops.size() == 1 &&
+                                             (c->ops[0] == ast::CmpOperator::Is || c->ops[0] == ast::CmpOperator::IsNot)) {
+        std::optional<interp::Value> v = constValue(e, true);
+        if (v && v->isBool()) {
+            return v->asBool();
+        }
+        return std::nullopt;
+    }
+    // Other conditions fold only on host constants (self.flag, a global), never on inputs.
+    std::optional<interp::Value> v = constValue(e, false);
+    if (!v) {
+        return std::nullopt;
+    }
+    if (v->isNone() || v->isBool() || v->isInt() || v->isFloat() || v->is<interp::StrObject>() ||
+        v->is<interp::TupleObject>() || v->is<interp::ListObject>()) {
+        try {
+            return I.truthy(*v);
+        } catch (const interp::PyError&) {
+            return std::nullopt;
+        }
+    }
+    return std::nullopt;
+}
+
+GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
+    Iterable it;
+    // enumerate(x) / zip(a, b): built from the iterables of their arguments.
+    if (const auto* c = iter.as<ast::Call>(); c && c->keywords.empty()) {
+        if (const auto* fn = c->func->as<ast::Name>(); fn && cur_.env.get(fn->id) == nullptr) {
+            interp::Value f = lookupHostName(fn->id);
+            interp::Value builtin = I.builtins().getStr(fn->id);
+            const bool isBuiltin = !f.isNull() && f.identical(builtin);
+            if (isBuiltin && fn->id == "enumerate" && c->args.size() == 1) {
+                auto inner = std::make_shared<Iterable>(iterable(*c->args[0]));
+                it.size = inner->size;
+                it.hidden = inner->hidden;
+                it.at = [this, inner, sp = iter.span](std::size_t i) -> Node* {
+                    Node* idx = constant(Value::integer(static_cast<std::int64_t>(i)));
+                    return cnode({prim(meta::kMakeTuple), idx, inner->at(i)}, sp);
+                };
+                return it;
+            }
+            if (isBuiltin && fn->id == "zip" && !c->args.empty()) {
+                auto parts = std::make_shared<std::vector<Iterable>>();
+                std::size_t n = SIZE_MAX;
+                for (const ast::ExprPtr& a : c->args) {
+                    parts->push_back(iterable(*a));
+                    n = std::min(n, parts->back().size);
+                }
+                it.size = n;
+                it.at = [this, parts, sp = iter.span](std::size_t i) -> Node* {
+                    std::vector<Node*> items{prim(meta::kMakeTuple)};
+                    for (Iterable& p : *parts) {
+                        items.push_back(p.at(i));
+                    }
+                    return cnode(items, sp);
+                };
+                return it;
+            }
+        }
+    }
+    // A host sequence known now (range(3), self.blocks, a constant tuple): re-evaluated per
+    // iteration in the current block (it reads no local variable).
+    const auto* nm = iter.as<ast::Name>();
+    const bool local = nm != nullptr && cur_.env.get(nm->id) != nullptr;
+    if (!local) {
+        if (std::optional<interp::Value> v = constValue(iter, false)) {
+            interp::Value seq = *v;
+            std::int64_t n = -1;
+            try {
+                if (seq.is<interp::RangeObject>() || seq.is<interp::TupleObject>() || seq.is<interp::ListObject>() ||
+                    modules::isCell(seq)) {
+                    n = I.len(seq);
+                }
+            } catch (const interp::PyError&) {
+                n = -1;
+            }
+            if (n >= 0) {
+                it.size = static_cast<std::size_t>(n);
+                const ast::Expr* e = &iter;
+                it.at = [this, seq, e](std::size_t i) -> Node* {
+                    interp::Value item = I.getItem(seq, interp::Value::integer(static_cast<std::int64_t>(i)));
+                    if (ir::ValuePtr c = irConstant(item)) {
+                        return constant(c);
+                    }
+                    Node* s = expr(*e);
+                    return meta(meta::kGetItem, {s, constant(Value::integer(static_cast<std::int64_t>(i)))}, e->span);
+                };
+                return it;
+            }
+        }
+    }
+    // A run-time value whose length is known: a tuple/list argument or display.
+    Node* seq = expr(iter);
+    std::int64_t n = -1;
+    if (auto k = known_.find(seq); k != known_.end()) {
+        const interp::Value& hv = k->second;
+        if (hv.is<interp::TupleObject>() || hv.is<interp::ListObject>()) {
+            n = I.len(hv);
+        }
+    } else if (const auto* cn = ir::nodeCast<CNode>(seq);
+               cn && (cn->isPrimitive(meta::kMakeTuple) || cn->isPrimitive(meta::kMakeList))) {
+        n = static_cast<std::int64_t>(cn->size()) - 1;
+    } else if (const auto* vn = ir::nodeCast<ir::ValueNode>(seq);
+               vn && (vn->value()->kind == Value::Kind::Tuple || vn->value()->kind == Value::Kind::List)) {
+        n = static_cast<std::int64_t>(vn->value()->elements.size());
+    }
+    if (n < 0) {
+        fail("RuntimeError", "In graph mode, a for loop or comprehension must iterate over a tuple, list, range or "
+             "CellList whose length is known at compile time: '" + std::string(unit_->module->text(iter.span)) + "'.",
+             iter.span);
+    }
+    it.size = static_cast<std::size_t>(n);
+    it.hidden = "for-iter" + std::to_string(hiddenCount_++);
+    cur_.env.set(it.hidden, seq);
+    it.at = [this, hidden = it.hidden, sp = iter.span](std::size_t i) -> Node* {
+        Node* s = cur_.env.get(hidden);
+        return meta(meta::kGetItem, {s, constant(Value::integer(static_cast<std::int64_t>(i)))}, sp);
+    };
+    return it;
+}
+
+}  // namespace irscope::compiler

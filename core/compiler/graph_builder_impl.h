@@ -1,0 +1,162 @@
+// Internals of the graph builder (graph_builder*.cpp). One GraphBuilder parses one Python
+// function (with its nested block graphs, lambdas and inner defs).
+//
+// Blocks: code is emitted into the current Block, a FuncGraph plus the environment of local
+// variables visible in it. Control flow never lets a graph use another graph's nodes: a new
+// block graph gets one parameter per live variable and its callers pass their values
+// (directly, or as Partial arguments in a Switch). Parameters nobody reads are pruned at
+// the end (pruneParameters), which leaves MindSpore-sized signatures. Expressions never
+// change the current block (and/or/ternaries call branch graphs that return the value);
+// only statements (if, while, for with break/continue) continue in a `↓` block.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/graph_builder.h"
+#include "passes/compile_error.h"
+
+namespace irscope::compiler {
+
+// Local variables in binding order (the order block parameters are created in).
+struct Env {
+    std::vector<std::pair<std::string, ir::Node*>> vars;
+    ir::Node* get(const std::string& n) const;
+    void set(const std::string& n, ir::Node* v);
+    void erase(const std::string& n);
+};
+
+struct Block {
+    ir::FuncGraph* g = nullptr;
+    Env env;
+    std::vector<ir::Node*> isolated;  // unused expression statements, in source order
+    bool closed = false;              // has its Return
+};
+
+// A jump from an open block to a target created later (when all jumps to it are known, so
+// the target's parameters cover every variable any of them brings). `emit` adds the jump
+// (a tail call, or a Partial into a Switch); null `emit` means a tail call of the target.
+struct PendingJump {
+    Block from;
+    std::function<void(ir::FuncGraph* target, std::vector<ir::Node*> args)> emit;
+};
+
+struct LoopCtx {
+    bool isWhile = false;
+    ir::FuncGraph* header = nullptr;  // while: the `↵` graph (continue calls it)
+    std::vector<std::string> headerNames;
+    std::vector<PendingJump> breaks;
+    std::vector<PendingJump> continues;  // unrolled for: to the next iteration
+};
+
+std::string_view binaryMetaName(ast::Operator op);
+
+class GraphBuilder {
+public:
+    GraphBuilder(FrontendState& s, ir::Module& m, const FunctionSpec& spec);
+    ir::FuncGraph* build();
+
+    // --- shared helpers (graph_builder.cpp) -----------------------------------------------
+    [[noreturn]] void fail(const std::string& pyType, const std::string& msg, const ast::Span& at) const;
+    ir::SourceLocation loc(const ast::Span& s) const;
+    ir::CNode* cnode(std::vector<ir::Node*> inputs, const ast::Span& at);
+    ir::Node* constant(ir::ValuePtr v);
+    ir::Node* prim(std::string_view name);
+    ir::CNode* meta(std::string_view name, std::vector<ir::Node*> args, const ast::Span& at);
+    ir::Node* graphValue(ir::FuncGraph* g);
+    // A new graph with one parameter per variable of `env`; returns the block and fills
+    // `args` with the caller's values for them.
+    Block newBlock(const std::string& prefix, const Env& env, std::vector<ir::Node*>& args,
+                   const ast::Span& at);
+    std::string blockName(const std::string& prefix) const;
+    // Registers a reference to a block graph whose arguments start at `argStart`.
+    void noteSite(ir::FuncGraph* g, ir::CNode* site, std::size_t argStart);
+    // Sets the current block's output (isolated statements kept by a Depend) and closes it.
+    void finish(Block& b, ir::Node* out, const ast::Span& at);
+    // Tail call of `target` from open block `b` passing the variables named `names`.
+    void tailCall(Block& b, ir::FuncGraph* target, const std::vector<std::string>& names, const ast::Span& at);
+    // Resolves the pending jumps into a new `prefix` block; returns it (closed when none).
+    Block joinJumps(std::vector<PendingJump> jumps, const std::string& prefix, const ast::Span& at);
+    ir::CNode* partial(ir::FuncGraph* g, const std::vector<ir::Node*>& args, const ast::Span& at);
+    void pruneParameters();
+
+    // --- statements (graph_builder_stmt.cpp) ----------------------------------------------
+    void statements(const ast::StmtList& body);
+    void statement(const ast::Stmt& s);
+    void assign(const ast::Expr& target, ir::Node* value, const ast::Span& at);
+    void functionDef(const ast::FunctionDef& d);
+
+    // --- control flow (graph_builder_flow.cpp) --------------------------------------------
+    void ifStmt(const ast::If& s);
+    void whileStmt(const ast::While& s);
+    void forStmt(const ast::For& s);
+    void breakOrContinue(bool isBreak, const ast::Span& at);
+    // A for/comprehension iterable whose length is known now: `at(i)` emits element i in
+    // the current block (the iterable itself travels between blocks as hidden variable
+    // `hidden` when it is a run-time value).
+    struct Iterable {
+        std::size_t size = 0;
+        std::function<ir::Node*(std::size_t)> at;
+        std::string hidden;
+    };
+    Iterable iterable(const ast::Expr& iter);
+    // A value computed in branch graphs: Switch(cond, Partial(@✓..), Partial(@✗..))(). The
+    // branches see the variables, plus `extras` (temporaries) passed as their parameters.
+    using BranchBody = std::function<ir::Node*(const std::vector<ir::Node*>& extras)>;
+    ir::Node* branchValue(ir::Node* cond, const std::vector<ir::Node*>& trueExtras, const BranchBody& onTrue,
+                          const std::vector<ir::Node*>& falseExtras, const BranchBody& onFalse,
+                          const ast::Span& at);
+    ir::Node* exprGraph(const std::string& prefix, const std::vector<ir::Node*>& extras, const BranchBody& body,
+                        const ast::Span& at);
+    ir::Node* partialOrGraph(ir::FuncGraph* g, const std::vector<ir::Node*>& args, const ast::Span& at);
+
+    // --- expressions (graph_builder_expr.cpp) ---------------------------------------------
+    ir::Node* expr(const ast::Expr& e);
+    ir::Node* call(const ast::Call& c);
+    ir::Node* name(const ast::Name& n);
+    ir::Node* attribute(const ast::Attribute& a);
+    ir::Node* subscriptIndex(const ast::Expr& e);
+    ir::Node* lambda(const ast::Lambda& l);
+    ir::Node* comprehension(const ast::Expr& e);
+    ir::Node* boolOp(const ast::BoolOp& b);
+    ir::Node* compare(const ast::Compare& c);
+    // The value of an expression when parse can know it: literals, `is None` on known
+    // values, constant attributes of self, constant globals, entry arguments' host values.
+    // `useKnown`: entry arguments count as known (only `is None` tests fold on them).
+    std::optional<interp::Value> constValue(const ast::Expr& e, bool useKnown = true);
+    std::optional<bool> constCondition(const ast::Expr& e);
+    ir::ValuePtr irConstant(const interp::Value& v) const;  // null when not a plain constant
+    bool isSelf(const ast::Expr& e) const;
+    interp::Value lookupHostName(const std::string& n) const;  // Null when unbound
+    ir::Node* resolveNode(const HostEntry& ns, const std::string& nsText, const std::string& sym,
+                          const ast::Span& at);
+
+    FrontendState& s_;
+    interp::Interpreter& I;
+    ir::Module& m_;
+    FunctionSpec spec_;
+    const interp::ScriptUnit* unit_ = nullptr;
+    std::string base_;  // the function graph's name, for block names
+    Block cur_;
+    std::vector<LoopCtx> loops_;
+    std::map<const ir::Node*, interp::Value> known_;  // entry parameters' host values
+    std::string selfName_;  // the method's first parameter ("self"), empty for functions
+    // Block graphs and their call sites (for pruning).
+    struct Site {
+        ir::CNode* node;
+        std::size_t argStart;
+    };
+    struct BlockInfo {
+        std::vector<Site> sites;
+        std::size_t prunable = 0;  // leading parameters that may be pruned
+    };
+    std::map<ir::FuncGraph*, BlockInfo> blocks_;
+    std::vector<ir::FuncGraph*> blockOrder_;
+    std::size_t hiddenCount_ = 0;
+    ir::ValuePtr classNs_, symbolNs_, builtinsNs_, selfObject_;
+};
+
+}  // namespace irscope::compiler

@@ -1,0 +1,243 @@
+// Statements: assignment (names, tuple unpacking, subscripts), augmented assignment,
+// return, expression statements (kept as isolated nodes), assert, nested defs, and the
+// statements graph mode does not support (a CompileError naming the construct).
+#include "compiler/graph_builder_impl.h"
+#include "passes/meta_ops.h"
+
+namespace irscope::compiler {
+
+using ir::Node;
+using ir::Value;
+namespace meta = passes::meta;
+
+namespace {
+
+std::string_view binaryMeta(ast::Operator op) {
+    switch (op) {
+        case ast::Operator::Add: return meta::kAdd;
+        case ast::Operator::Sub: return meta::kSub;
+        case ast::Operator::Mult: return meta::kMul;
+        case ast::Operator::MatMult: return meta::kMatMul;
+        case ast::Operator::Div: return meta::kDiv;
+        case ast::Operator::Mod: return meta::kMod;
+        case ast::Operator::Pow: return meta::kPow;
+        case ast::Operator::BitOr: return meta::kBitOr;
+        case ast::Operator::BitXor: return meta::kBitXor;
+        case ast::Operator::BitAnd: return meta::kBitAnd;
+        case ast::Operator::FloorDiv: return meta::kFloorDiv;
+        case ast::Operator::LShift: return "left_shift";
+        case ast::Operator::RShift: return "right_shift";
+    }
+    return meta::kAdd;
+}
+
+}  // namespace
+
+std::string_view binaryMetaName(ast::Operator op) {
+    return binaryMeta(op);
+}
+
+void GraphBuilder::statements(const ast::StmtList& body) {
+    for (const ast::StmtPtr& st : body) {
+        if (cur_.closed) {
+            return;  // code after return/break/continue is unreachable
+        }
+        statement(*st);
+    }
+}
+
+void GraphBuilder::statement(const ast::Stmt& st) {
+    using K = ast::StmtKind;
+    switch (st.kind) {
+        case K::FunctionDef: functionDef(st.cast<ast::FunctionDef>()); return;
+        case K::Return: {
+            const auto& r = st.cast<ast::Return>();
+            Node* out = r.value ? expr(*r.value) : constant(Value::none());
+            finish(cur_, out, st.span);
+            return;
+        }
+        case K::Assign: {
+            const auto& a = st.cast<ast::Assign>();
+            Node* v = expr(*a.value);
+            for (const ast::ExprPtr& t : a.targets) {
+                assign(*t, v, st.span);
+            }
+            return;
+        }
+        case K::AnnAssign: {
+            const auto& a = st.cast<ast::AnnAssign>();
+            if (a.value) {
+                assign(*a.target, expr(*a.value), st.span);
+            }
+            return;
+        }
+        case K::AugAssign: {
+            const auto& a = st.cast<ast::AugAssign>();
+            const std::string_view op = binaryMeta(a.op);
+            if (const auto* n = a.target->as<ast::Name>()) {
+                Node* old = name(*n);
+                Node* rhs = expr(*a.value);
+                assign(*a.target, meta(op, {old, rhs}, st.span), st.span);
+                return;
+            }
+            if (const auto* sub = a.target->as<ast::Subscript>()) {
+                Node* obj = expr(*sub->value);
+                Node* idx = subscriptIndex(*sub->slice);
+                Node* old = meta(meta::kGetItem, {obj, idx}, st.span);
+                Node* rhs = expr(*a.value);
+                Node* upd = meta(op, {old, rhs}, st.span);
+                if (const auto* base = sub->value->as<ast::Name>(); base && cur_.env.get(base->id)) {
+                    cur_.env.set(base->id, meta(meta::kSetItem, {obj, idx, upd}, st.span));
+                    return;
+                }
+                fail("RuntimeError", "In graph mode, only a local variable can be updated with a subscript "
+                     "assignment ('" + std::string(unit_->module->text(sub->value->span)) + "[...] " +
+                     ast::symbol(a.op) + "= ...').", st.span);
+            }
+            assign(*a.target, nullptr, st.span);  // reports the unsupported target
+            return;
+        }
+        case K::If: ifStmt(st.cast<ast::If>()); return;
+        case K::While: whileStmt(st.cast<ast::While>()); return;
+        case K::For: forStmt(st.cast<ast::For>()); return;
+        case K::Break: breakOrContinue(true, st.span); return;
+        case K::Continue: breakOrContinue(false, st.span); return;
+        case K::Pass: return;
+        case K::Expr: {
+            const auto& e = st.cast<ast::ExprStmt>();
+            if (e.value->kind == ast::ExprKind::Constant) {
+                return;  // a docstring or a bare literal
+            }
+            Node* v = expr(*e.value);
+            if (v->isCNode()) {
+                cur_.isolated.push_back(v);
+            }
+            return;
+        }
+        case K::Assert: {
+            const auto& a = st.cast<ast::Assert>();
+            std::optional<bool> c = constCondition(*a.test);
+            if (c && !*c) {
+                std::string msg;
+                if (a.msg) {
+                    if (auto mv = constValue(*a.msg, false)) {
+                        msg = I.str(*mv);
+                    }
+                }
+                fail("AssertionError", msg, st.span);
+            }
+            // A condition only known at run time is not checked (graph mode has no raise yet).
+            return;
+        }
+        case K::Raise: {
+            const auto& r = st.cast<ast::Raise>();
+            std::string type = "RuntimeError", msg;
+            if (r.exc) {
+                const ast::Expr* e = r.exc.get();
+                const ast::Call* c = e->as<ast::Call>();
+                if (c != nullptr) {
+                    e = c->func.get();
+                }
+                if (auto t = constValue(*e, false); t && t->as<interp::Type>()) {
+                    type = t->as<interp::Type>()->name;
+                }
+                if (c != nullptr && !c->args.empty()) {
+                    if (auto mv = constValue(*c->args[0], false)) {
+                        msg = I.str(*mv);
+                    }
+                }
+            }
+            // Reached unconditionally at compile time (a raise under a condition only known
+            // at run time is not supported yet): the compile fails with it, as MindSpore's
+            // constant-condition raise does.
+            fail(type, msg, st.span);
+        }
+        case K::ClassDef:
+        case K::Delete:
+        case K::With:
+        case K::Try:
+        case K::Import:
+        case K::ImportFrom:
+        case K::Global:
+        case K::Nonlocal:
+            fail("RuntimeError", std::string("Unsupported statement '") + ast::name(st.kind) + "'.", st.span);
+    }
+}
+
+void GraphBuilder::assign(const ast::Expr& target, Node* value, const ast::Span& at) {
+    switch (target.kind) {
+        case ast::ExprKind::Name: cur_.env.set(target.cast<ast::Name>().id, value); return;
+        case ast::ExprKind::Tuple:
+        case ast::ExprKind::List: {
+            const ast::ExprList& elts = target.kind == ast::ExprKind::Tuple ? target.cast<ast::Tuple>().elts
+                                                                             : target.cast<ast::List>().elts;
+            for (std::size_t i = 0; i < elts.size(); ++i) {
+                if (elts[i]->kind == ast::ExprKind::Starred) {
+                    fail("RuntimeError", "Unsupported syntax 'Starred' in an assignment target.", elts[i]->span);
+                }
+                Node* item = meta(meta::kGetItem, {value, constant(Value::integer(static_cast<std::int64_t>(i)))}, at);
+                assign(*elts[i], item, at);
+            }
+            return;
+        }
+        case ast::ExprKind::Subscript: {
+            const auto& sub = target.cast<ast::Subscript>();
+            const auto* base = sub.value->as<ast::Name>();
+            if (base == nullptr || cur_.env.get(base->id) == nullptr) {
+                fail("RuntimeError", "In graph mode, only a local variable supports subscript assignment, not '" +
+                     std::string(unit_->module->text(sub.value->span)) + "'.", target.span);
+            }
+            Node* obj = cur_.env.get(base->id);
+            Node* idx = subscriptIndex(*sub.slice);
+            cur_.env.set(base->id, meta(meta::kSetItem, {obj, idx, value}, at));
+            return;
+        }
+        case ast::ExprKind::Attribute: {
+            const auto& a = target.cast<ast::Attribute>();
+            fail("RuntimeError", "In graph mode, the attribute '" + a.attr + "' of '" +
+                 std::string(unit_->module->text(a.value->span)) +
+                 "' cannot be assigned; keep state in a Parameter and update it with ops.assign.", target.span);
+        }
+        default:
+            fail("RuntimeError", std::string("Unsupported syntax '") + ast::name(target.kind) +
+                 "' as an assignment target.", target.span);
+    }
+}
+
+void GraphBuilder::functionDef(const ast::FunctionDef& d) {
+    if (!d.decorators.empty()) {
+        fail("RuntimeError", "Decorated functions defined inside a graph are not supported ('" + d.name + "').", d.span);
+    }
+    const interp::CodeInfo* code = unit_->codeOf(&d);
+    if (code == nullptr || code->hasVarArgs || code->hasVarKw || !d.args.defaults.empty() ||
+        !d.args.kwonlyargs.empty()) {
+        fail("RuntimeError", "The inner function '" + d.name + "' may only have plain positional parameters in graph mode.",
+             d.span);
+    }
+    // Captured variables become the graph's leading parameters, bound by a Partial.
+    Env captured;
+    for (const std::string& n : code->freeNames) {
+        if (Node* v = cur_.env.get(n)) {
+            captured.set(n, v);
+        }
+    }
+    Block saved = cur_;
+    std::vector<LoopCtx> savedLoops;
+    std::swap(savedLoops, loops_);
+    std::vector<Node*> args;
+    Block inner = newBlock(d.name, captured, args, d.span);
+    for (int k = 0; k < code->posCount; ++k) {
+        const std::string& pn = code->varNames[static_cast<std::size_t>(k)];
+        inner.env.set(pn, m_.addParameter(inner.g, pn));
+    }
+    cur_ = inner;
+    statements(d.body);
+    if (!cur_.closed) {
+        finish(cur_, constant(Value::none()), d.body.back()->span);
+    }
+    cur_ = saved;
+    std::swap(savedLoops, loops_);
+    cur_.env.set(d.name, args.empty() ? graphValue(inner.g) : partial(inner.g, args, d.span));
+}
+
+}  // namespace irscope::compiler

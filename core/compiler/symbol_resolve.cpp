@@ -1,0 +1,408 @@
+// symbol_resolve: replaces every resolve/getattr of a host object. Cells, methods and
+// functions become graph calls (built on demand by the graph builder), registry functions
+// and primitive instances become primitive calls, constants become ValueNodes and
+// Parameters become weights of the entry graph. See README.md ("After symbol_resolve").
+#include "compiler/symbol_resolve_impl.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+#include "compiler/graph_builder.h"
+#include "frontend/modules/ms_objects.h"
+#include "passes/meta_ops.h"
+
+namespace irscope::compiler {
+
+using ir::CNode;
+using ir::FuncGraph;
+using ir::Node;
+using ir::Value;
+using ir::ValuePtr;
+namespace meta = passes::meta;
+
+namespace {
+
+const std::string* stringInput(const CNode* c, std::size_t i) {
+    if (i >= c->size()) {
+        return nullptr;
+    }
+    const auto* v = ir::nodeCast<ir::ValueNode>(c->input(i));
+    return (v != nullptr && v->value()->kind == Value::Kind::String) ? &v->value()->text : nullptr;
+}
+
+std::string childScope(interp::Interpreter& I, const std::string& parent, const std::string& name,
+                       const interp::Value& v) {
+    return parent + "/" + name + "-" + I.typeName(v);
+}
+
+}  // namespace
+
+ir::SourceLocation Resolver::where(const Node* at) const {
+    if (at != nullptr && !at->debug().trace.empty()) {
+        return at->debug().trace.back();
+    }
+    return {};
+}
+
+void Resolver::fail(const std::string& pyType, const std::string& msg, const Node* at) const {
+    throw passes::CompileError(pyType, msg, where(at));
+}
+
+CNode* Resolver::cnode(FuncGraph* g, std::vector<Node*> in, const Node* like) {
+    CNode* c = m_.addCNode(g, in);
+    if (like != nullptr) {
+        c->debug().scope = like->debug().scope;
+        c->debug().trace = like->debug().trace;
+    }
+    return c;
+}
+
+std::optional<HostVal> Resolver::hostOf(Node* n) {
+    if (auto it = memo_.find(n); it != memo_.end()) {
+        return it->second;
+    }
+    std::optional<HostVal> r;
+    if (const auto* vn = ir::nodeCast<ir::ValueNode>(n)) {
+        if (const HostEntry* e = s_.host(*vn->value()); e && e->kind == HostEntry::Kind::Object) {
+            r = HostVal{e->obj, e->scope};
+        }
+    } else if (CNode* c = ir::nodeCast<CNode>(n)) {
+        try {
+            if (c->isPrimitive("resolve") && c->size() == 3) {
+                const auto* nsNode = ir::nodeCast<ir::ValueNode>(c->input(1));
+                const HostEntry* ns = nsNode ? s_.host(*nsNode->value()) : nullptr;
+                const std::string* sym = stringInput(c, 2);
+                if (ns != nullptr && sym != nullptr) {
+                    interp::Value v;
+                    std::string scope = ns->scope;
+                    switch (ns->kind) {
+                        case HostEntry::Kind::ClassMember:
+                            v = I.getAttr(ns->obj, *sym);
+                            if (modules::isCell(v)) {
+                                scope = childScope(I, ns->scope, *sym, v);
+                            }
+                            break;
+                        case HostEntry::Kind::Symbol:
+                            v = ns->obj.as<interp::FunctionObject>()->resolveFreeName(I, *sym);
+                            if (v.isNull()) {
+                                fail("NameError", "The name '" + *sym + "' is not defined, or not supported in graph mode.", c);
+                            }
+                            scope = c->debug().scope;
+                            break;
+                        case HostEntry::Kind::Builtins:
+                            v = I.builtins().getStr(*sym);
+                            if (v.isNull()) {
+                                fail("NameError", "The name '" + *sym + "' is not defined, or not supported in graph mode.", c);
+                            }
+                            break;
+                        case HostEntry::Kind::Object: v = ns->obj; break;
+                    }
+                    r = HostVal{v, scope};
+                }
+            } else if (c->isPrimitive(meta::kGetAttr) && c->size() == 3) {
+                const std::string* attr = stringInput(c, 2);
+                std::optional<HostVal> obj = attr ? hostOf(c->input(1)) : std::nullopt;
+                if (obj && modules::tensorOf(obj->v) == nullptr) {
+                    interp::Value v = I.getAttr(obj->v, *attr);
+                    r = HostVal{v, modules::isCell(v) ? childScope(I, obj->scope, *attr, v) : obj->scope};
+                }
+            } else if (c->isPrimitive(meta::kGetItem) && c->size() == 3) {
+                std::optional<HostVal> obj = hostOf(c->input(1));
+                ValuePtr idx = obj ? constantOf(c->input(2)) : nullptr;
+                if (obj && idx && idx->kind == Value::Kind::Int && modules::tensorOf(obj->v) == nullptr) {
+                    interp::Value v = I.getItem(obj->v, interp::Value::integer(idx->i));
+                    r = HostVal{v, modules::isCell(v) ? childScope(I, obj->scope, std::to_string(idx->i), v) : obj->scope};
+                }
+            } else if (c->size() >= 1 && !c->attrs().get("keywords") && c->primitive() == nullptr) {
+                // A compile-time host call: ops.ReduceSum(keep_dims=True), a jit_class instance,
+                // ms.Tensor(...) with constant arguments.
+                std::optional<HostVal> callee = hostOf(c->input(0));
+                if (callee && hostCallable(callee->v)) {
+                    interp::CallArgs args;
+                    bool constant = true;
+                    for (std::size_t i = 1; i < c->size() && constant; ++i) {
+                        if (std::optional<HostVal> h = hostOf(c->input(i))) {
+                            args.pos.push_back(h->v);
+                        } else if (ValuePtr v = constantOf(c->input(i)); v && v->kind != Value::Kind::Tensor) {
+                            args.pos.push_back(hostFromConstant(*v));
+                            constant = !args.pos.back().isNull();
+                        } else {
+                            constant = false;
+                        }
+                    }
+                    if (constant) {
+                        r = HostVal{I.call(callee->v, std::move(args)), c->debug().scope};
+                    }
+                }
+            }
+        } catch (const interp::PyError& e) {
+            interp::PyError copy = e;
+            interp::Value exc = I.exceptionOf(copy);
+            const std::string text = I.formatExceptionOnly(exc);
+            const auto colon = text.find(": ");
+            fail(colon == std::string::npos ? text : text.substr(0, colon),
+                 colon == std::string::npos ? "" : text.substr(colon + 2), n);
+        }
+    }
+    memo_[n] = r;
+    return r;
+}
+
+interp::Value Resolver::hostFromConstant(const Value& v) {
+    switch (v.kind) {
+        case Value::Kind::None: return interp::Value::none();
+        case Value::Kind::Bool: return interp::Value::boolean(v.b);
+        case Value::Kind::Int: return interp::Value::integer(v.i);
+        case Value::Kind::Float: return interp::Value::real(v.f);
+        case Value::Kind::String: return interp::Value(I.newStr(v.text));
+        case Value::Kind::Tuple:
+        case Value::Kind::List: {
+            std::vector<interp::Value> items;
+            for (const ValuePtr& e : v.elements) {
+                items.push_back(hostFromConstant(*e));
+                if (items.back().isNull()) {
+                    return {};
+                }
+            }
+            return v.kind == Value::Kind::Tuple ? interp::Value(I.newTuple(std::move(items)))
+                                                : interp::Value(I.newList(std::move(items)));
+        }
+        default: return {};
+    }
+}
+
+ValuePtr Resolver::constantOf(Node* n) {
+    if (const auto* vn = ir::nodeCast<ir::ValueNode>(n)) {
+        return vn->value()->kind == Value::Kind::Host ? nullptr : vn->value();
+    }
+    if (std::optional<HostVal> h = hostOf(n)) {
+        if (modules::isParameter(h->v)) {
+            return nullptr;
+        }
+        try {
+            Node* c = materialize(*h, n->graph(), n);
+            if (const auto* vn = ir::nodeCast<ir::ValueNode>(c)) {
+                return vn->value();
+            }
+        } catch (const passes::CompileError&) {
+            return nullptr;
+        }
+    }
+    return nullptr;
+}
+
+ir::Parameter* Resolver::weight(const interp::Value& param, const Node* at) {
+    auto it = s_.weightParams.find(param.obj());
+    if (it != s_.weightParams.end()) {
+        return it->second;
+    }
+    FuncGraph* entry = m_.entry();
+    std::string name = modules::parameterName(param);
+    if (name.empty()) {
+        fail("RuntimeError", "irscope: a Parameter without a name cannot be a weight.", at);
+    }
+    for (const WeightBinding& w : s_.weights) {
+        if (w.name == name) {
+            fail("RuntimeError", "The parameter name '" + name + "' is used by two different Parameters; give them "
+                 "unique names.", at);
+        }
+    }
+    const runtime::Tensor& t = *modules::tensorOf(param);
+    ir::Parameter* p = m_.addParameter(entry, name);
+    p->setDefault(Value::tensorValue(t.toValueData()));
+    s_.weights.push_back({name, t});
+    s_.weightParams[param.obj()] = p;
+    return p;
+}
+
+FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Value& self, const std::string& scope,
+                             const Node* at) {
+    auto key = std::make_pair(static_cast<const void*>(fn), static_cast<const void*>(self.obj()));
+    if (auto it = s_.fnGraphs.find(key); it != s_.fnGraphs.end()) {
+        return it->second;
+    }
+    FunctionSpec spec;
+    spec.fn = fn;
+    spec.self = self;
+    spec.graphName = graphNameFor(I, *fn, self);
+    spec.scope = scope.empty() ? "Default" : scope;
+    (void)at;
+    FuncGraph* g = buildFunctionGraph(s_, m_, spec);
+    s_.fnGraphs[key] = g;
+    return g;
+}
+
+Node* Resolver::materialize(const HostVal& hv, FuncGraph* g, const Node* at) {
+    const interp::Value& v = hv.v;
+    if (v.isNone()) {
+        return constant(g, Value::none());
+    }
+    if (v.isBool()) {
+        return constant(g, Value::boolean(v.asBool()));
+    }
+    if (v.isInt()) {
+        return constant(g, Value::integer(v.asInt()));
+    }
+    if (v.isFloat()) {
+        return constant(g, Value::floating(v.asFloat()));
+    }
+    if (auto* s = v.as<interp::StrObject>()) {
+        return constant(g, Value::string(s->value));
+    }
+    if (modules::isParameter(v)) {
+        return weight(v, at);
+    }
+    if (const runtime::Tensor* t = modules::tensorOf(v)) {
+        return constant(g, Value::tensorValue(t->toValueData()));
+    }
+    if (std::optional<ir::DType> d = modules::dtypeOf(v)) {
+        return constant(g, Value::type(*d));
+    }
+    if (auto* sl = v.as<interp::SliceObject>()) {
+        auto bound = [](const interp::Value& b) { return b.isIntLike() ? Value::integer(b.intLike()) : Value::none(); };
+        return constant(g, Value::slice(bound(sl->start), bound(sl->stop), bound(sl->step)));
+    }
+    const bool tup = v.is<interp::TupleObject>();
+    if (tup || v.is<interp::ListObject>()) {
+        const auto& items = tup ? v.as<interp::TupleObject>()->items : v.as<interp::ListObject>()->items;
+        std::vector<Node*> nodes;
+        std::vector<ValuePtr> consts;
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            Node* n = materialize(HostVal{items[k], hv.scope}, g, at);
+            nodes.push_back(n);
+            if (const auto* vn = ir::nodeCast<ir::ValueNode>(n); vn && vn->value()->kind != Value::Kind::Graph &&
+                                                                 vn->value()->kind != Value::Kind::Primitive) {
+                consts.push_back(vn->value());
+            }
+        }
+        if (consts.size() == nodes.size()) {
+            return constant(g, tup ? Value::tuple(std::move(consts)) : Value::list(std::move(consts)));
+        }
+        nodes.insert(nodes.begin(), constant(g, Value::primitive(std::string(tup ? meta::kMakeTuple : meta::kMakeList))));
+        return cnode(g, nodes, at);
+    }
+    if (auto* t = v.as<interp::Type>()) {
+        // A class used as data (isinstance's second argument): its name.
+        return constant(g, Value::string(t->name));
+    }
+    return functionValue(hv, g, at);
+}
+
+ValuePtr Resolver::materializeConst(const HostVal& hv, FuncGraph* g, const Node* at) {
+    const auto* vn = ir::nodeCast<ir::ValueNode>(materialize(hv, g, at));
+    if (vn == nullptr) {
+        fail("TypeError", "irscope: expected a constant, got a '" + I.typeName(hv.v) + "' object.", at);
+    }
+    return vn->value();
+}
+
+Node* Resolver::inputValue(Node* in, FuncGraph* g, const Node* at) {
+    if (std::optional<HostVal> h = hostOf(in)) {
+        return materialize(*h, g, at);
+    }
+    return in;
+}
+
+void Resolver::run() {
+    for (std::size_t gi = 0; gi < m_.graphs().size(); ++gi) {
+        FuncGraph* g = m_.graphs()[gi];
+        for (CNode* c : g->topoOrder()) {
+            if (hostOf(c)) {
+                continue;  // folded into its users
+            }
+            if (std::optional<HostVal> callee = hostOf(c->input(0))) {
+                Node* r = lowerCall(c, *callee);
+                if (r != c) {
+                    m_.replaceAllUses(c, r);
+                }
+                continue;
+            }
+            if (c->attrs().get("keywords")) {
+                fail("TypeError", "irscope: keyword arguments are supported only in calls of functions, methods, "
+                     "cells and primitives known at compile time.", c);
+            }
+            for (std::size_t i = 1; i < c->size(); ++i) {
+                if (std::optional<HostVal> h = hostOf(c->input(i))) {
+                    m_.setInput(c, i, materialize(*h, g, c));
+                }
+            }
+        }
+    }
+    // What the calls replaced is dead now; so are graphs nothing refers to any more.
+    sweepModule(m_);
+    for (FuncGraph* g : m_.reachableGraphs()) {
+        for (CNode* c : g->topoOrder()) {
+            for (Node* in : c->inputs()) {
+                const auto* vn = ir::nodeCast<ir::ValueNode>(in);
+                if (c->isPrimitive("resolve") || (vn && vn->value()->kind == Value::Kind::Host)) {
+                    fail("RuntimeError", "irscope: a host object is used where graph mode needs a value: " +
+                         std::string(vn ? vn->value()->host->text() : "resolve"), c);
+                }
+            }
+        }
+    }
+}
+
+void sweepModule(ir::Module& m) {
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        std::vector<Node*> dead;
+        m.forEachNode([&](Node* n) {
+            if (n->users().empty() && !n->isParameter()) {
+                const FuncGraph* g = n->graph();
+                if (g == nullptr || g->returnNode() != n) {
+                    dead.push_back(n);
+                }
+            }
+        });
+        for (Node* n : dead) {
+            m.erase(n);
+            changed = true;
+        }
+    }
+    const std::vector<FuncGraph*> live = m.reachableGraphs();
+    std::unordered_set<const FuncGraph*> keep(live.begin(), live.end());
+    bool progress = true;
+    while (progress) {
+        progress = false;
+        for (FuncGraph* g : m.graphs()) {
+            if (keep.count(g) != 0) {
+                continue;
+            }
+            try {
+                m.eraseGraph(g);
+                progress = true;
+            } catch (const std::logic_error&) {
+                // still referenced by another unreachable graph: erased in a later round
+            }
+        }
+    }
+}
+
+namespace {
+
+class SymbolResolvePass final : public passes::Pass {
+public:
+    explicit SymbolResolvePass(std::shared_ptr<FrontendState> s)
+        : Pass("symbol_resolve", "Binds every name to what it means in the host program: sub-cells and functions "
+                                 "become graph calls, ops become primitives, attributes constants, Parameters "
+                                 "weights of the entry graph."),
+          s_(std::move(s)) {}
+    bool run(ir::Module& m, passes::PassContext&) override {
+        Resolver r(*s_, m);
+        r.run();
+        return true;
+    }
+
+private:
+    std::shared_ptr<FrontendState> s_;
+};
+
+}  // namespace
+
+std::unique_ptr<passes::Pass> makeSymbolResolvePass(std::shared_ptr<FrontendState> s) {
+    return std::make_unique<SymbolResolvePass>(std::move(s));
+}
+
+}  // namespace irscope::compiler

@@ -1,0 +1,416 @@
+// symbol_resolve: calls of host callees. Cells and Python functions/methods become direct
+// graph calls with keywords and defaults bound; registry functions and primitive instances
+// become primitive calls bound with ops::bindCall; print becomes Print; composites become
+// their meta primitives; nn layers implemented natively lower to registry primitives.
+#include "compiler/graph_builder.h"
+#include "compiler/symbol_resolve_impl.h"
+#include "frontend/modules/ms_objects.h"
+#include "passes/meta_ops.h"
+
+namespace irscope::compiler {
+
+using ir::CNode;
+using ir::FuncGraph;
+using ir::Node;
+using ir::Value;
+using ir::ValuePtr;
+namespace meta = passes::meta;
+
+namespace {
+
+std::vector<std::string> keywordsOf(const CNode* c) {
+    std::vector<std::string> out;
+    if (ValuePtr k = c->attrs().get("keywords")) {
+        for (const ValuePtr& e : k->elements) {
+            out.push_back(e->text);
+        }
+    }
+    return out;
+}
+
+// A primitive value with the registry's attribute defaults, then `overrides`.
+ValuePtr primitiveWith(std::string_view name, const ir::AttrMap& overrides) {
+    ir::AttrMap attrs;
+    if (const ops::OpDef* op = ops::OpRegistry::instance().find(name)) {
+        try {
+            for (const auto& [n, src] : ops::bindConstructor(*op, 0).attrs) {
+                if (src.kind == ops::ArgSource::Kind::Default && src.value) {
+                    attrs.set(n, src.value);
+                }
+            }
+        } catch (const ops::OpError&) {
+            // no defaults to fill
+        }
+    }
+    for (const auto& [k, v] : overrides) {
+        attrs.set(k, v);
+    }
+    return Value::primitive(std::string(name), std::move(attrs));
+}
+
+}  // namespace
+
+bool Resolver::hostCallable(const interp::Value& callee) const {
+    if (auto* t = callee.as<interp::Type>()) {
+        // Classes instantiated at compile time: jit_class, primitives, Tensor, composites.
+        if (modules::isJitClass(t)) {
+            return true;
+        }
+        for (const interp::Type* k : t->mro) {
+            if (k->module == "mindspore.ops.operations" || k->module == "mindspore.ops.composite" ||
+                (k->name == "Tensor" && k->module.rfind("mindspore", 0) == 0)) {
+                return true;
+            }
+        }
+        return false;
+    }
+    if (auto* f = callee.as<interp::NativeFunctionObject>()) {
+        return f->name == "vmap";
+    }
+    return false;
+}
+
+Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
+    const interp::Value& v = hv.v;
+    if (auto* fn = v.as<interp::FunctionObject>()) {
+        return constant(g, Value::graphRef(graphOf(fn, {}, at->debug().scope, at)));
+    }
+    if (auto* bm = v.as<interp::BoundMethodObject>()) {
+        if (auto* fn = bm->func.as<interp::FunctionObject>()) {
+            return constant(g, Value::graphRef(graphOf(fn, bm->self, hv.scope, at)));
+        }
+    }
+    if (modules::isCell(v)) {
+        interp::Value construct = I.typeOf(v)->lookup("construct");
+        if (auto* fn = construct.as<interp::FunctionObject>()) {
+            return constant(g, Value::graphRef(graphOf(fn, v, hv.scope, at)));
+        }
+    }
+    if (std::optional<ops::SpellingRef> ref = modules::opFunctionOf(v)) {
+        return constant(g, Value::primitive(ref->op->name));
+    }
+    if (const modules::PrimitiveObject* p = modules::primitiveOf(v)) {
+        return constant(g, Value::primitive(p->op->name, p->attrs));
+    }
+    const std::string kind = modules::compositeKind(v);
+    if (kind == "MultitypeFuncGraph") {
+        const modules::HolderObject* h = modules::holderOf(v);
+        std::vector<ValuePtr> sigs, graphs;
+        for (std::size_t r = 0; r < h->items.size(); ++r) {
+            std::vector<ValuePtr> keys;
+            for (const std::string& k : h->typeKeys[r]) {
+                keys.push_back(Value::string(k));
+            }
+            sigs.push_back(Value::tuple(std::move(keys)));
+            auto* fn = h->items[r].as<interp::FunctionObject>();
+            if (fn == nullptr) {
+                fail("TypeError", "For 'MultitypeFuncGraph', the registered function of '" + h->name +
+                     "' must be a Python function.", at);
+            }
+            graphs.push_back(Value::graphRef(graphOf(fn, {}, at->debug().scope, at)));
+        }
+        ir::AttrMap attrs;
+        attrs.set("name", Value::string(h->name));
+        attrs.set("signatures", Value::tuple(std::move(sigs)));
+        attrs.set("graphs", Value::tuple(std::move(graphs)));
+        return constant(g, Value::primitive(std::string(meta::kMultitype), std::move(attrs)));
+    }
+    if (kind == "GradOperation") {
+        fail("RuntimeError", "irscope: GradOperation is not supported yet in graph mode (automatic differentiation "
+             "comes with the Compiler pipeline).", at);
+    }
+    fail("TypeError", "irscope: a '" + I.typeName(v) + "' object cannot be used as a value in graph mode.", at);
+}
+
+Node* Resolver::callGraph(CNode* c, FuncGraph* g, std::vector<Node*> args, const std::vector<std::string>& kws) {
+    FuncGraph* home = c->graph();
+    auto sit = s_.signatures.find(g);
+    std::vector<Node*> in{constant(home, Value::graphRef(g))};
+    if (sit == s_.signatures.end()) {
+        if (!kws.empty()) {
+            fail("TypeError", "irscope: keyword arguments are not supported when calling '" + g->name() + "'.", c);
+        }
+        in.insert(in.end(), args.begin(), args.end());
+        return cnode(home, in, c);
+    }
+    const GraphSignature& sig = sit->second;
+    const std::size_t npos = args.size() - kws.size();
+    std::vector<Node*> bound(sig.names.size(), nullptr);
+    if (npos > sig.names.size()) {
+        fail("TypeError", g->name() + "() takes " + std::to_string(sig.names.size()) + " positional arguments but " +
+             std::to_string(npos) + " were given", c);
+    }
+    for (std::size_t i = 0; i < npos; ++i) {
+        bound[i] = args[i];
+    }
+    for (std::size_t k = 0; k < kws.size(); ++k) {
+        auto it = std::find(sig.names.begin(), sig.names.end(), kws[k]);
+        if (it == sig.names.end()) {
+            fail("TypeError", g->name() + "() got an unexpected keyword argument '" + kws[k] + "'", c);
+        }
+        bound[static_cast<std::size_t>(it - sig.names.begin())] = args[npos + k];
+    }
+    const std::size_t ndef = sig.defaults.size();
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+        if (bound[i] != nullptr) {
+            continue;
+        }
+        if (i + ndef >= sig.names.size() && i + ndef - sig.names.size() < ndef) {
+            bound[i] = constant(home, sig.defaults[i + ndef - sig.names.size()]);
+        } else {
+            fail("TypeError", g->name() + "() missing 1 required positional argument: '" + sig.names[i] + "'", c);
+        }
+    }
+    in.insert(in.end(), bound.begin(), bound.end());
+    return cnode(home, in, c);
+}
+
+Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spelling& sp, ir::AttrMap attrs,
+                              std::vector<Node*> args, const std::vector<std::string>& kws) {
+    FuncGraph* home = c->graph();
+    ops::CallBinding b;
+    try {
+        b = ops::bindCall(op, sp, args.size() - kws.size(), kws);
+    } catch (const ops::OpError& e) {
+        fail("TypeError", e.what(), c);
+    }
+    auto source = [&](const ops::ArgSource& src) -> Node* {
+        if (src.kind == ops::ArgSource::Kind::Default) {
+            return constant(home, src.value);
+        }
+        if (src.kind == ops::ArgSource::Kind::Pack) {
+            if (src.args.size() == 1) {
+                return args[src.args[0]];
+            }
+            std::vector<Node*> items{constant(home, Value::primitive(std::string(meta::kMakeTuple)))};
+            std::vector<ValuePtr> consts;
+            for (std::size_t i : src.args) {
+                items.push_back(args[i]);
+                if (const auto* vn = ir::nodeCast<ir::ValueNode>(args[i])) {
+                    consts.push_back(vn->value());
+                }
+            }
+            if (consts.size() == src.args.size()) {
+                return constant(home, Value::tuple(std::move(consts)));
+            }
+            return cnode(home, items, c);
+        }
+        Node* n = args.at(src.args.at(0));
+        if (src.convert != nullptr) {
+            if (const auto* vn = ir::nodeCast<ir::ValueNode>(n)) {
+                return constant(home, src.convert(vn->value()));
+            }
+        }
+        return n;
+    };
+    for (const auto& [name, src] : b.attrs) {
+        if (src.kind == ops::ArgSource::Kind::Absent) {
+            continue;
+        }
+        if (src.kind == ops::ArgSource::Kind::Default) {
+            if (!attrs.get(name)) {
+                attrs.set(name, src.value);
+            }
+            continue;
+        }
+        const auto* vn = ir::nodeCast<ir::ValueNode>(source(src));
+        if (vn == nullptr) {
+            fail("TypeError", "For '" + op.name + "', the argument '" + name + "' must be a constant in graph mode.", c);
+        }
+        attrs.set(name, vn->value());
+    }
+    std::vector<Node*> in{constant(home, Value::primitive(op.name, std::move(attrs)))};
+    for (const ops::ArgSource& src : b.inputs) {
+        if (src.kind != ops::ArgSource::Kind::Absent) {
+            in.push_back(source(src));
+        }
+    }
+    Node* r = cnode(home, in, c);
+    if (b.outputIndex >= 0) {
+        r = cnode(home, {constant(home, Value::primitive("TupleGetItem")), r,
+                         constant(home, Value::integer(b.outputIndex))}, c);
+    }
+    return r;
+}
+
+Node* Resolver::callCell(CNode* c, const HostVal& cell, std::vector<Node*> args, const std::vector<std::string>& kws) {
+    interp::Value construct = I.typeOf(cell.v)->lookup("construct");
+    if (auto* fn = construct.as<interp::FunctionObject>()) {
+        return callGraph(c, graphOf(fn, cell.v, cell.scope, c), std::move(args), kws);
+    }
+    if (!kws.empty()) {
+        fail("TypeError", "irscope: keyword arguments are not supported when calling '" + I.typeName(cell.v) + "'.", c);
+    }
+    return nativeCell(c, cell, args);
+}
+
+Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
+    FuncGraph* home = c->graph();
+    const std::vector<std::string> kws = keywordsOf(c);
+    std::vector<Node*> args;
+    for (std::size_t i = 1; i < c->size(); ++i) {
+        args.push_back(inputValue(c->input(i), home, c));
+    }
+    const interp::Value& v = callee.v;
+    if (modules::isCell(v)) {
+        return callCell(c, callee, std::move(args), kws);
+    }
+    if (auto* fn = v.as<interp::FunctionObject>()) {
+        return callGraph(c, graphOf(fn, {}, c->debug().scope, c), std::move(args), kws);
+    }
+    if (auto* bm = v.as<interp::BoundMethodObject>()) {
+        if (auto* fn = bm->func.as<interp::FunctionObject>()) {
+            return callGraph(c, graphOf(fn, bm->self, callee.scope, c), std::move(args), kws);
+        }
+    }
+    if (std::optional<ops::SpellingRef> ref = modules::opFunctionOf(v)) {
+        return callPrimitive(c, *ref->op, *ref->spelling, {}, std::move(args), kws);
+    }
+    if (const modules::PrimitiveObject* p = modules::primitiveOf(v)) {
+        return callPrimitive(c, *p->op, *p->classSpelling, p->attrs, std::move(args), kws);
+    }
+    if (v.identical(I.builtins().getStr("print"))) {
+        std::vector<Node*> in{constant(home, Value::primitive("Print"))};
+        in.insert(in.end(), args.begin(), args.end());
+        return cnode(home, in, c);
+    }
+    interp::Type* type = I.typeOf(v);
+    if (modules::isJitClass(type)) {
+        interp::Value call = type->lookup("__call__");
+        auto* fn = call.as<interp::FunctionObject>();
+        if (fn == nullptr) {
+            fail("ValueError", "MsClassObject: '" + type->name + "' has no __call__ function, please check the code.", c);
+        }
+        return callGraph(c, graphOf(fn, v, callee.scope, c), std::move(args), kws);
+    }
+    if (!kws.empty()) {
+        fail("TypeError", "irscope: keyword arguments are not supported when calling a '" + I.typeName(v) + "'.", c);
+    }
+    const std::string kind = modules::compositeKind(v);
+    if (kind == "MultitypeFuncGraph") {
+        std::vector<Node*> in{functionValue(callee, home, c)};
+        in.insert(in.end(), args.begin(), args.end());
+        return cnode(home, in, c);
+    }
+    if (kind == "HyperMap") {
+        const modules::HolderObject* h = modules::holderOf(v);
+        std::vector<Node*> in{constant(home, Value::primitive(std::string(meta::kHyperMap)))};
+        if (!h->extra.isNull() && !h->extra.isNone()) {
+            in.push_back(functionValue(HostVal{h->extra, callee.scope}, home, c));
+        }
+        in.insert(in.end(), args.begin(), args.end());
+        return cnode(home, in, c);
+    }
+    if (const modules::VmapData* vm = modules::vmapOf(v)) {
+        ir::AttrMap attrs;
+        auto axes = [&](const interp::Value& a) {
+            Node* n = materialize(HostVal{a, callee.scope}, home, c);
+            const auto* vn = ir::nodeCast<ir::ValueNode>(n);
+            return vn ? vn->value() : Value::none();
+        };
+        attrs.set("in_axes", axes(vm->inAxes));
+        attrs.set("out_axes", axes(vm->outAxes));
+        Node* fnv = functionValue(HostVal{vm->fn, callee.scope}, home, c);
+        Node* mapped = cnode(home, {constant(home, Value::primitive(std::string(meta::kVmap), std::move(attrs))), fnv}, c);
+        std::vector<Node*> in{mapped};
+        in.insert(in.end(), args.begin(), args.end());
+        return cnode(home, in, c);
+    }
+    if (kind == "GradOperation") {
+        functionValue(callee, home, c);  // reports that autodiff is not supported yet
+    }
+    if (auto* nf = v.as<interp::NativeFunctionObject>()) {
+        if (nf->name == "grad" || nf->name == "value_and_grad" || nf->name == "GradOperation") {
+            fail("RuntimeError", "irscope: " + nf->name + " is not supported yet in graph mode (automatic "
+                 "differentiation comes with the Compiler pipeline).", c);
+        }
+        fail("TypeError", "irscope: the built-in function '" + nf->name + "' is not supported in graph mode.", c);
+    }
+    if (type == I.types().type.get() || v.as<interp::Type>() != nullptr) {
+        fail("TypeError", "irscope: creating a '" + std::string(v.as<interp::Type>() ? v.as<interp::Type>()->name
+                                                                                      : I.typeName(v)) +
+             "' object in graph mode needs constant arguments (or is not supported).", c);
+    }
+    fail("TypeError", "irscope: a '" + I.typeName(v) + "' object is not callable in graph mode.", c);
+}
+
+Node* Resolver::nativeCell(CNode* c, const HostVal& cell, const std::vector<Node*>& args) {
+    FuncGraph* home = c->graph();
+    const std::string cls = I.typeName(cell.v);
+    auto fresh = [&](ValuePtr prim, std::vector<Node*> in) {
+        in.insert(in.begin(), constant(home, std::move(prim)));
+        CNode* n = cnode(home, in, c);
+        n->debug().scope = cell.scope;
+        return n;
+    };
+    auto attr = [&](const char* name) { return I.getAttr(cell.v, name); };
+    auto param = [&](const char* name) { return weight(attr(name), c); };
+    auto getItem0 = [&](Node* tuple) {
+        return fresh(Value::primitive("TupleGetItem"), {tuple, constant(home, Value::integer(0))});
+    };
+    if (args.size() != 1) {
+        fail("TypeError", "For '" + cls + "', construct takes 1 input but " + std::to_string(args.size()) + " were given.", c);
+    }
+    Node* x = args[0];
+    static const std::pair<const char*, const char*> acts[] = {
+        {"ReLU", "ReLU"}, {"Sigmoid", "Sigmoid"}, {"Tanh", "Tanh"}, {"GELU", "GeLU"}, {"HSwish", "HSwish"}};
+    for (const auto& [k, op] : acts) {
+        if (cls == k) {
+            return fresh(primitiveWith(op, {}), {x});
+        }
+    }
+    if (cls == "Softmax") {
+        ir::AttrMap a;
+        interp::Value axis = attr("axis");
+        a.set("axis", axis.isIntLike() ? Value::tuple({Value::integer(axis.intLike())})
+                                       : materializeConst(HostVal{axis, cell.scope}, home, c));
+        return fresh(primitiveWith("Softmax", a), {x});
+    }
+    if (cls == "Dense") {
+        ir::AttrMap a;
+        a.set("transpose_b", Value::boolean(true));
+        Node* y = fresh(primitiveWith("MatMul", a), {x, param("weight")});
+        if (I.truthy(attr("has_bias"))) {
+            y = fresh(primitiveWith("BiasAdd", {}), {y, param("bias")});
+        }
+        interp::Value act = I.getAttrOrNull(cell.v, "activation");
+        if (!act.isNull() && modules::isCell(act)) {
+            y = nativeCell(c, HostVal{act, cell.scope + "/activation-" + I.typeName(act)}, {y});
+        }
+        return y;
+    }
+    if (cls == "Dropout") {
+        if (!I.truthy(attr("training"))) {
+            return x;
+        }
+        ir::AttrMap a;
+        a.set("keep_prob", Value::floating(attr("keep_prob").toDouble()));
+        return getItem0(fresh(primitiveWith("Dropout", a), {x}));
+    }
+    if (cls == "LayerNorm") {
+        ir::AttrMap a;
+        a.set("begin_norm_axis", Value::integer(attr("begin_norm_axis").intLike()));
+        a.set("begin_params_axis", Value::integer(attr("begin_params_axis").intLike()));
+        a.set("epsilon", Value::floating(attr("epsilon").toDouble()));
+        return getItem0(fresh(primitiveWith("LayerNorm", a), {x, param("gamma"), param("beta")}));
+    }
+    if (cls == "SequentialCell") {
+        Node* y = x;
+        const std::int64_t n = I.len(cell.v);
+        for (std::int64_t k = 0; k < n; ++k) {
+            interp::Value sub = I.getItem(cell.v, interp::Value::integer(k));
+            HostVal hv{sub, cell.scope + "/" + std::to_string(k) + "-" + I.typeName(sub)};
+            interp::Value construct = I.typeOf(sub)->lookup("construct");
+            if (auto* fn = construct.as<interp::FunctionObject>()) {
+                FuncGraph* g = graphOf(fn, sub, hv.scope, c);
+                y = cnode(home, {constant(home, Value::graphRef(g)), y}, c);
+            } else {
+                y = nativeCell(c, hv, {y});
+            }
+        }
+        return y;
+    }
+    fail("TypeError", "irscope: the built-in cell '" + cls + "' is not supported in graph mode yet.", c);
+}
+
+}  // namespace irscope::compiler

@@ -1,0 +1,72 @@
+// Internals of symbol_resolve (symbol_resolve*.cpp): what a node means on the host
+// (hostOf), how a call of a host callee becomes a graph or primitive call (lowerCall), and
+// how a host value used as data becomes a constant, a weight or a function value
+// (materialize).
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/frontend_state.h"
+#include "ops/op_registry.h"
+#include "passes/compile_error.h"
+
+namespace irscope::compiler {
+
+// A host object a node stands for, with the scope its nodes get when it is a Cell.
+struct HostVal {
+    interp::Value v;
+    std::string scope;
+};
+
+class Resolver {
+public:
+    Resolver(FrontendState& s, ir::Module& m) : s_(s), I(s.I), m_(m) {}
+    void run();
+
+    // --- symbol_resolve.cpp -----------------------------------------------------------------
+    std::optional<HostVal> hostOf(ir::Node* n);
+    [[noreturn]] void fail(const std::string& pyType, const std::string& msg, const ir::Node* at) const;
+    ir::SourceLocation where(const ir::Node* at) const;
+    ir::CNode* cnode(ir::FuncGraph* g, std::vector<ir::Node*> in, const ir::Node* like);
+    ir::Node* constant(ir::FuncGraph* g, ir::ValuePtr v) { return m_.addValue(g, std::move(v)); }
+    // A node's constant value (a ValueNode, or a host value convertible to a constant).
+    ir::ValuePtr constantOf(ir::Node* n);
+    interp::Value hostFromConstant(const ir::Value& v);  // Null when not a plain constant
+    ir::Node* materialize(const HostVal& hv, ir::FuncGraph* g, const ir::Node* at);
+    // A host value as an ir constant (TypeError when it is not one).
+    ir::ValuePtr materializeConst(const HostVal& hv, ir::FuncGraph* g, const ir::Node* at);
+    ir::Node* inputValue(ir::Node* in, ir::FuncGraph* g, const ir::Node* at);
+    ir::FuncGraph* graphOf(const interp::FunctionObject* fn, const interp::Value& self, const std::string& scope,
+                           const ir::Node* at);
+    ir::Parameter* weight(const interp::Value& param, const ir::Node* at);
+
+    // --- symbol_resolve_call.cpp ------------------------------------------------------------
+    // The replacement of call `c` whose callee is the host value `callee`.
+    ir::Node* lowerCall(ir::CNode* c, const HostVal& callee);
+    ir::Node* callGraph(ir::CNode* c, ir::FuncGraph* g, std::vector<ir::Node*> args,
+                        const std::vector<std::string>& kws);
+    ir::Node* callPrimitive(ir::CNode* c, const ops::OpDef& op, const ops::Spelling& sp, ir::AttrMap attrs,
+                            std::vector<ir::Node*> args, const std::vector<std::string>& kws);
+    ir::Node* callCell(ir::CNode* c, const HostVal& cell, std::vector<ir::Node*> args,
+                       const std::vector<std::string>& kws);
+    // nn layers implemented natively (Dense, ReLU, SequentialCell...) lowered to primitives.
+    ir::Node* nativeCell(ir::CNode* c, const HostVal& cell, const std::vector<ir::Node*>& args);
+    // A function value for a host callable (graph, primitive, MultitypeFuncGraph...).
+    ir::Node* functionValue(const HostVal& hv, ir::FuncGraph* g, const ir::Node* at);
+    // Whether a call of `callee` with constant arguments runs on the host at compile time
+    // (creating a jit_class instance, a primitive instance, a Tensor, vmap(fn)...).
+    bool hostCallable(const interp::Value& callee) const;
+
+    FrontendState& s_;
+    interp::Interpreter& I;
+    ir::Module& m_;
+    std::map<const ir::Node*, std::optional<HostVal>> memo_;
+};
+
+// Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).
+void sweepModule(ir::Module& m);
+
+}  // namespace irscope::compiler

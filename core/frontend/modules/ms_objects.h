@@ -1,0 +1,68 @@
+// What the graph compiler's front end (core/compiler) needs to see inside the built-in
+// modules' objects: the registry op behind `ops.add` / `ops.ReduceSum(keep_dims=True)`, the
+// composites' contents (MultitypeFuncGraph registrations, HyperMap's function, vmap's
+// axes), Cells and Parameters. The modules keep their own classes private; this is the
+// read-only window onto them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/interp/interpreter.h"
+#include "ops/op_registry.h"
+#include "runtime/tensor.h"
+
+namespace irscope::modules {
+
+// ops.ReduceSum(keep_dims=True): the primitive instance's op and constructor attributes.
+class PrimitiveObject : public interp::Object {
+public:
+    explicit PrimitiveObject(interp::Type* t) : Object(t, interp::ObjKind::Native) {}
+    const ops::OpDef* op = nullptr;
+    const ops::Spelling* classSpelling = nullptr;
+    ir::AttrMap attrs;
+};
+
+// A native object holding Python values (composites, ParameterTuple).
+class HolderObject : public interp::Object {
+public:
+    explicit HolderObject(interp::Type* t) : Object(t, interp::ObjKind::Native) {}
+    std::vector<interp::Value> items;
+    std::vector<std::vector<std::string>> typeKeys;  // MultitypeFuncGraph registrations
+    std::string name;
+    interp::Value extra;
+    void clearRefs() override {
+        items.clear();
+        extra = interp::Value();
+        Object::clearRefs();
+    }
+};
+
+// `ops.vmap(fn, in_axes, out_axes)` returns a native function carrying this.
+struct VmapData {
+    interp::Value fn, inAxes, outAxes;
+};
+
+// ops.add / F.assign: the registry spelling a module function stands for, else nullopt.
+std::optional<ops::SpellingRef> opFunctionOf(const interp::Value& v);
+const PrimitiveObject* primitiveOf(const interp::Value& v);
+const VmapData* vmapOf(const interp::Value& v);
+
+// The composite kind of a mindspore.ops.composite object ("MultitypeFuncGraph",
+// "HyperMap", "GradOperation") and its holder, or "" / null.
+std::string compositeKind(const interp::Value& v);
+const HolderObject* holderOf(const interp::Value& v);
+
+bool isCell(const interp::Value& v);
+bool isParameter(const interp::Value& v);
+// A Tensor / Parameter / ndarray's storage (shared with the host object), or null.
+const runtime::Tensor* tensorOf(const interp::Value& v);
+// Parameter.name ("" for other values).
+std::string parameterName(const interp::Value& v);
+// An ms / np dtype object's element type.
+std::optional<ir::DType> dtypeOf(const interp::Value& v);
+// @jit_class marker on a class.
+bool isJitClass(const interp::Type* t);
+
+}  // namespace irscope::modules
