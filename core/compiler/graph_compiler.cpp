@@ -78,9 +78,10 @@ struct GraphCompilerImpl::Compiled {
     std::unique_ptr<ir::Module> module;
     std::map<std::string, runtime::Tensor, std::less<>> weights;
     // For each entry input: the index in the call's flattened arguments it comes from, or
-    // -1 for a value parse bound itself (a default), kept in `fixed`.
+    // -1 for a value parse bound itself (a default), kept in `fixed` already converted
+    // (the cache must hold no interpreter values: it may outlive the interpreter).
     std::vector<int> source;
-    std::vector<Value> fixed;
+    std::vector<ops::KernelArg> fixed;
     std::vector<bool> used;  // per flattened argument: some entry input comes from it
 };
 
@@ -239,7 +240,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
             }
         }
         c->source.push_back(from);
-        c->fixed.push_back(from < 0 ? in : Value());
+        c->fixed.push_back(from < 0 ? detail::kernelArgOf(I, in) : ops::KernelArg());
     }
     c->used = std::move(used);
     c->module = std::move(module);
@@ -251,11 +252,12 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
     std::vector<ops::KernelArg> inputs;
     for (std::size_t k = 0; k < c.source.size(); ++k) {
         const int from = c.source[k];
-        const Value& v = from >= 0 && static_cast<std::size_t>(from) < all.size()
-                             ? all[static_cast<std::size_t>(from)]
-                             : c.fixed[k];
+        if (from < 0 || static_cast<std::size_t>(from) >= all.size()) {
+            inputs.push_back(c.fixed[k]);
+            continue;
+        }
         try {
-            inputs.push_back(detail::kernelArgOf(I, v));
+            inputs.push_back(detail::kernelArgOf(I, all[static_cast<std::size_t>(from)]));
         } catch (const passes::CompileError& e) {
             throw interp::PyError(interp::Exc::TypeError, e.message());
         }
