@@ -24,26 +24,14 @@ namespace {
 // status 0 or 1 (never a crash, never a hang), and the test says when one already passes
 // so it can leave this list.
 const std::map<QString, const char*> kPending = {
-    // The GRAPH_MODE / @jit compiler (parse, symbol_resolve, type_inference, evaluator).
-    {QStringLiteral("compile_cache_loop"), "graph compiler: @jit function"},
-    {QStringLiteral("depend_order"), "graph compiler: GRAPH_MODE Cell with Depend"},
-    {QStringLiteral("graph_mode_print"),
-     "graph compiler: Print operator in GRAPH_MODE, Cell.compile"},
-    {QStringLiteral("hypermap_vs_for"), "graph compiler: HyperMap/MultitypeFuncGraph in @jit"},
-    {QStringLiteral("if_vs_select"), "graph compiler: control flow on tensors in @jit"},
-    {QStringLiteral("jit_class_attr"), "graph compiler: @jit_class attribute in construct"},
-    {QStringLiteral("jit_class_call"), "graph compiler: @jit_class __call__"},
-    {QStringLiteral("jit_class_create"),
-     "graph compiler: @jit_class instance created in construct"},
-    {QStringLiteral("jit_class_method"), "graph compiler: @jit_class method call"},
-    {QStringLiteral("jit_class_nested"), "graph compiler: nested @jit_class attributes"},
-    {QStringLiteral("jit_class_no_call"),
-     "graph compiler: MindSpore's error for a jit_class without __call__"},
-    {QStringLiteral("jit_decorator"), "graph compiler: @jit functions and a @jit construct"},
+    // Graph-mode lists: `out.append(...)` on a list built in a @jit function.
+    {QStringLiteral("hypermap_vs_for"), "graph compiler: list.append in @jit (for_loop_net)"},
+    // `range(xs.shape[0])` (a shape known from the signature) is not unrolled yet; the
+    // eager HSwish kernel also differs from MindSpore's (x for x >= 3, +0 for x <= -3).
+    {QStringLiteral("vmap_vs_for"), "graph compiler: loop over range(xs.shape[0]); HSwish kernel"},
+    // lazy_inline reuse: MindSpore compiles one Block graph from the first instance called
+    // and reuses it for every Block with the same cell_init_args, attributes included.
     {QStringLiteral("lazy_inline_attr_changed"), "graph compiler: lazy_inline graph reuse"},
-    {QStringLiteral("lazy_inline_gpt"), "graph compiler: lazy_inline GPT model"},
-    {QStringLiteral("lazy_inline_nested"), "graph compiler: nested lazy_inline"},
-    {QStringLiteral("vmap_vs_for"), "graph compiler: @jit loop over a tensor's rows"},
     // Automatic differentiation (GradOperation) in graph mode, and load elimination.
     {QStringLiteral("load_elim_fwd_bwd"),
      "graph compiler: GradOperation, auto_monad, load elimination"},
