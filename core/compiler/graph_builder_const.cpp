@@ -72,9 +72,11 @@ std::optional<interp::Value> GraphBuilder::constValue(const ast::Expr& e, bool u
             }
             case K::Attribute: {
                 const auto& a = e.cast<ast::Attribute>();
-                std::optional<interp::Value> obj = constValue(*a.value, useKnown);
-                if (!obj || modules::tensorOf(*obj) != nullptr) {
-                    return std::nullopt;  // tensor attributes (shape, dtype) are type inference's
+                // A compile is per input shape: the shape and rank of an input are constants.
+                const bool shapeLike = a.attr == "shape" || a.attr == "ndim";
+                std::optional<interp::Value> obj = constValue(*a.value, useKnown || shapeLike);
+                if (!obj || (modules::tensorOf(*obj) != nullptr && !shapeLike)) {
+                    return std::nullopt;  // other tensor attributes are type inference's
                 }
                 interp::Value v = I.getAttrOrNull(*obj, a.attr);
                 return v.isNull() ? std::nullopt : std::optional<interp::Value>(v);

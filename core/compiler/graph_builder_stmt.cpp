@@ -108,6 +108,19 @@ void GraphBuilder::statement(const ast::Stmt& st) {
             if (e.value->kind == ast::ExprKind::Constant) {
                 return;  // a docstring or a bare literal
             }
+            // `out.append(v)` / `out.extend(seq)` on a local list: the list is a value in
+            // graph mode, so the statement rebinds it (`out = out + [v]`, as MindSpore does).
+            if (const auto* call = e.value->as<ast::Call>(); call && call->keywords.empty() && call->args.size() == 1) {
+                const auto* method = call->func->as<ast::Attribute>();
+                const auto* base = method ? method->value->as<ast::Name>() : nullptr;
+                if (base && cur_.env.get(base->id) && (method->attr == "append" || method->attr == "extend")) {
+                    Node* list = cur_.env.get(base->id);
+                    Node* arg = expr(*call->args[0]);
+                    Node* more = meta(method->attr == "append" ? meta::kMakeList : meta::kToList, {arg}, st.span);
+                    cur_.env.set(base->id, meta(meta::kAdd, {list, more}, st.span));
+                    return;
+                }
+            }
             Node* v = expr(*e.value);
             if (v->isCNode()) {
                 cur_.isolated.push_back(v);
