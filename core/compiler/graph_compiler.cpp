@@ -194,7 +194,10 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
         }
     });
     const passes::PipelineResult result = session::runRecorded(pm, *module, pctx, record, serial_);
-    record.graphName = module->entry() != nullptr ? module->entry()->name() : std::string();
+    // A compile that failed before parse made the entry still gets the name it would have.
+    record.graphName = module->entry() != nullptr            ? module->entry()->name()
+                       : target.is<interp::FunctionObject>() ? function
+                                                             : I.typeName(target) + "_" + function;
     session_->compiles.push_back(record);
 
     if (result.status == passes::PipelineStatus::Cancelled) {
