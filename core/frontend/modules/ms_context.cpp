@@ -494,6 +494,12 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         ms->ctx->settings["seed"] = v[0].asInt();
         return Value::none();
     });
+    // mindspore.tensor(input_data, dtype): the function spelling of Tensor(input_data, dtype).
+    interp::addFunction(I, m, "tensor", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig = Signature("tensor").arg("input_data", Value::none()).arg("dtype", Value::none());
+        auto v = sig.bind(J, a);
+        return J.call(Value(ms->tensor), {v[0], v[1]});
+    });
     interp::addFunction(I, m, "get_seed", [ms](Interpreter&, CallArgs&) -> Value {
         auto it = ms->ctx->settings.find("seed");
         return it == ms->ctx->settings.end() ? Value::none() : Value::integer(std::get<std::int64_t>(it->second));

@@ -1014,6 +1014,8 @@ void initTensorTypes(Interpreter& I, const MsPtr& ms) {
                 "requires_grad", [](Interpreter&, const Value& s) { return Value::boolean(asTensor(s)->requiresGrad); },
                 [](Interpreter& J, const Value& s, const Value& v) { asTensor(s)->requiresGrad = J.truthy(v); })
             .property("data", [](Interpreter&, const Value& s) { return s; })
+            // value(): the Parameter's current value as a plain Tensor (a copy, like a Load).
+            .method("value", [ms](Interpreter& J, CallArgs& a) { return newTensor(J, *ms, selfTensor(a).clone()); })
             .build();
     ms->parameter = param.get();
     ms->keep = {Value(msDtype), Value(npDtype), Value(scalarType), Value(tensor), Value(param)};
