@@ -69,6 +69,9 @@ Compiled compile(const std::string& src, const compiler::CompileLimits& limits =
             compiler::makeSymbolResolvePass(c.state)->run(*c.m, ctx);
             c.resolved = check("symbol_resolve");
         }
+        if (qEnvironmentVariableIsSet("IRSCOPE_DUMP") && !c.problem.empty()) {
+            qInfo().noquote() << QString::fromStdString(c.problem);
+        }
         if (qEnvironmentVariableIsSet("IRSCOPE_DUMP")) {  // for debugging a failing case
             qInfo().noquote() << QString::fromStdString(c.parsed) << "\n=====\n" << QString::fromStdString(c.resolved);
         }
@@ -466,6 +469,107 @@ args = ((x, x), (x, x))
         QVERIFY(hasGraph(c.resolved, "add_tensor"));  // kept: the primitive refers to it
         QVERIFY(c.resolved.find("in_axes: I64(0)") != std::string::npos);
         QVERIFY(hasGraph(c.resolved, "double"));
+    }
+
+    void whileWithBreakContinueReturn() {
+        Compiled c = compile(script(R"(
+class Net(nn.Cell):
+    def construct(self, x):
+        i = 0
+        while i < 10:
+            i = i + 1
+            if x.sum() > 100:
+                break
+            if x.sum() < -100:
+                return x
+            if i == 2:
+                continue
+            x = x + 1
+        return x * i
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QVERIFY(hasGraph(c.parsed, "↵Net_construct"));
+        QVERIFY(hasGraph(c.parsed, "↻Net_construct"));
+        QVERIFY(hasGraph(c.parsed, "↓Net_construct"));
+        QCOMPARE(count(c.parsed, "= Switch("), 4);  // the loop and three ifs
+        QCOMPARE(count(c.parsed, "call @↵Net_construct("), 3);  // enter, continue, next iteration
+    }
+
+    void superAndMethods() {
+        Compiled c = compile(script(R"(
+class Base(nn.Cell):
+    def construct(self, x):
+        return x + 1
+class Net(Base):
+    def helper(self, x):
+        return x * 2
+    def construct(self, x):
+        return self.helper(super().construct(x))
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QVERIFY(hasGraph(c.resolved, "Net_construct"));
+        QVERIFY(hasGraph(c.resolved, "Base_construct"));
+        QVERIFY(hasGraph(c.resolved, "Net_helper"));
+        QCOMPARE(graphCount(c.resolved), 3);
+    }
+
+    void raiseAndAssert() {
+        Compiled c = compile(script(R"(
+class Net(nn.Cell):
+    def construct(self, x):
+        if x.shape[0] != 3:
+            raise ValueError("x must have 3 rows")
+        assert len(x.shape) == 1, "rank 1"
+        return x
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        Compiled bad = compile(script(R"(
+class Net(nn.Cell):
+    def construct(self, x):
+        if x.shape[0] != 4:
+            raise ValueError("x must have 4 rows")
+        return x
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QCOMPARE(QString::fromStdString(bad.errorType), QString("ValueError"));
+        QCOMPARE(QString::fromStdString(bad.errorMessage), QString("x must have 4 rows"));
+        QCOMPARE(bad.errorLine, 9);
+    }
+
+    void assigningSelfAttributeIsAnError() {
+        Compiled c = compile(script(R"(
+class Net(nn.Cell):
+    def construct(self, x):
+        self.last = x
+        return x
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QCOMPARE(QString::fromStdString(c.errorType), QString("RuntimeError"));
+        QVERIFY(c.errorMessage.find("'last'") != std::string::npos);
+        QCOMPARE(c.errorLine, 8);
+    }
+
+    void isolatedPrintInABranch() {
+        Compiled c = compile(script(R"(
+class Net(nn.Cell):
+    def construct(self, x):
+        if x.sum() > 0:
+            print("positive", x)
+        return x
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QVERIFY(c.resolved.find("Print(\"positive\", %para") != std::string::npos);
+        QCOMPARE(count(c.resolved, "StopGradient("), 1);
     }
 };
 

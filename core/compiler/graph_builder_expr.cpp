@@ -123,11 +123,12 @@ Node* GraphBuilder::name(const ast::Name& n) {
         return v;
     }
     if (!selfName_.empty() && n.id == selfName_) {
+        // resolve(NameSpace[ClassObject: 'Net'], "self"): the object itself.
         if (!selfObject_) {
             selfObject_ = s_.hostValue({HostEntry::Kind::Object, spec_.self, spec_.scope},
-                                       "ClassObject[" + I.typeName(spec_.self) + "]");
+                                       "NameSpace[ClassObject: '" + I.typeName(spec_.self) + "']");
         }
-        return constant(selfObject_);
+        return cnode({prim("resolve"), constant(selfObject_), constant(Value::string(n.id))}, n.span);
     }
     const interp::CodeInfo* code = spec_.fn->code;
     if (code != nullptr && code->slotOf(n.id) >= 0) {  // a local not bound on this path
@@ -303,14 +304,18 @@ Node* GraphBuilder::expr(const ast::Expr& e) {
 }
 
 Node* GraphBuilder::call(const ast::Call& c) {
+    std::vector<Node*> in;
     if (const auto* attr = c.func->as<ast::Attribute>()) {
         if (const auto* inner = attr->value->as<ast::Call>()) {
-            if (const auto* sup = inner->func->as<ast::Name>(); sup && sup->id == "super") {
-                fail("RuntimeError", "super() calls are not supported in graph mode yet.", c.span);
+            if (const auto* sup = inner->func->as<ast::Name>();
+                sup && sup->id == "super" && cur_.env.get("super") == nullptr) {
+                in.push_back(superMethod(*inner, attr->attr, c.span));
             }
         }
     }
-    std::vector<Node*> in{expr(*c.func)};
+    if (in.empty()) {
+        in.push_back(expr(*c.func));
+    }
     for (const ast::ExprPtr& a : c.args) {
         if (const auto* st = a->as<ast::Starred>()) {
             Iterable it = iterable(*st->value);
@@ -337,6 +342,35 @@ Node* GraphBuilder::call(const ast::Call& c) {
         n->attrs().set("keywords", Value::tuple(std::move(kwNames)));
     }
     return n;
+}
+
+Node* GraphBuilder::superMethod(const ast::Call& superCall, const std::string& method, const ast::Span& at) {
+    if (spec_.self.isNull() || !superCall.args.empty()) {
+        fail("RuntimeError", "In graph mode, only super().method(...) inside a method is supported.", at);
+    }
+    // The class after the method's defining class in the MRO of self's class.
+    std::string owner = spec_.fn->qualname.substr(0, spec_.fn->qualname.rfind('.'));
+    owner = owner.substr(owner.rfind('.') == std::string::npos ? 0 : owner.rfind('.') + 1);
+    const std::vector<interp::Type*>& mro = I.typeOf(spec_.self)->mro;
+    std::size_t k = 0;
+    while (k < mro.size() && mro[k]->name != owner) {
+        ++k;
+    }
+    for (++k; k < mro.size(); ++k) {
+        if (interp::DictObject* d = mro[k]->dict()) {
+            interp::Value f = d->getStr(method);
+            if (f.is<interp::FunctionObject>()) {
+                auto bound = I.make<interp::BoundMethodObject>(I.types().boundMethod.get(), f, spec_.self);
+                ValuePtr ns = s_.hostValue({HostEntry::Kind::Object, interp::Value(bound), spec_.scope},
+                                           "NameSpace[SuperClass: '" + mro[k]->name + "']");
+                return cnode({prim("resolve"), constant(ns), constant(Value::string(method))}, at);
+            }
+            if (!f.isNull()) {
+                break;
+            }
+        }
+    }
+    fail("AttributeError", "'super' object has no attribute '" + method + "' with Python code to compile.", at);
 }
 
 Node* GraphBuilder::boolOp(const ast::BoolOp& b) {

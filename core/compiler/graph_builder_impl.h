@@ -116,6 +116,8 @@ public:
     // --- expressions (graph_builder_expr.cpp) ---------------------------------------------
     ir::Node* expr(const ast::Expr& e);
     ir::Node* call(const ast::Call& c);
+    // super().method as a host method bound to self (a function of a base class).
+    ir::Node* superMethod(const ast::Call& superCall, const std::string& method, const ast::Span& at);
     ir::Node* name(const ast::Name& n);
     ir::Node* attribute(const ast::Attribute& a);
     ir::Node* subscriptIndex(const ast::Expr& e);

@@ -160,9 +160,13 @@ void GraphBuilder::statement(const ast::Stmt& st) {
                     }
                 }
             }
-            // Reached unconditionally at compile time (a raise under a condition only known
-            // at run time is not supported yet): the compile fails with it, as MindSpore's
-            // constant-condition raise does.
+            // Reached unconditionally (constant conditions are folded): the compile fails with
+            // it, as MindSpore's constant-condition raise does. Under a condition only known at
+            // run time graph mode has no raise yet.
+            if (blocks_.count(cur_.g) != 0) {
+                fail("RuntimeError", "In graph mode, 'raise' is supported only where the compiler can decide "
+                     "the condition (irscope cannot raise " + type + " at run time yet).", st.span);
+            }
             fail(type, msg, st.span);
         }
         case K::ClassDef:
