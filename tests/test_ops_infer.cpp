@@ -195,7 +195,23 @@ private slots:
                                "Gather",
                                "NPUAllocFloatStatus",
                                "NPUGetFloatStatus",
-                               "NPUClearFloatStatus"};
+                               "NPUClearFloatStatus",
+                               "ScalarAdd",
+                               "ScalarSub",
+                               "ScalarMul",
+                               "ScalarDiv",
+                               "ScalarFloorDiv",
+                               "ScalarMod",
+                               "ScalarPow",
+                               "ScalarEq",
+                               "ScalarNe",
+                               "ScalarLt",
+                               "ScalarLe",
+                               "ScalarGt",
+                               "ScalarGe",
+                               "ScalarUsub",
+                               "BoolNot",
+                               "StopGradient"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);

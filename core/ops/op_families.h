@@ -16,5 +16,6 @@ void registerFillOps(OpRegistry& reg);        // fill_ops.cpp
 void registerNnOps(OpRegistry& reg);          // nn_ops.cpp
 void registerStateOps(OpRegistry& reg);       // state_ops.cpp
 void registerStructuralOps(OpRegistry& reg);  // structural_ops.cpp
+void registerScalarOps(OpRegistry& reg);      // scalar_ops.cpp
 
 }  // namespace irscope::ops

@@ -200,6 +200,7 @@ OpRegistry::OpRegistry() {
     registerNnOps(*this);
     registerStateOps(*this);
     registerStructuralOps(*this);
+    registerScalarOps(*this);
     indexSpellings();
 }
 

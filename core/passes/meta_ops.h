@@ -2,6 +2,26 @@
 // known, named as MindSpore's multitype/meta func graphs. They appear as primitive ValueNodes
 // (`add(%a, %b)`) from `parse` until `type_inference` replaces each one with registry
 // primitives or a folded constant. The registry (core/ops) does not know them.
+//
+// What type_inference makes of them (passes/type_inference_meta*.cpp):
+//  - operators on tensors: the registry's Operator spelling ("+" -> Add, "/" -> RealDiv,
+//    "<" -> Less, unary "-" -> Neg), so dtypes and broadcasting are exactly PyNative's; a
+//    constant Python number meeting a tensor becomes a tensor constant of the promoted dtype;
+//  - operators on Python numbers: ScalarAdd, ScalarSub, ScalarMul, ScalarDiv, ScalarFloorDiv,
+//    ScalarMod, ScalarPow, ScalarEq/Ne/Lt/Le/Gt/Ge, ScalarUsub, BoolNot (registry, scalar
+//    family), folded to a constant when both values are known;
+//  - tuples/lists/strings: folded or rebuilt with MakeTuple/TupleGetItem; a list is a
+//    MakeTuple node with a List abstract;
+//  - tensor getitem: StridedSlice (ints, slices, None, Ellipsis) or Gather (an integer tensor);
+//    setitem: Reshape/Concat/Gather over a compile-time index map
+//    (type_inference_meta_tensor.cpp);
+//  - getattr on a tensor: shape/dtype/ndim/size/itemsize/nbytes fold, T is Transpose, any
+//    other name is the registry's Method spelling `Tensor.<name>` called with the call's args.
+// Value conventions the parser/symbol_resolve use for constants these operations read:
+//  - Ellipsis (`...`) is Value::opaque("Ellipsis") (the .ir reader's `...` is accepted too);
+//  - isinstance's class is a Type value (int -> Int64, float -> Float32, bool -> Bool), a
+//    String naming the class ("Tensor", "Parameter", "tuple", "list", "int", "float", "bool",
+//    "str", "NoneType"), or a tuple of those.
 #pragma once
 
 #include <string_view>
@@ -70,6 +90,10 @@ inline constexpr std::string_view kEnumerate = "enumerate";
 inline constexpr std::string_view kMultitype = "MultitypeFuncGraph";
 inline constexpr std::string_view kHyperMap = "hyper_map";  // hyper_map(fn, seq...) elementwise over tuples/lists
 inline constexpr std::string_view kMap = "map";
-inline constexpr std::string_view kVmap = "vmap";  // vmap(fn, in_axes, out_axes)(args...): attrs in_axes, out_axes
+// vmap(fn, args...) with attrs in_axes, out_axes (what `vmap(fn, in_axes, out_axes)(args...)`
+// becomes; a Partial(vmap, fn) called with args is flattened to it). type_inference runs fn
+// once on the whole batch when fn's graph is elementwise, every mapped axis is 0 and out_axes
+// is 0; otherwise it unrolls over the mapped axis (Gather per index) and Stacks the results.
+inline constexpr std::string_view kVmap = "vmap";
 
 }  // namespace irscope::passes::meta

@@ -1,0 +1,177 @@
+// The engine behind type_inference (type_inference.h): abstract interpretation of the graphs
+// from the entry graph, with specialization as it goes, as MindSpore's static analysis and
+// specializer do in one walk.
+//
+//  - The graphs parse/symbol_resolve produced are *templates*: never modified. Every call of a
+//    template with distinct argument abstracts (constants included) gets a *specialization*, a
+//    clone of the template that is then inferred and rewritten in place (meta operations
+//    expanded, constants folded, Switch on constants resolved, calls retargeted to clones).
+//  - A graph re-entered while it is still being inferred is a recursion (a while loop). If the
+//    way back passed a Switch whose condition is not a constant (a tensor condition), the loop
+//    does not unroll: the arguments that changed are broadened (values dropped, shapes joined)
+//    for that template and the whole inference restarts from the templates, which converges
+//    because broadening only goes up a short lattice. Otherwise (`while i < 3` on Python ints)
+//    each iteration is a new specialization: the loop unrolls, bounded by InferenceLimits.
+//  - A recursive call of a specialization that is still in progress returns its result so far
+//    ("bottom" at first); once the specialization is done, it is inferred again until its
+//    result no longer changes (a fixed point). Nodes whose inputs are bottom stay untouched
+//    until a later round gives them real inputs.
+//  - At the end the templates are erased, unused clones dropped, and the clones named after
+//    their templates (the first keeps the name, others get `_1`, `_2`, ...).
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ir/module.h"
+#include "passes/compile_error.h"
+#include "passes/type_inference.h"
+
+namespace irscope::passes::infer {
+
+struct FuncVal;
+using FuncPtr = std::shared_ptr<const FuncVal>;
+
+// A value as the engine sees it: the node holding it (in the graph being inferred), its
+// abstract (nullptr: bottom, not known yet) and, when it is a function, which one.
+struct Arg {
+    ir::Node* node = nullptr;
+    ir::AbstractPtr abs;
+    FuncPtr fn;
+};
+
+// A function value: what a Func abstract stands for.
+struct FuncVal {
+    enum class Kind : std::uint8_t {
+        Graph,    // a template graph
+        Prim,     // a primitive value: a registry op or a meta operation (with its attrs)
+        Partial,  // fn with leading arguments bound
+        Union,    // one of several (a Switch whose condition is not a constant)
+        Method,   // a Tensor method (`x.sum`): registry Method spelling with self bound
+    };
+    Kind kind = Kind::Graph;
+    ir::FuncGraph* graph = nullptr;  // Graph
+    ir::ValuePtr prim;               // Prim
+    FuncPtr fn;                      // Partial
+    std::vector<Arg> bound;          // Partial: bound arguments; Method: self
+    std::vector<FuncPtr> options;    // Union
+    std::string spelling;            // Method: "Tensor.sum"
+    // Graph: the ValueNode `@g`; Partial: the Partial CNode. Retargeted to the
+    // specialization a call through this value selects.
+    ir::Node* origin = nullptr;
+};
+
+bool sameFunc(const FuncPtr& a, const FuncPtr& b);
+bool sameAbs(const ir::AbstractPtr& a, const ir::AbstractPtr& b);
+
+// What a specialization is keyed on, per argument.
+struct ArgSig {
+    ir::AbstractPtr abs;
+    FuncPtr fn;
+};
+
+struct Spec {
+    ir::FuncGraph* tmpl = nullptr;
+    ir::FuncGraph* graph = nullptr;  // the clone
+    std::vector<ArgSig> args;
+    ir::AbstractPtr ret;  // bottom (nullptr) until known
+    FuncPtr retFn;
+    bool inProgress = false;
+    bool pendingUsed = false;  // a recursive call used `ret` before it was final
+    bool dirty = false;        // inferred with a result that changed since: infer again
+    std::size_t order = 0;     // creation order
+};
+
+// Thrown to restart the inference after a template's arguments were broadened.
+struct Restart {};
+
+class Engine {
+public:
+    Engine(ir::Module& m, InferenceLimits limits) : m_(m), limits_(limits) {}
+    // Infers from the entry graph with the given non-weight input abstracts and leaves the
+    // module typed and cleaned up. Throws CompileError.
+    void run(const std::vector<ir::AbstractPtr>& inputs);
+
+    // ---- used by the meta-operation expanders (type_inference_meta*.cpp) -------------------
+    Arg argOf(ir::Node* n);
+    // A primitive CNode in c's graph with c's debug info, inferred. `name` is a registry op.
+    Arg emitPrim(ir::CNode* at, const std::string& name, const std::vector<ir::Node*>& inputs,
+                 const ir::AttrMap& attrs = {});
+    // A CNode calling `callee` (a ValueNode, or a node with a function value) on `inputs`,
+    // inferred as any call (specializing graphs).
+    Arg emitCall(ir::CNode* at, ir::Node* callee, const std::vector<ir::Node*>& inputs);
+    // Infers c (any CNode) and returns its result; c may have been replaced by another node
+    // (a folded constant, the chosen Switch branch, an expansion), which the result names.
+    Arg inferCNode(ir::CNode* c);
+    // The call `at` of function value fn.fn on args: rewritten into a direct call (of a graph,
+    // a primitive, a method) where the arguments live in at's graph, else inferred as is.
+    Arg callValue(ir::CNode* at, const Arg& fn, const std::vector<Arg>& args);
+    Arg emitConst(ir::CNode* at, ir::ValuePtr v);
+    ir::ValueNode* valueNode(ir::FuncGraph* g, ir::ValuePtr v);
+    // Replaces every use of `c` by `r`'s node and records r as c's result.
+    Arg replace(ir::CNode* c, const Arg& r);
+    // The elements of a tuple/list value as nodes of at's graph (MakeTuple inputs, constants,
+    // or TupleGetItem nodes).
+    std::vector<Arg> elementsOf(ir::CNode* at, const Arg& seq);
+    Arg makeTuple(ir::CNode* at, const std::vector<Arg>& elems, bool list = false);
+    [[noreturn]] void error(const ir::Node* at, const std::string& pyType,
+                            const std::string& message) const;
+
+private:
+    void runOnce(const std::vector<ir::AbstractPtr>& inputs);
+    Spec& specialize(ir::FuncGraph* tmpl, const std::vector<Arg>& args, const ir::Node* site,
+                     bool undetermined);
+    void inferSpec(Spec& s);
+    void inferBody(Spec& s);
+    Arg inferPrimitive(ir::CNode* c, const ir::ValuePtr& prim);
+    Arg inferRegistryOp(ir::CNode* c, const ir::ValuePtr& prim);
+    Arg inferSwitch(ir::CNode* c);
+    Arg inferPartial(ir::CNode* c);
+    Arg inferCallOfValue(ir::CNode* c);
+    Arg evalCall(const ir::CNode* site, const FuncPtr& f, const std::vector<Arg>& args,
+                 bool undetermined);
+    ir::FuncGraph* cloneGraph(ir::FuncGraph* tmpl);
+    // Whether g and the graphs it refers to contain no side-effect primitive (Assign, Print).
+    bool sideEffectFree(ir::FuncGraph* g);
+    ir::FuncGraph* templateOf(ir::FuncGraph* g) const;
+    void setResult(ir::Node* n, const Arg& r);
+    void discardClones();
+    void finish();
+    void sweepDeadNodes(ir::FuncGraph* g);
+    void eraseGraphs(const std::vector<ir::FuncGraph*>& gs);
+    ir::AbstractPtr widen(ir::FuncGraph* tmpl, std::size_t i, const ir::AbstractPtr& a) const;
+
+    ir::Module& m_;
+    InferenceLimits limits_;
+    std::vector<ir::FuncGraph*> templates_;
+    ir::FuncGraph* entryTmpl_ = nullptr;
+    Spec* entrySpec_ = nullptr;
+    std::vector<std::unique_ptr<Spec>> specs_;
+    std::unordered_map<ir::FuncGraph*, std::vector<Spec*>> byTemplate_;
+    std::unordered_map<ir::FuncGraph*, Spec*> byClone_;
+    std::unordered_map<const ir::Node*, FuncPtr> fns_;
+    struct Frame {
+        Spec* spec;
+        bool undetermined;  // entered through a Switch whose condition is not a constant
+    };
+    std::vector<Frame> frames_;
+    // Per template and parameter: the broadened abstract the parameter is joined with.
+    std::map<ir::FuncGraph*, std::vector<ir::AbstractPtr>> widened_;
+};
+
+// Abstract of a constant, with the value kept for scalars, strings, None and tuples of them.
+ir::AbstractPtr constAbstract(const ir::ValuePtr& v);
+// Drops what specialization must not key on (tensor values) — tensors are never specialized
+// by value.
+ir::AbstractPtr keyAbstract(const ir::AbstractPtr& a);
+// The join of two abstracts met at one place (Switch branches, loop iterations): values that
+// differ are dropped, tensor dims that differ become -1. nullptr when they cannot be joined.
+ir::AbstractPtr joinAbs(const ir::AbstractPtr& a, const ir::AbstractPtr& b);
+// "Tensor[Float32]", "Int64", "Tuple[...]" for messages.
+std::string describe(const ir::AbstractPtr& a);
+
+}  // namespace irscope::passes::infer
