@@ -1,9 +1,10 @@
 # HyperMap instead of a for loop (seed: "Using HyperMap").
 # `add_map(list1, list2)` maps one MultitypeFuncGraph over two lists of 200 tensors: the
 # graph keeps a single HyperMap node, while the @ms.jit for loop unrolls into 200 additions.
-# In irscope: compare the node counts of the two compiles (`hyper_map_net` vs
-# `for_loop_net`) after `parse` and after `type_inference`, where HyperMap is expanded. The
-# times vary; the results do not: 200 sums, the last one 199 + 199 = 398.
+# In irscope: compare the two compiles. After `parse`, hyper_map_net has 5 CNodes and
+# for_loop_net 602 (the loop unrolled); `type_inference` expands the HyperMap into the 200
+# Adds (204 CNodes), while for_loop_net, whose list holds only constants, folds to one
+# constant list. The times vary; the results do not: 200 sums, the last 199 + 199 = 398.
 import time
 from mindspore.ops import MultitypeFuncGraph, HyperMap
 from mindspore import ops, Tensor

@@ -2,8 +2,9 @@
 # In `if_net` the condition `x < y` is a tensor, so each of the 100 unrolled iterations
 # becomes a Switch between a true and a false branch graph (✓if_net / ✗if_net) and a
 # continuation (↓if_net); `select_net` computes both sides and keeps one graph.
-# In irscope: compare the number of graphs and nodes of the two compiles (after `parse`),
-# and the execution order of each. The times vary; both results are [-5050]
+# In irscope: after `parse`, if_net is 301 graphs (a ✓, ✗ and ↓ graph per iteration, and
+# the entry) with 100 Switch nodes; select_net is a single graph with 100 Select nodes.
+# Step through both executions. The times vary; both results are [-5050]
 # (x goes 0, -1, -2, ... -100 and `out` sums it).
 import time
 from mindspore import ops

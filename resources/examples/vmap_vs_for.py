@@ -1,7 +1,9 @@
 # vmap instead of a for loop over a batch (seed: "Using Vmap for Batch Processing").
 # `manually_batched` is @ms.jit: its loop over the 100 rows unrolls into 100 slices, 100
 # HSwish and one Stack; `vmap(hswish_func)` runs HSwish once over the batch.
-# In irscope: the compile of `manually_batched` (node count after `parse`, time per pass).
+# In irscope: the compile of `manually_batched` — `range(xs.shape[0])` unrolls because the
+# shape is part of the signature: 505 CNodes after `parse`, 205 after `type_inference`
+# (100 slices, 100 HSwish, the Stack); compare with the one HSwish vmap runs.
 # The times vary; the data is np.random.seed(0)'s, so the values printed below do not, and
 # both ways give the same tensor.
 import numpy as np
