@@ -16,6 +16,7 @@ struct FunctionSpec {
     std::string graphName;  // "Net_construct", "helper"
     std::string scope;      // scope of its nodes: "Default", "Default/fc-Dense"
     bool entry = false;     // bind the call's arguments (GraphCall::args) and fill `inputs`
+    interp::Value constantsFrom;  // lazy_inline reuse (see HostEntry::constantsFrom)
 };
 
 // Builds the function's graphs into `m`; returns its main graph. Throws CompileError.

@@ -79,6 +79,11 @@ std::optional<interp::Value> GraphBuilder::constValue(const ast::Expr& e, bool u
                     return std::nullopt;  // other tensor attributes are type inference's
                 }
                 interp::Value v = I.getAttrOrNull(*obj, a.attr);
+                if (!v.isNull() && isSelf(*a.value) && !spec_.constantsFrom.isNull() && !modules::isCell(v) &&
+                    modules::tensorOf(v) == nullptr) {
+                    interp::Value shared = I.getAttrOrNull(spec_.constantsFrom, a.attr);
+                    v = shared.isNull() ? v : shared;
+                }
                 return v.isNull() ? std::nullopt : std::optional<interp::Value>(v);
             }
             case K::UnaryOp: {

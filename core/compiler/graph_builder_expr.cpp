@@ -149,7 +149,7 @@ Node* GraphBuilder::name(const ast::Name& n) {
 
 Node* GraphBuilder::attribute(const ast::Attribute& a) {
     if (isSelf(*a.value)) {
-        return resolveNode({HostEntry::Kind::ClassMember, spec_.self, spec_.scope},
+        return resolveNode({HostEntry::Kind::ClassMember, spec_.self, spec_.scope, spec_.constantsFrom},
                            "NameSpace[ClassMember: '" + I.typeName(spec_.self) + "']", a.attr, a.span);
     }
     Node* obj = expr(*a.value);

@@ -22,6 +22,10 @@ struct HostEntry {
     Kind kind = Kind::Object;
     interp::Value obj;
     std::string scope;  // ClassMember/Object of a Cell: the cell's scope ("Default/fc-Dense")
+    // @lazy_inline cell reuse: constant attributes are read from this instance (the first
+    // cell called of the same class and cell_init_args), as MindSpore's reused graph was
+    // compiled from it; Parameters and sub-cells stay the instance's own. Null otherwise.
+    interp::Value constantsFrom;
 };
 
 // The IR-side handle: printed as MindSpore prints the namespace.

@@ -78,6 +78,10 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                     switch (ns->kind) {
                         case HostEntry::Kind::ClassMember:
                             v = I.getAttr(ns->obj, *sym);
+                            if (!ns->constantsFrom.isNull() && !modules::isCell(v) && modules::tensorOf(v) == nullptr) {
+                                interp::Value shared = I.getAttrOrNull(ns->constantsFrom, *sym);
+                                v = shared.isNull() ? v : shared;
+                            }
                             if (modules::isCell(v)) {
                                 scope = childScope(I, ns->scope, *sym, v);
                             }
@@ -215,6 +219,16 @@ ir::Parameter* Resolver::weight(const interp::Value& param, const Node* at) {
     return p;
 }
 
+interp::Value Resolver::reuseSource(const interp::Value& cell) {
+    interp::Value args = I.getAttrOrNull(cell, "cell_init_args");
+    auto* text = args.as<interp::StrObject>();
+    if (text == nullptr) {
+        return {};
+    }
+    auto [it, fresh] = reuse_.try_emplace(text->value, cell);
+    return (fresh || it->second.identical(cell)) ? interp::Value() : it->second;
+}
+
 FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Value& self, const std::string& scope,
                              const Node* at) {
     auto key = std::make_pair(static_cast<const void*>(fn), static_cast<const void*>(self.obj()));
@@ -226,6 +240,9 @@ FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Val
     spec.self = self;
     spec.graphName = graphNameFor(I, *fn, self);
     spec.scope = scope.empty() ? "Default" : scope;
+    if (!self.isNull() && modules::isCell(self)) {
+        spec.constantsFrom = reuseSource(self);
+    }
     (void)at;
     FuncGraph* g = buildFunctionGraph(s_, m_, spec);
     s_.fnGraphs[key] = g;

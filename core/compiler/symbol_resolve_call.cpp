@@ -310,9 +310,9 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
         };
         attrs.set("in_axes", axes(vm->inAxes));
         attrs.set("out_axes", axes(vm->outAxes));
+        // vmap(fn, args...) with the axes as attributes (meta_ops.h).
         Node* fnv = functionValue(HostVal{vm->fn, callee.scope}, home, c);
-        Node* mapped = cnode(home, {constant(home, Value::primitive(std::string(meta::kVmap), std::move(attrs))), fnv}, c);
-        std::vector<Node*> in{mapped};
+        std::vector<Node*> in{constant(home, Value::primitive(std::string(meta::kVmap), std::move(attrs))), fnv};
         in.insert(in.end(), args.begin(), args.end());
         return cnode(home, in, c);
     }

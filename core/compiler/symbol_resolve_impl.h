@@ -42,6 +42,8 @@ public:
     ir::FuncGraph* graphOf(const interp::FunctionObject* fn, const interp::Value& self, const std::string& scope,
                            const ir::Node* at);
     ir::Parameter* weight(const interp::Value& param, const ir::Node* at);
+    // @lazy_inline: the first cell called with the same cell_init_args, when it is another one.
+    interp::Value reuseSource(const interp::Value& cell);
 
     // --- symbol_resolve_call.cpp ------------------------------------------------------------
     // The replacement of call `c` whose callee is the host value `callee`.
@@ -64,6 +66,7 @@ public:
     interp::Interpreter& I;
     ir::Module& m_;
     std::map<const ir::Node*, std::optional<HostVal>> memo_;
+    std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
 };
 
 // Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).
