@@ -571,6 +571,62 @@ args = (Tensor(np.ones(3, np.float32)),)
         QVERIFY(c.resolved.find("Print(\"positive\", %para") != std::string::npos);
         QCOMPARE(count(c.resolved, "StopGradient("), 1);
     }
+
+    void lazyInlineCellsShareConstants() {
+        Compiled c = compile(script(R"(
+from mindspore.common import lazy_inline
+class Block(nn.Cell):
+    @lazy_inline
+    def __init__(self, hidden):
+        super().__init__()
+        self.x = 0
+        self.w = Parameter(Tensor(np.ones(hidden, np.float32)), name="w")
+    def construct(self, h):
+        if self.x == 0:
+            return ops.relu(h * self.w)
+        return ops.tanh(h * self.w)
+class Model(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.CellList([Block(2), Block(2)])
+        self.blocks[0].x = 1
+    def construct(self, h):
+        for b in self.blocks:
+            h = b(h)
+        return h
+target = Model()
+args = (Tensor(np.ones(2, np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        // The second Block reuses what was compiled from the first: both take Tanh.
+        QCOMPARE(count(c.resolved, "= Tanh("), 2);
+        QCOMPARE(count(c.resolved, "= ReLU("), 0);
+        QCOMPARE(compiler::entryWeights(*c.state).size(), std::size_t{2});  // own weights
+    }
+
+    void nativeLayersAndHostConstants() {
+        Compiled c = compile(script(R"(
+import math
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.seq = nn.SequentialCell([nn.Dense(3, 4), nn.ReLU()])
+        self.scale = math.sqrt(4)
+    def construct(self, x):
+        bias = Tensor(np.ones((1, 4)), ms.float32)
+        return self.seq(x) * self.scale + bias + Tensor(np.zeros(4, np.float32))
+target = Net()
+args = (Tensor(np.ones((2, 3), np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QVERIFY(c.resolved.find("MatMul(%para1_x, %para2_seq.0.weight)") != std::string::npos);
+        QVERIFY(c.resolved.find("transpose_b: Bool(1)") != std::string::npos);
+        QVERIFY(c.resolved.find("BiasAdd(") != std::string::npos);
+        QVERIFY(c.resolved.find("Default/seq-SequentialCell/0-Dense") != std::string::npos);
+        QVERIFY(c.resolved.find("F32(2)") != std::string::npos);
+        QVERIFY(c.resolved.find("Tensor(shape=[1, 4], dtype=Float32") != std::string::npos);
+        QVERIFY(c.resolved.find("Tensor(shape=[4], dtype=Float32") != std::string::npos);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraphBuilder)

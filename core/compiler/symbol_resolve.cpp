@@ -109,6 +109,10 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                 if (obj && modules::tensorOf(obj->v) == nullptr) {
                     interp::Value v = I.getAttr(obj->v, *attr);
                     r = HostVal{v, modules::isCell(v) ? childScope(I, obj->scope, *attr, v) : obj->scope};
+                    if (auto* mod = obj->v.as<interp::ModuleObject>()) {
+                        r->hostFunction = v.is<interp::NativeFunctionObject>() &&
+                                          (mod->name == "math" || mod->name.rfind("numpy", 0) == 0);
+                    }
                 }
             } else if (c->isPrimitive(meta::kGetItem) && c->size() == 3) {
                 std::optional<HostVal> obj = hostOf(c->input(1));
@@ -121,7 +125,7 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                 // A compile-time host call: ops.ReduceSum(keep_dims=True), a jit_class instance,
                 // ms.Tensor(...) with constant arguments.
                 std::optional<HostVal> callee = hostOf(c->input(0));
-                if (callee && hostCallable(callee->v)) {
+                if (callee && (callee->hostFunction || hostCallable(callee->v))) {
                     interp::CallArgs args;
                     bool constant = true;
                     for (std::size_t i = 1; i < c->size() && constant; ++i) {

@@ -19,6 +19,9 @@ namespace irscope::compiler {
 struct HostVal {
     interp::Value v;
     std::string scope;
+    // A function of numpy or math: with constant arguments it runs at compile time (as
+    // MindSpore's JIT fallback folds it), its result a constant.
+    bool hostFunction = false;
 };
 
 class Resolver {
