@@ -27,9 +27,6 @@ const std::map<QString, const char*> kPending = {
     // The HSwish CPU kernel computes x * relu6(x + 3) / 6 everywhere; MindSpore's returns x
     // itself for x >= 3 and +0 for x <= -3 (224.08932, not 224.08931; 0., not -0.).
     {QStringLiteral("vmap_vs_for"), "HSwish kernel: x for x >= 3, +0 for x <= -3"},
-    // lazy_inline reuse: MindSpore compiles one Block graph from the first instance called
-    // and reuses it for every Block with the same cell_init_args, attributes included.
-    {QStringLiteral("lazy_inline_attr_changed"), "graph compiler: lazy_inline graph reuse"},
     // Automatic differentiation (GradOperation) in graph mode, and load elimination.
     {QStringLiteral("load_elim_fwd_bwd"),
      "graph compiler: GradOperation, auto_monad, load elimination"},
@@ -183,6 +180,26 @@ private slots:
         for (const auto& [name, why] : kPending) {
             QVERIFY2(names.contains(name),
                      qPrintable(name + QStringLiteral(" is pending but does not exist")));
+        }
+    }
+
+    // Each example opens with a comment saying what it shows and what to look at in irscope.
+    void everyExampleExplainsItself() {
+        for (const QString& name : exampleNames()) {
+            QByteArray source;
+            QVERIFY(
+                readText(examplesDir() + QLatin1Char('/') + name + QStringLiteral(".py"), &source));
+            QByteArray header;
+            for (const QByteArray& line : source.split('\n')) {
+                if (!line.startsWith('#')) {
+                    break;
+                }
+                header += line + '\n';
+            }
+            QVERIFY2(header.count('\n') >= 2,
+                     qPrintable(name + QStringLiteral(": no header comment")));
+            QVERIFY2(header.contains("irscope"),
+                     qPrintable(name + QStringLiteral(": the header says nothing about irscope")));
         }
     }
 

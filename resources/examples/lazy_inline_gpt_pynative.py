@@ -1,6 +1,7 @@
 # PyNative twin of lazy_inline_gpt.py: the same GPT-like model and weights, run eagerly
 # (@lazy_inline only records `cell_init_args`; nothing is compiled). It checks the numbers
-# lazy_inline_gpt.py must print once compiled.
+# lazy_inline_gpt.py must print once compiled. In irscope: no compile record; compare the
+# output with lazy_inline_gpt.py's.
 import numpy as np
 import mindspore as ms
 from mindspore import nn, ops, Tensor, Parameter
