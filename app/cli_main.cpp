@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
 #include "ir/export_dot.h"
@@ -27,6 +28,7 @@
 #include "ir/ir_text.h"
 #include "irscope_version.h"
 #include "layout/graphviz.h"
+#include "passes/settings.h"
 #include "util/diagnostic.h"
 
 namespace irscope::cli {
@@ -187,17 +189,28 @@ std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequi
     };
 }
 
-// run: executes a network script's host code; print() goes to stdout, tracebacks and syntax
-// errors to stderr; the exit status is the script's (0, or 1 on an error).
+// run: executes a network script; GRAPH_MODE Cells and @jit functions are compiled through
+// the pass pipeline and run on the CPU kernels. print() and graph prints go to stdout,
+// tracebacks (compile errors included) and syntax errors to stderr; the exit status is the
+// script's (0, or 1 on an error). --save-graphs DIR writes every compile's IR after each
+// pass there, as MindSpore's save_graphs does.
 struct RunArgs {
     std::string script;
     std::uint64_t maxSteps = interp::Limits{}.maxSteps;
+    std::string saveGraphs;
 };
 
 int runScript(const RunArgs& a, Streams io) {
     const std::string source = readInput(a.script);
     interp::Interpreter interpreter;
     modules::registerBuiltinModules(interpreter);  // mindspore, numpy, time
+    compiler::CompilerOptions options;
+    if (!a.saveGraphs.empty()) {
+        options.overrides.set(std::string(passes::kSaveGraphs), std::int64_t{1});
+        options.overrides.set(std::string(passes::kSaveGraphsPath), a.saveGraphs);
+    }
+    // The context owns the compiler (it holds interpreter values and must go with it).
+    compiler::GraphCompilerImpl::install(interpreter, std::move(options));
     interpreter.limits().maxSteps = a.maxSteps;
     interpreter.setOutputSink([&](std::string_view s) { io.out << s; });
     interpreter.setErrorSink([&](std::string_view s) {
@@ -215,6 +228,8 @@ std::function<Runner(CLI::App&)> runCommand() {
         sub.add_option("SCRIPT", args->script, "Python script to run ('-' for standard input)")->required();
         sub.add_option("--max-steps", args->maxSteps,
                        "stop the script after this many statements and loop iterations (0: no limit)");
+        sub.add_option("--save-graphs", args->saveGraphs,
+                       "write the IR after every compile pass as .ir files into this folder");
         return [args](Streams io) { return runScript(*args, io); };
     };
 }

@@ -1,0 +1,289 @@
+// The graph compiler as a script sees it: GRAPH_MODE Cells and @jit functions compile
+// (parse, symbol_resolve, type_inference) and run on the CPU kernels, print what MindSpore
+// prints, update Parameters in place, compile once per signature, record every compile in
+// the session, and report compile errors as the Python exception MindSpore raises.
+#include <QtTest>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "compiler/graph_compiler.h"
+#include "frontend/interp/interpreter.h"
+#include "frontend/modules/modules.h"
+#include "ir/ir_text.h"
+
+using namespace irscope;
+
+namespace {
+
+struct Run {
+    std::string out;
+    interp::RunResult result;
+    std::shared_ptr<compiler::GraphCompilerImpl> compiler;
+};
+
+Run runScript(const std::string& source, compiler::CompilerOptions options = {},
+              std::uint64_t maxSteps = 0) {
+    Run r;
+    interp::Interpreter I;
+    if (maxSteps > 0) {
+        I.limits().maxSteps = maxSteps;
+    }
+    I.setOutputSink([&](std::string_view s) { r.out += s; });
+    modules::registerBuiltinModules(I);
+    options.readEnvironment = false;
+    r.compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
+    r.result = I.runScript(source, "net.py");
+    r.out += r.result.error;
+    return r;
+}
+
+#define EXPECT_OUTPUT(run, expected)                                                 \
+    do {                                                                             \
+        const Run& r_ = (run);                                                       \
+        QVERIFY2(r_.result.status == interp::RunResult::Status::Ok, r_.out.c_str()); \
+        QCOMPARE(QString::fromStdString(r_.out), QString::fromStdString(expected));  \
+    } while (false)
+
+const char* const kHeader =
+    "import numpy as np\n"
+    "import mindspore as ms\n"
+    "from mindspore import nn, ops, Tensor, Parameter\n"
+    "from mindspore.ops import functional as F\n";
+
+}  // namespace
+
+class TestGraphCompiler : public QObject {
+    Q_OBJECT
+
+private slots:
+    void graphModeNetRuns() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x, y):\n"
+                                "        a = ops.add(x, y)\n"
+                                "        return ops.mul(a, 2)\n"
+                                "net = Net()\n"
+                                "out = net(Tensor([1.0, 2.0, 3.0]), Tensor([1.0, 1.0, 1.0]))\n"
+                                "print(out)\n"
+                                "print(type(out).__name__, out.dtype, out.shape)\n");
+        EXPECT_OUTPUT(r, "[4. 6. 8.]\nTensor Float32 (3,)\n");
+        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(1));
+        const auto& rec = r.compiler->session().compiles[0];
+        QCOMPARE(QString::fromStdString(rec.graphName), QString("Net_construct"));
+        QVERIFY2(rec.trigger.find("net.py:11") != std::string::npos, rec.trigger.c_str());
+        QVERIFY(rec.find("parse") && rec.find("symbol_resolve") && rec.find("type_inference"));
+    }
+
+    void ifOnATensorPicksTheBranchAtRunTime() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        if x.sum() > 0:\n"
+                                "            y = x * 10\n"
+                                "        else:\n"
+                                "            y = -x\n"
+                                "        return y + 1\n"
+                                "net = Net()\n"
+                                "print(net(Tensor([1.0, 2.0])))\n"
+                                "print(net(Tensor([-1.0, -2.0])))\n");
+        EXPECT_OUTPUT(r, "[11. 21.]\n[2. 3.]\n");
+        // Same shapes and dtypes: compiled once.
+        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(1));
+    }
+
+    void whileOnPythonIntsWithAssign() {
+        // The seed's ForwardNet without the gradient.
+        const Run r = runScript(
+            std::string(kHeader) +
+            "ms.set_context(mode=ms.GRAPH_MODE)\n"
+            "class ForwardNet(nn.Cell):\n"
+            "    def __init__(self):\n"
+            "        super(ForwardNet, self).__init__()\n"
+            "        self.weight = Parameter(Tensor(np.array(0), ms.int32), name='param')\n"
+            "    def construct(self, x):\n"
+            "        out = 0\n"
+            "        i = 0\n"
+            "        while i < 3:\n"
+            "            F.assign(self.weight, i)\n"
+            "            out = x * self.weight + out\n"
+            "            i = i + 1\n"
+            "        return out\n"
+            "net = ForwardNet()\n"
+            "print(net(Tensor(np.array(1), ms.int32)))\n"
+            "print(net.weight.asnumpy())\n");
+        // The last F.assign wrote 2 into the host's Parameter.
+        EXPECT_OUTPUT(r, "3\n2\n");
+    }
+
+    void jitForLoopCompilesOncePerSignature() {
+        const Run r = runScript(std::string(kHeader) +
+                                "@ms.jit\n"
+                                "def func(input_x, input_y):\n"
+                                "    output = input_x\n"
+                                "    for _ in range(200):\n"
+                                "        output = input_x + input_x * input_y + output\n"
+                                "    return output\n"
+                                "x = ms.Tensor([1], ms.float32)\n"
+                                "y = ms.Tensor([2], ms.float32)\n"
+                                "print(func(x, y))\n"
+                                "print(func(y, x))\n");
+        EXPECT_OUTPUT(r, "[601.]\n[802.]\n");
+        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(1));
+        QCOMPARE(r.compiler->cachedGraphs(), std::size_t(1));
+    }
+
+    void scalarArgumentsAreSpecialized() {
+        const Run r = runScript(std::string(kHeader) +
+                                "@ms.jit\n"
+                                "def scale(x, k):\n"
+                                "    return x * k\n"
+                                "x = Tensor([1.0, 2.0])\n"
+                                "print(scale(x, 2))\n"
+                                "print(scale(x, 2))\n"
+                                "print(scale(x, 3))\n"
+                                "print(scale(Tensor([1.0, 2.0, 3.0]), 3))\n");
+        EXPECT_OUTPUT(r, "[2. 4.]\n[2. 4.]\n[3. 6.]\n[3. 6. 9.]\n");
+        // (Tensor(2), 2), (Tensor(2), 3), (Tensor(3), 3).
+        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(3));
+    }
+
+    void printInConstructAndCellCompile() {
+        // Seed 003: model.compile(x) compiles; the call reuses that graph and prints.
+        const Run r =
+            runScript(std::string(kHeader) +
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "class Network(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.w = Parameter(Tensor(np.ones((5, 3)), ms.float32), name='w')\n"
+                      "        self.b = Parameter(Tensor(np.ones((3,)), ms.float32), name='b')\n"
+                      "    def construct(self, x):\n"
+                      "        out = ops.matmul(x, self.w)\n"
+                      "        print('matmul: ', out)\n"
+                      "        out = out + self.b\n"
+                      "        print('add bias: ', out)\n"
+                      "        return out\n"
+                      "model = Network()\n"
+                      "x = ops.ones(5, ms.float32)\n"
+                      "model.compile(x)\n"
+                      "print('compiled')\n"
+                      "out = model(x)\n"
+                      "print('out: ', out)\n");
+        EXPECT_OUTPUT(r,
+                      "compiled\n"
+                      "matmul: \n"
+                      "Tensor(shape=[3], dtype=Float32, value=[ 5.00000000e+00  5.00000000e+00  "
+                      "5.00000000e+00])\n"
+                      "add bias: \n"
+                      "Tensor(shape=[3], dtype=Float32, value=[ 6.00000000e+00  6.00000000e+00  "
+                      "6.00000000e+00])\n"
+                      "out:  [6. 6. 6.]\n");
+        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(1));
+    }
+
+    void compileErrorIsAPythonException() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        return ops.add(x, 'text')\n"
+                                "net = Net()\n"
+                                "try:\n"
+                                "    net(Tensor([1.0]))\n"
+                                "except TypeError as e:\n"
+                                "    print('caught TypeError')\n"
+                                "net(Tensor([1.0]))\n");
+        QCOMPARE(r.result.status, interp::RunResult::Status::Exception);
+        const QString out = QString::fromStdString(r.out);
+        QVERIFY2(out.startsWith("caught TypeError\nTraceback (most recent call last):\n"),
+                 r.out.c_str());
+        // The host line, then the construct line, then MindSpore's message and block.
+        QVERIFY2(out.contains("File \"net.py\", line 14, in <module>"), r.out.c_str());
+        QVERIFY2(
+            out.contains("File \"net.py\", line 8, in construct\n    return ops.add(x, 'text')"),
+            r.out.c_str());
+        QVERIFY2(out.contains("\nTypeError: "), r.out.c_str());
+        QVERIFY2(out.contains("- The Traceback of Net Construct Code:"), r.out.c_str());
+        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(2));  // not cached
+        QCOMPARE(r.compiler->session().compiles[0].status, passes::PipelineStatus::Error);
+    }
+
+    void saveGraphsWritesParsableFiles() {
+        const std::filesystem::path dir =
+            std::filesystem::temp_directory_path() / "irscope_test_graph_compiler_dumps";
+        std::filesystem::remove_all(dir);
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE, save_graphs=True, "
+                                "save_graphs_path='" +
+                                dir.string() +
+                                "')\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        return x + 1\n"
+                                "print(Net()(Tensor([1.0])))\n");
+        EXPECT_OUTPUT(r, "[2.]\n");
+        std::vector<std::string> names;
+        for (const auto& e : std::filesystem::directory_iterator(dir)) {
+            names.push_back(e.path().filename().string());
+            std::ifstream in(e.path());
+            std::stringstream buf;
+            buf << in.rdbuf();
+            QVERIFY(ir::parseIr(buf.str(), names.back()) != nullptr);
+        }
+        std::sort(names.begin(), names.end());
+        QCOMPARE(names.front(), std::string("00_parse_0000.ir"));
+        QVERIFY(std::find(names.begin(), names.end(), "02_type_inference_0002.ir") != names.end());
+        std::filesystem::remove_all(dir);
+    }
+
+    void settingsComeFromTheEnvironmentAndContextWins() {
+        qputenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM", "2");
+        qputenv("MS_DEV_SAVE_GRAPHS", "1");
+        compiler::CompilerOptions options;
+        const std::string script = std::string(kHeader) +
+                                   "ms.set_context(mode=ms.GRAPH_MODE, save_graphs=False)\n"
+                                   "class Net(nn.Cell):\n"
+                                   "    def construct(self, x):\n"
+                                   "        return x * 2\n"
+                                   "print(Net()(Tensor([1.0])))\n";
+        Run r;
+        {
+            interp::Interpreter I;
+            I.setOutputSink([&](std::string_view s) { r.out += s; });
+            modules::registerBuiltinModules(I);
+            r.compiler = compiler::GraphCompilerImpl::install(I, options);  // reads the env
+            r.result = I.runScript(script, "net.py");
+        }
+        qunsetenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM");
+        qunsetenv("MS_DEV_SAVE_GRAPHS");
+        EXPECT_OUTPUT(r, "[2.]\n");
+        const passes::Settings& s = r.compiler->session().compiles.at(0).settings;
+        QCOMPARE(s.getInt(passes::kSideEffectLoadElim), std::int64_t(2));
+        QCOMPARE(s.getInt(passes::kSaveGraphs, -1), std::int64_t(0));  // set_context wins
+    }
+
+    void endlessGraphLoopStopsAtTheStepBudget() {
+        const Run r = runScript(std::string(kHeader) +
+                                    "@ms.jit\n"
+                                    "def f(x):\n"
+                                    "    i = 0\n"
+                                    "    while x.sum() > 0:\n"
+                                    "        x = x + 1\n"
+                                    "    return x\n"
+                                    "f(Tensor([1.0]))\n",
+                                {}, 100000);
+        // An endless loop stops at the step budget with an error instead of hanging.
+        QCOMPARE(r.result.status, interp::RunResult::Status::Exception);
+        QVERIFY2(QString::fromStdString(r.out).contains(
+                     "RuntimeError: The graph evaluation exceeded 100000 steps"),
+                 r.out.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGraphCompiler)
+#include "test_graph_compiler.moc"
