@@ -50,6 +50,23 @@ ValuePtr primitiveWith(std::string_view name, const ir::AttrMap& overrides) {
 
 }  // namespace
 
+Node* Resolver::rewrite(CNode* c, std::vector<Node*> in) {
+    // In place, so the call keeps its id: the evaluator breaks ties by id, which keeps
+    // statements with side effects (F.assign) in source order until auto_monad exists.
+    for (std::size_t i = 0; i < in.size(); ++i) {
+        if (i < c->size()) {
+            m_.setInput(c, i, in[i]);
+        } else {
+            m_.appendInput(c, in[i]);
+        }
+    }
+    while (c->size() > in.size()) {
+        m_.removeInput(c, c->size() - 1);
+    }
+    c->attrs().erase("keywords");
+    return c;
+}
+
 bool Resolver::hostCallable(const interp::Value& callee) const {
     if (auto* t = callee.as<interp::Type>()) {
         // Classes instantiated at compile time: jit_class, primitives, Tensor, composites.
@@ -131,7 +148,7 @@ Node* Resolver::callGraph(CNode* c, FuncGraph* g, std::vector<Node*> args, const
             fail("TypeError", "irscope: keyword arguments are not supported when calling '" + g->name() + "'.", c);
         }
         in.insert(in.end(), args.begin(), args.end());
-        return cnode(home, in, c);
+        return rewrite(c, std::move(in));
     }
     const GraphSignature& sig = sit->second;
     const std::size_t npos = args.size() - kws.size();
@@ -162,7 +179,7 @@ Node* Resolver::callGraph(CNode* c, FuncGraph* g, std::vector<Node*> args, const
         }
     }
     in.insert(in.end(), bound.begin(), bound.end());
-    return cnode(home, in, c);
+    return rewrite(c, std::move(in));
 }
 
 Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spelling& sp, ir::AttrMap attrs,
@@ -225,12 +242,17 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
             in.push_back(source(src));
         }
     }
-    Node* r = cnode(home, in, c);
+    rewrite(c, std::move(in));
     if (b.outputIndex >= 0) {
-        r = cnode(home, {constant(home, Value::primitive("TupleGetItem")), r,
-                         constant(home, Value::integer(b.outputIndex))}, c);
+        // The spelling returns one output of the primitive's tuple: its users read it.
+        const std::vector<ir::Use> uses = c->users();
+        CNode* item = cnode(home, {constant(home, Value::primitive("TupleGetItem")), c,
+                                   constant(home, Value::integer(b.outputIndex))}, c);
+        for (const ir::Use& u : uses) {
+            m_.setInput(u.user, u.index, item);
+        }
     }
-    return r;
+    return c;
 }
 
 Node* Resolver::callCell(CNode* c, const HostVal& cell, std::vector<Node*> args, const std::vector<std::string>& kws) {
@@ -272,7 +294,7 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
     if (v.identical(I.builtins().getStr("print"))) {
         std::vector<Node*> in{constant(home, Value::primitive("Print"))};
         in.insert(in.end(), args.begin(), args.end());
-        return cnode(home, in, c);
+        return rewrite(c, std::move(in));
     }
     interp::Type* type = I.typeOf(v);
     if (modules::isJitClass(type)) {
@@ -290,7 +312,7 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
     if (kind == "MultitypeFuncGraph") {
         std::vector<Node*> in{functionValue(callee, home, c)};
         in.insert(in.end(), args.begin(), args.end());
-        return cnode(home, in, c);
+        return rewrite(c, std::move(in));
     }
     if (kind == "HyperMap") {
         const modules::HolderObject* h = modules::holderOf(v);
@@ -299,7 +321,7 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
             in.push_back(functionValue(HostVal{h->extra, callee.scope}, home, c));
         }
         in.insert(in.end(), args.begin(), args.end());
-        return cnode(home, in, c);
+        return rewrite(c, std::move(in));
     }
     if (const modules::VmapData* vm = modules::vmapOf(v)) {
         ir::AttrMap attrs;
@@ -314,7 +336,7 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
         Node* fnv = functionValue(HostVal{vm->fn, callee.scope}, home, c);
         std::vector<Node*> in{constant(home, Value::primitive(std::string(meta::kVmap), std::move(attrs))), fnv};
         in.insert(in.end(), args.begin(), args.end());
-        return cnode(home, in, c);
+        return rewrite(c, std::move(in));
     }
     if (kind == "GradOperation") {
         functionValue(callee, home, c);  // reports that autodiff is not supported yet

@@ -51,6 +51,8 @@ public:
     // --- symbol_resolve_call.cpp ------------------------------------------------------------
     // The replacement of call `c` whose callee is the host value `callee`.
     ir::Node* lowerCall(ir::CNode* c, const HostVal& callee);
+    // Makes `c` the call `in` (callee first), keeping the node and its id.
+    ir::Node* rewrite(ir::CNode* c, std::vector<ir::Node*> in);
     ir::Node* callGraph(ir::CNode* c, ir::FuncGraph* g, std::vector<ir::Node*> args,
                         const std::vector<std::string>& kws);
     ir::Node* callPrimitive(ir::CNode* c, const ops::OpDef& op, const ops::Spelling& sp, ir::AttrMap attrs,
