@@ -140,7 +140,7 @@ Run runExample(const QString& name) {
         return {};
     }
     p.closeWriteChannel();
-    if (!p.waitForFinished(240000)) {
+    if (!p.waitForFinished(90000)) {  // 90 s a script; the whole suite has 300 s
         p.kill();
         p.waitForFinished();
         return {};
