@@ -778,6 +778,11 @@ private slots:
         QVERIFY(near(vals(runT("Tanh", {x})),
                      {std::tanh(-4.0), std::tanh(-1.0), 0, std::tanh(1.0), std::tanh(4.0)}));
         QVERIFY(near(vals(runT("HSwish", {x})), {0, -1.0 / 3, 0, 2.0 / 3, 4}));
+        // Exactly x above 3 (not x*6/6) and +0, not -0, below -3, as MindSpore's kernel.
+        const std::vector<double> hs =
+            vals(runT("HSwish", {mk(DType::Float32, {2}, {224.08932f, -97.72779f})}));
+        QCOMPARE(hs[0], static_cast<double>(224.08932f));
+        QVERIFY(hs[1] == 0.0 && !std::signbit(hs[1]));
         QVERIFY(near(vals(runT("GeLU", {mk(DType::Float32, {2}, {1, -1})})), {0.841192, -0.158808},
                      1e-5));
         QVERIFY(near(vals(runT("GeLU", {mk(DType::Float64, {2}, {1, -1})},

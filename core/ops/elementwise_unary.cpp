@@ -79,7 +79,17 @@ void unaryTyped(std::string_view opName, UnaryOp op, const Tensor& x, Tensor& re
                 });
                 return;
             case UnaryOp::HSwish:
-                out = in * ((in + T(3)).max(T(0)).min(T(6))) / T(6);
+                // Piecewise as MindSpore's kernel: exactly x above 3 and +0 below -3 (the
+                // plain formula gives x*6/6, off by an ulp, and -0 for negative x).
+                out = in.unaryExpr([](T v) {
+                    if (v <= T(-3)) {
+                        return T(0);
+                    }
+                    if (v >= T(3)) {
+                        return v;
+                    }
+                    return v * (v + T(3)) / T(6);
+                });
                 return;
             default:
                 break;
