@@ -120,6 +120,25 @@ private slots:
         EXPECT_OUTPUT(r, "3\n2\n");
     }
 
+    void unrolledForKeepsSideEffectsInSourceOrder() {
+        // Each iteration's assign must come before that iteration's read, not all the
+        // assigns first: x * 1 * 2 * 3.
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def __init__(self):\n"
+                                "        super().__init__()\n"
+                                "        self.w = Parameter(Tensor(0, ms.int32), name='w')\n"
+                                "    def construct(self, x):\n"
+                                "        out = x\n"
+                                "        for i in range(3):\n"
+                                "            F.assign(self.w, i + 1)\n"
+                                "            out = out * self.w\n"
+                                "        return out\n"
+                                "print(Net()(Tensor(5, ms.int32)))\n");
+        EXPECT_OUTPUT(r, "30\n");
+    }
+
     void jitForLoopCompilesOncePerSignature() {
         const Run r = runScript(std::string(kHeader) +
                                 "@ms.jit\n"
