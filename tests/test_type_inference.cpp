@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "ir/ir_text.h"
@@ -452,6 +453,36 @@ private slots:
         QCOMPARE(countPrim(*m, "ReduceSum"), std::size_t(1));
         QCOMPARE(countPrim(*m, "Stack"), std::size_t(1));
         QCOMPARE(absText(output(*m)), QString("<Tensor[Float32], (4)>"));
+    }
+
+    void statementsKeepSourceOrder() {
+        // `y = x + w; F.assign(w, 1); z = x + w`: the evaluator orders independent statements
+        // by node id, so the Add nodes that replace the `add` meta operations must keep
+        // their statement's place around the Assign: y reads w before it, z after it.
+        auto m = infer(program("%para1_x : <Tensor[Int32], ()>\n"
+                               "%para2_w : <Ref[Tensor[Int32]], (), ref_key=:w> : has_default",
+                               "  %0 = add(%para1_x, %para2_w)\n"
+                               "      # In file o.py:3/        y = x + self.w/\n"
+                               "  %1 = Assign(%para2_w, I64(1))\n"
+                               "      # In file o.py:4/        F.assign(self.w, 1)/\n"
+                               "  %2 = add(%para1_x, %para2_w)\n"
+                               "      # In file o.py:5/        z = x + self.w/\n"
+                               "  %3 = MakeTuple(%0, %2)\n"
+                               "  %4 = MakeTuple(%1)\n"
+                               "  %5 = StopGradient(%4)\n"
+                               "  %6 = Depend(%3, %5)\n"
+                               "  Return(%6)\n"),
+                       {tensor(DType::Int32, Shape{})});
+        std::map<int, std::uint64_t> idByLine;
+        for (CNode* c : m->entry()->topoOrder()) {
+            if (!c->debug().trace.empty()) {
+                idByLine[c->debug().trace.back().line] = c->id();
+            }
+        }
+        QCOMPARE(idByLine.size(), std::size_t(3));
+        QCOMPARE(countPrim(*m, "Add"), std::size_t(2));
+        QVERIFY(idByLine[3] < idByLine[4]);
+        QVERIFY(idByLine[4] < idByLine[5]);
     }
 
     void tensorSetItemIsFunctional() {

@@ -125,6 +125,7 @@ void Engine::discardClones() {
     byClone_.clear();
     fns_.clear();
     frames_.clear();
+    order_.clear();
     entrySpec_ = nullptr;
 }
 
@@ -166,7 +167,8 @@ void Engine::finish() {
             }
         }
     }
-    for (ir::FuncGraph* g : reachable) {
+    renumber();
+    for (ir::FuncGraph* g : m_.reachableGraphs()) {
         for (ir::Parameter* p : g->parameters()) {
             if (!p->abstract()) {
                 error(p, "RuntimeError",

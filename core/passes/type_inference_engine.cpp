@@ -193,12 +193,14 @@ std::string describe(const AbstractPtr& a) {
 
 namespace {
 
+// The node's own location: the last (innermost) entry of its trace, as symbol_resolve reads
+// it; else where its graph was defined.
 ir::SourceLocation locationOf(const Node* n) {
     if (n && !n->debug().trace.empty()) {
-        return n->debug().trace.front();
+        return n->debug().trace.back();
     }
     if (n && n->graph() && !n->graph()->debug().trace.empty()) {
-        return n->graph()->debug().trace.front();
+        return n->graph()->debug().trace.back();
     }
     return {};
 }
@@ -263,7 +265,8 @@ FuncGraph* Engine::cloneGraph(FuncGraph* tmpl) {
                   " uses a node of another graph that is not a weight (free variables are not "
                   "supported by type_inference)");
     };
-    for (ir::CNode* n : tmpl->topoOrder()) {
+    const std::vector<ir::CNode*> body = tmpl->topoOrder();
+    for (ir::CNode* n : body) {
         std::vector<Node*> ins;
         ins.reserve(n->size());
         for (Node* in : n->inputs()) {
@@ -274,6 +277,7 @@ FuncGraph* Engine::cloneGraph(FuncGraph* tmpl) {
         k->primalAttrs() = n->primalAttrs();
         k->debug() = n->debug();
         k->setAbstract(n->abstract());
+        order_[k] = {n->id(), 0};
         map[n] = k;
         if (n == tmpl->returnNode()) {
             m_.setReturnNode(c, k);

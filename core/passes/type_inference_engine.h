@@ -141,6 +141,10 @@ private:
     void setResult(ir::Node* n, const Arg& r);
     void discardClones();
     void finish();
+    // Rebuilds every live graph with its CNodes created in source order (order_), so node
+    // ids, which the evaluator uses to order statements without data dependences (an
+    // isolated F.assign, a print), follow the source again after expansions added nodes.
+    void renumber();
     void sweepDeadNodes(ir::FuncGraph* g);
     void eraseGraphs(const std::vector<ir::FuncGraph*>& gs);
     ir::AbstractPtr widen(ir::FuncGraph* tmpl, std::size_t i, const ir::AbstractPtr& a) const;
@@ -161,6 +165,12 @@ private:
     std::vector<Frame> frames_;
     // Per template and parameter: the broadened abstract the parameter is joined with.
     std::map<ir::FuncGraph*, std::vector<ir::AbstractPtr>> widened_;
+    // Source order of each clone CNode: (id of the template node it comes from, sequence of
+    // the nodes an expansion created). The front end creates nodes in source order (an
+    // unrolled `for` iteration after iteration), so template ids are that order.
+    using OrderKey = std::pair<std::uint64_t, std::uint64_t>;
+    std::unordered_map<const ir::Node*, OrderKey> order_;
+    std::uint64_t seq_ = 0;
 };
 
 // Abstract of a constant, with the value kept for scalars, strings, None and tuples of them.

@@ -125,6 +125,9 @@ Arg Engine::emitConst(CNode* at, ir::ValuePtr v) {
 Arg Engine::replace(CNode* c, const Arg& r) {
     if (r.node && r.node != c) {
         m_.replaceAllUses(c, r.node);
+        if (r.node->isCNode() && r.node->graph() == c->graph() && r.node->debug().name.empty()) {
+            r.node->debug().name = c->debug().name;  // `out = x + y` keeps its name
+        }
     }
     setResult(c, r);
     return r;
@@ -136,6 +139,11 @@ Arg Engine::emitCall(CNode* at, Node* callee, const std::vector<Node*>& inputs) 
     CNode* n = m_.addCNode(at->graph(), ins);
     n->debug() = at->debug();
     n->debug().name.clear();
+    // New nodes take the source position of the node they expand (see Engine::order_).
+    auto it = order_.find(at);
+    OrderKey key = it != order_.end() ? it->second : OrderKey{at->id(), 0};
+    key.second = ++seq_;
+    order_[n] = key;
     return inferCNode(n);
 }
 

@@ -1,0 +1,151 @@
+// The last step of type_inference: every live graph is rebuilt with its CNodes created in
+// source order. Expansion replaces nodes by new ones (new ids), but the evaluator orders
+// statements without a data dependence (an isolated `F.assign`, a `print`) by node id, as
+// the front end created them in source order; `y = x + w; F.assign(w, 1)` must still read
+// w before the write after `x + w` became a new Add node. Each CNode carries the position of
+// the template node it comes from (Engine::order_); the rebuild takes the topological order
+// that prefers the earliest.
+#include <queue>
+#include <unordered_set>
+
+#include "passes/type_inference_engine.h"
+
+namespace irscope::passes::infer {
+
+namespace {
+
+ir::ValuePtr substitute(const ir::ValuePtr& v,
+                        const std::unordered_map<ir::FuncGraph*, ir::FuncGraph*>& gmap) {
+    if (!v) {
+        return v;
+    }
+    switch (v->kind) {
+        case ir::Value::Kind::Graph: {
+            auto it = gmap.find(v->graph);
+            return it == gmap.end() ? v : ir::Value::graphRef(it->second);
+        }
+        case ir::Value::Kind::Tuple:
+        case ir::Value::Kind::List:
+        case ir::Value::Kind::Slice: {
+            std::vector<ir::ValuePtr> elems;
+            bool changed = false;
+            for (const auto& e : v->elements) {
+                elems.push_back(substitute(e, gmap));
+                changed = changed || elems.back() != e;
+            }
+            if (!changed) {
+                return v;
+            }
+            auto copy = std::make_shared<ir::Value>(*v);
+            copy->elements = std::move(elems);
+            return copy;
+        }
+        case ir::Value::Kind::Primitive: {
+            ir::PrimitiveData p = *v->prim;
+            bool changed = false;
+            for (const auto& [k, a] : v->prim->attrs) {
+                ir::ValuePtr b = substitute(a, gmap);
+                if (b != a) {
+                    p.attrs.set(k, b);
+                    changed = true;
+                }
+            }
+            return changed ? ir::Value::primitive(std::move(p)) : v;
+        }
+        default:
+            return v;
+    }
+}
+
+}  // namespace
+
+void Engine::renumber() {
+    const std::vector<ir::FuncGraph*> old = m_.reachableGraphs();
+    std::unordered_map<ir::FuncGraph*, ir::FuncGraph*> gmap;
+    std::unordered_map<const ir::Node*, ir::Node*> nmap;
+    for (ir::FuncGraph* g : old) {
+        ir::FuncGraph* n = m_.addGraph(g->name());
+        n->attrs() = g->attrs();
+        n->debug() = g->debug();
+        gmap[g] = n;
+        for (ir::Parameter* p : g->parameters()) {
+            ir::Parameter* q = m_.addParameter(n, p->name());
+            if (p->hasDefault()) {
+                q->setDefault(p->defaultValue());
+            }
+            q->setAbstract(p->abstract());
+            q->debug() = p->debug();
+            nmap[p] = q;
+        }
+    }
+    auto keyOf = [&](const ir::CNode* c) {
+        auto it = order_.find(c);
+        return it != order_.end() ? it->second : OrderKey{c->id(), 0};
+    };
+    for (ir::FuncGraph* g : old) {
+        ir::FuncGraph* n = gmap[g];
+        const std::vector<ir::CNode*> body = g->topoOrder();
+        const std::unordered_set<const ir::CNode*> inBody(body.begin(), body.end());
+        std::unordered_map<const ir::CNode*, std::size_t> pending;
+        std::unordered_map<const ir::CNode*, std::vector<ir::CNode*>> users;
+        for (ir::CNode* c : body) {
+            std::unordered_set<const ir::CNode*> deps;
+            for (ir::Node* in : c->inputs()) {
+                auto* d = ir::nodeCast<ir::CNode>(in);
+                if (d && inBody.count(d) && deps.insert(d).second) {
+                    users[d].push_back(c);
+                }
+            }
+            pending[c] = deps.size();
+        }
+        std::unordered_map<const ir::Node*, ir::ValueNode*> values;  // one copy per constant
+        using Item = std::pair<OrderKey, ir::CNode*>;
+        std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
+        for (ir::CNode* c : body) {
+            if (pending[c] == 0) {
+                ready.push({keyOf(c), c});
+            }
+        }
+        while (!ready.empty()) {
+            ir::CNode* c = ready.top().second;
+            ready.pop();
+            std::vector<ir::Node*> ins;
+            for (ir::Node* in : c->inputs()) {
+                if (auto it = nmap.find(in); it != nmap.end()) {
+                    ins.push_back(it->second);
+                    continue;
+                }
+                auto* v = ir::nodeCast<ir::ValueNode>(in);
+                if (!v) {
+                    error(c, "RuntimeError",
+                          "irscope: graph @" + g->name() + " uses a node of another graph");
+                }
+                ir::ValueNode*& w = values[v];
+                if (!w) {
+                    w = m_.addValue(n, substitute(v->value(), gmap));
+                    w->setAbstract(v->abstract());
+                    w->debug() = v->debug();
+                }
+                ins.push_back(w);
+            }
+            ir::CNode* k = m_.addCNode(n, ins);
+            k->attrs() = c->attrs();
+            k->primalAttrs() = c->primalAttrs();
+            k->debug() = c->debug();
+            k->setAbstract(c->abstract());
+            nmap[c] = k;
+            if (c == g->returnNode()) {
+                m_.setReturnNode(n, k);
+            }
+            for (ir::CNode* u : users[c]) {
+                if (--pending[u] == 0) {
+                    ready.push({keyOf(u), u});
+                }
+            }
+        }
+    }
+    m_.setEntry(gmap.at(m_.entry()));
+    eraseGraphs(old);
+}
+
+}  // namespace irscope::passes::infer
