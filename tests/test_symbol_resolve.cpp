@@ -262,6 +262,31 @@ args = (Tensor(np.ones(3, np.float32)),)
         QVERIFY(bad.errorMessage.find("unexpected keyword argument 'bogus'") != std::string::npos);
         QCOMPARE(bad.errorLine, 10);
     }
+
+    void hostContainersFold() {
+        Compiled c = compile(script(R"(
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.CellList([nn.ReLU(), nn.Tanh()])
+        self.table = {"a": 1, "b": 2}
+    def construct(self, x):
+        n = len(self.layers)
+        for k in self.table:
+            x = x + self.table[k]
+        for i in range(len(self.layers)):
+            x = self.layers[i](x)
+        return x * n
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QVERIFY(c.resolved.find("mul(%") != std::string::npos);
+        QVERIFY(c.resolved.find(", I64(2))") != std::string::npos);  // len(self.layers)
+        QCOMPARE(count(c.resolved, "add("), 2);
+        QVERIFY(c.resolved.find("ReLU(") != std::string::npos);
+        QVERIFY(c.resolved.find("Tanh(") != std::string::npos);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSymbolResolve)

@@ -293,6 +293,9 @@ GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
             interp::Value seq = *v;
             std::int64_t n = -1;
             try {
+                if (seq.is<interp::DictObject>()) {
+                    seq = interp::Value(I.newTuple(I.toVector(seq)));  // iterating a dict: its keys
+                }
                 if (seq.is<interp::RangeObject>() || seq.is<interp::TupleObject>() || seq.is<interp::ListObject>() ||
                     modules::isCell(seq)) {
                     n = I.len(seq);

@@ -114,12 +114,20 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                                           (mod->name == "math" || mod->name.rfind("numpy", 0) == 0);
                     }
                 }
+            } else if (c->isPrimitive(meta::kLen) && c->size() == 2) {
+                // len(self.blocks): the length of a host container is a constant.
+                std::optional<HostVal> obj = hostOf(c->input(1));
+                if (obj && modules::tensorOf(obj->v) == nullptr) {
+                    r = HostVal{interp::Value::integer(I.len(obj->v)), obj->scope};
+                }
             } else if (c->isPrimitive(meta::kGetItem) && c->size() == 3) {
                 std::optional<HostVal> obj = hostOf(c->input(1));
                 ValuePtr idx = obj ? constantOf(c->input(2)) : nullptr;
-                if (obj && idx && idx->kind == Value::Kind::Int && modules::tensorOf(obj->v) == nullptr) {
-                    interp::Value v = I.getItem(obj->v, interp::Value::integer(idx->i));
-                    r = HostVal{v, modules::isCell(v) ? childScope(I, obj->scope, std::to_string(idx->i), v) : obj->scope};
+                interp::Value key = idx ? hostFromConstant(*idx) : interp::Value();
+                if (obj && !key.isNull() && modules::tensorOf(obj->v) == nullptr) {
+                    interp::Value v = I.getItem(obj->v, key);
+                    const std::string name = key.isInt() ? std::to_string(key.asInt()) : I.str(key);
+                    r = HostVal{v, modules::isCell(v) ? childScope(I, obj->scope, name, v) : obj->scope};
                 }
             } else if (c->size() >= 1 && !c->attrs().get("keywords") && c->primitive() == nullptr) {
                 // A compile-time host call: ops.ReduceSum(keep_dims=True), a jit_class instance,
