@@ -322,6 +322,25 @@ args = (Tensor(np.ones(3, np.float32)),)
             QCOMPARE(c.errorLine, 7);
         }
     }
+
+    void forOverInputTensorRowsAndShape() {
+        Compiled c = compile(script(R"(
+class Net(nn.Cell):
+    def construct(self, x):
+        out = []
+        for row in x:
+            out.append(row * 2)
+        for i in range(x.shape[1]):
+            out.append(x[0][i])
+        return out
+target = Net()
+args = (Tensor(np.ones((2, 3), np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QCOMPARE(count(c.parsed, "mul("), 2);          // two rows
+        QCOMPARE(count(c.parsed, "make_list("), 6);    // 2 + 3 appends, and the empty list
+        QCOMPARE(graphCount(c.parsed), 1);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraphBuilder)

@@ -325,6 +325,8 @@ GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
         const interp::Value& hv = k->second;
         if (hv.is<interp::TupleObject>() || hv.is<interp::ListObject>()) {
             n = I.len(hv);
+        } else if (const runtime::Tensor* t = modules::tensorOf(hv); t && t->rank() > 0) {
+            n = t->shape().dims[0];  // iterating an input tensor: its rows (the shape is fixed per compile)
         }
     } else if (const auto* cn = ir::nodeCast<CNode>(seq);
                cn && (cn->isPrimitive(meta::kMakeTuple) || cn->isPrimitive(meta::kMakeList))) {
