@@ -3,6 +3,8 @@
 // shapes, entry parameters, constant folding, unrolling and its limit, branch graphs of
 // and/or/comprehensions, lambdas and inner functions, and the errors graph mode reports
 // (Python type, MindSpore's message, line).
+#include <regex>
+
 #include "graph_builder_fixture.h"
 
 using namespace gbtest;
@@ -28,6 +30,7 @@ args = (Tensor(np.ones(3, np.float32)), Tensor(np.ones(3, np.float32)))
         QVERIFY(c.parsed.find("%para2_y") != std::string::npos);
         QVERIFY(c.parsed.find("resolve(NameSpace[SymbolStr: 'Namespace:__main__'], \"ops\")") != std::string::npos);
         QVERIFY(c.parsed.find("a = ops.sub(x, 1)") != std::string::npos);  // the source line
+        QVERIFY(std::regex_search(c.parsed, std::regex(R"(%\d+\(CNode_\d+\$a\) = )")));  // MindSpore's debug name
         QCOMPARE(compiler::entryInputs(*c.state).size(), std::size_t{2});
         QVERIFY(c.resolved.find("resolve") == std::string::npos);
         QVERIFY(c.resolved.find("Sub(%para1_x, I64(1))") != std::string::npos);

@@ -183,7 +183,15 @@ void GraphBuilder::statement(const ast::Stmt& st) {
 
 void GraphBuilder::assign(const ast::Expr& target, Node* value, const ast::Span& at) {
     switch (target.kind) {
-        case ast::ExprKind::Name: cur_.env.set(target.cast<ast::Name>().id, value); return;
+        case ast::ExprKind::Name: {
+            const std::string& id = target.cast<ast::Name>().id;
+            // MindSpore's debug name for the node bound to a variable: CNode_<id>$<name>.
+            if (auto* c = ir::nodeCast<ir::CNode>(value); c && c->graph() == cur_.g && c->debug().name.empty()) {
+                c->debug().name = "CNode_" + std::to_string(c->id()) + "$" + id;
+            }
+            cur_.env.set(id, value);
+            return;
+        }
         case ast::ExprKind::Tuple:
         case ast::ExprKind::List: {
             const ast::ExprList& elts = target.kind == ast::ExprKind::Tuple ? target.cast<ast::Tuple>().elts
