@@ -344,6 +344,29 @@ args = (Tensor(np.ones((2, 3), np.float32)),)
         QCOMPARE(count(c.parsed, "make_list("), 6);    // 2 + 3 appends, and the empty list
         QCOMPARE(graphCount(c.parsed), 1);
     }
+
+    void ternaryDictFStringAndChainedCompare() {
+        Compiled c = compile(script(R"(
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.n = 3
+    def construct(self, x, y):
+        label = f"n={self.n:02d}"
+        d = {"a": x, "b": y}
+        z = x if y.sum() > 0 else y
+        ok = 0 < y.sum() < 10
+        print(label)
+        return d["a"] + z, ok
+target = Net()
+args = (Tensor(np.ones(3, np.float32)), Tensor(np.ones(3, np.float32)))
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QVERIFY(c.parsed.find("\"n=03\"") != std::string::npos);
+        QVERIFY(c.parsed.find("make_dict(") != std::string::npos);
+        QCOMPARE(count(c.parsed, "= Switch("), 2);  // the ternary, and `0 < s` guarding `s < 10`
+        QVERIFY(c.resolved.find("Print(\"n=03\")") != std::string::npos);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestGraphBuilder)
