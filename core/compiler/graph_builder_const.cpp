@@ -131,6 +131,18 @@ std::optional<interp::Value> GraphBuilder::constValue(const ast::Expr& e, bool u
                 }
                 return interp::Value(I.newTuple(std::move(items)));
             }
+            case K::Slice: {
+                const auto& sl = e.cast<ast::Slice>();
+                interp::CallArgs parts;
+                for (const ast::Expr* p : {sl.lower.get(), sl.upper.get(), sl.step.get()}) {
+                    std::optional<interp::Value> v = p ? constValue(*p, useKnown) : interp::Value::none();
+                    if (!v) {
+                        return std::nullopt;
+                    }
+                    parts.pos.push_back(*v);
+                }
+                return I.call(interp::Value(I.types().slice.get()), std::move(parts));
+            }
             case K::Subscript: {
                 const auto& s = e.cast<ast::Subscript>();
                 std::optional<interp::Value> obj = constValue(*s.value, useKnown);

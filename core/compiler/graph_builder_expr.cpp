@@ -345,12 +345,22 @@ Node* GraphBuilder::call(const ast::Call& c) {
 }
 
 Node* GraphBuilder::superMethod(const ast::Call& superCall, const std::string& method, const ast::Span& at) {
-    if (spec_.self.isNull() || !superCall.args.empty()) {
-        fail("RuntimeError", "In graph mode, only super().method(...) inside a method is supported.", at);
-    }
-    // The class after the method's defining class in the MRO of self's class.
+    // super() or super(Class, self): the class after Class (by default the method's defining
+    // class) in the MRO of self's class.
     std::string owner = spec_.fn->qualname.substr(0, spec_.fn->qualname.rfind('.'));
     owner = owner.substr(owner.rfind('.') == std::string::npos ? 0 : owner.rfind('.') + 1);
+    bool ok = !spec_.self.isNull() && (superCall.args.empty() || superCall.args.size() == 2);
+    if (ok && superCall.args.size() == 2) {
+        std::optional<interp::Value> cls = constValue(*superCall.args[0], false);
+        ok = cls && cls->as<interp::Type>() != nullptr && isSelf(*superCall.args[1]);
+        if (ok) {
+            owner = cls->as<interp::Type>()->name;
+        }
+    }
+    if (!ok) {
+        fail("RuntimeError", "In graph mode, only super().method(...) or super(Class, self).method(...) inside a "
+             "method is supported.", at);
+    }
     const std::vector<interp::Type*>& mro = I.typeOf(spec_.self)->mro;
     std::size_t k = 0;
     while (k < mro.size() && mro[k]->name != owner) {

@@ -183,6 +183,13 @@ interp::Value Resolver::hostFromConstant(const Value& v) {
             return v.kind == Value::Kind::Tuple ? interp::Value(I.newTuple(std::move(items)))
                                                 : interp::Value(I.newList(std::move(items)));
         }
+        case Value::Kind::Slice: {
+            interp::CallArgs parts;
+            for (const ValuePtr& e : v.elements) {
+                parts.pos.push_back(hostFromConstant(*e));
+            }
+            return I.call(interp::Value(I.types().slice.get()), std::move(parts));
+        }
         default: return {};
     }
 }
