@@ -78,6 +78,18 @@ private slots:
         QVERIFY(rec.find("parse") && rec.find("symbol_resolve") && rec.find("type_inference"));
     }
 
+    void outputsComeBackAsPythonValues() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x, k):\n"
+                                "        return x, [x + 1, k], k * 2.5, None, 'a', x.shape\n"
+                                "o = Net()(Tensor([1.0]), 2)\n"
+                                "print(type(o).__name__, type(o[0]).__name__, type(o[1]).__name__)\n"
+                                "print(o[1][0], o[1][1], o[2], o[3], o[4], o[5])\n");
+        EXPECT_OUTPUT(r, "tuple Tensor list\n[2.] 2 5.0 None a (1,)\n");
+    }
+
     void ifOnATensorPicksTheBranchAtRunTime() {
         const Run r = runScript(std::string(kHeader) +
                                 "ms.set_context(mode=ms.GRAPH_MODE)\n"

@@ -207,6 +207,8 @@ private slots:
                  std::string(
                      "Tensor(shape=[2], dtype=Float32, value=[ 1.50000000e+00  2.00000000e+00])"));
         QCOMPARE(runtime::formatPrintValue(*ir::Value::boolean(true)), std::string("True"));
+        QCOMPARE(runtime::formatPrintValue(*ir::Value::floating(0.1)), std::string("0.1"));
+        QCOMPARE(runtime::formatPrintValue(*ir::Value::floating(3)), std::string("3.0"));
         QVERIFY(runtime::isPrintSkipped(KernelArg(ir::Value::monadValue(ir::MonadKind::IO))));
     }
 };

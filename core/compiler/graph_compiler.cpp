@@ -287,7 +287,8 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
         I.checkCancel();
         detail::raiseEvalError(e);
     }
-    return detail::hostValueOf(I, out);
+    const ir::Node* output = c.module->entry()->output();
+    return detail::hostValueOf(I, out, output != nullptr ? output->abstract() : nullptr);
 }
 
 }  // namespace irscope::compiler

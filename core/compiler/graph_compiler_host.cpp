@@ -160,7 +160,13 @@ ops::KernelArg kernelArgOf(Interpreter& I, const Value& v) {
     return ops::KernelArg(a->value ? a->value : ir::Value::none());
 }
 
-Value hostValueOf(Interpreter& I, const ops::KernelArg& a) {
+Value hostValueOf(Interpreter& I, const ops::KernelArg& a, const ir::AbstractPtr& abs) {
+    auto element = [&](std::size_t i) -> ir::AbstractPtr {
+        const bool seq = abs && (abs->kind == ir::Abstract::Kind::Tuple ||
+                                 abs->kind == ir::Abstract::Kind::List);
+        return seq && i < abs->elements.size() ? abs->elements[i] : nullptr;
+    };
+    const bool list = abs && abs->kind == ir::Abstract::Kind::List;
     if (a.isTensor()) {
         Value cls = I.getAttr(msModule(I), "Tensor");
         auto* type = cls.as<interp::Type>();
@@ -174,8 +180,11 @@ Value hostValueOf(Interpreter& I, const ops::KernelArg& a) {
     }
     if (a.isTuple()) {
         std::vector<Value> items;
-        for (const ops::KernelArg& e : a.elements()) {
-            items.push_back(hostValueOf(I, e));
+        for (std::size_t i = 0; i < a.elements().size(); ++i) {
+            items.push_back(hostValueOf(I, a.elements()[i], element(i)));
+        }
+        if (list) {
+            return Value(I.newList(std::move(items)));
         }
         return Value(I.newTuple(std::move(items)));
     }
@@ -193,14 +202,14 @@ Value hostValueOf(Interpreter& I, const ops::KernelArg& a) {
         case ir::Value::Kind::String:
             return Value(I.newStr(v.text));
         case ir::Value::Kind::Tensor:
-            return hostValueOf(I, ops::kernelArgFromValue(a.value()));
+            return hostValueOf(I, ops::kernelArgFromValue(a.value()), nullptr);
         case ir::Value::Kind::Tuple:
         case ir::Value::Kind::List: {
             std::vector<Value> items;
-            for (const auto& e : v.elements) {
-                items.push_back(hostValueOf(I, ops::KernelArg(e)));
+            for (std::size_t i = 0; i < v.elements.size(); ++i) {
+                items.push_back(hostValueOf(I, ops::KernelArg(v.elements[i]), element(i)));
             }
-            if (v.kind == ir::Value::Kind::List) {
+            if (v.kind == ir::Value::Kind::List || list) {
                 return Value(I.newList(std::move(items)));
             }
             return Value(I.newTuple(std::move(items)));

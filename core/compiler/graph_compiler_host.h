@@ -31,8 +31,10 @@ bool holdsTensor(interp::Interpreter& I, const interp::Value& v);
 // An entry input as the evaluator takes it: tensors share the host's storage.
 ops::KernelArg kernelArgOf(interp::Interpreter& I, const interp::Value& v);
 
-// A graph output as the host sees it: Tensor objects, tuples, Python scalars.
-interp::Value hostValueOf(interp::Interpreter& I, const ops::KernelArg& a);
+// A graph output as the host sees it: Tensor objects, tuples, Python scalars; a sequence
+// the graph's output abstract calls a List comes back as a list.
+interp::Value hostValueOf(interp::Interpreter& I, const ops::KernelArg& a,
+                          const ir::AbstractPtr& abs);
 
 // The settings a compile sees: the process environment (MS_DEV_SAVE_GRAPHS,
 // MS_DEV_SAVE_GRAPHS_PATH, MS_DEV_SIDE_EFFECT_LOAD_ELIM, MS_DEV_CELL_REUSE,

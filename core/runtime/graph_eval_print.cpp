@@ -39,8 +39,9 @@ std::string formatPrintValue(const ir::Value& v) {
         case K::Int:
             return std::to_string(v.i);
         case K::Float:
-            // A Python float in the graph is MindSpore's FP32Imm: print the float32 value.
-            return formatPyFloat(static_cast<double>(static_cast<float>(v.f)));
+            // A Python float in the graph is MindSpore's FP32Imm: the shortest text that
+            // identifies it as a float32 ("0.1", "1.5", "3.0").
+            return formatNumpyFloatScalar(v.f, FloatKind::Float);
         case K::String:
             return v.text;
         case K::Tensor:
