@@ -249,6 +249,19 @@ args = (Tensor(np.ones(3, np.float32)),)
         QVERIFY(c.resolved.find("ReduceSum(") != std::string::npos);
         QVERIFY(c.resolved.find("keywords") == std::string::npos);
 
+        Compiled star = compile(script(R"(
+def total(first, *rest, bias=0):
+    return first + len(rest) + bias
+class Net(nn.Cell):
+    def construct(self, x):
+        return total(x, x, x, bias=1) + total(x)
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QVERIFY2(star.problem.empty() && star.errorType.empty(), (star.problem + star.errorMessage).c_str());
+        QVERIFY(star.resolved.find("call @total(%para1_x, %") != std::string::npos);
+        QVERIFY(star.resolved.find("call @total(%para1_x, (), I64(0))") != std::string::npos);
+
         Compiled bad = compile(script(R"(
 def scale(x, factor):
     return x * factor

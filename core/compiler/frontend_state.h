@@ -22,9 +22,10 @@ namespace irscope::compiler {
 // default values (ir constants) of the trailing ones, for binding keywords and defaults
 // when symbol_resolve turns a call into a direct graph call.
 struct GraphSignature {
-    std::vector<std::string> names;
-    std::vector<ir::ValuePtr> defaults;  // for the last defaults.size() names
-    std::size_t leadingBound = 0;        // parameters a Partial binds before these (captures)
+    std::vector<std::string> names;      // positional..., *args (one tuple parameter), keyword-only...
+    std::vector<ir::ValuePtr> defaults;  // per name; null: required
+    std::size_t positional = 0;          // how many names take positional arguments
+    int varargs = -1;                    // index of the *args parameter, -1 when none
 };
 
 class FrontendState {

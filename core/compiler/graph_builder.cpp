@@ -271,19 +271,35 @@ ir::FuncGraph* GraphBuilder::build() {
     for (int k = 0; k < code->kwOnlyCount; ++k) {
         names.push_back(code->varNames[static_cast<std::size_t>(code->posCount + k)]);
     }
+    // The signature symbol_resolve binds calls against (defaults as constants).
     GraphSignature sig;
-    sig.names = names;
-    for (const interp::Value& d : fn.defaults) {
-        ValuePtr c = irConstant(d);
-        sig.defaults.push_back(c ? c : Value::none());
+    sig.names.assign(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(npos));
+    sig.positional = npos;
+    sig.defaults.assign(npos, nullptr);
+    const std::size_t ndefs = fn.defaults.size();
+    for (std::size_t k = 0; k < ndefs && k < npos; ++k) {
+        ValuePtr c = irConstant(fn.defaults[ndefs - 1 - k]);
+        sig.defaults[npos - 1 - k] = c ? c : Value::none();
+    }
+    if (code->hasVarArgs) {
+        sig.varargs = static_cast<int>(sig.names.size());
+        sig.names.push_back(code->varNames[static_cast<std::size_t>(code->posCount + code->kwOnlyCount)]);
+        sig.defaults.push_back(Value::tuple({}));
+    }
+    for (std::size_t i = npos; i < names.size(); ++i) {
+        sig.names.push_back(names[i]);
+        const std::size_t k = i - npos;
+        ValuePtr c = k < fn.kwDefaults.size() && !fn.kwDefaults[k].isNull() ? irConstant(fn.kwDefaults[k]) : nullptr;
+        sig.defaults.push_back(c ? c : (k < fn.kwDefaults.size() && !fn.kwDefaults[k].isNull() ? Value::none() : nullptr));
     }
     const std::string what = fn.name + "()";
     if (!spec_.entry) {
-        if (code->hasVarArgs || code->hasVarKw) {
-            fail("RuntimeError", "The function '" + fn.name + "' with *args or **kwargs can only be the compiled "
-                 "entry, not a function called from the graph.", defSpan);
+        if (code->hasVarKw) {
+            fail("RuntimeError", "The function '" + fn.name + "' with **kwargs can only be the compiled entry, not "
+                 "a function called from the graph.", defSpan);
         }
-        for (const std::string& n : names) {
+        // Called from the graph: *args is one tuple parameter.
+        for (const std::string& n : sig.names) {
             cur_.env.set(n, m_.addParameter(cur_.g, n));
         }
         s_.signatures[cur_.g] = sig;

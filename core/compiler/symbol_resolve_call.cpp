@@ -153,29 +153,40 @@ Node* Resolver::callGraph(CNode* c, FuncGraph* g, std::vector<Node*> args, const
     const GraphSignature& sig = sit->second;
     const std::size_t npos = args.size() - kws.size();
     std::vector<Node*> bound(sig.names.size(), nullptr);
-    if (npos > sig.names.size()) {
-        fail("TypeError", g->name() + "() takes " + std::to_string(sig.names.size()) + " positional arguments but " +
+    if (npos > sig.positional && sig.varargs < 0) {
+        fail("TypeError", g->name() + "() takes " + std::to_string(sig.positional) + " positional arguments but " +
              std::to_string(npos) + " were given", c);
     }
-    for (std::size_t i = 0; i < npos; ++i) {
+    for (std::size_t i = 0; i < npos && i < sig.positional; ++i) {
         bound[i] = args[i];
+    }
+    if (sig.varargs >= 0) {
+        std::vector<Node*> extra{constant(home, Value::primitive(std::string(meta::kMakeTuple)))};
+        for (std::size_t i = sig.positional; i < npos; ++i) {
+            extra.push_back(args[i]);
+        }
+        bound[static_cast<std::size_t>(sig.varargs)] =
+            extra.size() == 1 ? constant(home, Value::tuple({})) : cnode(home, extra, c);
     }
     for (std::size_t k = 0; k < kws.size(); ++k) {
         auto it = std::find(sig.names.begin(), sig.names.end(), kws[k]);
-        if (it == sig.names.end()) {
+        const auto at = static_cast<std::size_t>(it - sig.names.begin());
+        if (it == sig.names.end() || static_cast<int>(at) == sig.varargs) {
             fail("TypeError", g->name() + "() got an unexpected keyword argument '" + kws[k] + "'", c);
         }
-        bound[static_cast<std::size_t>(it - sig.names.begin())] = args[npos + k];
+        if (bound[at] != nullptr) {
+            fail("TypeError", g->name() + "() got multiple values for argument '" + kws[k] + "'", c);
+        }
+        bound[at] = args[npos + k];
     }
-    const std::size_t ndef = sig.defaults.size();
     for (std::size_t i = 0; i < bound.size(); ++i) {
         if (bound[i] != nullptr) {
             continue;
         }
-        if (i + ndef >= sig.names.size() && i + ndef - sig.names.size() < ndef) {
-            bound[i] = constant(home, sig.defaults[i + ndef - sig.names.size()]);
+        if (sig.defaults[i]) {
+            bound[i] = constant(home, sig.defaults[i]);
         } else {
-            fail("TypeError", g->name() + "() missing 1 required positional argument: '" + sig.names[i] + "'", c);
+            fail("TypeError", g->name() + "() missing 1 required argument: '" + sig.names[i] + "'", c);
         }
     }
     in.insert(in.end(), bound.begin(), bound.end());
