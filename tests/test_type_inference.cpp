@@ -250,6 +250,36 @@ private slots:
         QVERIFY(m->verify().empty());
     }
 
+    void functionValuesAsArguments() {
+        auto m = infer(readData("higher_order.ir"), {tensor(DType::Float32, Shape{2})});
+        QCOMPARE(graphNames(*m),
+                 (std::vector<std::string>{"f", "apply", "double", "scale", "apply_1"}));
+        const std::string text = printIr(*m);
+        // A known graph called through a parameter becomes a direct call; a Partial whose
+        // bound argument lives in the caller stays a call of the parameter.
+        QVERIFY(text.find("call @double(%para3_v)") != std::string::npos);
+        QVERIFY(text.find("%0 = %para7_fn(%para8_v)") != std::string::npos);
+        QCOMPARE(absText(output(*m)), QString("<Tuple[Tensor[Float32]*2], TupleShape((2), (2))>"));
+        QVERIFY(m->verify().empty());
+    }
+
+    void keywordArgumentsOfMethods() {
+        // x.sum(axis=1): symbol_resolve leaves the keyword names on the call (cnode attr).
+        auto m = parseIr(program("%para1_x : <Tensor[Float32], (2, 3)>",
+                                 "  %0 = getattr(%para1_x, \"sum\")\n"
+                                 "  %1 = %0(I64(1))\n"
+                                 "  Return(%1)\n"),
+                         "kw.ir");
+        auto* call = nodeCast<CNode>(m->entry()->output());
+        call->attrs().set("keywords", Value::tuple({Value::string("axis")}));
+        passes::PassContext ctx;
+        passes::makeTypeInferencePass({tensor(DType::Float32, Shape{2, 3})})->run(*m, ctx);
+        QCOMPARE(absText(output(*m)), QString("<Tensor[Float32], (2)>"));
+        call = nodeCast<CNode>(m->entry()->output());
+        QVERIFY(call->isPrimitive("ReduceSum"));
+        QVERIFY(!call->attrs().get("keywords"));
+    }
+
     void constantSwitchIsFolded() {
         // if 1 < 2: (a Python condition) -> the true branch is called directly, the false
         // branch graph disappears.

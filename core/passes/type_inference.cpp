@@ -114,6 +114,30 @@ void Engine::sweepDeadNodes(ir::FuncGraph*) {
     }
 }
 
+void Engine::retargetTemplateValues() {
+    std::unordered_map<ir::FuncGraph*, ir::FuncGraph*> gmap;
+    for (ir::FuncGraph* t : templates_) {
+        auto it = byTemplate_.find(t);
+        gmap[t] =
+            it != byTemplate_.end() && !it->second.empty() ? it->second.front()->graph : nullptr;
+    }
+    std::vector<ir::ValueNode*> stale;
+    m_.forEachNode([&](ir::Node* n) {
+        auto* v = ir::nodeCast<ir::ValueNode>(n);
+        if (v && byClone_.count(v->graph()) && refersToGraph(*v->value()) &&
+            substitute(v->value(), gmap) != v->value()) {
+            stale.push_back(v);
+        }
+    });
+    for (ir::ValueNode* v : stale) {
+        ir::ValueNode* w = m_.addValue(v->graph(), substitute(v->value(), gmap));
+        w->setAbstract(v->abstract());
+        w->debug() = v->debug();
+        m_.replaceAllUses(v, w);
+        m_.erase(v);
+    }
+}
+
 void Engine::discardClones() {
     std::vector<ir::FuncGraph*> gs;
     for (const auto& s : specs_) {
@@ -132,6 +156,7 @@ void Engine::discardClones() {
 void Engine::finish() {
     m_.setEntry(entrySpec_->graph);
     sweepDeadNodes(nullptr);
+    retargetTemplateValues();
     eraseGraphs(templates_);
     const std::vector<ir::FuncGraph*> reachable = m_.reachableGraphs();
     const std::set<ir::FuncGraph*> live(reachable.begin(), reachable.end());

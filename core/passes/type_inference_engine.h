@@ -146,6 +146,9 @@ private:
     // isolated F.assign, a print), follow the source again after expansions added nodes.
     void renumber();
     void sweepDeadNodes(ir::FuncGraph* g);
+    // Function values still naming a template (a graph passed as an argument and called
+    // through a parameter) name its first specialization instead (None if it has none).
+    void retargetTemplateValues();
     void eraseGraphs(const std::vector<ir::FuncGraph*>& gs);
     ir::AbstractPtr widen(ir::FuncGraph* tmpl, std::size_t i, const ir::AbstractPtr& a) const;
 
@@ -181,6 +184,10 @@ ir::AbstractPtr keyAbstract(const ir::AbstractPtr& a);
 // The join of two abstracts met at one place (Switch branches, loop iterations): values that
 // differ are dropped, tensor dims that differ become -1. nullptr when they cannot be joined.
 ir::AbstractPtr joinAbs(const ir::AbstractPtr& a, const ir::AbstractPtr& b);
+// v with every graph it refers to (also inside tuples and primitive attrs) replaced through
+// gmap; a graph mapped to nullptr becomes None.
+ir::ValuePtr substitute(const ir::ValuePtr& v,
+                        const std::unordered_map<ir::FuncGraph*, ir::FuncGraph*>& gmap);
 // "Tensor[Float32]", "Int64", "Tuple[...]" for messages.
 std::string describe(const ir::AbstractPtr& a);
 

@@ -19,8 +19,10 @@ bool isMetaOp(std::string_view name);
 // Infers the meta-operation CNode c (callee `prim`) on args (none bottom) and replaces it.
 Arg expandMeta(Engine& e, ir::CNode* c, const ir::ValuePtr& prim, const std::vector<Arg>& args);
 
-// x.method(args...): `spelling` is a registry Method spelling ("Tensor.sum"); args[0] is self.
-Arg callMethod(Engine& e, ir::CNode* at, const std::string& spelling, const std::vector<Arg>& args);
+// x.method(args...): `spelling` is a registry Method spelling ("Tensor.sum"); args[0] is self;
+// the last keywords.size() args are keyword arguments with those names (`x.sum(axis=1)`).
+Arg callMethod(Engine& e, ir::CNode* at, const std::string& spelling, const std::vector<Arg>& args,
+               const std::vector<std::string>& keywords = {});
 
 // Per-family entry points, each returning false when the op is not theirs.
 bool expandTensorMeta(Engine& e, ir::CNode* c, std::string_view name, const std::vector<Arg>& args,

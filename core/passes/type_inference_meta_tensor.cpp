@@ -234,14 +234,15 @@ Arg getAttr(Engine& e, CNode* c, const Arg& x, const Arg& nameArg) {
 
 }  // namespace
 
-Arg callMethod(Engine& e, CNode* at, const std::string& spelling, const std::vector<Arg>& args) {
+Arg callMethod(Engine& e, CNode* at, const std::string& spelling, const std::vector<Arg>& args,
+               const std::vector<std::string>& keywords) {
     const auto sp = ops::OpRegistry::instance().findSpelling(spelling);
     if (!sp) {
         e.error(at, "AttributeError", "irscope: no method " + spelling);
     }
     ops::CallBinding b;
     try {
-        b = ops::bindCall(*sp->op, *sp->spelling, args.size());
+        b = ops::bindCall(*sp->op, *sp->spelling, args.size() - keywords.size(), keywords);
     } catch (const ops::OpError& err) {
         e.error(at, std::string(ops::errorKindName(err.kind())), err.what());
     }

@@ -467,6 +467,22 @@ Arg Engine::inferCallOfValue(CNode* c) {
     if (!fn.fn) {
         error(c, "TypeError", "'" + describe(fn.abs) + "' object is not callable.");
     }
+    if (const ir::ValuePtr kw = c->attrs().get("keywords")) {
+        // Keyword arguments (the trailing inputs) reach here only for calls of values the
+        // front end could not bind: Tensor methods (`x.sum(axis=1)`).
+        std::vector<std::string> names;
+        for (const auto& k : kw->elements) {
+            names.push_back(k->text);
+        }
+        if (fn.fn->kind != FuncVal::Kind::Method || names.size() > args.size()) {
+            error(c, "TypeError",
+                  "irscope: keyword arguments are supported only in calls of functions, "
+                  "methods, cells and primitives known at compile time.");
+        }
+        std::vector<Arg> all = fn.fn->bound;
+        all.insert(all.end(), args.begin(), args.end());
+        return replace(c, callMethod(*this, c, fn.fn->spelling, all, names));
+    }
     return callValue(c, fn, args);
 }
 

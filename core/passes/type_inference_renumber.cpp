@@ -12,8 +12,6 @@
 
 namespace irscope::passes::infer {
 
-namespace {
-
 ir::ValuePtr substitute(const ir::ValuePtr& v,
                         const std::unordered_map<ir::FuncGraph*, ir::FuncGraph*>& gmap) {
     if (!v) {
@@ -22,7 +20,10 @@ ir::ValuePtr substitute(const ir::ValuePtr& v,
     switch (v->kind) {
         case ir::Value::Kind::Graph: {
             auto it = gmap.find(v->graph);
-            return it == gmap.end() ? v : ir::Value::graphRef(it->second);
+            if (it == gmap.end()) {
+                return v;
+            }
+            return it->second ? ir::Value::graphRef(it->second) : ir::Value::none();
         }
         case ir::Value::Kind::Tuple:
         case ir::Value::Kind::List:
@@ -56,8 +57,6 @@ ir::ValuePtr substitute(const ir::ValuePtr& v,
             return v;
     }
 }
-
-}  // namespace
 
 void Engine::renumber() {
     const std::vector<ir::FuncGraph*> old = m_.reachableGraphs();
