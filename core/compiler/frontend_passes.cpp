@@ -79,7 +79,12 @@ public:
         spec.graphName = graphNameFor(s_->I, *t.fn, t.self);
         spec.scope = "Default";
         spec.entry = true;
+        // A state serves one Module: forget graphs and weights of an earlier run.
         s_->inputs.clear();
+        s_->weights.clear();
+        s_->fnGraphs.clear();
+        s_->signatures.clear();
+        s_->weightParams.clear();
         ir::FuncGraph* g = buildFunctionGraph(*s_, m, spec);
         s_->fnGraphs[{t.fn, t.self.obj()}] = g;
         sweepModule(m);

@@ -97,10 +97,6 @@ Node* GraphBuilder::graphValue(FuncGraph* g) {
     return constant(Value::graphRef(g));
 }
 
-std::string GraphBuilder::blockName(const std::string& prefix) const {
-    return prefix + cur_.g->name();
-}
-
 Block GraphBuilder::newBlock(const std::string& name, const Env& env, std::vector<Node*>& args,
                              const ast::Span& at) {
     s_.countGraph();
@@ -252,7 +248,6 @@ ir::FuncGraph* GraphBuilder::build() {
     s_.countGraph();
     cur_.g = m_.addGraph(s_.uniqueGraphName(spec_.graphName));
     cur_.g->debug().trace.push_back(loc(defSpan));
-    base_ = cur_.g->name();
     if (spec_.entry) {
         m_.setEntry(cur_.g);
     }

@@ -71,7 +71,6 @@ public:
     // `args` with the caller's values for them.
     Block newBlock(const std::string& prefix, const Env& env, std::vector<ir::Node*>& args,
                    const ast::Span& at);
-    std::string blockName(const std::string& prefix) const;
     // Registers a reference to a block graph whose arguments start at `argStart`.
     void noteSite(ir::FuncGraph* g, ir::CNode* site, std::size_t argStart);
     // Sets the current block's output (isolated statements kept by a Depend) and closes it.
@@ -141,7 +140,6 @@ public:
     ir::Module& m_;
     FunctionSpec spec_;
     const interp::ScriptUnit* unit_ = nullptr;
-    std::string base_;  // the function graph's name, for block names
     Block cur_;
     std::vector<LoopCtx> loops_;
     std::map<const ir::Node*, interp::Value> known_;  // entry parameters' host values
