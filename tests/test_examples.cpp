@@ -24,9 +24,6 @@ namespace {
 // status 0 or 1 (never a crash, never a hang), and the test says when one already passes
 // so it can leave this list.
 const std::map<QString, const char*> kPending = {
-    // The HSwish CPU kernel computes x * relu6(x + 3) / 6 everywhere; MindSpore's returns x
-    // itself for x >= 3 and +0 for x <= -3 (224.08932, not 224.08931; 0., not -0.).
-    {QStringLiteral("vmap_vs_for"), "HSwish kernel: x for x >= 3, +0 for x <= -3"},
     // Automatic differentiation (GradOperation) in graph mode, and load elimination.
     {QStringLiteral("load_elim_fwd_bwd"),
      "graph compiler: GradOperation, auto_monad, load elimination"},
