@@ -313,6 +313,10 @@ private slots:
         QVERIFY2(QString::fromStdString(r.out).contains(
                      "RuntimeError: The graph evaluation exceeded 100000 steps"),
                  r.out.c_str());
+        // The loop's line is the innermost traceback entry, as for a compile error.
+        QVERIFY2(QString::fromStdString(r.out).contains(
+                     "File \"net.py\", line 8, in f\n    while x.sum() > 0:\n"),
+                 r.out.c_str());
     }
 };
 

@@ -83,6 +83,7 @@ struct GraphCompilerImpl::Compiled {
     std::vector<int> source;
     std::vector<ops::KernelArg> fixed;
     std::vector<bool> used;  // per flattened argument: some entry input comes from it
+    std::string function;    // the Python function compiled ("construct", "func")
 };
 
 GraphCompilerImpl::GraphCompilerImpl(CompilerOptions options,
@@ -247,6 +248,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     }
     c->used = std::move(used);
     c->module = std::move(module);
+    c->function = function;
     return c;
 }
 
@@ -285,7 +287,7 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
         out = runtime::evaluateGraph(*c.module, inputs, c.weights, opts);
     } catch (const runtime::EvalError& e) {
         I.checkCancel();
-        detail::raiseEvalError(e);
+        detail::raiseEvalError(I, e, c.function);
     }
     const ir::Node* output = c.module->entry()->output();
     return detail::hostValueOf(I, out, output != nullptr ? output->abstract() : nullptr);

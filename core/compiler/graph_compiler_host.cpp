@@ -322,8 +322,9 @@ void raiseCompileError(Interpreter& I, const passes::CompileError& e, const std:
     throw interp::PyError(Value(exc));
 }
 
-void raiseEvalError(const runtime::EvalError& e) {
-    throw interp::PyError(excByName(e.pyType()), e.what());
+void raiseEvalError(Interpreter& I, const runtime::EvalError& e, const std::string& function) {
+    // Shown as a compile error is: MindSpore's block and the construct line in the traceback.
+    raiseCompileError(I, passes::CompileError(e.pyType(), e.message(), e.where()), function);
 }
 
 }  // namespace irscope::compiler::detail

@@ -48,7 +48,9 @@ passes::Settings compileSettings(const modules::MsContext* ctx, const passes::Se
 // line as the innermost traceback entry (function name `function`).
 [[noreturn]] void raiseCompileError(interp::Interpreter& I, const passes::CompileError& e,
                                     const std::string& function);
-// A run-time failure of the compiled graph, as the Python exception of its kind.
-[[noreturn]] void raiseEvalError(const runtime::EvalError& e);
+// A run-time failure of the compiled graph, as the Python exception of its kind, shown
+// the same way (the failing node's line in the traceback).
+[[noreturn]] void raiseEvalError(interp::Interpreter& I, const runtime::EvalError& e,
+                                 const std::string& function);
 
 }  // namespace irscope::compiler::detail

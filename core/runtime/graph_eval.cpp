@@ -46,7 +46,7 @@ private:
     void step(const Node& n) {
         if (++steps_ > opts_.maxSteps) {
             failAt(n, "The graph evaluation exceeded " + std::to_string(opts_.maxSteps) +
-                          " steps (EvalOptions::maxSteps).");
+                          " steps (the step limit of the run).");
         }
         if (opts_.cancel.stop_requested() || (opts_.isCancelled && opts_.isCancelled())) {
             failAt(n, "The graph evaluation was cancelled.");
@@ -349,8 +349,12 @@ private:
 
 }  // namespace
 
-EvalError::EvalError(const std::string& message, std::string pyType)
-    : std::runtime_error(message), pyType_(std::move(pyType)) {}
+EvalError::EvalError(const std::string& message, std::string pyType, ir::SourceLocation where,
+                     const std::string& node)
+    : std::runtime_error(node.empty() ? message : message + "\n  at " + node),
+      pyType_(std::move(pyType)),
+      message_(message),
+      where_(std::move(where)) {}
 
 ops::KernelArg evaluateGraph(const ir::Module& m, std::span<const ops::KernelArg> inputs,
                              const std::map<std::string, Tensor, std::less<>>& weights,

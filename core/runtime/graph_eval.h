@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "ir/node.h"
 #include "ops/op_registry.h"
 #include "runtime/tensor.h"
 
@@ -31,17 +32,23 @@ struct EvalOptions {
     std::uint64_t maxSteps = 50'000'000;  // nodes evaluated per run
 };
 
-// Thrown for a failure while running (a kernel's error, a limit, a cancel): the message
-// names the node (`Add (CNode_5) in @Net_construct, net.py:12: out = x + y`). pyType() is
-// the Python exception MindSpore raises for it ("RuntimeError" unless a kernel said
-// otherwise: "ValueError", "TypeError", "IndexError").
+// Thrown for a failure while running (a kernel's error, a limit, a cancel). what() is the
+// message followed by the node (`at Add (CNode_5) in @Net_construct, net.py:12: out = x + y`);
+// message() is the message alone and where() the node's source line (line 0 when unknown),
+// for a driver that shows MindSpore's own traceback block. pyType() is the Python exception
+// MindSpore raises ("RuntimeError" unless a kernel said "ValueError", "TypeError"...).
 class EvalError : public std::runtime_error {
 public:
-    explicit EvalError(const std::string& message, std::string pyType = "RuntimeError");
+    explicit EvalError(const std::string& message, std::string pyType = "RuntimeError",
+                       ir::SourceLocation where = {}, const std::string& node = {});
     const std::string& pyType() const { return pyType_; }
+    const std::string& message() const { return message_; }
+    const ir::SourceLocation& where() const { return where_; }
 
 private:
     std::string pyType_;
+    std::string message_;
+    ir::SourceLocation where_;
 };
 
 // Runs m.entry() on `inputs` (one per non-weight entry parameter, in order). Weight

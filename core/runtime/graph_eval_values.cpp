@@ -36,7 +36,14 @@ std::string describeNode(const Node& n) {
 }
 
 void failAt(const Node& n, const std::string& message, const std::string& pyType) {
-    throw EvalError(message + "\n  at " + describeNode(n), pyType);
+    ir::SourceLocation where;
+    for (auto it = n.debug().trace.rbegin(); it != n.debug().trace.rend(); ++it) {
+        if (it->line > 0) {
+            where = *it;
+            break;
+        }
+    }
+    throw EvalError(message, pyType, std::move(where), describeNode(n));
 }
 
 bool truthOf(const Node& site, const RValue& v) {
