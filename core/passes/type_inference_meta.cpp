@@ -128,6 +128,9 @@ bool constEquals(const ValuePtr& a, const ValuePtr& b) {
 
 std::optional<bool> truthOf(const Arg& a) {
     const ValuePtr v = valueOf(a);
+    if (a.fn || a.abs->kind == Abstract::Kind::Func || a.abs->kind == Abstract::Kind::Type) {
+        return true;  // functions, cells and dtypes are truthy, as in Python
+    }
     if (a.abs->kind == Abstract::Kind::None) {
         return false;
     }
