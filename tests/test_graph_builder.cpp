@@ -217,13 +217,18 @@ class Net(nn.Cell):
         def inner(y):
             return y * k
         f = lambda z: z + 1
-        return inner(f(x)) if k > 1 else x
+        g = lambda a, b=5: a - b
+        return inner(y=g(f(x))) if k > 1 else x
 target = Net()
 args = (Tensor(np.ones(3, np.float32)),)
 )"));
         QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
         QVERIFY(hasGraph(c.parsed, "inner"));
         QVERIFY(hasGraph(c.parsed, "lambda"));
+        QVERIFY(hasGraph(c.parsed, "lambda_1"));
+        QVERIFY(c.parsed.find("call @lambda_1(%") != std::string::npos);
+        QVERIFY(c.parsed.find(", I64(5))") != std::string::npos);  // the default, bound at parse
+        QVERIFY(c.parsed.find("keywords") == std::string::npos);
     }
 
     void andOrAndComprehensions() {

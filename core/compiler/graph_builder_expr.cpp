@@ -337,6 +337,17 @@ Node* GraphBuilder::call(const ast::Call& c) {
         in.push_back(expr(*k.value));
         kwNames.push_back(Value::string(k.arg));
     }
+    if (auto it = inner_.find(in[0]); it != inner_.end()) {
+        // An inner def or lambda: bind keywords and defaults now.
+        std::vector<std::string> kws;
+        for (const ValuePtr& k : kwNames) {
+            kws.push_back(k->text);
+        }
+        std::vector<Node*> args(in.begin() + 1, in.end());
+        std::vector<Node*> bound = bindInner(it->second, std::move(args), kws, c.span);
+        bound.insert(bound.begin(), in[0]);
+        return cnode(bound, c.span);
+    }
     CNode* n = cnode(in, c.span);
     if (!kwNames.empty()) {
         n->attrs().set("keywords", Value::tuple(std::move(kwNames)));
@@ -428,8 +439,7 @@ Node* GraphBuilder::compare(const ast::Compare& c) {
 
 Node* GraphBuilder::lambda(const ast::Lambda& l) {
     const interp::CodeInfo* code = unit_->codeOf(&l);
-    if (code == nullptr || code->hasVarArgs || code->hasVarKw || !l.args.defaults.empty() ||
-        !l.args.kwonlyargs.empty()) {
+    if (code == nullptr || code->hasVarArgs || code->hasVarKw || !l.args.kwonlyargs.empty()) {
         fail("RuntimeError", "A lambda in graph mode may only have plain positional parameters.", l.span);
     }
     Env captured;
@@ -452,7 +462,10 @@ Node* GraphBuilder::lambda(const ast::Lambda& l) {
     finish(cur_, out, l.body->span);
     cur_ = saved;
     std::swap(savedLoops, loops_);
-    return partialOrGraph(inner.g, args, l.span);
+    InnerSignature sig = innerSignature(*code, l.args);
+    Node* fnValue = partialOrGraph(inner.g, args, l.span);
+    inner_[fnValue] = std::move(sig);
+    return fnValue;
 }
 
 Node* GraphBuilder::comprehension(const ast::Expr& e) {

@@ -156,6 +156,17 @@ public:
     std::map<ir::FuncGraph*, BlockInfo> blocks_;
     std::vector<ir::FuncGraph*> blockOrder_;
     std::size_t hiddenCount_ = 0;
+    // Inner defs and lambdas by the node that holds them: their parameter names and
+    // constant defaults, so calls in the same block bind keywords and defaults at parse.
+    struct InnerSignature {
+        std::vector<std::string> names;
+        std::vector<ir::ValuePtr> defaults;  // per name; null: required
+    };
+    std::map<const ir::Node*, InnerSignature> inner_;
+    InnerSignature innerSignature(const interp::CodeInfo& code, const ast::Arguments& a);
+    // Orders a call's arguments for an inner function (keywords and defaults bound).
+    std::vector<ir::Node*> bindInner(const InnerSignature& sig, std::vector<ir::Node*> args,
+                                     const std::vector<std::string>& kws, const ast::Span& at);
     ir::ValuePtr classNs_, symbolNs_, builtinsNs_, selfObject_;
 };
 

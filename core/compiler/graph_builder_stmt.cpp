@@ -1,6 +1,8 @@
 // Statements: assignment (names, tuple unpacking, subscripts), augmented assignment,
 // return, expression statements (kept as isolated nodes), assert, nested defs, and the
 // statements graph mode does not support (a CompileError naming the construct).
+#include <algorithm>
+
 #include "compiler/graph_builder_impl.h"
 #include "passes/meta_ops.h"
 
@@ -8,6 +10,7 @@ namespace irscope::compiler {
 
 using ir::Node;
 using ir::Value;
+using ir::ValuePtr;
 namespace meta = passes::meta;
 
 namespace {
@@ -234,8 +237,7 @@ void GraphBuilder::functionDef(const ast::FunctionDef& d) {
         fail("RuntimeError", "Decorated functions defined inside a graph are not supported ('" + d.name + "').", d.span);
     }
     const interp::CodeInfo* code = unit_->codeOf(&d);
-    if (code == nullptr || code->hasVarArgs || code->hasVarKw || !d.args.defaults.empty() ||
-        !d.args.kwonlyargs.empty()) {
+    if (code == nullptr || code->hasVarArgs || code->hasVarKw || !d.args.kwonlyargs.empty()) {
         fail("RuntimeError", "The inner function '" + d.name + "' may only have plain positional parameters in graph mode.",
              d.span);
     }
@@ -262,7 +264,57 @@ void GraphBuilder::functionDef(const ast::FunctionDef& d) {
     }
     cur_ = saved;
     std::swap(savedLoops, loops_);
-    cur_.env.set(d.name, args.empty() ? graphValue(inner.g) : partial(inner.g, args, d.span));
+    InnerSignature sig = innerSignature(*code, d.args);
+    Node* fnValue = args.empty() ? graphValue(inner.g) : partial(inner.g, args, d.span);
+    inner_[fnValue] = std::move(sig);
+    cur_.env.set(d.name, fnValue);
+}
+
+GraphBuilder::InnerSignature GraphBuilder::innerSignature(const interp::CodeInfo& code, const ast::Arguments& a) {
+    InnerSignature sig;
+    for (int k = 0; k < code.posCount; ++k) {
+        sig.names.push_back(code.varNames[static_cast<std::size_t>(k)]);
+    }
+    sig.defaults.assign(sig.names.size(), nullptr);
+    for (std::size_t k = 0; k < a.defaults.size() && k < sig.names.size(); ++k) {
+        const ast::Expr& e = *a.defaults[a.defaults.size() - 1 - k];
+        std::optional<interp::Value> v = constValue(e, false);
+        ValuePtr c = v ? irConstant(*v) : nullptr;
+        if (!c) {
+            fail("RuntimeError", "In graph mode, a default argument of an inner function must be a constant.", e.span);
+        }
+        sig.defaults[sig.names.size() - 1 - k] = c;
+    }
+    return sig;
+}
+
+std::vector<Node*> GraphBuilder::bindInner(const InnerSignature& sig, std::vector<Node*> args,
+                                           const std::vector<std::string>& kws, const ast::Span& at) {
+    const std::size_t npos = args.size() - kws.size();
+    if (npos > sig.names.size()) {
+        fail("TypeError", "The inner function takes " + std::to_string(sig.names.size()) +
+             " positional arguments but " + std::to_string(npos) + " were given", at);
+    }
+    std::vector<Node*> bound(sig.names.size(), nullptr);
+    for (std::size_t i = 0; i < npos; ++i) {
+        bound[i] = args[i];
+    }
+    for (std::size_t k = 0; k < kws.size(); ++k) {
+        auto it = std::find(sig.names.begin(), sig.names.end(), kws[k]);
+        if (it == sig.names.end()) {
+            fail("TypeError", "The inner function got an unexpected keyword argument '" + kws[k] + "'", at);
+        }
+        bound[static_cast<std::size_t>(it - sig.names.begin())] = args[npos + k];
+    }
+    for (std::size_t i = 0; i < bound.size(); ++i) {
+        if (bound[i] == nullptr) {
+            if (!sig.defaults[i]) {
+                fail("TypeError", "The inner function is missing the argument '" + sig.names[i] + "'", at);
+            }
+            bound[i] = constant(sig.defaults[i]);
+        }
+    }
+    return bound;
 }
 
 }  // namespace irscope::compiler
