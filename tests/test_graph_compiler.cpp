@@ -21,7 +21,10 @@ namespace {
 struct Run {
     std::string out;
     interp::RunResult result;
-    std::shared_ptr<compiler::GraphCompilerImpl> compiler;
+    // The compiler goes with the interpreter (it holds the compiled Cells); its session
+    // and cache size are kept.
+    std::shared_ptr<session::Session> session;
+    std::size_t cachedGraphs = 0;
 };
 
 Run runScript(const std::string& source, compiler::CompilerOptions options = {},
@@ -34,8 +37,10 @@ Run runScript(const std::string& source, compiler::CompilerOptions options = {},
     I.setOutputSink([&](std::string_view s) { r.out += s; });
     modules::registerBuiltinModules(I);
     options.readEnvironment = false;
-    r.compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
+    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
     r.result = I.runScript(source, "net.py");
+    r.session = compiler->sharedSession();
+    r.cachedGraphs = compiler->cachedGraphs();
     r.out += r.result.error;
     return r;
 }
@@ -71,22 +76,23 @@ private slots:
                                 "print(out)\n"
                                 "print(type(out).__name__, out.dtype, out.shape)\n");
         EXPECT_OUTPUT(r, "[4. 6. 8.]\nTensor Float32 (3,)\n");
-        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(1));
-        const auto& rec = r.compiler->session().compiles[0];
+        QCOMPARE(r.session->compiles.size(), std::size_t(1));
+        const auto& rec = r.session->compiles[0];
         QCOMPARE(QString::fromStdString(rec.graphName), QString("Net_construct"));
         QVERIFY2(rec.trigger.find("net.py:11") != std::string::npos, rec.trigger.c_str());
         QVERIFY(rec.find("parse") && rec.find("symbol_resolve") && rec.find("type_inference"));
     }
 
     void outputsComeBackAsPythonValues() {
-        const Run r = runScript(std::string(kHeader) +
-                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
-                                "class Net(nn.Cell):\n"
-                                "    def construct(self, x, k):\n"
-                                "        return x, [x + 1, k], k * 2.5, None, 'a', x.shape\n"
-                                "o = Net()(Tensor([1.0]), 2)\n"
-                                "print(type(o).__name__, type(o[0]).__name__, type(o[1]).__name__)\n"
-                                "print(o[1][0], o[1][1], o[2], o[3], o[4], o[5])\n");
+        const Run r =
+            runScript(std::string(kHeader) +
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "class Net(nn.Cell):\n"
+                      "    def construct(self, x, k):\n"
+                      "        return x, [x + 1, k], k * 2.5, None, 'a', x.shape\n"
+                      "o = Net()(Tensor([1.0]), 2)\n"
+                      "print(type(o).__name__, type(o[0]).__name__, type(o[1]).__name__)\n"
+                      "print(o[1][0], o[1][1], o[2], o[3], o[4], o[5])\n");
         EXPECT_OUTPUT(r, "tuple Tensor list\n[2.] 2 5.0 None a (1,)\n");
     }
 
@@ -105,7 +111,7 @@ private slots:
                                 "print(net(Tensor([-1.0, -2.0])))\n");
         EXPECT_OUTPUT(r, "[11. 21.]\n[2. 3.]\n");
         // Same shapes and dtypes: compiled once.
-        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(1));
+        QCOMPARE(r.session->compiles.size(), std::size_t(1));
     }
 
     void whileOnPythonIntsWithAssign() {
@@ -164,8 +170,25 @@ private slots:
                                 "print(func(x, y))\n"
                                 "print(func(y, x))\n");
         EXPECT_OUTPUT(r, "[601.]\n[802.]\n");
-        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(1));
-        QCOMPARE(r.compiler->cachedGraphs(), std::size_t(1));
+        QCOMPARE(r.session->compiles.size(), std::size_t(1));
+        QCOMPARE(r.cachedGraphs, std::size_t(1));
+    }
+
+    void everyNewCellCompilesAgain() {
+        // Each Net is a new object (its attribute is a compile-time constant): no call may
+        // reuse another instance's graph, even where the allocator reuses an address.
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def __init__(self, k):\n"
+                                "        super().__init__()\n"
+                                "        self.k = k\n"
+                                "    def construct(self, x):\n"
+                                "        return x * self.k\n"
+                                "for k in range(1, 4):\n"
+                                "    print(Net(k)(Tensor([1.0])))\n");
+        EXPECT_OUTPUT(r, "[1.]\n[2.]\n[3.]\n");
+        QCOMPARE(r.session->compiles.size(), std::size_t(3));
     }
 
     void scalarArgumentsAreSpecialized() {
@@ -180,7 +203,7 @@ private slots:
                                 "print(scale(Tensor([1.0, 2.0, 3.0]), 3))\n");
         EXPECT_OUTPUT(r, "[2. 4.]\n[2. 4.]\n[3. 6.]\n[3. 6. 9.]\n");
         // (Tensor(2), 2), (Tensor(2), 3), (Tensor(3), 3).
-        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(3));
+        QCOMPARE(r.session->compiles.size(), std::size_t(3));
     }
 
     void printInConstructAndCellCompile() {
@@ -214,7 +237,7 @@ private slots:
                       "Tensor(shape=[3], dtype=Float32, value=[ 6.00000000e+00  6.00000000e+00  "
                       "6.00000000e+00])\n"
                       "out:  [6. 6. 6.]\n");
-        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(1));
+        QCOMPARE(r.session->compiles.size(), std::size_t(1));
     }
 
     void compileErrorIsAPythonException() {
@@ -240,8 +263,8 @@ private slots:
             r.out.c_str());
         QVERIFY2(out.contains("\nTypeError: "), r.out.c_str());
         QVERIFY2(out.contains("- The Traceback of Net Construct Code:"), r.out.c_str());
-        QCOMPARE(r.compiler->session().compiles.size(), std::size_t(2));  // not cached
-        QCOMPARE(r.compiler->session().compiles[0].status, passes::PipelineStatus::Error);
+        QCOMPARE(r.session->compiles.size(), std::size_t(2));  // not cached
+        QCOMPARE(r.session->compiles[0].status, passes::PipelineStatus::Error);
     }
 
     void saveGraphsWritesParsableFiles() {
@@ -287,13 +310,14 @@ private slots:
             interp::Interpreter I;
             I.setOutputSink([&](std::string_view s) { r.out += s; });
             modules::registerBuiltinModules(I);
-            r.compiler = compiler::GraphCompilerImpl::install(I, options);  // reads the env
+            auto compiler = compiler::GraphCompilerImpl::install(I, options);  // reads the env
             r.result = I.runScript(script, "net.py");
+            r.session = compiler->sharedSession();
         }
         qunsetenv("MS_DEV_SIDE_EFFECT_LOAD_ELIM");
         qunsetenv("MS_DEV_SAVE_GRAPHS");
         EXPECT_OUTPUT(r, "[2.]\n");
-        const passes::Settings& s = r.compiler->session().compiles.at(0).settings;
+        const passes::Settings& s = r.session->compiles.at(0).settings;
         QCOMPARE(s.getInt(passes::kSideEffectLoadElim), std::int64_t(2));
         QCOMPARE(s.getInt(passes::kSaveGraphs, -1), std::int64_t(0));  // set_context wins
     }

@@ -84,6 +84,9 @@ struct GraphCompilerImpl::Compiled {
     std::vector<ops::KernelArg> fixed;
     std::vector<bool> used;  // per flattened argument: some entry input comes from it
     std::string function;    // the Python function compiled ("construct", "func")
+    // The compiled Cell or function, kept alive so that its address (part of the cache
+    // key) cannot be reused by another object while this graph is cached.
+    Value target;
 };
 
 GraphCompilerImpl::GraphCompilerImpl(CompilerOptions options,
@@ -249,6 +252,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     c->used = std::move(used);
     c->module = std::move(module);
     c->function = function;
+    c->target = target;
     return c;
 }
 

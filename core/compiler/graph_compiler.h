@@ -10,6 +10,10 @@
 //   interpreter.runScript(source, "net.py");
 //   compiler->session().compiles;                               // one record per compile
 //
+// Lifetime: the cache holds the compiled Cells and functions (interpreter objects), so the
+// compiler must go with its interpreter: install() hands it to the interpreter's mindspore
+// context, which the interpreter destroys. Keep sharedSession() to read the compiles later.
+//
 // Errors a user makes in the compiled code surface as the Python exception MindSpore raises
 // (passes::CompileError: TypeError, ValueError, ...), with the construct's line in the
 // traceback; failures while running are RuntimeError (or the kernel's ValueError/TypeError).
