@@ -340,6 +340,17 @@ private slots:
         }
     }
 
+    void loopVariableMustKeepItsType() {
+        // out = 0; while x.sum() < 10: out = out + x  -- out goes from an int to a tensor
+        // across iterations of a loop that cannot be unrolled.
+        std::string text = readData("while_tensor_cond.ir");
+        text.replace(text.find("%1 = add(%para5_i, I64(1))"), 26, "%1 = add(%para5_i, %para4_x)");
+        QCOMPARE(errorOf([&] { infer(text, {tensor(DType::Float32, Shape{2})}); }),
+                 QString("TypeError: The loop variable 'i' of '↵Net_construct' changes its type "
+                         "from Int64 to Tensor[Float32] between iterations of a loop whose "
+                         "condition is a Tensor. @0"));
+    }
+
     void unrollLimitIsAnError() {
         std::string text = readData("forward_net_while.ir");
         text.replace(text.find("I64(3)"), 6, "I64(100000)");
