@@ -302,6 +302,25 @@ args = (Tensor(np.ones(3, np.float32)),)
         QVERIFY(c.resolved.find("ReLU(") != std::string::npos);
         QCOMPARE(count(c.resolved, "= Tanh("), 2);
     }
+
+    void jitMethodBindsSelf() {
+        Compiled c = compile(script(R"(
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.k = 4
+    @ms.jit
+    def run(self, x):
+        return x * self.k
+net = Net()
+target = Net.run
+args = (net, Tensor(np.ones(3, np.float32)))
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QVERIFY(hasGraph(c.resolved, "Net_run"));
+        QCOMPARE(compiler::entryInputs(*c.state).size(), std::size_t{1});  // self is not an input
+        QVERIFY(c.resolved.find("mul(%para1_x, I64(4))") != std::string::npos);
+    }
 };
 
 QTEST_APPLESS_MAIN(TestSymbolResolve)
