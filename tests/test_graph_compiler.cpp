@@ -189,6 +189,19 @@ private slots:
                                 "    print(Net(k)(Tensor([1.0])))\n");
         EXPECT_OUTPUT(r, "[1.]\n[2.]\n[3.]\n");
         QCOMPARE(r.session->compiles.size(), std::size_t(3));
+        // The same with a @jit construct: `self` is an argument of the compiled function.
+        const Run j = runScript(std::string(kHeader) +
+                                "class Net(nn.Cell):\n"
+                                "    def __init__(self, k):\n"
+                                "        super().__init__()\n"
+                                "        self.k = k\n"
+                                "    @ms.jit\n"
+                                "    def construct(self, x):\n"
+                                "        return x * self.k\n"
+                                "for k in range(1, 4):\n"
+                                "    print(Net(k)(Tensor([1.0])))\n");
+        EXPECT_OUTPUT(j, "[1.]\n[2.]\n[3.]\n");
+        QCOMPARE(j.session->compiles.size(), std::size_t(3));
     }
 
     void scalarArgumentsAreSpecialized() {

@@ -84,9 +84,10 @@ struct GraphCompilerImpl::Compiled {
     std::vector<ops::KernelArg> fixed;
     std::vector<bool> used;  // per flattened argument: some entry input comes from it
     std::string function;    // the Python function compiled ("construct", "func")
-    // The compiled Cell or function, kept alive so that its address (part of the cache
-    // key) cannot be reused by another object while this graph is cached.
-    Value target;
+    // The compiled Cell or function and the arguments keyed by identity (`self` of a @jit
+    // method), kept alive so that their addresses (part of the cache key) cannot be reused
+    // by other objects while this graph is cached.
+    std::vector<Value> pinned;
 };
 
 GraphCompilerImpl::GraphCompilerImpl(CompilerOptions options,
@@ -252,7 +253,10 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     c->used = std::move(used);
     c->module = std::move(module);
     c->function = function;
-    c->target = target;
+    c->pinned.push_back(target);
+    for (const Value& a : all) {
+        detail::identityObjects(I, a, c->pinned);
+    }
     return c;
 }
 

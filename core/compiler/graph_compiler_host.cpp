@@ -75,6 +75,19 @@ std::string signatureOf(Interpreter& I, const Value& v) {
     return "<" + I.typeName(v) + " at " + pointerText(v.obj()) + ">";
 }
 
+void identityObjects(Interpreter& I, const Value& v, std::vector<Value>& out) {
+    if (!v.isObj() || modules::asTensor(v) != nullptr || v.is<interp::StrObject>()) {
+        return;
+    }
+    if (isTuple(v) || isList(v)) {
+        for (const Value& e : I.toVector(v)) {
+            identityObjects(I, e, out);
+        }
+        return;
+    }
+    out.push_back(v);
+}
+
 ir::AbstractPtr abstractOf(Interpreter& I, const Value& v) {
     if (v.isNone() || v.isNull()) {
         return ir::Abstract::noneAbs();

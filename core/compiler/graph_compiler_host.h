@@ -21,6 +21,11 @@ namespace irscope::compiler::detail {
 // anything else by type and identity. "Tensor[Float32](2, 3)", "Int64=3", "(Bool=True, None)".
 std::string signatureOf(interp::Interpreter& I, const interp::Value& v);
 
+// The objects signatureOf names by identity (Cells, jit_class instances...), inside
+// tuples and lists too: a cached graph keeps them alive so their addresses stay theirs.
+void identityObjects(interp::Interpreter& I, const interp::Value& v,
+                     std::vector<interp::Value>& out);
+
 // The abstract type inference starts from for an entry input. Throws CompileError
 // (TypeError) for a value a graph cannot take.
 ir::AbstractPtr abstractOf(interp::Interpreter& I, const interp::Value& v);
