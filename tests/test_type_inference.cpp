@@ -494,6 +494,11 @@ private slots:
         QCOMPARE(countPrim(*m, "ReduceSum"), std::size_t(1));
         QCOMPARE(countPrim(*m, "Stack"), std::size_t(1));
         QCOMPARE(absText(output(*m)), QString("<Tensor[Float32], (4)>"));
+        std::string badAxis = text;
+        badAxis.replace(badAxis.find("in_axes: I64(0)"), 15, "in_axes: I64(5)");
+        const QString err = errorOf([&] { infer(badAxis, {tensor(DType::Float32, Shape{4, 2})}); });
+        QVERIFY2(err.startsWith("ValueError: For 'vmap', the 'in_axes' must be in range"),
+                 qPrintable(err));
     }
 
     void statementsKeepSourceOrder() {

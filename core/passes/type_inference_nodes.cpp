@@ -276,7 +276,12 @@ Arg Engine::inferPrimitive(CNode* c, const ir::ValuePtr& prim) {
                 return {c, nullptr, nullptr};
             }
         }
-        return expandMeta(*this, c, prim, args);
+        try {
+            return expandMeta(*this, c, prim, args);
+        } catch (const ops::OpError& e) {
+            // A registry helper's check (an axis out of range...) inside an expansion.
+            error(c, std::string(ops::errorKindName(e.kind())), e.what());
+        }
     }
     return inferRegistryOp(c, prim);
 }
