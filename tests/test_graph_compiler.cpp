@@ -157,6 +157,23 @@ private slots:
         EXPECT_OUTPUT(r, "30\n");
     }
 
+    void cachedGraphSeesParameterSetData() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def __init__(self):\n"
+                                "        super().__init__()\n"
+                                "        self.w = Parameter(Tensor([2.0]), name='w')\n"
+                                "    def construct(self, x):\n"
+                                "        return x * self.w\n"
+                                "net = Net()\n"
+                                "print(net(Tensor([1.0])))\n"
+                                "net.w.set_data(Tensor([5.0]))\n"
+                                "print(net(Tensor([1.0])))\n");
+        EXPECT_OUTPUT(r, "[2.]\n[5.]\n");
+        QCOMPARE(r.session->compiles.size(), std::size_t(1));
+    }
+
     void jitForLoopCompilesOncePerSignature() {
         const Run r = runScript(std::string(kHeader) +
                                 "@ms.jit\n"

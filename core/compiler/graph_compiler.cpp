@@ -3,6 +3,7 @@
 #include <limits>
 #include <utility>
 
+#include "compiler/frontend_state.h"
 #include "compiler/graph_compiler_host.h"
 #include "ir/module.h"
 #include "passes/pass_manager.h"
@@ -77,6 +78,9 @@ std::string triggerText(Interpreter& I) {
 struct GraphCompilerImpl::Compiled {
     std::unique_ptr<ir::Module> module;
     std::map<std::string, runtime::Tensor, std::less<>> weights;
+    // The host Parameter behind each weight: a run binds its tensor as it is then
+    // (Parameter.set_data replaces the storage the compile saw).
+    std::map<std::string, Value, std::less<>> weightObjects;
     // For each entry input: the index in the call's flattened arguments it comes from, or
     // -1 for a value parse bound itself (a default), kept in `fixed` already converted
     // (the cache must hold no interpreter values: it may outlive the interpreter).
@@ -233,6 +237,14 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     auto c = std::make_shared<Compiled>();
     for (const WeightBinding& w : entryWeights(*state)) {
         c->weights.emplace(w.name, w.storage);
+        for (const auto& entry : state->weightParams) {
+            Value obj(static_cast<interp::Object*>(const_cast<void*>(entry.first)));
+            const runtime::Tensor* t = detail::tensorStorage(obj);
+            if (t != nullptr && t->sharesStorageWith(w.storage)) {
+                c->weightObjects.emplace(w.name, obj);
+                break;
+            }
+        }
     }
     // Trace every entry input back to the argument it came from (the first not yet used
     // that is the same object), so the next call with this signature feeds its own values.
@@ -259,6 +271,31 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     }
     return c;
 }
+
+namespace {
+
+// The weights as the host Parameters hold them now.
+std::map<std::string, runtime::Tensor, std::less<>> currentWeights(
+    const GraphCompilerImpl::Compiled& c) {
+    std::map<std::string, runtime::Tensor, std::less<>> weights = c.weights;
+    for (const auto& [name, obj] : c.weightObjects) {
+        const runtime::Tensor* now = detail::tensorStorage(obj);
+        auto it = weights.find(name);
+        if (now == nullptr || it == weights.end() || now->sharesStorageWith(it->second)) {
+            continue;
+        }
+        if (now->dtype() != it->second.dtype() || now->shape() != it->second.shape()) {
+            throw interp::PyError(interp::Exc::RuntimeError,
+                                  "irscope: the Parameter '" + name +
+                                      "' changed its dtype or shape after the graph was "
+                                      "compiled; create the network again to recompile it.");
+        }
+        it->second = *now;
+    }
+    return weights;
+}
+
+}  // namespace
 
 Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::CallArgs& args) {
     const std::vector<Value> all = flatArgs(args);
@@ -292,7 +329,7 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
     }
     ops::KernelArg out;
     try {
-        out = runtime::evaluateGraph(*c.module, inputs, c.weights, opts);
+        out = runtime::evaluateGraph(*c.module, inputs, currentWeights(c), opts);
     } catch (const runtime::EvalError& e) {
         I.checkCancel();
         detail::raiseEvalError(I, e, c.function);

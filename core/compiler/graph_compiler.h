@@ -66,8 +66,9 @@ public:
     // Compiled graphs kept for reuse (one per distinct signature).
     std::size_t cachedGraphs() const { return cache_.size(); }
 
+    struct Compiled;  // one cached graph (defined in graph_compiler.cpp)
+
 private:
-    struct Compiled;
     std::shared_ptr<Compiled> compiled(interp::Interpreter& I, const interp::Value& target,
                                        interp::CallArgs& args);
     std::shared_ptr<Compiled> compileNew(interp::Interpreter& I, const interp::Value& target,

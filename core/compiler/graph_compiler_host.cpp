@@ -136,6 +136,11 @@ ir::AbstractPtr abstractOf(Interpreter& I, const Value& v) {
                                                 "strings, None, or tuples/lists of them.");
 }
 
+const runtime::Tensor* tensorStorage(const Value& v) {
+    const auto* t = modules::asTensor(v);
+    return t != nullptr ? &t->t : nullptr;
+}
+
 bool holdsTensor(Interpreter& I, const Value& v) {
     if (modules::asTensor(v) != nullptr) {
         return true;
