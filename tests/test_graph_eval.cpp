@@ -200,6 +200,20 @@ private slots:
         QCOMPARE(out.tensor().shape(), s);
     }
 
+    void realMindSpore23DumpRunsWithItsSideEffect() {
+        // ctrl_net.py: a = x * 2; b = a + y; c = -a; if b.sum() > 1: self.w = self.w + a;
+        // out = b - self.w + c. PrimFunc_ names, attributes as inputs, and a U monad passed
+        // to branch graphs without a parameter for it.
+        std::ifstream in(std::string(IRSCOPE_TEST_DATA) + "/ms23_if_side_effect.ir");
+        std::stringstream buf;
+        buf << in.rdbuf();
+        const auto m = ir::parseIr(buf.str(), "ms23_if_side_effect.ir");
+        Tensor w = f32({0.5, 0.5});
+        const KernelArg out = run(*m, {f32({1, 2}), f32({1, 1})}, {{"w", w}});
+        QCOMPARE(values(out.tensor()), (std::vector<double>{-1.5, -3.5}));
+        QCOMPARE(values(w), (std::vector<double>{2.5, 4.5}));
+    }
+
     void printFormats() {
         QCOMPARE(runtime::formatPrintValue(*ir::Value::string("matmul: ")),
                  std::string("matmul: "));

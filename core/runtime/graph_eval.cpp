@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -22,6 +23,10 @@ namespace irscope::runtime {
 namespace {
 
 using namespace detail;  // NOLINT: the runtime values and their helpers
+
+bool isMonad(const RValue& v) {
+    return v.arg.isValue() && v.arg.value() && v.arg.value()->kind == ir::Value::Kind::Monad;
+}
 
 class Evaluator {
 public:
@@ -148,13 +153,19 @@ private:
             ~Leave() { --d; }
         } leave{depth_};
         for (;;) {
-            if (g->returnNode() == nullptr) {
-                throw EvalError("Graph @" + g->name() + " has no Return node.", "RuntimeError");
+            if (g->returnNode() == nullptr || g->output() == nullptr) {
+                throw EvalError("Graph @" + g->name() + " has no Return node (or returns nothing).",
+                                "RuntimeError");
             }
             auto frame = std::make_shared<Frame>();
             frame->graph = g;
             frame->parent = std::move(parent);
             const auto& params = g->parameters();
+            // Real dumps pass a trailing U monad to branch graphs that list no parameter
+            // for it (`%7(UMonad[U])`): drop surplus monads.
+            while (args.size() > params.size() && isMonad(args.back())) {
+                args.pop_back();
+            }
             if (params.size() != args.size()) {
                 const std::string msg = "The graph @" + g->name() + " takes " +
                                         std::to_string(params.size()) + " arguments, but " +
@@ -303,6 +314,11 @@ private:
         }
         const ops::OpRegistry& reg = ops::OpRegistry::instance();
         const ops::OpDef* op = reg.find(name);
+        // MindSpore 2.3 dumps name generated primitives `PrimFunc_Mul`.
+        constexpr std::string_view kPrimFunc = "PrimFunc_";
+        if (op == nullptr && std::string_view(name).substr(0, kPrimFunc.size()) == kPrimFunc) {
+            op = reg.find(std::string_view(name).substr(kPrimFunc.size()));
+        }
         if (op == nullptr || !op->cpuKernel) {
             failAt(site, "The primitive '" + name + "' has no CPU kernel.", "RuntimeError");
         }
