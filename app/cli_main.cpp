@@ -197,6 +197,7 @@ std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequi
 struct RunArgs {
     std::string script;
     std::uint64_t maxSteps = interp::Limits{}.maxSteps;
+    std::size_t maxUnroll = compiler::CompileLimits{}.maxUnroll;
     std::string saveGraphs;
 };
 
@@ -205,6 +206,7 @@ int runScript(const RunArgs& a, Streams io) {
     interp::Interpreter interpreter;
     modules::registerBuiltinModules(interpreter);  // mindspore, numpy, time
     compiler::CompilerOptions options;
+    options.limits.maxUnroll = a.maxUnroll;
     if (!a.saveGraphs.empty()) {
         options.overrides.set(std::string(passes::kSaveGraphs), std::int64_t{1});
         options.overrides.set(std::string(passes::kSaveGraphsPath), a.saveGraphs);
@@ -228,6 +230,8 @@ std::function<Runner(CLI::App&)> runCommand() {
         sub.add_option("SCRIPT", args->script, "Python script to run ('-' for standard input)")->required();
         sub.add_option("--max-steps", args->maxSteps,
                        "stop the script after this many statements and loop iterations (0: no limit)");
+        sub.add_option("--max-unroll", args->maxUnroll,
+                       "fail a compile whose for loops unroll more than this many iterations in total");
         sub.add_option("--save-graphs", args->saveGraphs,
                        "write the IR after every compile pass as .ir files into this folder");
         return [args](Streams io) { return runScript(*args, io); };

@@ -262,6 +262,29 @@ private slots:
         QVERIFY2(err.contains("\nTypeError: For 'Add'"), r.err.constData());
         QVERIFY2(err.contains("# 0 In file " + script + ":5"), r.err.constData());
     }
+
+    // Compile-time unrolling is bounded: --max-unroll turns a long for loop into a located error.
+    void runBoundsForUnrolling() {
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("long.py"));
+        QVERIFY(writeFile(script, "import mindspore as ms\n"
+                                  "@ms.jit\n"
+                                  "def f(x):\n"
+                                  "    for _ in range(50):\n"
+                                  "        x = x + 1\n"
+                                  "    return x\n"
+                                  "print(f(ms.Tensor([1.0])))\n"));
+        const Result ok = runCli({QStringLiteral("run"), script});
+        QCOMPARE(ok.status, 0);
+        QCOMPARE(QString::fromUtf8(ok.out), QStringLiteral("[51.]\n"));
+        const Result r = runCli({QStringLiteral("run"), QStringLiteral("--max-unroll"),
+                                 QStringLiteral("20"), script});
+        QCOMPARE(r.status, 1);
+        const QString err = QString::fromUtf8(r.err);
+        QVERIFY2(err.contains("RuntimeError: The for loop unrolls more than 20 iterations"),
+                 r.err.constData());
+        QVERIFY2(err.contains("# 0 In file " + script + ":"), r.err.constData());
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

@@ -45,8 +45,8 @@ void FrontendState::countUnroll(const ir::SourceLocation& where) {
         throw passes::CompileError(
             "RuntimeError",
             "The for loop unrolls more than " + std::to_string(call.limits.maxUnroll) +
-                " iterations in this compile (CompileLimits::maxUnroll); use a while loop for long "
-                "iterations.",
+                " iterations in this compile (the limit is irscope-cli run --max-unroll); use a "
+                "while loop for long iterations.",
             where);
     }
 }
