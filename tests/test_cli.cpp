@@ -263,6 +263,24 @@ private slots:
         QVERIFY2(err.contains("# 0 In file " + script + ":5"), r.err.constData());
     }
 
+    // Keyword arguments of a tensor method inside construct reach type_inference's binding.
+    void runGraphModeMethodKeywords() {
+        QTemporaryDir dir;
+        const QString script = dir.filePath(QStringLiteral("kw.py"));
+        QVERIFY(writeFile(script, "import numpy as np\n"
+                                  "import mindspore as ms\n"
+                                  "from mindspore import nn, Tensor\n"
+                                  "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                  "class Net(nn.Cell):\n"
+                                  "    def construct(self, x):\n"
+                                  "        return x.sum(axis=1, keepdims=True)\n"
+                                  "print(Net()(Tensor(np.ones((2, 3), np.float32))))\n"));
+        const Result r = runCli({QStringLiteral("run"), script});
+        QCOMPARE(QString::fromUtf8(r.err), QString());
+        QCOMPARE(r.status, 0);
+        QCOMPARE(QString::fromUtf8(r.out), QStringLiteral("[[3.]\n [3.]]\n"));
+    }
+
     // Compile-time unrolling is bounded: --max-unroll turns a long for loop into a located error.
     void runBoundsForUnrolling() {
         QTemporaryDir dir;

@@ -353,7 +353,11 @@ void Resolver::run() {
                 }
                 continue;
             }
-            if (c->attrs().get("keywords")) {
+            // A method of a graph value (`x.sum(axis=1)`): type_inference binds the keywords
+            // against the registry's method spelling, so they stay on the call.
+            const auto* calleeNode = ir::nodeCast<CNode>(c->input(0));
+            const bool methodCall = calleeNode != nullptr && calleeNode->isPrimitive(passes::meta::kGetAttr);
+            if (c->attrs().get("keywords") && !methodCall) {
                 fail("TypeError", "irscope: keyword arguments are supported only in calls of functions, methods, "
                      "cells and primitives known at compile time.", c);
             }
