@@ -23,6 +23,7 @@
 #include <cstddef>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -127,6 +128,10 @@ private:
                      bool undetermined);
     void inferSpec(Spec& s);
     void inferBody(Spec& s);
+    // The arguments of c (inputs 1...), or nullopt when one is not inferred yet.
+    std::optional<std::vector<Arg>> knownInputs(ir::CNode* c);
+    // Records c's result as not known yet (an input is still being inferred) and returns it.
+    Arg pending(ir::CNode* c);
     Arg inferPrimitive(ir::CNode* c, const ir::ValuePtr& prim);
     Arg inferRegistryOp(ir::CNode* c, const ir::ValuePtr& prim);
     Arg inferSwitch(ir::CNode* c);

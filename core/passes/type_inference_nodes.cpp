@@ -226,6 +226,22 @@ bool Engine::sideEffectFree(ir::FuncGraph* g) {
     return true;
 }
 
+std::optional<std::vector<Arg>> Engine::knownInputs(CNode* c) {
+    std::vector<Arg> args;
+    for (std::size_t i = 1; i < c->size(); ++i) {
+        args.push_back(argOf(c->input(i)));
+        if (!args.back().abs) {
+            return std::nullopt;
+        }
+    }
+    return args;
+}
+
+Arg Engine::pending(CNode* c) {
+    setResult(c, {});
+    return {c, nullptr, nullptr};
+}
+
 Arg Engine::inferCNode(CNode* c) {
     Node* callee = c->input(0);
     if (auto* v = ir::nodeCast<ir::ValueNode>(callee)) {
@@ -234,15 +250,11 @@ Arg Engine::inferCNode(CNode* c) {
             return inferPrimitive(c, val);
         }
         if (val->kind == ir::Value::Kind::Graph) {
-            std::vector<Arg> args;
-            for (std::size_t i = 1; i < c->size(); ++i) {
-                args.push_back(argOf(c->input(i)));
-                if (!args.back().abs) {
-                    setResult(c, {});
-                    return {c, nullptr, nullptr};
-                }
+            const std::optional<std::vector<Arg>> args = knownInputs(c);
+            if (!args) {
+                return pending(c);
             }
-            Spec& s = specialize(templateOf(val->graph), args, c, false);
+            Spec& s = specialize(templateOf(val->graph), *args, c, false);
             if (!s.inProgress && foldsToValue(s.ret) && sideEffectFree(s.graph)) {
                 // A call whose result is a known constant and that does nothing else is that
                 // constant, as MindSpore's specializer replaces it.
@@ -268,16 +280,12 @@ Arg Engine::inferPrimitive(CNode* c, const ir::ValuePtr& prim) {
         return inferPartial(c);
     }
     if (isMetaOp(name)) {
-        std::vector<Arg> args;
-        for (std::size_t i = 1; i < c->size(); ++i) {
-            args.push_back(argOf(c->input(i)));
-            if (!args.back().abs) {
-                setResult(c, {});
-                return {c, nullptr, nullptr};
-            }
+        const std::optional<std::vector<Arg>> args = knownInputs(c);
+        if (!args) {
+            return pending(c);
         }
         try {
-            return expandMeta(*this, c, prim, args);
+            return expandMeta(*this, c, prim, *args);
         } catch (const ops::OpError& e) {
             // A registry helper's check (an axis out of range...) inside an expansion.
             error(c, std::string(ops::errorKindName(e.kind())), e.what());
@@ -291,14 +299,11 @@ Arg Engine::inferRegistryOp(CNode* c, const ir::ValuePtr& prim) {
     if (!op) {
         error(c, "RuntimeError", "irscope: unknown primitive '" + prim->prim->name + "'.");
     }
-    std::vector<Arg> args;
-    for (std::size_t i = 1; i < c->size(); ++i) {
-        args.push_back(argOf(c->input(i)));
-        if (!args.back().abs) {
-            setResult(c, {});
-            return {c, nullptr, nullptr};
-        }
+    std::optional<std::vector<Arg>> known = knownInputs(c);
+    if (!known) {
+        return pending(c);
     }
+    std::vector<Arg>& args = *known;
     // MindSpore's implicit conversion: a constant Python number meeting a tensor in an input
     // of the same dtype group becomes a tensor constant of the promoted dtype
     // (`F.assign(self.weight, i)` shows `Assign(%para2_param, Tensor(shape=[], dtype=Int32,
@@ -377,8 +382,7 @@ Arg Engine::inferSwitch(CNode* c) {
     const Arg a = argOf(c->input(2));
     const Arg b = argOf(c->input(3));
     if (!cond.abs) {
-        setResult(c, {});
-        return {c, nullptr, nullptr};
+        return pending(c);
     }
     if (cond.abs->kind == Abstract::Kind::Scalar && cond.abs->value) {
         const auto truth = ops::numberOf(cond.abs->value);
@@ -426,8 +430,7 @@ Arg Engine::inferPartial(CNode* c) {
     const Arg fn = argOf(c->input(1));
     if (!fn.fn) {
         if (!fn.abs) {
-            setResult(c, {});
-            return {c, nullptr, nullptr};
+            return pending(c);
         }
         error(
             c, "TypeError",
@@ -466,8 +469,7 @@ Arg Engine::inferCallOfValue(CNode* c) {
         args.push_back(argOf(c->input(i)));
     }
     if (!fn.abs) {
-        setResult(c, {});
-        return {c, nullptr, nullptr};
+        return pending(c);
     }
     if (!fn.fn) {
         error(c, "TypeError", "'" + describe(fn.abs) + "' object is not callable.");
