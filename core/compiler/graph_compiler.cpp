@@ -7,6 +7,7 @@
 #include "compiler/graph_compiler_host.h"
 #include "ir/module.h"
 #include "passes/pass_manager.h"
+#include "passes/pipeline.h"
 #include "passes/type_inference.h"
 #include "runtime/graph_eval.h"
 #include "session/compile_record.h"
@@ -192,7 +193,9 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     passes::PassManager pm;
     pm.add(makeParsePass(state));
     pm.add(makeSymbolResolvePass(state));
+    pm.add(passes::makeGraphReusingPass());
     pm.add(std::make_unique<TypeInferenceStage>(I, state, passes::makeTypeInferencePass({})));
+    passes::addOptimizerPipeline(pm);
 
     passes::PassContext pctx(settings);
     std::stop_source stop;
