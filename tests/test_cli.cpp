@@ -231,7 +231,7 @@ private slots:
         QCOMPARE(r.status, 0);
         QCOMPARE(QString::fromUtf8(r.out), QStringLiteral("[9.]\n"));
         for (const char* name : {"00_parse_0000.ir", "01_symbol_resolve_0001.ir",
-                                 "02_type_inference_0002.ir"}) {
+                                 "03_type_inference_0003.ir", "10_task_emit_0010.ir"}) {
             const QByteArray text = readAll(dumps + "/" + name);
             QVERIFY2(!text.isEmpty(), name);
             // Every dump is a .ir file the CLI itself reads back.

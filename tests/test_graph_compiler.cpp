@@ -321,7 +321,8 @@ private slots:
         }
         std::sort(names.begin(), names.end());
         QCOMPARE(names.front(), std::string("00_parse_0000.ir"));
-        QVERIFY(std::find(names.begin(), names.end(), "02_type_inference_0002.ir") != names.end());
+        QVERIFY(std::find(names.begin(), names.end(), "03_type_inference_0003.ir") != names.end());
+        QVERIFY(std::find(names.begin(), names.end(), "10_task_emit_0010.ir") != names.end());
         std::filesystem::remove_all(dir);
     }
 
