@@ -6,8 +6,9 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/load_elim_level3.ir
 FUZZ_SECONDS ?= 60
+BENCH_DIR ?= build-bench
 
-.PHONY: all deps configure build run test fuzz clean
+.PHONY: all deps configure build run test fuzz bench clean
 
 all: build
 
@@ -49,5 +50,13 @@ fuzz: deps
 	$(FUZZ_DIR)/tests/fuzz/fuzz_py_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=4096 -max_len=4096 $(FUZZ_DIR)/corpus-py
 
+# Benchmarks (figures, not pass/fail), in a Release tree of their own.
+bench: deps
+	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=OFF \
+	  -DIRSCOPE_BENCH=ON
+	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline
+	$(BENCH_DIR)/bench/bench_pipeline
+	$(BENCH_DIR)/bench/bench_pipeline --lazy-inline --cell-reuse 1
+
 clean:
-	rm -rf $(BUILD_DIR) $(FUZZ_DIR)
+	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)
