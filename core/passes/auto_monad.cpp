@@ -6,6 +6,7 @@
 #include "passes/auto_monad.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "ops/op_registry.h"
 #include "passes/compile_error.h"
@@ -282,15 +283,20 @@ private:
     }
 
     void event(CNode& c, bool u, bool io) {
-        lastEvent_ = &c;
-        lastUpdates_.clear();
         if (u && u_ != nullptr) {
-            lastUpdates_.push_back(update(u_, startU_, MonadKind::U, c));
+            lastU_ = {&c, update(u_, startU_, MonadKind::U, c)};
             loads_.clear();  // later reads see the write
         }
         if (io && io_ != nullptr) {
-            lastUpdates_.push_back(update(io_, startIo_, MonadKind::IO, c));
+            lastIo_ = {&c, update(io_, startIo_, MonadKind::IO, c)};
         }
+    }
+
+    // The output is a call that was the last effect on every chain that moved.
+    bool isTailEffect(const Node* out) const {
+        const bool uDone = u_ == startU_ || lastU_.first == out;
+        const bool ioDone = io_ == startIo_ || lastIo_.first == out;
+        return out->isCNode() && monad::isCall(*static_cast<const CNode*>(out)) && uDone && ioDone;
     }
 
     // The output waits for the last states: `Depend(out, %u_last)`, then the IO state. A
@@ -299,9 +305,9 @@ private:
     // tail position.
     void finish(CNode& ret) {
         Node* out = ret.input(1);
-        if (out == lastEvent_ && monad::isCall(*lastEvent_)) {
-            for (CNode* us : lastUpdates_) {
-                if (us->users().empty()) {
+        if (isTailEffect(out)) {
+            for (CNode* us : {lastU_.second, lastIo_.second}) {
+                if (us != nullptr && us->users().empty()) {
                     monad::eraseDead(m_, us);
                 }
             }
@@ -329,8 +335,9 @@ private:
     Node* startU_ = nullptr;
     Node* startIo_ = nullptr;
     std::unordered_map<Node*, CNode*> loads_;  // Loads valid at the current U state
-    CNode* lastEvent_ = nullptr;
-    std::vector<CNode*> lastUpdates_;
+    // The node each chain last attached, and the UpdateState that attached it.
+    std::pair<const CNode*, CNode*> lastU_{nullptr, nullptr};
+    std::pair<const CNode*, CNode*> lastIo_{nullptr, nullptr};
 };
 
 bool alreadyThreaded(const std::vector<FuncGraph*>& graphs) {
