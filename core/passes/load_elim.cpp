@@ -204,7 +204,9 @@ bool alreadyCopied(const CNode& load) {
 
 void insertTensorMove(ir::Module& m, CNode* load) {
     const std::vector<ir::Use> uses = load->users();
-    const ops::InferArg args[] = {ops::InferArg::of(load->abstract())};
+    // A dump without the Load's type: the Parameter's says what it holds.
+    const ir::AbstractPtr& in = load->abstract() ? load->abstract() : load->input(1)->abstract();
+    const ops::InferArg args[] = {ops::InferArg::of(in)};
     ir::AbstractPtr abs;
     try {
         abs = ops::OpRegistry::instance().infer("TensorMove", args).abs;
