@@ -355,6 +355,56 @@ private slots:
         QCOMPARE(count(*m, "UpdateState"), std::size_t(0));
     }
 
+    // A grad transform's call and a closure called with arguments take the states as
+    // trailing call arguments (the monad parameters come after the ones a call passes).
+    void gradTargetAndClosureTakeStatesAsArguments() {
+        auto m = ir::parseIr(
+            "# IR entry: @f\n# Params:\n%para1_x: <Tensor[Float32], (2)>\n"
+            "%para2_p: <Ref[Tensor[Float32]], (2), ref_key=:p> : has_default\n"
+            "subgraph @f() {\n"
+            "  %0 = GradOperation(@fwd) primitive_attrs: {get_all: Bool(1)}\n"
+            "  %1 = %0(%para1_x)\n"
+            "  %2 = Partial(@show, %para1_x)\n"
+            "  %3 = %2(%para1_x)\n"
+            "  %4 = MakeTuple(%1, %3)\n"
+            "  Return(%4)\n"
+            "}\n"
+            "subgraph @fwd(%para3_y) {\n"
+            "  %0 = Mul(%para3_y, $(@f:%para2_p))\n"
+            "  Return(%0)\n"
+            "}\n"
+            "subgraph @show(%para4_a, %para5_b) {\n"
+            "  %0 = Print(%para4_a, %para5_b)\n"
+            "  %1 = MakeTuple(%0)\n"
+            "  %2 = StopGradient(%1)\n"
+            "  %3 = Depend(%para5_b, %2)\n"
+            "  Return(%3)\n"
+            "}\n",
+            "grad.ir");
+        QVERIFY(autoMonad(*m));
+        QCOMPARE(body(*m, "f"),
+                 std::string("subgraph @f() {\n"
+                             "  %0 = GradOperation(@fwd) primitive_attrs: {get_all: Bool(1)}\n"
+                             "  %1 = %0(%para1_x, U)\n"
+                             "  %2 = Partial(@show, %para1_x)\n"
+                             "  %3 = %2(%para1_x, IO)\n"
+                             "  %4 = MakeTuple(%1, %3)\n"
+                             "  %5 = UpdateState(U, %1)\n"
+                             "  %6 = Depend(%4, %5)\n"
+                             "  %7 = UpdateState(IO, %3)\n"
+                             "  %8 = Depend(%6, %7)\n"
+                             "  Return(%8)\n"
+                             "}\n"));
+        QCOMPARE(body(*m, "fwd"), std::string("subgraph @fwd(%para3_y, %para4_u) {\n"
+                                              "  %0 = Load($(@f:%para2_p), %para4_u)\n"
+                                              "  %1 = Mul(%para3_y, %0)\n"
+                                              "  %2 = UpdateState(%para4_u, %0)\n"
+                                              "  %3 = Depend(%1, %2)\n"
+                                              "  Return(%3)\n"
+                                              "}\n"));
+        QCOMPARE(m->findGraph("show")->parameters().back()->name(), std::string("io"));
+    }
+
     // --- through the whole pipeline ----------------------------------------------------
 
     // Prints between assigns print the values of their moment; the IR after auto_monad
