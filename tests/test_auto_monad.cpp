@@ -405,6 +405,33 @@ private slots:
         QCOMPARE(m->findGraph("show")->parameters().back()->name(), std::string("io"));
     }
 
+    // A dump that wrote a side effect's monad but no chain: the monad is replaced by the
+    // current state, not doubled.
+    void writtenMonadIsNotDoubled() {
+        auto m = ir::parseIr(
+            "# IR entry: @f\n# Params:\n%para1_x: <Tensor[Float32], (2)>\n"
+            "%para2_p: <Ref[Tensor[Float32]], (2), ref_key=:p> : has_default\n"
+            "subgraph @f() {\n"
+            "  %0 = Assign(%para2_p, %para1_x, U)\n"
+            "  %1 = Print(\"x\", %para1_x, IO)\n"
+            "  %2 = MakeTuple(%0, %1)\n"
+            "  %3 = StopGradient(%2)\n"
+            "  %4 = Depend(%para1_x, %3)\n"
+            "  Return(%4)\n"
+            "}\n",
+            "dump.ir");
+        QVERIFY(autoMonad(*m));
+        QCOMPARE(body(*m, "f"), std::string("subgraph @f() {\n"
+                                            "  %0 = Assign(%para2_p, %para1_x, U)\n"
+                                            "  %1 = UpdateState(U, %0)\n"
+                                            "  %2 = Depend(%para1_x, %1)\n"
+                                            "  %3 = Print(\"x\", %para1_x, IO)\n"
+                                            "  %4 = UpdateState(IO, %3)\n"
+                                            "  %5 = Depend(%2, %4)\n"
+                                            "  Return(%5)\n"
+                                            "}\n"));
+    }
+
     // --- through the whole pipeline ----------------------------------------------------
 
     // Prints between assigns print the values of their moment; the IR after auto_monad

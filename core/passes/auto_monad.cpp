@@ -147,8 +147,27 @@ private:
     }
 
     static bool hasMonadInput(const CNode& c) {
-        return c.size() > 1 && c.inputs().back()->abstract() &&
-               c.inputs().back()->abstract()->kind == Abstract::Kind::Monad;
+        const Node* last = c.size() > 1 ? c.inputs().back() : nullptr;
+        if (last == nullptr) {
+            return false;
+        }
+        const auto* v = ir::nodeCast<ir::ValueNode>(last);
+        return (v != nullptr && v->value()->kind == ir::Value::Kind::Monad) ||
+               (last->abstract() && last->abstract()->kind == Abstract::Kind::Monad);
+    }
+
+    // The state as the trailing input of a side effect; a monad written in a dump
+    // (`Assign(%p, %v, U)` without its chain) is replaced rather than doubled.
+    void giveState(CNode& c, Node* state) {
+        if (hasMonadInput(c)) {
+            Node* old = c.inputs().back();
+            m_.setInput(&c, c.size() - 1, state);
+            if (old->isValue() && old->users().empty()) {
+                m_.erase(old);
+            }
+        } else {
+            m_.appendInput(&c, state);
+        }
     }
 
     void statement(CNode& c) {
@@ -166,12 +185,12 @@ private:
                                        " writes a Parameter but has no memory state.",
                                    locationOf(c));
             }
-            m_.appendInput(&c, monadFor(u_, startU_, MonadKind::U));
+            giveState(c, monadFor(u_, startU_, MonadKind::U));
             event(c, true, false);
             return;
         }
         if (monad::isIo(c)) {
-            m_.appendInput(&c, monadFor(io_, startIo_, MonadKind::IO));
+            giveState(c, monadFor(io_, startIo_, MonadKind::IO));
             event(c, false, true);
             return;
         }
