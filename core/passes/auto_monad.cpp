@@ -126,7 +126,7 @@ private:
             if (load == nullptr) {
                 load = makeLoad(ref, c);
                 loads_[ref] = load;
-                update(u_, startU_, MonadKind::U, *load);
+                lastU_ = {load, update(u_, startU_, MonadKind::U, *load)};
             }
             m_.setInput(&c, i, load);
         }
@@ -213,7 +213,7 @@ private:
                 states.push_back(monadFor(state, start, k));
             }
         };
-        if (call.size() == 1 && bindToBranches(call, e)) {
+        if (call.size() == 1 && bindToBranches(call)) {
             return;
         }
         add(e.u, u_, startU_, MonadKind::U);
@@ -241,7 +241,7 @@ private:
 
     // Binds the states into the Partial (or Switch of Partials) the call invokes, when they
     // belong to this graph and serve only this call. False leaves the call to take them.
-    bool bindToBranches(CNode& call, const Effects&) {
+    bool bindToBranches(CNode& call) {
         auto* callee = ir::nodeCast<CNode>(call.input(0));
         if (callee == nullptr || callee->graph() != g_ || callee->users().size() != 1) {
             return false;
@@ -260,7 +260,8 @@ private:
             Node* b = holder->input(s);
             auto* p = ir::nodeCast<CNode>(b);
             if (p != nullptr) {
-                if (!p->isPrimitive("Partial") || p->graph() != g_ || p->users().size() != 1) {
+                if (!p->isPrimitive("Partial") || p->graph() != g_ || p->users().size() != 1 ||
+                    p->size() < 2 || !isGraphValue(p->input(1))) {
                     return false;
                 }
             } else if (!isGraphValue(b)) {
