@@ -248,7 +248,8 @@ private slots:
     }
 
     // An assign in one branch and a print in the other: both branches take the same monad
-    // parameters (u and io), bound by the Partials from the caller's states.
+    // parameters (u and io), bound by the Partials from the caller's states, and return
+    // them (a state a branch does not use still flows out: inlined, the chain stays whole).
     void ifBranchesTakeTheSameMonads() {
         auto m = load("auto_monad/if.ir");
         const Eval posBefore = evaluate(*m, f32({1, 2}), "p", f32({0, 0}));
@@ -265,15 +266,17 @@ private slots:
                              "  %1 = Assign($(@Net_construct:%para2_p), %para3_x, %para4_u)\n"
                              "  %2 = UpdateState(%para4_u, %1)\n"
                              "  %3 = Depend(%0, %2)\n"
-                             "  Return(%3)\n"
+                             "  %4 = Depend(%3, %para5_io)\n"
+                             "  Return(%4)\n"
                              "}\n"));
         QCOMPARE(body(*m, "✗Net_construct"),
                  std::string("subgraph @✗Net_construct(%para7_x, %para8_u, %para9_io) {\n"
                              "  %0 = call @↓Net_construct(%para7_x)\n"
-                             "  %1 = Print(\"neg\", %para9_io)\n"
-                             "  %2 = UpdateState(%para9_io, %1)\n"
-                             "  %3 = Depend(%0, %2)\n"
-                             "  Return(%3)\n"
+                             "  %1 = Depend(%0, %para8_u)\n"
+                             "  %2 = Print(\"neg\", %para9_io)\n"
+                             "  %3 = UpdateState(%para9_io, %2)\n"
+                             "  %4 = Depend(%1, %3)\n"
+                             "  Return(%4)\n"
                              "}\n"));
         // The continuation has no effects: no monad parameter.
         QCOMPARE(m->findGraph("↓Net_construct")->parameters().size(), std::size_t(1));
@@ -496,6 +499,41 @@ private slots:
         QCOMPARE(
             QString::fromStdString(r.out),
             QString::fromStdString(steps + "[ 8. 16.]\n" + steps + "small\n[2. 2.]\n[2. 2.]\n"));
+    }
+
+    // A while loop whose body prints: the loop graphs take %io, and the exit graph, which
+    // prints nothing, still returns it (Depend(x, %io)), so once opt_a unrolls and inlines
+    // the loop the prints stay reachable from the output.
+    void loopExitCarriesTheState() {
+        const Run r = runScript(
+            "import numpy as np\n"
+            "import mindspore as ms\n"
+            "from mindspore import nn, Tensor\n"
+            "ms.set_context(mode=ms.GRAPH_MODE)\n"
+            "class Net(nn.Cell):\n"
+            "    def construct(self, x):\n"
+            "        i = Tensor(0, ms.int32)\n"
+            "        while i < 2:\n"
+            "            x = x * 2\n"
+            "            print('iter', i)\n"
+            "            i = i + 1\n"
+            "        return x\n"
+            "print(Net()(Tensor(np.array([1.0, 2.0], np.float32))))\n");
+        QVERIFY2(r.result.status == interp::RunResult::Status::Ok, r.out.c_str());
+        QCOMPARE(QString::fromStdString(r.out),
+                 QString("iter\nTensor(shape=[], dtype=Int32, value=0)\n"
+                         "iter\nTensor(shape=[], dtype=Int32, value=1)\n[4. 8.]\n"));
+        const auto m = r.session->compiles.at(0).find("auto_monad")->module();
+        const ir::FuncGraph* exit = m->findGraph("↓Net_construct");
+        QVERIFY(exit != nullptr);
+        const auto* out = ir::nodeCast<ir::CNode>(exit->output());
+        QVERIFY(out != nullptr && out->isPrimitive("Depend"));
+        QCOMPARE(out->input(2), static_cast<ir::Node*>(exit->parameters().back()));
+        QCOMPARE(exit->parameters().back()->name(), std::string("io"));
+        // The body's tail call carries the state on: no Depend around it.
+        const ir::FuncGraph* body = m->findGraph("↻Net_construct");
+        QVERIFY(body->output()->isCNode() &&
+                static_cast<const ir::CNode*>(body->output())->calledGraph() != nullptr);
     }
 };
 

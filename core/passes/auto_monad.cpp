@@ -312,17 +312,24 @@ private:
         }
     }
 
-    // The output is a call that was the last effect on every chain that moved.
+    // A chain the output must carry: one that moved, or a monad parameter (the caller's
+    // state flows out of the graph even when nothing here used it, so inlining the graph
+    // keeps the caller's chain whole).
+    static bool carried(const Node* state, const Node* start) {
+        return state != nullptr && (state != start || start->isParameter());
+    }
+
+    // The output is a call that took every chain the output would carry, as its last effect.
     bool isTailEffect(const Node* out) const {
-        const bool uDone = u_ == startU_ || lastU_.first == out;
-        const bool ioDone = io_ == startIo_ || lastIo_.first == out;
+        const bool uDone = !carried(u_, startU_) || lastU_.first == out;
+        const bool ioDone = !carried(io_, startIo_) || lastIo_.first == out;
         return out->isCNode() && monad::isCall(*static_cast<const CNode*>(out)) && uDone && ioDone;
     }
 
     // The output waits for the last states: `Depend(out, %u_last)`, then the IO state. A
     // tail call that was the graph's last effect is returned as it is (its own effects are
-    // done when it returns), so a while loop's header and body still call each other in
-    // tail position.
+    // done when it returns, and its callee carries the states on), so a while loop's header
+    // and body still call each other in tail position.
     void finish(CNode& ret) {
         Node* out = ret.input(1);
         if (isTailEffect(out)) {
@@ -334,10 +341,10 @@ private:
             return;
         }
         const AbstractPtr abs = out->abstract();
-        if (u_ != startU_) {
+        if (carried(u_, startU_)) {
             out = make({primValue("Depend"), out, u_}, abs, ret);
         }
-        if (io_ != startIo_) {
+        if (carried(io_, startIo_)) {
             out = make({primValue("Depend"), out, io_}, abs, ret);
         }
         if (out != ret.input(1)) {
