@@ -1,10 +1,257 @@
-// PLACEHOLDER until the Compiler pipeline issue's helper replaces this file with the pass.
+// auto_monad_reorder: MindSpore's load elimination (MS_DEV_SIDE_EFFECT_LOAD_ELIM). A Load
+// aliases its Parameter's storage, so a user that runs after a later Assign of the same
+// Parameter would read the new value; a `TensorMove` after the Load copies the value at the
+// Load's state. The level decides which Loads get one (passes/README.md):
+//   0  every Load;
+//   1  (default) Loads of a Parameter loaded more than once in the graph, plus the
+//      conservative cases (a Load handed to a call or Partial, a Load of a call's result,
+//      a Load the graph returns);
+//   2  Loads whose user also consumes a value of the same Parameter loaded at another
+//      state, plus the conservative cases;
+//   3  none.
+#include <algorithm>
+#include <cstdint>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "ir/module.h"
+#include "ops/op_registry.h"
+#include "passes/compile_error.h"
+#include "passes/load_elim.h"
 #include "passes/pipeline.h"
 
 namespace irscope::passes {
 
+namespace {
+
+using ir::CNode;
+using ir::FuncGraph;
+using ir::Node;
+
+bool isLoad(const Node* n) {
+    const auto* c = ir::nodeCast<CNode>(n);
+    return c != nullptr && c->isPrimitive("Load") && c->size() >= 3;
+}
+
+bool isCall(const Node* n) {
+    const auto* c = ir::nodeCast<CNode>(n);
+    return c != nullptr && c->size() > 0 && c->primitive() == nullptr;
+}
+
+// A node that passes its input's value on without reading it: the value stays an alias.
+bool forwards(const CNode& user, std::size_t index) {
+    return user.isPrimitive("MakeTuple") || (user.isPrimitive("Depend") && index == 1) ||
+           user.isPrimitive("TupleGetItem");
+}
+
+// Everything that consumes the Load's value: its users (the state chain excluded), and the
+// users of the tuples and Depends that carry it on, with the input index each uses it at.
+std::vector<ir::Use> consumers(const CNode& load) {
+    std::vector<ir::Use> out;
+    std::vector<const Node*> work{&load};
+    std::unordered_set<const Node*> seen{&load};
+    while (!work.empty()) {
+        const Node* n = work.back();
+        work.pop_back();
+        for (const ir::Use& u : n->users()) {
+            if (u.user->isPrimitive("UpdateState")) {
+                continue;
+            }
+            out.push_back(u);
+            if (forwards(*u.user, u.index) && seen.insert(u.user).second) {
+                work.push_back(u.user);
+            }
+        }
+    }
+    return out;
+}
+
+// The cases every level below 3 copies: the value leaves the graph's control, so the
+// graph cannot tell when it is read.
+bool conservative(const CNode& load) {
+    if (isCall(load.input(1))) {
+        return true;  // a Load of a call's result
+    }
+    for (const ir::Use& u : consumers(load)) {
+        const CNode& user = *u.user;
+        if (user.isPrimitive("Return") || user.isPrimitive("Partial") ||
+            (isCall(&user) && u.index > 0)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Level 2: a user of `load` that also depends on a value of the same Parameter loaded at
+// another state (it runs after the write in between, so it would read the later value).
+class MixedStates {
+public:
+    explicit MixedStates(const FuncGraph& g) {
+        const std::vector<CNode*> order = g.topoOrder();
+        std::unordered_map<const Node*, std::vector<const CNode*>> byParam;
+        for (const CNode* c : order) {
+            if (isLoad(c)) {
+                byParam[c->input(1)].push_back(c);
+            }
+        }
+        for (const auto& [param, loads] : byParam) {
+            std::unordered_set<const Node*> states;
+            for (const CNode* l : loads) {
+                states.insert(l->input(2));
+            }
+            if (states.size() < 2) {
+                continue;
+            }
+            for (const CNode* l : loads) {
+                index_[l] = loads_.size();
+                loads_.push_back(l);
+            }
+        }
+        if (loads_.empty()) {
+            return;
+        }
+        const std::size_t words = (loads_.size() + 63) / 64;
+        for (const CNode* c : order) {
+            std::vector<std::uint64_t>& bits = deps_[c];
+            bits.assign(words, 0);
+            const auto it = index_.find(c);
+            if (it != index_.end()) {
+                bits[it->second / 64] |= std::uint64_t{1} << (it->second % 64);
+                continue;  // a Load's value does not depend on the Loads before its state
+            }
+            for (const Node* in : c->inputs()) {
+                const auto d = deps_.find(in);
+                if (d == deps_.end()) {
+                    continue;
+                }
+                for (std::size_t w = 0; w < words; ++w) {
+                    bits[w] |= d->second[w];
+                }
+            }
+        }
+    }
+
+    bool mixed(const CNode& load) const {
+        if (index_.count(&load) == 0) {
+            return false;
+        }
+        for (const ir::Use& u : consumers(load)) {
+            const auto d = deps_.find(u.user);
+            if (d == deps_.end()) {
+                continue;
+            }
+            for (std::size_t i = 0; i < loads_.size(); ++i) {
+                const CNode* other = loads_[i];
+                if (other == &load || other->input(1) != load.input(1) ||
+                    other->input(2) == load.input(2)) {
+                    continue;
+                }
+                if ((d->second[i / 64] >> (i % 64)) & 1U) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+private:
+    std::vector<const CNode*> loads_;
+    std::unordered_map<const CNode*, std::size_t> index_;
+    std::unordered_map<const Node*, std::vector<std::uint64_t>> deps_;
+};
+
+std::vector<CNode*> loadsToCopy(const FuncGraph& g, std::int64_t level) {
+    std::vector<CNode*> loads;
+    std::unordered_map<const Node*, int> perParam;
+    for (CNode* c : g.topoOrder()) {
+        if (isLoad(c)) {
+            loads.push_back(c);
+            ++perParam[c->input(1)];
+        }
+    }
+    if (level >= 3 || loads.empty()) {
+        return {};
+    }
+    if (level <= 0) {
+        return loads;
+    }
+    std::vector<CNode*> out;
+    if (level == 1) {
+        for (CNode* l : loads) {
+            if (perParam[l->input(1)] > 1 || conservative(*l)) {
+                out.push_back(l);
+            }
+        }
+        return out;
+    }
+    const MixedStates mixed(g);
+    for (CNode* l : loads) {
+        if (mixed.mixed(*l) || conservative(*l)) {
+            out.push_back(l);
+        }
+    }
+    return out;
+}
+
+bool alreadyCopied(const CNode& load) {
+    for (const ir::Use& u : load.users()) {
+        if (u.user->isPrimitive("TensorMove")) {
+            return true;
+        }
+    }
+    return false;
+}
+
+void insertTensorMove(ir::Module& m, CNode* load) {
+    const std::vector<ir::Use> uses = load->users();
+    // A dump without the Load's type: the Parameter's says what it holds.
+    const ir::AbstractPtr& in = load->abstract() ? load->abstract() : load->input(1)->abstract();
+    const ops::InferArg args[] = {ops::InferArg::of(in)};
+    ir::AbstractPtr abs;
+    try {
+        abs = ops::OpRegistry::instance().infer("TensorMove", args).abs;
+    } catch (const ops::OpError& e) {
+        throw CompileError(
+            std::string(ops::errorKindName(e.kind())), e.what(),
+            load->debug().trace.empty() ? ir::SourceLocation{} : load->debug().trace.back());
+    }
+    ir::ValueNode* prim = m.addValue(load->graph(), ir::Value::primitive("TensorMove"));
+    prim->setAbstract(ir::Abstract::func());
+    CNode* move = m.addCNode(load->graph(), {prim, load});
+    move->setAbstract(std::move(abs));
+    move->debug().scope = load->debug().scope;
+    move->debug().trace = load->debug().trace;
+    for (const ir::Use& u : uses) {
+        m.setInput(u.user, u.index, move);
+    }
+}
+
+}  // namespace
+
+std::int64_t sideEffectLoadElimLevel(const Settings& s) {
+    const std::int64_t level = s.getInt(kSideEffectLoadElim, 1);
+    return level >= 0 && level <= 3 ? level : 1;
+}
+
 std::unique_ptr<Pass> makeAutoMonadReorderPass() {
-    return makePass("auto_monad_reorder", "Load elimination (MS_DEV_SIDE_EFFECT_LOAD_ELIM 0-3): decides which Loads of a Parameter get a TensorMove copy so that later Assigns cannot change the value they read.", [](ir::Module&, PassContext&) { return false; });
+    return makePass(
+        "auto_monad_reorder",
+        "Load elimination (MS_DEV_SIDE_EFFECT_LOAD_ELIM 0-3): decides which Loads of a "
+        "Parameter get a TensorMove copy so that later Assigns cannot change the value they "
+        "read.",
+        [](ir::Module& m, PassContext& ctx) {
+            const std::int64_t level = sideEffectLoadElimLevel(ctx.settings());
+            bool changed = false;
+            for (FuncGraph* g : m.reachableGraphs()) {
+                for (CNode* load : loadsToCopy(*g, level)) {
+                    if (!alreadyCopied(*load)) {
+                        insertTensorMove(m, load);
+                        changed = true;
+                    }
+                }
+            }
+            return changed;
+        });
 }
 
 }  // namespace irscope::passes

@@ -14,7 +14,9 @@ namespace irscope::runtime::detail {
 struct GraphPlan {
     // Every CNode of the body except the Return and the tail chain, topologically sorted
     // with ties broken by node id: statements with no data dependence between them (an
-    // isolated `F.assign`, a `print`) run in the order the source wrote them.
+    // isolated `F.assign`, a `print`) run in the order the source wrote them. The readers of
+    // a Load (a Parameter's storage, not a copy) run before the next write of that
+    // Parameter whenever they do not depend on the write, as task_emit orders kernels.
     std::vector<const ir::CNode*> order;
     // The call whose result the graph returns (possibly through Depend nodes), when nothing
     // else in the graph uses it: the evaluator jumps to the callee instead of nesting, so a
