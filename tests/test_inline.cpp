@@ -1,0 +1,315 @@
+// inline on small .ir programs: direct calls become copies of the callee (one per call),
+// closures over the callee's nodes are copied with it, loops, no_inline graphs and Switch
+// branches stay graphs, monad parameters are bound like any other, the copies keep debug
+// info, statements keep their order, and a bad call is a CompileError with its line.
+#include <QtTest>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "ir/ir_text.h"
+#include "ir/module.h"
+#include "passes/compile_error.h"
+#include "passes/inline.h"
+#include "passes/pipeline.h"
+#include "runtime/graph_eval.h"
+
+using namespace irscope;
+using namespace irscope::ir;
+
+namespace {
+
+bool runInline(Module& m) {
+    passes::PassContext ctx;
+    return passes::makeInlinePass()->run(m, ctx);
+}
+
+std::vector<std::string> graphNames(const Module& m) {
+    std::vector<std::string> names;
+    for (FuncGraph* g : m.reachableGraphs()) {
+        names.push_back(g->name());
+    }
+    return names;
+}
+
+std::size_t countCalls(const Module& m) {
+    std::size_t n = 0;
+    for (FuncGraph* g : m.reachableGraphs()) {
+        for (CNode* c : g->topoOrder()) {
+            n += c->calledGraph() != nullptr ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+std::size_t countPrim(const Module& m, std::string_view name) {
+    std::size_t n = 0;
+    for (FuncGraph* g : m.reachableGraphs()) {
+        for (CNode* c : g->topoOrder()) {
+            n += c->isPrimitive(name) ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+runtime::Tensor f32(std::vector<double> v) {
+    const auto n = static_cast<std::int64_t>(v.size());
+    return runtime::Tensor::fromDoubles(DType::Float32, Shape{n}, v);
+}
+
+const char* kTwoCalls =
+    "# IR entry: @Net_construct\n"
+    "# Params:\n"
+    "%para1_x : <Tensor[Float32], (2)>\n"
+    "subgraph @Net_construct() {\n"
+    "  %0 = call @double(%para1_x)\n"
+    "      : (<Tensor[Float32], (2)>) -> (<Tensor[Float32], (2)>)\n"
+    "      # In file net.py:9/        a = double(x)/\n"
+    "  %1 = call @double(%0)\n"
+    "      : (<Tensor[Float32], (2)>) -> (<Tensor[Float32], (2)>)\n"
+    "      # In file net.py:10/        b = double(a)/\n"
+    "  Return(%1)\n"
+    "}\n"
+    "subgraph @double(%para2_a) {\n"
+    "  %0(CNode_7$y) = Add(%para2_a, %para2_a)\n"
+    "      : (<Tensor[Float32], (2)>, <Tensor[Float32], (2)>) -> (<Tensor[Float32], (2)>)\n"
+    "      # Fullname with scope: (Default/Add-op0)\n"
+    "      # In file net.py:3/    y = a + a/\n"
+    "  Return(%0)\n"
+    "}\n";
+
+}  // namespace
+
+class TestInline : public QObject {
+    Q_OBJECT
+
+private slots:
+    void eachCallGetsItsOwnCopy() {
+        auto m = parseIr(kTwoCalls, "net.ir");
+        QVERIFY(runInline(*m));
+        QCOMPARE(graphNames(*m), std::vector<std::string>{"Net_construct"});
+        QCOMPARE(m->graphs().size(), std::size_t(1));  // @double is erased
+        QCOMPARE(countPrim(*m, "Add"), std::size_t(2));
+        const std::string text = printIr(*m);
+        QVERIFY2(text.find("Add(%para1_x, %para1_x)") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("Add(%0, %0)") != std::string::npos, text.c_str());
+        // Copies keep the callee's debug info: name, scope, source line, abstract.
+        for (CNode* c : m->entry()->topoOrder()) {
+            if (c->isPrimitive("Add")) {
+                QCOMPARE(QString::fromStdString(c->debug().scope), QString("Default/Add-op0"));
+                QCOMPARE(c->debug().trace.back().line, 3);
+                QCOMPARE(QString::fromStdString(formatAbstract(*c->abstract())),
+                         QString("<Tensor[Float32], (2)>"));
+            }
+        }
+        QVERIFY2(m->verify().empty(), m->verify().c_str());
+        // A second run has nothing left to do.
+        QVERIFY(!runInline(*m));
+    }
+
+    void nestedCallsAreFlattened() {
+        auto m = parseIr(
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "subgraph @f() {\n  %0 = call @g(%para1_x)\n  Return(%0)\n}\n"
+            "subgraph @g(%para2_a) {\n  %0 = call @h(%para2_a, %para2_a)\n"
+            "  %1 = Mul(%0, %para2_a)\n  Return(%1)\n}\n"
+            "subgraph @h(%para3_a, %para4_b) {\n  %0 = Sub(%para3_a, %para4_b)\n"
+            "  Return(%0)\n}\n");
+        QVERIFY(runInline(*m));
+        QCOMPARE(countCalls(*m), std::size_t(0));
+        QCOMPARE(m->graphs().size(), std::size_t(1));
+        QVERIFY(printIr(*m).find("Mul(%0, %para1_x)") != std::string::npos);
+        // The result is still computed the same: (x - x) * x = 0.
+        const runtime::Tensor x = f32({2, 3});
+        const auto out = runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{x}, {});
+        QCOMPARE(out.tensor().getDouble(1), 0.0);
+    }
+
+    void closuresOverTheCalleeAreCopied() {
+        // @make returns a closure @inner using make's parameter as a free variable; the
+        // entry calls make twice with different arguments and calls each closure.
+        const char* text =
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "subgraph @f() {\n"
+            "  %0 = call @make(%para1_x)\n"
+            "  %1 = call @make(Tensor(shape=[2], dtype=Float32, value=[10 20]))\n"
+            "  %2 = %0(%para1_x)\n"
+            "  %3 = %1(%para1_x)\n"
+            "  %4 = MakeTuple(%2, %3)\n"
+            "  Return(%4)\n}\n"
+            "subgraph @make(%para2_k) {\n"
+            "  %0 = Mul(%para2_k, F32(2))\n"
+            "  %1 = Partial(@inner)\n"
+            "  Return(%1)\n}\n"
+            "subgraph @inner(%para3_y) {\n"
+            "  %0 = Add(%para3_y, $(@make:%0))\n"
+            "  Return(%0)\n}\n";
+        auto m = parseIr(text, "closure.ir");
+        QVERIFY(runInline(*m));
+        // Each call got its own copy of @inner, bound to its own copy of make's node;
+        // @make and the original @inner are gone.
+        std::vector<std::string> names = graphNames(*m);
+        std::sort(names.begin(), names.end());
+        QCOMPARE(names, (std::vector<std::string>{"f", "inner_1", "inner_2"}));
+        QCOMPARE(m->graphs().size(), std::size_t(3));
+        QVERIFY2(m->verify().empty(), m->verify().c_str());
+        const std::string printed = printIr(*m);
+        QVERIFY2(printed.find("$(@f:%") != std::string::npos, printed.c_str());
+        const auto out = runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 2})}, {});
+        QCOMPARE(out.elements()[0].tensor().getDouble(1), 2.0 + 4.0);   // y + 2x
+        QCOMPARE(out.elements()[1].tensor().getDouble(1), 2.0 + 40.0);  // y + 2*20
+    }
+
+    void loopsNoInlineGraphsAndBranchesStay() {
+        const char* text =
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "subgraph @f() {\n"
+            "  %0 = call @CR_Block(%para1_x)\n"
+            "  %1 = call @↵f(%0)\n"
+            "  Return(%1)\n}\n"
+            "subgraph attr:\nno_inline: Bool(1)\n"
+            "subgraph @CR_Block(%para2_a) {\n  %0 = Neg(%para2_a)\n  Return(%0)\n}\n"
+            "subgraph @↵f(%para3_x) {\n"
+            "  %0 = ReduceSum(%para3_x)\n"
+            "  %1 = Less(%0, F32(10))\n"
+            "  %2 = Partial(@↻f, %para3_x)\n"
+            "  %3 = Partial(@↓f, %para3_x)\n"
+            "  %4 = Switch(%1, %2, %3)\n"
+            "  %5 = %4()\n"
+            "  Return(%5)\n}\n"
+            "subgraph @↻f(%para4_x) {\n"
+            "  %0 = Add(%para4_x, F32(1))\n"
+            "  %1 = call @↵f(%0)\n"
+            "  Return(%1)\n}\n"
+            "subgraph @↓f(%para5_x) {\n  Return(%para5_x)\n}\n";
+        auto m = parseIr(text, "loop.ir");
+        const std::string before = printIr(*m);
+        QVERIFY2(!runInline(*m), printIr(*m).c_str());
+        QCOMPARE(printIr(*m), before);
+        QCOMPARE(countCalls(*m), std::size_t(3));
+    }
+
+    void aGraphAlsoUsedAsAValueIsKept() {
+        auto m = parseIr(
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "subgraph @f() {\n"
+            "  %0 = call @g(%para1_x)\n"
+            "  %1 = Partial(@g, %0)\n"
+            "  %2 = %1()\n"
+            "  Return(%2)\n}\n"
+            "subgraph @g(%para2_a) {\n  %0 = Neg(%para2_a)\n  Return(%0)\n}\n",
+            "value.ir");
+        QVERIFY(runInline(*m));
+        QCOMPARE(graphNames(*m), (std::vector<std::string>{"f", "g"}));
+        QCOMPARE(countPrim(*m, "Neg"), std::size_t(2));  // the copy and g's own body
+        QVERIFY(printIr(*m).find("Partial(@g, %0)") != std::string::npos);
+    }
+
+    void monadParametersAreBound() {
+        // After auto_monad: g takes the state and returns Depend(out, new state).
+        auto m = parseIr(
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "%para2_w : <Ref[Tensor[Float32]], (2), ref_key=:w>  :  has_default\n"
+            "subgraph @f() {\n"
+            "  %0 = call @g(%para1_x, U)\n"
+            "  %1 = UpdateState(U, %0)\n"
+            "  %2 = Load(%para2_w, %1)\n"
+            "  %3 = UpdateState(%1, %2)\n"
+            "  %4 = Depend(%2, %3)\n"
+            "  Return(%4)\n}\n"
+            "subgraph @g(%para3_x, %para4_u) {\n"
+            "  %0 = Assign(%para2_w, %para3_x, %para4_u)\n"
+            "  %1 = UpdateState(%para4_u, %0)\n"
+            "  %2 = Depend(%para3_x, %1)\n"
+            "  Return(%2)\n}\n",
+            "monad.ir");
+        QVERIFY(runInline(*m));
+        const std::string text = printIr(*m);
+        QVERIFY2(text.find("Assign(%para2_w, %para1_x, U)") != std::string::npos, text.c_str());
+        QVERIFY2(text.find("UpdateState(U, %") != std::string::npos, text.c_str());
+        runtime::Tensor w = f32({0, 0});
+        const auto out =
+            runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({5, 6})}, {{"w", w}});
+        QCOMPARE(out.tensor().getDouble(0), 5.0);  // the Load reads the assigned value
+    }
+
+    void statementsKeepTheirOrder() {
+        // Before auto_monad the evaluator orders isolated statements by node id: the
+        // callee's print must still come before the caller's later print.
+        auto m = parseIr(
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "subgraph @f() {\n"
+            "  %0 = call @g(%para1_x)\n"
+            "  %1 = Print(\"second\")\n"
+            "  %2 = MakeTuple(%0, %1)\n"
+            "  %3 = StopGradient(%2)\n"
+            "  %4 = Depend(%para1_x, %3)\n"
+            "  Return(%4)\n}\n"
+            "subgraph @g(%para2_a) {\n"
+            "  %0 = Print(\"first\")\n"
+            "  %1 = MakeTuple(%0)\n"
+            "  %2 = StopGradient(%1)\n"
+            "  %3 = Depend(%para2_a, %2)\n"
+            "  Return(%3)\n}\n",
+            "order.ir");
+        QVERIFY(runInline(*m));
+        QCOMPARE(countCalls(*m), std::size_t(0));
+        std::vector<std::string> lines;
+        runtime::EvalOptions opts;
+        opts.print = [&](std::string_view s) { lines.emplace_back(s); };
+        runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 2})}, {}, opts);
+        QCOMPARE(lines, (std::vector<std::string>{"first", "second"}));
+        QVERIFY2(m->verify().empty(), m->verify().c_str());
+    }
+
+    void wrongArgumentCountIsACompileError() {
+        auto m = parseIr(
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "subgraph @f() {\n"
+            "  %0 = call @g(%para1_x, %para1_x)\n"
+            "      # In file net.py:12/        y = g(x, x)/\n"
+            "  Return(%0)\n}\n"
+            "subgraph @g(%para2_a) {\n  Return(%para2_a)\n}\n",
+            "arity.ir");
+        try {
+            runInline(*m);
+            QFAIL("no error");
+        } catch (const passes::CompileError& e) {
+            QCOMPARE(QString::fromStdString(e.pyType()), QString("TypeError"));
+            QCOMPARE(QString::fromStdString(e.message()),
+                     QString("The function 'g' takes 1 positional arguments but 2 were given."));
+            QCOMPARE(e.where().line, 12);
+        }
+    }
+
+    void growthIsBounded() {
+        // A call tree that doubles at each level: flattening it is refused with an error.
+        std::string text = "# IR entry: @g0\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n";
+        int para = 2;
+        text += "subgraph @g0() {\n  %0 = call @g1(%para1_x)\n  Return(%0)\n}\n";
+        for (int i = 1; i < 12; ++i) {
+            const std::string p = "%para" + std::to_string(para++) + "_a";
+            const std::string next = "@g" + std::to_string(i + 1);
+            text += "subgraph @g" + std::to_string(i) + "(" + p + ") {\n  %0 = call " + next + "(" +
+                    p + ")\n  %1 = call " + next + "(%0)\n  Return(%1)\n}\n";
+        }
+        text += "subgraph @g12(%para" + std::to_string(para) + "_a) {\n  %0 = Neg(%para" +
+                std::to_string(para) + "_a)\n  Return(%0)\n}\n";
+        auto m = parseIr(text, "grow.ir");
+        try {
+            passes::inlineAll(*m, 2000);
+            QFAIL("no error");
+        } catch (const passes::CompileError& e) {
+            QVERIFY2(QString::fromStdString(e.message()).contains("grows beyond 2000 nodes"),
+                     e.what());
+        }
+        auto ok = parseIr(text, "grow.ir");
+        QVERIFY(passes::inlineAll(*ok) > 0);
+        QCOMPARE(countCalls(*ok), std::size_t(0));
+        QCOMPARE(countPrim(*ok, "Neg"), std::size_t(2048));  // 2^11 paths to @g12
+    }
+};
+
+QTEST_APPLESS_MAIN(TestInline)
+#include "test_inline.moc"
