@@ -1,0 +1,44 @@
+// opt_a's sub-passes, in the order the group runs them (passes/README.md has the contract).
+// Each is a Pass of its own so it can be run and tested alone; makeOptAPass() (pipeline.h)
+// groups them.
+#pragma once
+
+#include <memory>
+#include <optional>
+
+#include "ir/module.h"
+#include "passes/pass.h"
+
+namespace irscope::passes {
+
+// How many iterations loop_unroll unrolls a loop at most before it gives up with an error.
+inline constexpr int kMaxLoopUnroll = 1000;
+
+std::unique_ptr<Pass> makeSwitchSimplifyPass();  // opt_switch.cpp
+std::unique_ptr<Pass> makeLoopUnrollPass(
+    int maxIterations = kMaxLoopUnroll);               // opt_loop_unroll.cpp
+std::unique_ptr<Pass> makeUpdateStateEliminatePass();  // opt_monad.cpp
+std::unique_ptr<Pass> makeArithmeticSimplifyPass();    // opt_arith.cpp
+std::unique_ptr<Pass> makeConstantFoldingPass();       // opt_fold.cpp
+std::unique_ptr<Pass> makeCsePass();                   // opt_cse.cpp
+std::unique_ptr<Pass> makeDcePass();                   // opt_dce.cpp
+
+namespace opt {
+
+// The work of switch_simplify: a Switch on a constant condition (or with two equal
+// branches) becomes the chosen branch; a call of it becomes a direct call of the branch
+// graph (Partial arguments first), which is inlined unless no_inline or recursive.
+bool simplifySwitches(ir::Module& m);
+
+// The work of constant_folding, over every reachable graph.
+bool foldConstants(ir::Module& m);
+
+// The work of dce.
+bool eliminateDeadCode(ir::Module& m);
+
+// The constant a condition node holds (Bool, Int, a one-element tensor), if it is one.
+std::optional<bool> constantCondition(const ir::Node* n);
+
+}  // namespace opt
+
+}  // namespace irscope::passes
