@@ -34,7 +34,8 @@ public:
     void setGraphMap(FuncGraph* from, FuncGraph* to) { gmap_[from] = to; }
     void map(const Node* from, Node* to) { map_[from] = to; }
     const std::unordered_map<FuncGraph*, FuncGraph*>& graphMap() const { return gmap_; }
-    const std::unordered_set<const Node*>& copies() const { return copies_; }
+    // The id of the first CNode copied (later copies have larger ids), 0 before any.
+    std::uint64_t firstCopyId() const { return firstId_; }
 
     // The node standing for `n` in the copied code used from `target`.
     Node* use(Node* n, FuncGraph* target) {
@@ -84,7 +85,9 @@ public:
             c->attrs() = top->attrs();
             c->primalAttrs() = top->primalAttrs();
             map_[top] = c;
-            copies_.insert(c);
+            if (firstId_ == 0) {
+                firstId_ = c->id();
+            }
             stack.pop_back();
         }
         return map_.at(root);
@@ -95,7 +98,7 @@ private:
     std::unordered_map<const FuncGraph*, FuncGraph*> target_;
     std::unordered_map<FuncGraph*, FuncGraph*> gmap_;
     std::unordered_map<const Node*, Node*> map_;
-    std::unordered_set<const Node*> copies_;
+    std::uint64_t firstId_ = 0;
 };
 
 // Graphs that use nodes of g, or of such graphs, as free variables (closures defined in
@@ -152,28 +155,6 @@ std::vector<CNode*> byId(std::vector<CNode*> nodes) {
     return nodes;
 }
 
-// Re-creates the caller's nodes that came after the inlined call (by id), so they again
-// follow the copies in id order.
-void recreateAfter(ir::Module& m, FuncGraph* caller, std::uint64_t callId,
-                   const std::unordered_set<const Node*>& copies) {
-    std::vector<CNode*> later;
-    for (CNode* c : caller->topoOrder()) {
-        if (c->id() > callId && !copies.count(c)) {
-            later.push_back(c);
-        }
-    }
-    for (CNode* old : byId(std::move(later))) {
-        CNode* c = opt::addCNodeLike(m, caller, old->inputs(), old);
-        c->attrs() = old->attrs();
-        c->primalAttrs() = old->primalAttrs();
-        m.replaceAllUses(old, c);
-        if (caller->returnNode() == old) {
-            m.setReturnNode(caller, c);
-        }
-        m.erase(old);
-    }
-}
-
 }  // namespace
 
 bool isInlinableCall(const CNode* call, const std::unordered_set<const FuncGraph*>& recursive) {
@@ -182,7 +163,7 @@ bool isInlinableCall(const CNode* call, const std::unordered_set<const FuncGraph
            g->returnNode() != nullptr;
 }
 
-void inlineCall(ir::Module& m, CNode* call, std::uint64_t orderId) {
+Node* inlineCall(ir::Module& m, CNode* call, std::uint64_t orderId, bool reorder) {
     FuncGraph* g = call->calledGraph();
     FuncGraph* caller = call->graph();
     if (g == nullptr || g->returnNode() == nullptr) {
@@ -245,9 +226,10 @@ void inlineCall(ir::Module& m, CNode* call, std::uint64_t orderId) {
     m.replaceAllUses(call, out);
     m.erase(call);
     opt::eraseIfDead(m, callee);
-    if (impure) {
-        recreateAfter(m, caller, callId, cp.copies());
+    if (impure && reorder && cp.firstCopyId() != 0) {
+        opt::renumberAfter(m, caller, callId, cp.firstCopyId() - 1, &out);
     }
+    return out;
 }
 
 std::size_t inlineAll(ir::Module& m, std::size_t maxNodes) {

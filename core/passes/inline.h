@@ -21,12 +21,15 @@ bool isInlinableCall(const ir::CNode* call,
 // graph: parameters become the call's arguments, free variables of the callee stay free
 // variables, and graphs that use the callee's nodes as free variables (closures defined in
 // it) are copied along and refer to the copies. Every copy keeps its original's abstract
-// and debug info. `call` is erased. When the callee has side effects the caller's nodes
-// after the call are re-created after the copies, so an evaluator that breaks ties by node
-// id still runs them in source order; `orderId` (when not 0) is the id whose place in that
-// order the call takes (a call re-created by another pass passes its original's). Throws
-// CompileError when the argument count does not match the callee's parameters.
-void inlineCall(ir::Module& m, ir::CNode* call, std::uint64_t orderId = 0);
+// and debug info. `call` is erased; returns the node now standing for its result.
+//
+// When the callee has side effects and `reorder` is set, the caller's nodes after the call
+// are re-created after the copies (opt::renumberAfter), so an evaluator that breaks ties by
+// node id still runs them in source order; `orderId` (when not 0) is the id whose place in
+// that order the call takes (a call re-created by another pass passes its original's).
+// Throws CompileError when the argument count does not match the callee's parameters.
+ir::Node* inlineCall(ir::Module& m, ir::CNode* call, std::uint64_t orderId = 0,
+                     bool reorder = true);
 
 // Inlines every inlinable call in the module, repeatedly, until none is left; then erases
 // unreachable graphs. Returns the number of calls inlined. Throws CompileError when the

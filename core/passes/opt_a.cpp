@@ -12,6 +12,7 @@ std::unique_ptr<Pass> makeOptAPass() {
         "The main optimizer: runs its sub-passes in rounds until none of them changes the graph.",
         8);
     group->add(makeSwitchSimplifyPass());
+    group->add(makeLoopUnrollPass());
     group->add(makeUpdateStateEliminatePass());
     group->add(makeArithmeticSimplifyPass());
     group->add(makeConstantFoldingPass());

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "ir/module.h"
 #include "passes/pass.h"
@@ -30,8 +31,22 @@ namespace opt {
 // graph (Partial arguments first), which is inlined unless no_inline or recursive.
 bool simplifySwitches(ir::Module& m);
 
+// For a call of a Switch (`%s(args)`, %s = Switch(cond, a, b)) whose condition is a
+// constant: the call becomes a direct call of the selected branch graph with the Partial's
+// bound arguments first (`call @g(bound..., args...)`), the Switch is dropped if unused.
+// Returns the direct call, or nullptr when the call is not of that form.
+ir::CNode* callSelectedBranch(ir::Module& m, ir::CNode* switchCall);
+
 // The work of constant_folding, over every reachable graph.
 bool foldConstants(ir::Module& m);
+
+// The value c computes when its inputs have the given constant values (nullptr: unknown),
+// if c is a primitive constant_folding may fold; nullptr otherwise.
+ir::ValuePtr foldedValue(const ir::CNode* c, const std::vector<ir::ValuePtr>& inputs);
+
+// Folds the nodes of root's graph that root depends on, inputs first. Returns the node now
+// standing for root (a constant when it folded).
+ir::Node* foldCone(ir::Module& m, ir::Node* root);
 
 // The work of dce.
 bool eliminateDeadCode(ir::Module& m);

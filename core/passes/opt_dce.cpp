@@ -17,7 +17,7 @@ using ir::Node;
 namespace opt {
 
 bool eliminateDeadCode(ir::Module& m) {
-    bool changed = eraseUnreachableGraphs(m) > 0;
+    bool changed = false;
     const std::vector<FuncGraph*> graphs = m.reachableGraphs();
     const std::unordered_set<const FuncGraph*> liveGraphs(graphs.begin(), graphs.end());
     std::unordered_set<const Node*> live;
@@ -51,7 +51,7 @@ bool eliminateDeadCode(ir::Module& m) {
     for (Node* n : roots) {
         changed = eraseIfDead(m, n) > 0 || changed;
     }
-    return changed;
+    return eraseUnreachableGraphs(m) > 0 || changed;
 }
 
 }  // namespace opt

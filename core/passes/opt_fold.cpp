@@ -3,6 +3,7 @@
 // effects, random ops, monad-ordered nodes (Load, UpdateState, Depend) and control flow
 // (Switch, Partial) are never folded; MakeTuple stays a node (AddN and Print take it).
 #include <string_view>
+#include <unordered_set>
 
 #include "passes/opt_a.h"
 #include "passes/opt_util.h"
@@ -27,22 +28,25 @@ bool neverFolded(std::string_view op) {
     return false;
 }
 
-// The folded value of c (result.constant), or an empty result.
-ops::InferResult folded(const CNode* c) {
+bool foldableValue(const ir::ValuePtr& v) {
+    return v && v->kind != Value::Kind::Monad && v->kind != Value::Kind::Graph &&
+           v->kind != Value::Kind::Opaque;
+}
+
+// c folded with the given input values (result.constant set), or an empty result.
+ops::InferResult fold(const CNode* c, const std::vector<ir::ValuePtr>& inputs) {
     const ops::OpDef* def = opt::opDefOf(c);
     if (def == nullptr || def->sideEffectMem || def->sideEffectIo || neverFolded(def->name) ||
-        (!def->foldable && !def->structural)) {
+        (!def->foldable && !def->structural) || inputs.size() + 1 != c->size()) {
         return {};
     }
     std::vector<ops::InferArg> args;
-    args.reserve(c->size() - 1);
-    for (std::size_t i = 1; i < c->size(); ++i) {
-        const auto* v = ir::nodeCast<ValueNode>(c->input(i));
-        if (v == nullptr || v->value()->kind == Value::Kind::Monad ||
-            v->value()->kind == Value::Kind::Graph || v->value()->kind == Value::Kind::Opaque) {
+    args.reserve(inputs.size());
+    for (const ir::ValuePtr& v : inputs) {
+        if (!foldableValue(v)) {
             return {};
         }
-        args.push_back(ops::InferArg::constant(v->value()));
+        args.push_back(ops::InferArg::constant(v));
     }
     try {
         return ops::OpRegistry::instance().infer(*def, c->primitive()->attrs, args);
@@ -51,28 +55,75 @@ ops::InferResult folded(const CNode* c) {
     }
 }
 
+std::vector<ir::ValuePtr> constantInputs(const CNode* c) {
+    std::vector<ir::ValuePtr> inputs;
+    for (std::size_t i = 1; i < c->size(); ++i) {
+        const auto* v = ir::nodeCast<ValueNode>(c->input(i));
+        inputs.push_back(v != nullptr ? v->value() : nullptr);
+    }
+    return inputs;
+}
+
+// Replaces c by its folded value when it folds; returns the constant or nullptr.
+ValueNode* foldNode(ir::Module& m, CNode* c) {
+    const ops::InferResult r = fold(c, constantInputs(c));
+    if (!r.constant) {
+        return nullptr;
+    }
+    ValueNode* k = m.addValue(c->graph(), r.constant);
+    k->setAbstract(c->abstract() != nullptr ? c->abstract() : r.abs);
+    k->debug() = c->debug();
+    m.replaceAllUses(c, k);
+    opt::eraseIfDead(m, c);
+    return k;
+}
+
 }  // namespace
 
 namespace opt {
 
+ir::ValuePtr foldedValue(const CNode* c, const std::vector<ir::ValuePtr>& inputs) {
+    return fold(c, inputs).constant;
+}
+
 bool foldConstants(ir::Module& m) {
     bool changed = false;
     for (FuncGraph* g : m.reachableGraphs()) {
-        // Replacing c erases c and maybe its inputs, which come earlier in the order.
+        // Folding c erases c and maybe its inputs, which come earlier in the order.
         for (CNode* c : g->topoOrder()) {
-            const ops::InferResult r = folded(c);
-            if (!r.constant) {
-                continue;
-            }
-            ValueNode* k = m.addValue(g, r.constant);
-            k->setAbstract(c->abstract() != nullptr ? c->abstract() : r.abs);
-            k->debug() = c->debug();
-            m.replaceAllUses(c, k);
-            eraseIfDead(m, c);
-            changed = true;
+            changed = foldNode(m, c) != nullptr || changed;
         }
     }
     return changed;
+}
+
+Node* foldCone(ir::Module& m, Node* root) {
+    auto* r = ir::nodeCast<CNode>(root);
+    if (r == nullptr) {
+        return root;
+    }
+    // The cone in post order (inputs first), without recursion.
+    std::vector<CNode*> order;
+    std::unordered_set<const CNode*> seen{r};
+    std::vector<std::pair<CNode*, std::size_t>> stack{{r, 0}};
+    while (!stack.empty()) {
+        auto& [c, next] = stack.back();
+        if (next < c->size()) {
+            auto* in = ir::nodeCast<CNode>(c->input(next++));
+            if (in != nullptr && in->graph() == r->graph() && seen.insert(in).second) {
+                stack.emplace_back(in, 0);
+            }
+            continue;
+        }
+        order.push_back(c);
+        stack.pop_back();
+    }
+    // A node folds only once its inputs did; erasing c frees only inputs already passed.
+    for (std::size_t i = 0; i + 1 < order.size(); ++i) {
+        foldNode(m, order[i]);
+    }
+    ValueNode* k = foldNode(m, r);
+    return k != nullptr ? static_cast<Node*>(k) : r;
 }
 
 }  // namespace opt

@@ -111,6 +111,20 @@ CNode* directCall(ir::Module& m, CNode* call) {
 
 }  // namespace
 
+CNode* callSelectedBranch(ir::Module& m, CNode* switchCall) {
+    auto* sw = ir::nodeCast<CNode>(switchCall->callee());
+    if (sw == nullptr || !sw->isPrimitive("Switch")) {
+        return nullptr;
+    }
+    Node* chosen = selectedBranch(sw);
+    if (chosen == nullptr) {
+        return nullptr;
+    }
+    m.setInput(switchCall, 0, chosen);  // other users keep the Switch
+    eraseIfDead(m, sw);
+    return directCall(m, switchCall);
+}
+
 bool simplifySwitches(ir::Module& m) {
     bool changed = false;
     // Each step removes one Switch; branches inlined bring their own (nested ifs), so the

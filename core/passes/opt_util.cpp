@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 namespace irscope::passes::opt {
 
@@ -275,9 +276,15 @@ std::size_t eraseUnreachableGraphs(ir::Module& m) {
                 usedOutside = usedOutside || u.user->graph() != g;
             }
         });
-        if (!usedOutside) {
-            m.eraseGraph(g);
+        if (usedOutside) {
+            continue;
+        }
+        try {
+            m.eraseGraph(g);  // checks first: a refused erase leaves the module untouched
             ++erased;
+        } catch (const std::logic_error&) {
+            // Still named by a constant of dead code in a live graph; dce erases that code
+            // and the graph with it.
         }
     }
     return erased;
@@ -301,6 +308,37 @@ CNode* addCNodeLike(ir::Module& m, FuncGraph* g, const std::vector<Node*>& input
     c->setAbstract(like->abstract());
     c->debug() = like->debug();
     return c;
+}
+
+void renumberAfter(ir::Module& m, FuncGraph* g, std::uint64_t after, std::uint64_t upTo,
+                   Node** track) {
+    std::vector<CNode*> later;
+    for (CNode* c : g->topoOrder()) {
+        if (c->id() > after && c->id() <= upTo) {
+            later.push_back(c);
+        }
+    }
+    std::sort(later.begin(), later.end(),
+              [](const CNode* a, const CNode* b) { return a->id() < b->id(); });
+    for (CNode* old : later) {
+        CNode* c = addCNodeLike(m, g, old->inputs(), old);
+        c->attrs() = old->attrs();
+        c->primalAttrs() = old->primalAttrs();
+        m.replaceAllUses(old, c);
+        if (g->returnNode() == old) {
+            m.setReturnNode(g, c);
+        }
+        if (track != nullptr && *track == old) {
+            *track = c;
+        }
+        m.erase(old);
+    }
+}
+
+std::uint64_t maxNodeId(const ir::Module& m) {
+    std::uint64_t id = 0;
+    m.forEachNode([&](const Node* n) { id = std::max(id, n->id()); });
+    return id;
 }
 
 }  // namespace irscope::passes::opt

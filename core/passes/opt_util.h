@@ -58,4 +58,13 @@ std::string uniqueGraphName(const ir::Module& m, const std::string& base);
 ir::CNode* addCNodeLike(ir::Module& m, ir::FuncGraph* g, const std::vector<ir::Node*>& inputs,
                         const ir::Node* like);
 
+// Re-creates g's body nodes whose id is in (after, upTo], in id order, so they follow every
+// node created since (the evaluator breaks ties between independent statements by id).
+// `track`, when given, is updated if the node it points to is re-created.
+void renumberAfter(ir::Module& m, ir::FuncGraph* g, std::uint64_t after, std::uint64_t upTo,
+                   ir::Node** track = nullptr);
+
+// The largest id of a live node.
+std::uint64_t maxNodeId(const ir::Module& m);
+
 }  // namespace irscope::passes::opt
