@@ -3,6 +3,8 @@
 // different states, type-changing identities), and that programs compute the same results.
 #include <QtTest>
 
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -217,6 +219,21 @@ private slots:
         }
     }
 
+    void seedListingsAreAlreadyOptimal() {
+        // The seed's BackwardNet after opt_a, with and without TensorMove: every Load,
+        // Assign, TensorMove and UpdateState orders something, so nothing may go.
+        for (const char* name : {"seed_load_elim_level0.ir", "seed_load_elim_level3.ir"}) {
+            std::ifstream in(std::string(IRSCOPE_TEST_DATA) + "/" + name);
+            std::stringstream ss;
+            ss << in.rdbuf();
+            auto m = parseIr(ss.str(), name);
+            const std::string before = printIr(*m);
+            passes::PassContext ctx;
+            passes::makeOptAPass()->run(*m, ctx);
+            QCOMPARE(printIr(*m), before);
+        }
+    }
+
     void updateStatesThatOrderNothingGo() {
         auto m = parseIr(program(kXW,
                                  "  %0 = Load(%para2_w, U)\n"
@@ -244,6 +261,54 @@ private slots:
         QCOMPARE(countPrim(*m, "UpdateState"), std::size_t(2));  // %1 and the one after Mul
         QCOMPARE(countPrim(*m, "Depend"), std::size_t(1));
         QVERIFY2(m->verify().empty(), m->verify().c_str());
+    }
+
+    void stateAfterAnInlinedCallIsTheCalleesState() {
+        // After auto_monad and inline: the caller's UpdateState(U, %call) became
+        // UpdateState(U, Depend(out, u1)); the state after it is simply u1.
+        auto m = parseIr(program(kXW,
+                                 "  %0 = call @g(%para1_x, U)\n"
+                                 "  %1 = UpdateState(U, %0)\n"
+                                 "  %2 = Load(%para2_w, %1)\n"
+                                 "  %3 = UpdateState(%1, %2)\n"
+                                 "  %4 = Mul(%2, %0)\n"
+                                 "  %5 = Depend(%4, %3)\n"
+                                 "  Return(%5)\n",
+                                 "subgraph @g(%para3_x, %para4_u) {\n"
+                                 "  %0 = Assign(%para2_w, %para3_x, %para4_u)\n"
+                                 "  %1 = UpdateState(%para4_u, %0)\n"
+                                 "  %2 = Neg(%para3_x)\n"
+                                 "  %3 = Depend(%2, %1)\n"
+                                 "  Return(%3)\n}\n"),
+                         "inlined.ir");
+        passes::PassContext ctx;
+        QVERIFY(passes::makeInlinePass()->run(*m, ctx));
+        QVERIFY(runPass(passes::makeUpdateStateEliminatePass(), *m));
+        const std::string text = printIr(*m);
+        QVERIFY2(text.find("UpdateState(U, %0)\n  %2 = Load(%para2_w, %1)") != std::string::npos,
+                 text.c_str());
+        QCOMPARE(countPrim(*m, "UpdateState"), std::size_t(2));
+        Tensor w = f32({0, 0});
+        const auto out =
+            runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({5, 6})}, {{"w", w}});
+        QCOMPARE(values(out.tensor()), (std::vector<double>{-25, -36}));
+        QCOMPARE(values(w), (std::vector<double>{5, 6}));
+    }
+
+    void dependChainsKeepTheLastState() {
+        auto m = parseIr(program(kXW,
+                                 "  %0 = Assign(%para2_w, %para1_x, U)\n"
+                                 "  %1 = UpdateState(U, %0)\n"
+                                 "  %2 = Assign(%para2_w, %para1_x, %1)\n"
+                                 "  %3 = UpdateState(%1, %2)\n"
+                                 "  %4 = Depend(%para1_x, %1)\n"
+                                 "  %5 = Depend(%4, %3)\n"
+                                 "  Return(%5)\n"),
+                         "depend.ir");
+        QVERIFY(runPass(passes::makeArithmeticSimplifyPass(), *m));
+        QCOMPARE(countPrim(*m, "Depend"), std::size_t(1));
+        QVERIFY(printIr(*m).find("Depend(%para1_x, %3)") != std::string::npos);
+        QCOMPARE(countPrim(*m, "Assign"), std::size_t(2));
     }
 
     void sideEffectsStayOnTheChain() {

@@ -1,8 +1,9 @@
 // arithmetic_simplify: algebraic identities that leave a value unchanged are removed
 // (x*1, 1*x, x+0, 0+x, x-0, x/1, a Mul by a tensor of ones, AddN of one input), a
-// TupleGetItem of a MakeTuple is the element itself, and Depend(Depend(x, s), s) is
-// Depend(x, s). An identity is applied only when the result has exactly x's type and
-// shape (x*1.0 on an int tensor promotes, a broadcast grows the shape: both stay).
+// TupleGetItem of a MakeTuple is the element itself, Depend(Depend(x, s), s) is
+// Depend(x, s), and Depend(Depend(x, s1), s2) is Depend(x, s2) when s2 continues from s1. An
+// identity is applied only when the result has exactly x's type and shape (x*1.0 on an int tensor
+// promotes, a broadcast grows the shape: both stay).
 #include "passes/opt_a.h"
 #include "passes/opt_util.h"
 
@@ -85,7 +86,7 @@ Node* simplified(const CNode* c) {
             const auto* inner = ir::nodeCast<CNode>(a);
             if (inner != nullptr && inner->isPrimitive("Depend") && inner->size() == 3 &&
                 inner->input(2) == b) {
-                return const_cast<CNode*>(inner);
+                return const_cast<CNode*>(inner);  // Depend(Depend(x, s), s)
             }
         }
     } else if (op == "AddN" && c->size() == 2) {
@@ -97,11 +98,31 @@ Node* simplified(const CNode* c) {
     return candidate != nullptr && sameAbstract(candidate, c) ? candidate : nullptr;
 }
 
+// Depend(Depend(x, s1), s2) where the state s2 continues from s1 becomes Depend(x, s2).
+bool rewriteDependChain(ir::Module& m, CNode* c) {
+    if (!c->isPrimitive("Depend") || c->size() != 3) {
+        return false;
+    }
+    const auto* inner = ir::nodeCast<CNode>(c->input(1));
+    Node* s2 = c->input(2);
+    if (inner == nullptr || !inner->isPrimitive("Depend") || inner->size() != 3 ||
+        inner->input(2) == s2 || !opt::isMonad(s2) || !opt::stateFollows(s2, inner->input(2))) {
+        return false;
+    }
+    Node* inputOfInner = inner->input(1);
+    m.setInput(c, 1, inputOfInner);
+    opt::eraseIfDead(m, const_cast<CNode*>(inner));
+    return true;
+}
+
 bool simplifyArithmetic(ir::Module& m) {
     bool changed = false;
     for (FuncGraph* g : m.reachableGraphs()) {
         // Replacing c erases c and maybe its inputs, which come earlier in the order.
         for (CNode* c : g->topoOrder()) {
+            if (rewriteDependChain(m, c)) {
+                changed = true;
+            }
             if (Node* by = simplified(c)) {
                 m.replaceAllUses(c, by);
                 opt::eraseIfDead(m, c);

@@ -1,7 +1,8 @@
 // updatestate_eliminate: removes ordering nodes that order nothing. UpdateState(u, x)
 // attaches x to the state so x runs before the state moves on; that matters only when x
 // (or what it computes from) has a side effect or reads a Load. Depend on a constant orders
-// nothing; a Load nothing reads is dropped; two Loads of one parameter at one state are one.
+// nothing; a Load nothing reads is dropped; two Loads of one parameter at one state are one;
+// UpdateState(u, Depend(x, s)) with s continuing from u is s (then x).
 #include <algorithm>
 #include <map>
 #include <unordered_map>
@@ -114,6 +115,23 @@ private:
             return Step::None;
         }
         Node* state = c->input(1);
+        if (c->size() == 3) {
+            // UpdateState(u, Depend(x, s)) with s continuing from u (what inlining a call
+            // with side effects leaves): the state after it is s, then x if x orders
+            // anything.
+            const auto* d = ir::nodeCast<CNode>(c->input(2));
+            if (d != nullptr && d->isPrimitive("Depend") && d->size() == 3 &&
+                opt::isMonad(d->input(2)) && opt::stateFollows(d->input(2), state)) {
+                Node* s = d->input(2);
+                Node* x = d->input(1);
+                if (ordersSomething(x)) {
+                    replace(c, opt::addCNodeLike(m_, c->graph(), {c->input(0), s, x}, c));
+                } else {
+                    replace(c, s);
+                }
+                return Step::Erased;
+            }
+        }
         // Attached inputs that order nothing, or that the state already has attached.
         auto* prev = ir::nodeCast<CNode>(state);
         for (std::size_t i = 2; i < c->size(); ++i) {
@@ -157,11 +175,11 @@ private:
             opt::eraseIfDead(m_, load);
             return Step::Erased;
         }
-        for (const ir::Use& u : load->input(2)->users()) {
+        for (const ir::Use& u : load->input(1)->users()) {
             CNode* other = u.user;
-            if (other != load && u.index == 2 && other->isPrimitive("Load") &&
+            if (other != load && u.index == 1 && other->isPrimitive("Load") &&
                 other->graph() == load->graph() && other->size() == 3 &&
-                other->input(1) == load->input(1) && other->id() < load->id()) {
+                opt::sameState(other->input(2), load->input(2)) && other->id() < load->id()) {
                 replace(load, other);
                 return Step::Erased;
             }

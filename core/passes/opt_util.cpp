@@ -32,7 +32,32 @@ bool isMonad(const Node* n) {
     if (const auto* v = ir::nodeCast<ValueNode>(n)) {
         return v->value()->kind == Value::Kind::Monad;
     }
+    if (const auto* c = ir::nodeCast<CNode>(n); c != nullptr && c->isPrimitive("UpdateState")) {
+        return true;  // a state by definition, typed or not
+    }
     return n->abstract() != nullptr && n->abstract()->kind == ir::Abstract::Kind::Monad;
+}
+
+bool sameState(const Node* a, const Node* b) {
+    if (a == b) {
+        return true;
+    }
+    const auto* va = ir::nodeCast<ValueNode>(a);
+    const auto* vb = ir::nodeCast<ValueNode>(b);
+    return va != nullptr && vb != nullptr && va->value()->kind == Value::Kind::Monad &&
+           vb->value()->kind == Value::Kind::Monad && va->value()->monad == vb->value()->monad;
+}
+
+bool stateFollows(const Node* later, const Node* earlier) {
+    const Node* cur = later;
+    while (!sameState(cur, earlier)) {
+        const auto* c = ir::nodeCast<CNode>(cur);
+        if (c == nullptr || !c->isPrimitive("UpdateState") || c->size() < 2) {
+            return false;
+        }
+        cur = c->input(1);
+    }
+    return true;
 }
 
 bool mayHaveSideEffect(const CNode* c) {

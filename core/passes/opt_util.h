@@ -23,6 +23,13 @@ const ops::OpDef* opDefOf(const ir::CNode* c);
 // True for a monad value or a node whose abstract is a monad (U, IO, UpdateState, %para_u).
 bool isMonad(const ir::Node* n);
 
+// The same node, or two constants of the same monad (each use of `U` is its own ValueNode).
+bool sameState(const ir::Node* a, const ir::Node* b);
+
+// True when the state `later` is `earlier` (sameState) or continues from it through UpdateState's
+// first inputs (`UpdateState(UpdateState(earlier, a), b)`).
+bool stateFollows(const ir::Node* later, const ir::Node* earlier);
+
 // True when the node writes memory or does IO (Assign, Print ...), or is not a primitive
 // call at all (a call of a graph or of a computed function may do either).
 bool mayHaveSideEffect(const ir::CNode* c);
