@@ -147,6 +147,32 @@ private slots:
                          "Load(param, U) in @f. @6"));
     }
 
+    void unresolvedHostObjectIsAnError() {
+        // A host object cannot be written in .ir text: build the call through the API.
+        struct Obj : HostObject {
+            std::string text() const override { return "NameSpace[ClassMember: 'Net']"; }
+        };
+        auto m = parseIr(program(goodBody()), "net.ir");
+        FuncGraph* f = m->entry();
+        CNode* ret = f->returnNode();
+        ValueNode* host = m->addValue(f, Value::hostObject(std::make_shared<Obj>()));
+        CNode* tuple =
+            m->addCNode(f, {m->addValue(f, Value::primitive("MakeTuple")), ret->input(1), host});
+        tuple->setAbstract(Abstract::opaque("tuple"));
+        tuple->debug().trace.push_back(SourceLocation{"net.py", 12, 12});
+        m->setInput(ret, 1, tuple);
+        passes::PassContext ctx;
+        try {
+            passes::makeValidatePass()->run(*m, ctx);
+            QFAIL("no error");
+        } catch (const passes::CompileError& e) {
+            QCOMPARE(QString::fromStdString(e.message()),
+                     QString("validate: the host object NameSpace[ClassMember: 'Net'] was not "
+                             "resolved in @f."));
+            QCOMPARE(e.where().line, 12);
+        }
+    }
+
     void missingInputsAreAnError() {
         const std::string body =
             node("%0", "Mul(%para1_x)", kT, 2) + "  %1 = UpdateState(U, %0)\n" +

@@ -105,6 +105,9 @@ std::optional<bool> truthOf(const ValuePtr& v) {
 
 class Unroller {
 public:
+    // Nested loops multiply: past this many live nodes unrolling stops with an error.
+    static constexpr std::size_t kMaxNodes = 4'000'000;
+
     Unroller(ir::Module& m, int maxIterations) : m_(m), max_(maxIterations) {}
 
     bool run() {
@@ -127,6 +130,13 @@ public:
                     if (!trips) {
                         tried.insert(call->id());
                         continue;
+                    }
+                    if (m_.liveNodeCount() > kMaxNodes) {
+                        throw CompileError("RuntimeError",
+                                           "loop_unroll: the graph grows beyond " +
+                                               std::to_string(kMaxNodes) +
+                                               " nodes while unrolling '" + h->name() + "'.",
+                                           opt::locationOf(loop->sw));
                     }
                     unroll(*loop, call, *trips);
                     changed = again = true;
