@@ -163,7 +163,29 @@ bool isInlinableCall(const CNode* call, const std::unordered_set<const FuncGraph
            g->returnNode() != nullptr;
 }
 
-Node* inlineCall(ir::Module& m, CNode* call, std::uint64_t orderId, bool reorder) {
+namespace {
+
+// Graphs some node of which another graph uses (a free variable). Only their callees can
+// have closures to copy; knowing this avoids searching the callee's whole reference tree
+// at every call. Kept conservative: it may list graphs that no longer qualify.
+using FreeVariableOwners = std::unordered_set<const FuncGraph*>;
+
+FreeVariableOwners freeVariableOwners(const ir::Module& m) {
+    FreeVariableOwners owners;
+    m.forEachNode([&](const Node* n) {
+        if (const auto* c = ir::nodeCast<CNode>(n)) {
+            for (const Node* in : c->inputs()) {
+                if (!in->isValue() && in->graph() != c->graph() && in->graph() != nullptr) {
+                    owners.insert(in->graph());
+                }
+            }
+        }
+    });
+    return owners;
+}
+
+Node* inlineCallImpl(ir::Module& m, CNode* call, std::uint64_t orderId, bool reorder,
+                     FreeVariableOwners* owners) {
     FuncGraph* g = call->calledGraph();
     FuncGraph* caller = call->graph();
     if (g == nullptr || g->returnNode() == nullptr) {
@@ -185,7 +207,11 @@ Node* inlineCall(ir::Module& m, CNode* call, std::uint64_t orderId, bool reorder
     for (std::size_t i = 0; i < wanted; ++i) {
         cp.map(g->parameters()[i], call->input(i + 1));
     }
-    const std::vector<FuncGraph*> closures = closuresOf(g);
+    const std::vector<FuncGraph*> closures =
+        owners == nullptr || owners->count(g) ? closuresOf(g) : std::vector<FuncGraph*>{};
+    if (owners != nullptr && !closures.empty()) {
+        owners->insert(caller);  // the closures' copies use the caller's nodes
+    }
     for (FuncGraph* k : closures) {
         FuncGraph* copy = m.addGraph(opt::uniqueGraphName(m, k->name()));
         copy->debug() = k->debug();
@@ -232,10 +258,17 @@ Node* inlineCall(ir::Module& m, CNode* call, std::uint64_t orderId, bool reorder
     return out;
 }
 
+}  // namespace
+
+Node* inlineCall(ir::Module& m, CNode* call, std::uint64_t orderId, bool reorder) {
+    return inlineCallImpl(m, call, orderId, reorder, nullptr);
+}
+
 std::size_t inlineAll(ir::Module& m, std::size_t maxNodes) {
     std::size_t inlined = 0;
     for (;;) {
         const auto recursive = opt::recursiveGraphs(m);
+        FreeVariableOwners owners = freeVariableOwners(m);
         std::size_t round = 0;
         for (FuncGraph* caller : m.reachableGraphs()) {
             std::vector<CNode*> calls;
@@ -256,7 +289,7 @@ std::size_t inlineAll(ir::Module& m, std::size_t maxNodes) {
                                            "'; too many nested calls to flatten.",
                                        opt::locationOf(*it));
                 }
-                inlineCall(m, *it);
+                inlineCallImpl(m, *it, 0, true, &owners);
                 ++round;
             }
         }
