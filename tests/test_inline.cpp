@@ -190,6 +190,34 @@ private slots:
         QCOMPARE(countCalls(*m), std::size_t(3));
     }
 
+    void weightsStayFreeVariablesOfTheCaller() {
+        // @branch (a Switch branch, so it stays a graph) calls @scale, which reads the
+        // entry's weight: after inlining, @branch reads the weight itself.
+        auto m = parseIr(
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "%para2_w : <Ref[Tensor[Float32]], (2), ref_key=:w>  :  has_default\n"
+            "subgraph @f() {\n"
+            "  %0 = ReduceSum(%para1_x)\n"
+            "  %1 = Less(%0, F32(0))\n"
+            "  %2 = Switch(%1, @branch, @other)\n"
+            "  %3 = %2(%para1_x)\n"
+            "  Return(%3)\n}\n"
+            "subgraph @branch(%para3_a) {\n  %0 = call @scale(%para3_a)\n  Return(%0)\n}\n"
+            "subgraph @other(%para4_a) {\n  Return(%para4_a)\n}\n"
+            "subgraph @scale(%para5_a) {\n  %0 = Mul(%para5_a, %para2_w)\n  Return(%0)\n}\n",
+            "weights.ir");
+        QVERIFY(runInline(*m));
+        QCOMPARE(graphNames(*m), (std::vector<std::string>{"f", "branch", "other"}));
+        FuncGraph* branch = m->findGraph("branch");
+        const Node* mul = branch->output();
+        QVERIFY(nodeCast<CNode>(mul) != nullptr && nodeCast<CNode>(mul)->isPrimitive("Mul"));
+        QCOMPARE(nodeCast<CNode>(mul)->input(2), static_cast<Node*>(m->entry()->parameters()[1]));
+        runtime::Tensor w = f32({3, 4});
+        const auto out =
+            runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({-1, -2})}, {{"w", w}});
+        QCOMPARE(out.tensor().getDouble(1), -8.0);
+    }
+
     void aGraphAlsoUsedAsAValueIsKept() {
         auto m = parseIr(
             "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
