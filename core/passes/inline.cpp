@@ -159,8 +159,7 @@ std::vector<CNode*> byId(std::vector<CNode*> nodes) {
 
 bool isInlinableCall(const CNode* call, const std::unordered_set<const FuncGraph*>& recursive) {
     const FuncGraph* g = call->calledGraph();
-    return g != nullptr && g != call->graph() && !g->flag("no_inline") && !recursive.count(g) &&
-           g->returnNode() != nullptr;
+    return g != nullptr && g != call->graph() && !g->flag("no_inline") && !recursive.count(g);
 }
 
 namespace {
@@ -188,7 +187,7 @@ Node* inlineCallImpl(ir::Module& m, CNode* call, std::uint64_t orderId, bool reo
                      FreeVariableOwners* owners) {
     FuncGraph* g = call->calledGraph();
     FuncGraph* caller = call->graph();
-    if (g == nullptr || g->returnNode() == nullptr) {
+    if (g == nullptr || g->output() == nullptr) {
         throw CompileError("RuntimeError", "inline: the call does not name a complete graph",
                            opt::locationOf(call));
     }
