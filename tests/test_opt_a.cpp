@@ -16,6 +16,7 @@
 #include "passes/compile_error.h"
 #include "passes/opt_a.h"
 #include "passes/pipeline.h"
+#include "random_module.h"
 #include "runtime/graph_eval.h"
 
 using namespace irscope;
@@ -484,6 +485,35 @@ private slots:
         QCOMPARE(countPrim(*m, "Switch"), std::size_t(0));
         QVERIFY2(m->verify().empty(), m->verify().c_str());
         QVERIFY(!passes::makeOptAPass()->run(*m, ctx));
+    }
+
+    void randomModulesStayConsistent() {
+        // Random modules (calls, Switch/Partial of graphs, free variables, node callees,
+        // arbitrary values): inline, opt_a and validate either succeed or report a
+        // CompileError, never crash, and always leave a consistent module.
+        int optimized = 0;
+        int validated = 0;
+        for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
+            auto m = testing::RandomModuleBuilder(seed).build();
+            passes::PassContext ctx;
+            try {
+                passes::makeInlinePass()->run(*m, ctx);
+                passes::makeOptAPass()->run(*m, ctx);
+                ++optimized;
+            } catch (const passes::CompileError&) {
+                // a call with the wrong number of arguments, a constant loop...
+            }
+            std::string problem = m->verify();
+            QVERIFY2(problem.empty(), (std::to_string(seed) + ": " + problem).c_str());
+            try {
+                passes::makeValidatePass()->run(*m, ctx);
+                ++validated;
+            } catch (const passes::CompileError&) {
+                // random primitive names are not in the registry, abstracts are random
+            }
+        }
+        QVERIFY2(optimized > 900, std::to_string(optimized).c_str());
+        QVERIFY(validated < optimized);
     }
 
     void pipelineUnrollsACounterLoopAndKeepsPrintOrder() {
