@@ -13,7 +13,7 @@
 namespace irscope::passes {
 
 // How many iterations loop_unroll unrolls a loop at most before it gives up with an error.
-inline constexpr int kMaxLoopUnroll = 1000;
+inline constexpr int kMaxLoopUnroll = 10000;  // as the front end's `for` unrolling
 
 std::unique_ptr<Pass> makeSwitchSimplifyPass();  // opt_switch.cpp
 std::unique_ptr<Pass> makeLoopUnrollPass(
