@@ -9,6 +9,7 @@
 // The trip count is found first by evaluating only what the condition needs, iteration by
 // iteration, on the constants known at the call; the IR is changed only when every
 // condition folds. A loop that runs more than the limit is a CompileError at its line.
+#include <algorithm>
 #include <optional>
 #include <unordered_map>
 
@@ -209,19 +210,25 @@ private:
     // How many times the body runs when the loop is entered by `call`, if every condition
     // folds. Throws CompileError past the limit.
     std::optional<int> tripCount(const Loop& l, const CNode* call) const {
-        std::vector<ValuePtr> args;
-        for (std::size_t i = 1; i < call->size(); ++i) {
-            const auto* v = ir::nodeCast<ValueNode>(call->input(i));
-            args.push_back(v != nullptr ? v->value() : nullptr);
-        }
         const std::vector<Node*> toBody = bodyArguments(l);
+        const auto& hp = l.header->parameters();
+        const auto& bp = l.body->parameters();
+        if (call->size() - 1 != hp.size() || toBody.size() != bp.size() ||
+            l.backEdge->size() - 1 != hp.size()) {
+            return std::nullopt;
+        }
+        // Only the loop variables the condition depends on (through any number of
+        // iterations) are evaluated: the others may be large tensors folded for nothing.
+        const Needed needed = conditionVariables(l, toBody);
+        std::vector<ValuePtr> args(hp.size());
+        for (std::size_t i = 0; i < hp.size(); ++i) {
+            const auto* v = ir::nodeCast<ValueNode>(call->input(i + 1));
+            args[i] = needed.header[i] && v != nullptr ? v->value() : nullptr;
+        }
         for (int trips = 0;; ++trips) {
-            if (args.size() != l.header->parameters().size()) {
-                return std::nullopt;
-            }
             Env header;
-            for (std::size_t i = 0; i < args.size(); ++i) {
-                header[l.header->parameters()[i]] = args[i];
+            for (std::size_t i = 0; i < hp.size(); ++i) {
+                header[hp[i]] = args[i];
             }
             const auto cond = truthOf(eval(l.sw->input(1), header));
             if (!cond) {
@@ -239,18 +246,76 @@ private:
                                        "never end.",
                                    where.line != 0 ? where : opt::locationOf(l.sw));
             }
-            if (toBody.size() != l.body->parameters().size()) {
-                return std::nullopt;
-            }
             Env body;
-            for (std::size_t i = 0; i < toBody.size(); ++i) {
-                body[l.body->parameters()[i]] = eval(toBody[i], header);
+            for (std::size_t j = 0; j < bp.size(); ++j) {
+                body[bp[j]] = needed.body[j] ? eval(toBody[j], header) : nullptr;
             }
-            args.clear();
-            for (std::size_t i = 1; i < l.backEdge->size(); ++i) {
-                args.push_back(eval(l.backEdge->input(i), body));
+            for (std::size_t i = 0; i < hp.size(); ++i) {
+                args[i] = needed.header[i] ? eval(l.backEdge->input(i + 1), body) : nullptr;
             }
         }
+    }
+
+    // The parameters a node of g depends on, within g.
+    static std::vector<const Node*> parametersOf(Node* root) {
+        std::vector<const Node*> params;
+        std::unordered_set<const Node*> seen{root};
+        std::vector<Node*> work{root};
+        while (!work.empty()) {
+            Node* n = work.back();
+            work.pop_back();
+            if (n->isParameter() && n->graph() == root->graph()) {
+                params.push_back(n);
+            }
+            if (auto* c = ir::nodeCast<CNode>(n); c != nullptr && c->graph() == root->graph()) {
+                for (Node* in : c->inputs()) {
+                    if (seen.insert(in).second) {
+                        work.push_back(in);
+                    }
+                }
+            }
+        }
+        return params;
+    }
+
+    template <typename T>
+    static std::size_t indexOf(const std::vector<T*>& v, const Node* n) {
+        return static_cast<std::size_t>(std::find(v.begin(), v.end(), n) - v.begin());
+    }
+
+    // The loop variables (header and body parameters) the loop condition depends on, in
+    // this iteration or a later one (through the body's back edge).
+    struct Needed {
+        std::vector<bool> header;
+        std::vector<bool> body;
+    };
+
+    static Needed conditionVariables(const Loop& l, const std::vector<Node*>& toBody) {
+        const auto& hp = l.header->parameters();
+        const auto& bp = l.body->parameters();
+        Needed needed{std::vector<bool>(hp.size(), false), std::vector<bool>(bp.size(), false)};
+        std::vector<Node*> work{l.sw->input(1)};  // header nodes whose parameters count
+        while (!work.empty()) {
+            Node* root = work.back();
+            work.pop_back();
+            for (const Node* p : parametersOf(root)) {
+                const std::size_t i = indexOf(hp, p);
+                if (i == hp.size() || needed.header[i]) {
+                    continue;
+                }
+                needed.header[i] = true;
+                // Header parameter i next time is the back edge's argument i, computed from
+                // body parameters, which the header passes.
+                for (const Node* q : parametersOf(l.backEdge->input(i + 1))) {
+                    const std::size_t j = indexOf(bp, q);
+                    if (j < bp.size() && !needed.body[j]) {
+                        needed.body[j] = true;
+                        work.push_back(toBody[j]);
+                    }
+                }
+            }
+        }
+        return needed;
     }
 
     // Inlines the header trips + 1 times and the body trips times, choosing each Switch's
