@@ -51,7 +51,10 @@ ir::Node* foldCone(ir::Module& m, ir::Node* root);
 // The work of dce.
 bool eliminateDeadCode(ir::Module& m);
 
-// The constant a condition node holds (Bool, Int, a one-element tensor), if it is one.
+// The truth of a condition value (Bool, Int, a one-element tensor), if it has one.
+std::optional<bool> truthOf(const ir::ValuePtr& v);
+
+// The truth of a condition node that is a constant (or a scalar whose value is known).
 std::optional<bool> constantCondition(const ir::Node* n);
 
 }  // namespace opt

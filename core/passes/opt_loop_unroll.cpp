@@ -85,25 +85,6 @@ std::optional<Loop> loopOf(FuncGraph* h) {
     return l;
 }
 
-std::optional<bool> truthOf(const ValuePtr& v) {
-    if (!v) {
-        return std::nullopt;
-    }
-    switch (v->kind) {
-        case Value::Kind::Bool:
-            return v->b;
-        case Value::Kind::Int:
-            return v->i != 0;
-        case Value::Kind::Tensor:
-            if (v->tensor && v->tensor->hasData() && v->tensor->shape.elementCount() == 1) {
-                return v->tensor->elementAsDouble(0) != 0.0;
-            }
-            return std::nullopt;
-        default:
-            return std::nullopt;
-    }
-}
-
 class Unroller {
 public:
     // Nested loops multiply: past this many live nodes unrolling stops with an error.
@@ -230,7 +211,7 @@ private:
             for (std::size_t i = 0; i < hp.size(); ++i) {
                 header[hp[i]] = args[i];
             }
-            const auto cond = truthOf(eval(l.sw->input(1), header));
+            const auto cond = opt::truthOf(eval(l.sw->input(1), header));
             if (!cond) {
                 return std::nullopt;
             }

@@ -19,13 +19,7 @@ using ir::ValueNode;
 
 namespace opt {
 
-std::optional<bool> constantCondition(const Node* n) {
-    ir::ValuePtr v;
-    if (const auto* vn = ir::nodeCast<ValueNode>(n)) {
-        v = vn->value();
-    } else if (n->abstract() != nullptr && n->abstract()->kind == ir::Abstract::Kind::Scalar) {
-        v = n->abstract()->value;
-    }
+std::optional<bool> truthOf(const ir::ValuePtr& v) {
     if (!v) {
         return std::nullopt;
     }
@@ -42,6 +36,16 @@ std::optional<bool> constantCondition(const Node* n) {
         default:
             return std::nullopt;
     }
+}
+
+std::optional<bool> constantCondition(const Node* n) {
+    if (const auto* vn = ir::nodeCast<ValueNode>(n)) {
+        return truthOf(vn->value());
+    }
+    if (n->abstract() != nullptr && n->abstract()->kind == ir::Abstract::Kind::Scalar) {
+        return truthOf(n->abstract()->value);
+    }
+    return std::nullopt;
 }
 
 namespace {
