@@ -158,6 +158,24 @@ private slots:
         QVERIFY(m->verify().empty());
     }
 
+    void switchWithTheSameBranchTwiceIsThatBranch() {
+        auto m = parseIr(program(kX,
+                                 "  %0 = ReduceSum(%para1_x)\n"
+                                 "  %1 = Less(%0, F32(1))\n"
+                                 "  %2 = Switch(%1, @g, @g)\n"
+                                 "  %3 = %2(%para1_x)\n"
+                                 "  %4 = %2(%3)\n"
+                                 "  Return(%4)\n",
+                                 "subgraph @g(%para2_x) {\n"
+                                 "  %0 = Neg(%para2_x)\n  Return(%0)\n}\n"),
+                         "same.ir");
+        QVERIFY(runPass(passes::makeSwitchSimplifyPass(), *m));
+        QCOMPARE(countPrim(*m, "Switch"), std::size_t(0));
+        QCOMPARE(countPrim(*m, "Neg"), std::size_t(2));  // both calls inlined
+        QCOMPARE(m->graphs().size(), std::size_t(1));
+        QCOMPARE(eval(*m, f32({1, 2})), (std::vector<double>{1, 2}));
+    }
+
     void switchOnATensorStays() {
         auto m = parseIr(program(kX,
                                  "  %0 = ReduceSum(%para1_x)\n"
