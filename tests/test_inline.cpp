@@ -5,6 +5,8 @@
 #include <QtTest>
 
 #include <algorithm>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -78,6 +80,138 @@ const char* kTwoCalls =
     "      # In file net.py:3/    y = a + a/\n"
     "  Return(%0)\n"
     "}\n";
+
+// A random program over Float32 tensors of shape (3): the entry and helper graphs compute
+// with Add/Sub/Mul/Neg, constants, identities (x*1, x+0), MakeTuple/TupleGetItem, direct
+// calls of later helpers and Switches on constant conditions between two helpers.
+class RandomProgram {
+public:
+    explicit RandomProgram(unsigned seed) : rng_(seed) {}
+
+    std::string build() {
+        const int helpers = 1 + pick(4);
+        std::string text = "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (3)>\n";
+        text += graph("f", {"%para1_x"}, 0, helpers, true);
+        for (int h = 1; h <= helpers; ++h) {
+            std::vector<std::string> params;
+            if (!arity_.count(h)) {
+                arity_[h] = 1 + pick(2);  // no caller fixed it
+            }
+            for (int i = 0; i < arity_[h]; ++i) {
+                params.push_back("%para" + std::to_string(++para_) + "_a");
+            }
+            text += graph("h" + std::to_string(h), params, h, helpers, false);
+        }
+        return text;
+    }
+
+private:
+    int pick(int n) { return static_cast<int>(rng_() % static_cast<unsigned>(n)); }
+
+    std::string constant() {
+        return "Tensor(shape=[3], dtype=Float32, value=[" + std::to_string(pick(5) - 2) + ", " +
+               std::to_string(pick(5)) + ", " + std::to_string(pick(3) + 1) + "])";
+    }
+
+    std::string scalar() {
+        return "Tensor(shape=[], dtype=Float32, value=" + std::to_string(pick(3)) + ")";
+    }
+
+    // Arguments for helper h (arity known once h was generated: helpers are generated
+    // after their callers, so the arity is fixed here and remembered).
+    std::string args(int h, const std::vector<std::string>& vals) {
+        if (!arity_.count(h)) {
+            arity_[h] = 1 + pick(2);
+        }
+        std::string a;
+        for (int i = 0; i < arity_[h]; ++i) {
+            a += (i ? ", " : "") +
+                 vals[static_cast<std::size_t>(pick(static_cast<int>(vals.size())))];
+        }
+        return a;
+    }
+
+    std::string graph(const std::string& name, const std::vector<std::string>& params, int self,
+                      int helpers, bool entry) {
+        std::string body =
+            entry ? "subgraph @" + name + "() {\n" : "subgraph @" + name + "(" + [&] {
+                std::string p;
+                for (const auto& x : params) {
+                    p += (p.empty() ? "" : ", ") + x;
+                }
+                return p;
+            }() + ") {\n";
+        std::vector<std::string> vals = params;
+        int id = 0;
+        auto any = [&] {
+            return vals[static_cast<std::size_t>(pick(static_cast<int>(vals.size())))];
+        };
+        auto add = [&](const std::string& expr) {
+            const std::string n = "%" + std::to_string(id++);
+            body += "  " + n + " = " + expr + "\n";
+            return n;
+        };
+        const int statements = 2 + pick(6);
+        for (int i = 0; i < statements; ++i) {
+            const int later = self < helpers ? self + 1 + pick(helpers - self) : 0;
+            switch (pick(9)) {
+                case 0:
+                    vals.push_back(add("Add(" + any() + ", " + any() + ")"));
+                    break;
+                case 1:
+                    vals.push_back(add("Sub(" + any() + ", " + constant() + ")"));
+                    break;
+                case 2:
+                    vals.push_back(add("Mul(" + any() + ", " + any() + ")"));
+                    break;
+                case 3:
+                    vals.push_back(add("Neg(" + any() + ")"));
+                    break;
+                case 4:
+                    vals.push_back(add("Mul(" + any() + ", F32(1))"));
+                    break;
+                case 5:
+                    vals.push_back(add("Add(" + constant() + ", " + constant() + ")"));
+                    break;
+                case 6: {
+                    const std::string t = add("MakeTuple(" + any() + ", " + any() + ")");
+                    vals.push_back(
+                        add("TupleGetItem(" + t + ", I64(" + std::to_string(pick(2)) + "))"));
+                    break;
+                }
+                case 7:
+                    if (later > 0) {
+                        vals.push_back(
+                            add("call @h" + std::to_string(later) + "(" + args(later, vals) + ")"));
+                    }
+                    break;
+                default:
+                    if (later > 0) {
+                        const int other = self + 1 + pick(helpers - self);
+                        if (arity_.count(later) && arity_.count(other) &&
+                            arity_[later] != arity_[other]) {
+                            break;
+                        }
+                        const int n = arity_.count(later)   ? arity_[later]
+                                      : arity_.count(other) ? arity_[other]
+                                                            : 1 + pick(2);
+                        arity_[later] = arity_[other] = n;
+                        const std::string c = add("Less(" + scalar() + ", " + scalar() + ")");
+                        const std::string sw = add("Switch(" + c + ", @h" + std::to_string(later) +
+                                                   ", @h" + std::to_string(other) + ")");
+                        vals.push_back(add(sw + "(" + args(later, vals) + ")"));
+                    }
+                    break;
+            }
+        }
+        body += "  Return(" + vals.back() + ")\n}\n";
+        return body;
+    }
+
+    std::mt19937 rng_;
+    int para_ = 1;
+    std::map<int, int> arity_;
+};
 
 }  // namespace
 
@@ -289,6 +423,37 @@ private slots:
         runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 2})}, {}, opts);
         QCOMPARE(lines, (std::vector<std::string>{"first", "second"}));
         QVERIFY2(m->verify().empty(), m->verify().c_str());
+    }
+
+    void randomProgramsComputeTheSameAfterInlineAndOptA() {
+        // inline, then opt_a (constant Switches chosen, identities, folding, cse, dce):
+        // no call is left and every program computes exactly what it did.
+        int inlined = 0;
+        int switches = 0;
+        for (unsigned seed = 1; seed <= 200; ++seed) {
+            const std::string text = RandomProgram(seed).build();
+            switches += text.find("Switch(") != std::string::npos ? 1 : 0;
+            auto m = parseIr(text, "random.ir");
+            const runtime::Tensor x = f32({1.5, -2, 3});
+            auto run = [&] {
+                const auto out = runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{x}, {});
+                std::vector<double> v;
+                for (std::int64_t i = 0; i < 3; ++i) {
+                    v.push_back(out.tensor().getDouble(i));
+                }
+                return v;
+            };
+            const std::vector<double> before = run();
+            passes::PassContext ctx;
+            inlined += runInline(*m) ? 1 : 0;
+            passes::makeOptAPass()->run(*m, ctx);
+            QVERIFY2(m->verify().empty(), text.c_str());
+            QVERIFY2(run() == before,
+                     (std::to_string(seed) + "\n" + text + "\n" + printIr(*m)).c_str());
+            QCOMPARE(countCalls(*m), std::size_t(0));
+        }
+        QVERIFY(inlined > 100);
+        QVERIFY(switches > 50);
     }
 
     void wrongArgumentCountIsACompileError() {
