@@ -1,8 +1,9 @@
 // inline and opt_a on random programs in the post-auto_monad form (the contract's input):
 // every graph threads the U state through Assign, Load (followed by TensorMove, as at
 // MS_DEV_SIDE_EFFECT_LOAD_ELIM=0, so no value aliases the weight), calls of helpers and
-// Switches on constant conditions, and returns Depend(out, state). After the passes no call
-// is left, and each program computes the same output and leaves the same weight.
+// Switches on constant conditions, and the IO state through Print; it returns
+// Depend(Depend(out, u), io). After the passes no call is left, and each program computes
+// the same output, leaves the same weight and prints the same lines in the same order.
 #include <QtTest>
 
 #include <map>
@@ -30,14 +31,15 @@ public:
         std::string text =
             "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (3)>\n"
             "%para2_w : <Ref[Tensor[Float32]], (3), ref_key=:w>  :  has_default\n";
-        text += graph(0, {"%para1_x"}, "U");
+        text += graph(0, {"%para1_x"}, "U", "IO");
         for (int h = 1; h <= helpers_; ++h) {
             std::vector<std::string> params;
             for (int i = 0; i < arity(h); ++i) {
                 params.push_back("%para" + std::to_string(++para_) + "_a");
             }
             const std::string u = "%para" + std::to_string(++para_) + "_u";
-            text += graph(h, params, u);
+            const std::string io = "%para" + std::to_string(++para_) + "_io";
+            text += graph(h, params, u, io);
         }
         return text;
     }
@@ -54,13 +56,14 @@ private:
 
     static std::string name(int g) { return g == 0 ? "f" : "h" + std::to_string(g); }
 
-    std::string graph(int self, const std::vector<std::string>& params, std::string u) {
+    std::string graph(int self, const std::vector<std::string>& params, std::string u,
+                      std::string io) {
         std::string head = "subgraph @" + name(self) + "(";
         if (self != 0) {
             for (const auto& p : params) {
                 head += p + ", ";
             }
-            head += u;
+            head += u + ", " + io;
         }
         std::string body = head + ") {\n";
         std::vector<std::string> vals = params;
@@ -78,12 +81,18 @@ private:
             for (int i = 0; i < arity(h); ++i) {
                 a += any() + ", ";
             }
-            return a + u;
+            return a + u + ", " + io;
         };
         const int statements = 2 + pick(7);
         for (int i = 0; i < statements; ++i) {
             const int later = self < helpers_ ? self + 1 + pick(helpers_ - self) : 0;
-            switch (pick(8)) {
+            switch (pick(9)) {
+                case 8: {
+                    const std::string p = add("Print(\"" + name(self) + ":" + std::to_string(i) +
+                                              "\", " + any() + ", " + io + ")");
+                    io = add("UpdateState(" + io + ", " + p + ")");
+                    break;
+                }
                 case 0:
                     vals.push_back(add("Add(" + any() + ", " + any() + ")"));
                     break;
@@ -110,6 +119,7 @@ private:
                     if (later > 0) {
                         const std::string r = add("call @" + name(later) + "(" + args(later) + ")");
                         u = add("UpdateState(" + u + ", " + r + ")");
+                        io = add("UpdateState(" + io + ", " + r + ")");
                         vals.push_back(r);
                     }
                     break;
@@ -127,6 +137,7 @@ private:
                             add("Switch(" + c + ", @" + name(later) + ", @" + name(other) + ")");
                         const std::string r = add(sw + "(" + args(later) + ")");
                         u = add("UpdateState(" + u + ", " + r + ")");
+                        io = add("UpdateState(" + io + ", " + r + ")");
                         vals.push_back(r);
                     }
                     break;
@@ -136,7 +147,7 @@ private:
         for (std::size_t i = 1; self != 0 && i < params.size(); ++i) {
             out = add("Add(" + out + ", " + params[i] + ")");
         }
-        out = add("Depend(" + out + ", " + u + ")");
+        out = add("Depend(" + add("Depend(" + out + ", " + u + ")") + ", " + io + ")");
         return body + "  Return(" + out + ")\n}\n";
     }
 
@@ -183,9 +194,13 @@ private slots:
             auto m = parseIr(text, "monad.ir");
             auto run = [&] {
                 runtime::Tensor w = f32({0.5, 1, -1});
+                runtime::EvalOptions opts;
+                std::string printed;
+                opts.print = [&](std::string_view line) { printed += std::string(line) + "\n"; };
                 const auto out = runtime::evaluateGraph(
-                    *m, std::vector<ops::KernelArg>{f32({2, -1, 0.25})}, {{"w", w}});
+                    *m, std::vector<ops::KernelArg>{f32({2, -1, 0.25})}, {{"w", w}}, opts);
                 std::vector<double> v = values(out.tensor());
+                v.push_back(static_cast<double>(std::hash<std::string>{}(printed)));
                 const std::vector<double> wv = values(w);
                 v.insert(v.end(), wv.begin(), wv.end());
                 return v;
