@@ -87,7 +87,7 @@ bool sameConstant(const ValueNode* a, const ValueNode* b) {
 bool eligible(const CNode* c) {
     const ops::OpDef* def = opt::opDefOf(c);
     if (def == nullptr || def->sideEffectMem || def->sideEffectIo ||
-        (!def->foldable && !def->structural)) {
+        (!def->foldable && !def->structural && def->family != "structural")) {
         return false;  // graph calls, unknown ops, side effects, random ops, Load, TensorMove
     }
     if (def->name == "UpdateState" || def->name == "Return") {

@@ -73,7 +73,9 @@ bool isImpure(const CNode* c) {
         return true;
     }
     const ops::OpDef* def = opDefOf(c);
-    return !def->foldable && !def->structural;
+    // Not foldable and not handled by the executor: random ops, Load, TensorMove. The
+    // structural family's kernels (StopGradient, the identity) are pure.
+    return !def->foldable && !def->structural && def->family != "structural";
 }
 
 ValuePtr remapGraphRefs(const ValuePtr& v, const std::unordered_map<FuncGraph*, FuncGraph*>& gmap) {
