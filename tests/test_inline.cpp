@@ -325,6 +325,51 @@ private slots:
         QCOMPARE(out.elements()[1].tensor().getDouble(1), 2.0 + 40.0);  // y + 2*20
     }
 
+    void loopsInsideAnInlinedFunctionAreCopiedWithIt() {
+        // @g runs a while loop whose body reads g's node %0 as a free variable; each call
+        // of g gets its own loop graphs bound to its own copy of %0.
+        const char* text =
+            "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
+            "subgraph @f() {\n"
+            "  %0 = call @g(%para1_x, F32(1))\n"
+            "  %1 = call @g(%para1_x, F32(10))\n"
+            "  %2 = MakeTuple(%0, %1)\n"
+            "  Return(%2)\n}\n"
+            "subgraph @g(%para2_x, %para3_k) {\n"
+            "  %0 = Mul(%para3_k, F32(2))\n"
+            "  %1 = call @↵g(%para2_x)\n"
+            "  Return(%1)\n}\n"
+            "subgraph @↵g(%para4_x) {\n"
+            "  %0 = ReduceSum(%para4_x)\n"
+            "  %1 = Less(%0, F32(50))\n"
+            "  %2 = Partial(@↻g, %para4_x)\n"
+            "  %3 = Partial(@↓g, %para4_x)\n"
+            "  %4 = Switch(%1, %2, %3)\n"
+            "  %5 = %4()\n"
+            "  Return(%5)\n}\n"
+            "subgraph @↻g(%para5_x) {\n"
+            "  %0 = Add(%para5_x, $(@g:%0))\n"
+            "  %1 = call @↵g(%0)\n"
+            "  Return(%1)\n}\n"
+            "subgraph @↓g(%para6_x) {\n  Return(%para6_x)\n}\n";
+        auto m = parseIr(text, "closure_loop.ir");
+        auto run = [&] {
+            const auto out =
+                runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 2})}, {});
+            return std::vector<double>{out.elements()[0].tensor().getDouble(0),
+                                       out.elements()[1].tensor().getDouble(0)};
+        };
+        const std::vector<double> before = run();
+        QCOMPARE(before, (std::vector<double>{25, 41}));  // 12 steps of +2, 2 steps of +20
+        QVERIFY(runInline(*m));
+        QVERIFY2(m->verify().empty(), m->verify().c_str());
+        QCOMPARE(run(), before);
+        QCOMPARE(m->findGraph("g"), static_cast<FuncGraph*>(nullptr));
+        std::vector<std::string> names = graphNames(*m);
+        std::sort(names.begin(), names.end());
+        QCOMPARE(names, (std::vector<std::string>{"f", "↓g", "↵g_1", "↵g_2", "↻g_1", "↻g_2"}));
+    }
+
     void loopsNoInlineGraphsAndBranchesStay() {
         const char* text =
             "# IR entry: @f\n# Params:\n%para1_x : <Tensor[Float32], (2)>\n"
