@@ -16,7 +16,6 @@
 #include "passes/compile_error.h"
 #include "passes/opt_a.h"
 #include "passes/pipeline.h"
-#include "random_module.h"
 #include "runtime/graph_eval.h"
 
 using namespace irscope;
@@ -505,33 +504,50 @@ private slots:
         QVERIFY(!passes::makeOptAPass()->run(*m, ctx));
     }
 
-    void randomModulesStayConsistent() {
-        // Random modules (calls, Switch/Partial of graphs, free variables, node callees,
-        // arbitrary values): inline, opt_a and validate either succeed or report a
-        // CompileError, never crash, and always leave a consistent module.
-        int optimized = 0;
-        int validated = 0;
-        for (std::uint64_t seed = 1; seed <= 1000; ++seed) {
-            auto m = testing::RandomModuleBuilder(seed).build();
-            passes::PassContext ctx;
-            try {
-                passes::makeInlinePass()->run(*m, ctx);
-                passes::makeOptAPass()->run(*m, ctx);
-                ++optimized;
-            } catch (const passes::CompileError&) {
-                // a call with the wrong number of arguments, a constant loop...
-            }
-            std::string problem = m->verify();
-            QVERIFY2(problem.empty(), (std::to_string(seed) + ": " + problem).c_str());
-            try {
-                passes::makeValidatePass()->run(*m, ctx);
-                ++validated;
-            } catch (const passes::CompileError&) {
-                // random primitive names are not in the registry, abstracts are random
-            }
-        }
-        QVERIFY2(optimized > 900, std::to_string(optimized).c_str());
-        QVERIFY(validated < optimized);
+    void unrolledLoopKeepsItsStateChain() {
+        // A counter loop whose body assigns the weight and reads it back, threading U.
+        auto m =
+            parseIr(program(kXW,
+                            "  %0 = call @↵f(%para1_x, Tensor(shape=[], dtype=Int32, value=0), U)\n"
+                            "  Return(%0)\n",
+                            "subgraph @↵f(%para3_x, %para4_i, %para5_u) {\n"
+                            "  %0 = Less(%para4_i, Tensor(shape=[], dtype=Int32, value=3))\n"
+                            "  %1 = Partial(@↻f, %para3_x, %para4_i)\n"
+                            "  %2 = Partial(@↓f, %para3_x)\n"
+                            "  %3 = Switch(%0, %1, %2)\n"
+                            "  %4 = %3(%para5_u)\n"
+                            "  Return(%4)\n}\n"
+                            "subgraph @↻f(%para6_x, %para7_i, %para8_u) {\n"
+                            "  %0 = Assign(%para2_w, %para6_x, %para8_u)\n"
+                            "  %1 = UpdateState(%para8_u, %0)\n"
+                            "  %2 = Load(%para2_w, %1)\n"
+                            "  %3 = TensorMove(%2)\n"
+                            "  %4 = UpdateState(%1, %3)\n"
+                            "  %5 = Mul(%3, F32(2))\n"
+                            "  %6 = Add(%para7_i, Tensor(shape=[], dtype=Int32, value=1))\n"
+                            "  %7 = call @↵f(%5, %6, %4)\n"
+                            "  Return(%7)\n}\n"
+                            "subgraph @↓f(%para9_x, %para10_u) {\n"
+                            "  %0 = Depend(%para9_x, %para10_u)\n"
+                            "  Return(%0)\n}\n"),
+                    "loop_monad.ir");
+        auto run = [&] {
+            Tensor w = f32({0, 0});
+            const auto out =
+                runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 3})}, {{"w", w}});
+            std::vector<double> v = values(out.tensor());
+            const std::vector<double> wv = values(w);
+            v.insert(v.end(), wv.begin(), wv.end());
+            return v;
+        };
+        QCOMPARE(run(), (std::vector<double>{8, 24, 4, 12}));
+        passes::PassContext ctx;
+        QVERIFY(passes::makeOptAPass()->run(*m, ctx));
+        QCOMPARE(graphNames(*m), std::vector<std::string>{"f"});
+        QCOMPARE(countPrim(*m, "Assign"), std::size_t(3));
+        QCOMPARE(countPrim(*m, "Load"), std::size_t(3));
+        QCOMPARE(run(), (std::vector<double>{8, 24, 4, 12}));
+        QVERIFY2(m->verify().empty(), m->verify().c_str());
     }
 
     void pipelineUnrollsACounterLoopAndKeepsPrintOrder() {
