@@ -67,11 +67,22 @@ public:
     // (creating a jit_class instance, a primitive instance, a Tensor, vmap(fn)...).
     bool hostCallable(const interp::Value& callee) const;
 
+    // --- symbol_resolve_grad.cpp ------------------------------------------------------------
+    // GradOperation instances and ops.grad / ops.value_and_grad.
+    bool isGradCallee(const interp::Value& v) const;
+    // `GradOperation{flags}(fn[, weights])` / `grad{grad_position, has_aux}(fn[, weights])`.
+    ir::Node* lowerGrad(ir::CNode* c, const HostVal& callee);
+    // The weights argument: a MakeTuple of weight parameters, one weight, or nullptr (None).
+    ir::Node* gradWeights(ir::Node* in, ir::FuncGraph* g, const ir::Node* at);
+    // The function differentiated: a graph value; a native cell (nn.Dense) gets a graph.
+    ir::Node* gradTarget(ir::Node* in, ir::FuncGraph* g, const ir::Node* at);
+
     FrontendState& s_;
     interp::Interpreter& I;
     ir::Module& m_;
     std::map<const ir::Node*, std::optional<HostVal>> memo_;
-    std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
+    std::map<std::string, interp::Value> reuse_;
+    std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;  // cell_init_args -> first cell called
 };
 
 // Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).

@@ -1,10 +1,383 @@
-// PLACEHOLDER until the Compiler pipeline issue's helper replaces this file with the pass.
+// meta_fg_expand: reverse-mode automatic differentiation (passes/README.md). Every call of a
+// `GradOperation`/`grad`/`value_and_grad` node is replaced by the forward computation and
+// its gradient, built in the caller (autodiff_impl.h describes the steps).
+#include <algorithm>
+#include <stdexcept>
+
+#include "ops/infer_util.h"
+#include "passes/autodiff_impl.h"
 #include "passes/pipeline.h"
+#include "passes/type_inference_engine.h"
+
+namespace irscope::passes::autodiff {
+
+using ir::Abstract;
+using ir::CNode;
+using ir::Node;
+using ir::Value;
+
+CompileError errorAt(const Node* at, const std::string& pyType, const std::string& message) {
+    const auto& t = at->debug().trace;
+    return CompileError(pyType, message, t.empty() ? ir::SourceLocation{} : t.back());
+}
+
+namespace {
+
+ir::TensorData filled(const ir::AbstractPtr& a, double v) {
+    ir::TensorData d;
+    d.dtype = a->dtype;
+    d.shape = a->shape;
+    const ir::TensorData one = ir::scalarTensor(a->dtype, v);
+    for (std::int64_t k = 0; k < a->shape.elementCount(); ++k) {
+        d.data.insert(d.data.end(), one.data.begin(), one.data.end());
+    }
+    return d;
+}
+
+CNode* gradOpOf(const Node* callee) {
+    auto* g = ir::nodeCast<CNode>(const_cast<Node*>(callee));
+    return g != nullptr && g->primitive() != nullptr && isGradPrimitive(g->primitive()->name)
+               ? g
+               : nullptr;
+}
+
+bool isMonad(const Node* n) {
+    return n->abstract() && n->abstract()->kind == Abstract::Kind::Monad;
+}
+
+}  // namespace
+
+Node* Expander::constant(ir::ValuePtr v) {
+    Node* n = m_.addValue(home_, v);
+    n->setAbstract(v->kind == Value::Kind::Primitive || v->kind == Value::Kind::Graph
+                       ? Abstract::func()
+                       : infer::constAbstract(v));
+    created_.push_back(n);
+    return n;
+}
+
+Node* Expander::prim(const Node* like, std::string_view name, const std::vector<Node*>& inputs,
+                     const ir::AttrMap& attrs) {
+    const ops::OpDef* op = ops::OpRegistry::instance().find(name);
+    if (op == nullptr) {
+        throw std::logic_error("autodiff: unknown primitive " + std::string(name));
+    }
+    std::vector<ops::InferArg> args;
+    for (Node* in : inputs) {
+        const auto* v = ir::nodeCast<ir::ValueNode>(in);
+        args.push_back({in->abstract(), v != nullptr ? v->value() : nullptr});
+    }
+    ops::InferResult r;
+    try {
+        r = ops::OpRegistry::instance().infer(*op, attrs, args);
+    } catch (const ops::OpError& e) {
+        throw errorAt(like, std::string(ops::errorKindName(e.kind())), e.what());
+    }
+    if (op->foldable && !op->structural && r.constant && r.constant->kind == Value::Kind::Tensor) {
+        return constant(r.constant);
+    }
+    std::vector<Node*> ins{constant(Value::primitive(std::string(name), attrs))};
+    ins.insert(ins.end(), inputs.begin(), inputs.end());
+    CNode* n = m_.addCNode(home_, ins);
+    n->setAbstract(r.abs && r.abs->kind == Abstract::Kind::Tensor
+                       ? Abstract::tensor(r.abs->dtype, r.abs->shape)
+                       : r.abs);
+    n->debug().scope = like->debug().scope;
+    n->debug().trace = like->debug().trace;
+    created_.push_back(n);
+    return n;
+}
+
+Node* Expander::zerosFor(const Node* like, const ir::AbstractPtr& a) {
+    switch (a->kind) {
+        case Abstract::Kind::Tensor:
+        case Abstract::Kind::Ref:
+            if (!a->shape.isStatic()) {
+                throw errorAt(like, "RuntimeError",
+                              "irscope: a zero gradient of dynamic shape " + a->shape.toString() +
+                                  " is not supported yet.");
+            }
+            return constant(Value::tensorValue(filled(a, 0.0)));
+        case Abstract::Kind::Tuple: {
+            std::vector<Node*> elems;
+            for (const auto& e : a->elements) {
+                elems.push_back(zerosFor(like, e));
+            }
+            return prim(like, "MakeTuple", elems);
+        }
+        case Abstract::Kind::Scalar:
+            return constant(ir::isFloat(a->dtype) ? Value::floating(0.0, a->dtype)
+                                                  : Value::integer(0, a->dtype));
+        default:
+            return constant(Value::none());
+    }
+}
+
+Node* Expander::onesFor(const Node* like, const ir::AbstractPtr& a) {
+    if (a->kind == Abstract::Kind::Tuple) {
+        std::vector<Node*> elems;
+        for (const auto& e : a->elements) {
+            elems.push_back(onesFor(like, e));
+        }
+        return prim(like, "MakeTuple", elems);
+    }
+    if (!ops::isTensorAbs(a) || !a->shape.isStatic()) {
+        throw errorAt(like, "TypeError",
+                      "irscope: the output to differentiate must be a Tensor of static shape, "
+                      "but got " +
+                          infer::describe(a) + ".");
+    }
+    return constant(Value::tensorValue(filled(a, 1.0)));
+}
+
+// sens = ones shaped as the output: a tensor, or per element of a tuple output (with has_aux
+// only element 0).
+Grad Expander::sensFor(const Node* out) {
+    const ir::AbstractPtr& a = out->abstract();
+    if (a->kind != Abstract::Kind::Tuple) {
+        return Grad::of(onesFor(call_, a));
+    }
+    Grad g;
+    for (const auto& e : a->elements) {
+        g.elems.push_back(Grad::of(onesFor(call_, e)));
+    }
+    return g;
+}
+
+Node* Expander::result(const GradSpec& spec, const GradLayout& layout) {
+    std::vector<Node*> inputGrads;
+    for (std::size_t i : layout.inputs) {
+        const Mapped& p = targetParams_[i];
+        auto it = grads_.find(p.key);
+        const Grad g = it != grads_.end() ? it->second : Grad{};
+        inputGrads.push_back(materialize(call_, g, p.node->abstract()));
+    }
+    Node* weightsGrad = nullptr;
+    if (spec.hasWeights) {
+        std::vector<Node*> ws;
+        for (Node* w : weights_) {
+            auto it = grads_.find(w);
+            ws.push_back(
+                materialize(call_, it != grads_.end() ? it->second : Grad{}, w->abstract()));
+        }
+        weightsGrad = weightsTuple_ ? prim(call_, "MakeTuple", ws) : ws.at(0);
+    }
+    return arrangeGrads<Node*>(layout, inputGrads, weightsGrad,
+                               [&](std::vector<Node*> e) { return prim(call_, "MakeTuple", e); });
+}
+
+void Expander::run() {
+    CNode* g = gradOpOf(call_->input(0));
+    const GradSpec spec = *GradSpec::of(*g->primitive(), g->size() > 2);
+    const auto* fv = ir::nodeCast<ir::ValueNode>(g->input(1));
+    if (fv == nullptr || fv->value()->kind != Value::Kind::Graph) {
+        throw errorAt(g, "TypeError",
+                      "For '" + spec.name +
+                          "', the function to differentiate must be known at compile time.");
+    }
+    target_ = fv->value()->graph;
+    std::vector<Node*> monads;
+    std::size_t n = call_->size();
+    while (n > 1 && isMonad(call_->input(n - 1))) {
+        --n;
+    }
+    for (std::size_t i = 1; i < call_->size(); ++i) {
+        (i < n ? inputs_ : monads).push_back(call_->input(i));
+    }
+    if (spec.sensParam) {
+        sens_ = inputs_.back();
+        inputs_.pop_back();
+    }
+    GradLayout layout;
+    try {
+        layout = layoutOf(spec, inputs_.size());
+    } catch (const std::invalid_argument& e) {
+        throw errorAt(call_, "ValueError", e.what());
+    }
+    if (spec.hasWeights) {
+        Node* w = g->input(2);
+        auto weightOf = [&](Node* x) -> Node* {
+            if (auto* l = ir::nodeCast<CNode>(x); l && l->isPrimitive("Load")) {
+                x = l->input(1);
+            }
+            auto* p = ir::nodeCast<ir::Parameter>(x);
+            if (p == nullptr || !p->hasDefault()) {
+                throw errorAt(g, "TypeError",
+                              "For '" + spec.name + "', the weights must be Parameters.");
+            }
+            return p;
+        };
+        if (auto* t = ir::nodeCast<CNode>(w); t && t->isPrimitive("MakeTuple")) {
+            weightsTuple_ = true;
+            for (std::size_t i = 1; i < t->size(); ++i) {
+                weights_.push_back(weightOf(t->input(i)));
+            }
+        } else if (auto* v = ir::nodeCast<ir::ValueNode>(w);
+                   v && v->value()->kind == Value::Kind::Tuple && v->value()->elements.empty()) {
+            weightsTuple_ = true;
+        } else {
+            weights_.push_back(weightOf(w));
+        }
+    }
+    const auto& params = target_->parameters();
+    if (params.size() != inputs_.size() + monads.size()) {
+        throw errorAt(call_, "TypeError",
+                      "The function '" + target_->name() + "' takes " +
+                          std::to_string(params.size()) + " arguments but " +
+                          std::to_string(inputs_.size() + monads.size()) + " were given.");
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        targetParams_.push_back(i < inputs_.size() ? Mapped{inputs_[i], params[i]}
+                                                   : Mapped{monads[i - inputs_.size()], nullptr});
+    }
+    std::vector<ir::FuncGraph*> stack;
+    out_ = copyGraph(target_, targetParams_, stack);
+    markActive(layout);
+    // The value differentiated: the output, or its element 0 with has_aux.
+    Grad sens;
+    if (sens_ != nullptr) {
+        sens = Grad::of(sens_);
+    } else if (spec.hasAux) {
+        sens.elems.resize(out_.node->abstract()->elements.size());
+        sens.elems[0] = Grad::of(onesFor(call_, out_.node->abstract()->elements[0]));
+    } else {
+        sens = sensFor(out_.node);
+    }
+    sweep(std::move(sens));
+    Node* res = result(spec, layout);
+    if (spec.hasAux && spec.kind == GradSpec::Kind::Grad) {
+        std::vector<Node*> aux;
+        for (std::size_t k = 1; k < out_.node->abstract()->elements.size(); ++k) {
+            aux.push_back(
+                prim(call_, "TupleGetItem",
+                     {out_.node, constant(Value::integer(static_cast<std::int64_t>(k)))}));
+        }
+        res = prim(call_, "MakeTuple", {res, prim(call_, "MakeTuple", aux)});
+    }
+    if (spec.returnsValue()) {
+        res = prim(call_, "MakeTuple", {out_.node, res});
+    }
+    // The state after the call is the forward's last state (its output's Depend on it).
+    std::unordered_map<int, Node*> finalState;
+    for (Node* o = out_.node; auto* d = ir::nodeCast<CNode>(o);) {
+        if (!d->isPrimitive("Depend") || d->size() != 3 || !isMonad(d->input(2))) {
+            break;
+        }
+        finalState.try_emplace(static_cast<int>(d->input(2)->abstract()->monad), d->input(2));
+        o = d->input(1);
+    }
+    for (Node* u : monads) {
+        finalState.try_emplace(static_cast<int>(u->abstract()->monad), u);  // state untouched
+    }
+    if (!monads.empty()) {
+        const std::vector<ir::Use> uses = call_->users();
+        for (const ir::Use& use : uses) {
+            CNode* u = use.user;
+            if (u->isPrimitive("UpdateState") && u->size() == 3 && use.index == 2 &&
+                isMonad(u->input(1))) {
+                m_.replaceAllUses(u,
+                                  finalState.at(static_cast<int>(u->input(1)->abstract()->monad)));
+                created_.push_back(u);
+            }
+        }
+    } else if (sideEffects_) {
+        // No monads yet (before auto_monad): keep the forward's side effects alive.
+        res = prim(call_, "Depend", {res, out_.node});
+    }
+    m_.replaceAllUses(call_, res);
+    created_.push_back(call_);
+    created_.push_back(g);
+    sweepDead();
+}
+
+void Expander::sweepDead() {
+    bool changed = true;
+    while (changed) {
+        changed = false;
+        for (std::size_t k = created_.size(); k-- > 0;) {
+            Node* n = created_[k];
+            if (n != nullptr && n->users().empty()) {
+                std::vector<Node*> ins;
+                if (auto* c = ir::nodeCast<CNode>(n)) {
+                    ins = c->inputs();
+                }
+                m_.erase(n);
+                created_[k] = nullptr;
+                for (Node* in : ins) {
+                    if (in->users().empty() && !in->isParameter() && in->graph() == home_ &&
+                        std::find(created_.begin(), created_.end(), in) == created_.end()) {
+                        created_.push_back(in);  // the call's own inputs (the weights tuple)
+                    }
+                }
+                changed = true;
+            }
+        }
+    }
+}
+
+void eraseUnreachableGraphs(ir::Module& m) {
+    const std::vector<ir::FuncGraph*> live = m.reachableGraphs();
+    std::vector<ir::FuncGraph*> dead;
+    for (ir::FuncGraph* g : m.graphs()) {
+        if (std::find(live.begin(), live.end(), g) == live.end()) {
+            dead.push_back(g);
+        }
+    }
+    // Unused constants naming them would keep them.
+    std::vector<Node*> unused;
+    m.forEachNode([&](Node* n) {
+        const auto* v = ir::nodeCast<ir::ValueNode>(n);
+        if (v != nullptr && n->users().empty() && v->value()->kind == Value::Kind::Graph &&
+            std::find(dead.begin(), dead.end(), v->value()->graph) != dead.end()) {
+            unused.push_back(n);
+        }
+    });
+    for (Node* n : unused) {
+        m.erase(n);
+    }
+    // A graph another dead graph still names is erased after it; eraseGraph refuses (and
+    // changes nothing) while it is named. Graphs naming each other in a cycle stay.
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (auto it = dead.begin(); it != dead.end();) {
+            try {
+                m.eraseGraph(*it);
+                it = dead.erase(it);
+                progress = true;
+            } catch (const std::logic_error&) {
+                ++it;
+            }
+        }
+    }
+}
+
+}  // namespace irscope::passes::autodiff
 
 namespace irscope::passes {
 
 std::unique_ptr<Pass> makeMetaFgExpandPass() {
-    return makePass("meta_fg_expand", "Automatic differentiation: expands GradOperation, grad and value_and_grad into the forward computation followed by its reverse-mode gradient, built from each primitive's bprop rule.", [](ir::Module&, PassContext&) { return false; });
+    return makePass(
+        "meta_fg_expand",
+        "Automatic differentiation: expands GradOperation, grad and value_and_grad into the "
+        "forward computation "
+        "followed by its reverse-mode gradient, built from each primitive's bprop rule.",
+        [](ir::Module& m, PassContext&) {
+            std::vector<ir::CNode*> calls;
+            for (ir::FuncGraph* g : m.reachableGraphs()) {
+                for (ir::CNode* c : g->topoOrder()) {
+                    if (c->size() > 0 && autodiff::gradOpOf(c->input(0)) != nullptr) {
+                        calls.push_back(c);
+                    }
+                }
+            }
+            for (ir::CNode* c : calls) {
+                autodiff::Expander(m, c).run();
+            }
+            if (!calls.empty()) {
+                autodiff::eraseUnreachableGraphs(m);
+            }
+            return !calls.empty();
+        });
 }
 
 }  // namespace irscope::passes

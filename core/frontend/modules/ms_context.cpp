@@ -356,7 +356,9 @@ void initComposite(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                                                                 .arg("get_all", Value::boolean(false))
                                                                 .arg("get_by_list", Value::boolean(false))
                                                                 .arg("sens_param", Value::boolean(false));
-                               sig.bind(J, a);
+                               auto v = sig.bind(J, a);
+                               // get_all, get_by_list, sens_param: read by the graph compiler.
+                               holder(v[0])->items = {v[1], v[2], v[3]};
                                return Value::none();
                            })
                            .method("__call__", [](Interpreter& J, CallArgs&) { return gradUnsupported(J, "GradOperation"); })

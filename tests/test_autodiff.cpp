@@ -1,0 +1,487 @@
+// Automatic differentiation (meta_fg_expand): GradOperation, ops.grad and ops.value_and_grad
+// in construct, end to end against known gradients and finite differences (float64), and the
+// pass on .ir text: the seed's BackwardNet after auto_monad and inline, broadcasting, errors.
+#include <QtTest>
+
+#include <string>
+
+#include "compiler/graph_compiler.h"
+#include "frontend/interp/interpreter.h"
+#include "frontend/modules/modules.h"
+#include "ir/ir_text.h"
+#include "ir/module.h"
+#include "passes/compile_error.h"
+#include "passes/pipeline.h"
+
+using namespace irscope;
+
+namespace {
+
+struct Run {
+    std::string out;
+    interp::RunResult result;
+};
+
+Run runScript(const std::string& source) {
+    Run r;
+    interp::Interpreter I;
+    I.setOutputSink([&](std::string_view s) { r.out += s; });
+    modules::registerBuiltinModules(I);
+    compiler::CompilerOptions options;
+    options.readEnvironment = false;
+    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
+    r.result = I.runScript(source, "net.py");
+    r.out += r.result.error;
+    return r;
+}
+
+#define EXPECT_OUTPUT(run, expected)                                                 \
+    do {                                                                             \
+        const Run& r_ = (run);                                                       \
+        QVERIFY2(r_.result.status == interp::RunResult::Status::Ok, r_.out.c_str()); \
+        QCOMPARE(QString::fromStdString(r_.out), QString::fromStdString(expected));  \
+    } while (false)
+
+const char* const kHeader =
+    "import numpy as np\n"
+    "import mindspore as ms\n"
+    "from mindspore import nn, ops, Tensor, Parameter, ParameterTuple\n"
+    "from mindspore.ops import composite as C\n"
+    "from mindspore.ops import functional as F\n"
+    "ms.set_context(mode=ms.GRAPH_MODE)\n";
+
+// A script checking the gradients of `body` (a function of float64 tensors x (2, 3) and
+// y (3,)) against central finite differences; prints "ok" or the worst error.
+std::string finiteDifferenceScript(const std::string& body) {
+    return std::string(kHeader) +
+           "class Net(nn.Cell):\n"
+           "    def construct(self, x, y):\n" +
+           body +
+           "class Grads(nn.Cell):\n"
+           "    def __init__(self, net):\n"
+           "        super().__init__()\n"
+           "        self.net = net\n"
+           "        self.grad = C.GradOperation(get_all=True)\n"
+           "    def construct(self, x, y):\n"
+           "        return self.grad(self.net)(x, y)\n"
+           "net = Net()\n"
+           "xv = np.array([[0.5, -1.2, 2.0], [1.5, 0.3, -0.4]])\n"
+           "yv = np.array([0.7, -0.9, 1.3])\n"
+           "gx, gy = Grads(net)(Tensor(xv, ms.float64), Tensor(yv, ms.float64))\n"
+           "def loss(a, b):\n"
+           "    return float(net(Tensor(a, ms.float64), Tensor(b, ms.float64)).asnumpy())\n"
+           "eps = 1e-6\n"
+           "err = 0.0\n"
+           "for i in range(2):\n"
+           "    for j in range(3):\n"
+           "        a = xv.copy(); a[i, j] += eps\n"
+           "        b = xv.copy(); b[i, j] -= eps\n"
+           "        fd = (loss(a, yv) - loss(b, yv)) / (2 * eps)\n"
+           "        err = max(err, abs(fd - float(gx.asnumpy()[i, j])))\n"
+           "for j in range(3):\n"
+           "    a = yv.copy(); a[j] += eps\n"
+           "    b = yv.copy(); b[j] -= eps\n"
+           "    fd = (loss(xv, a) - loss(xv, b)) / (2 * eps)\n"
+           "    err = max(err, abs(fd - float(gy.asnumpy()[j])))\n"
+           "print(gx.shape, gy.shape, 'ok' if err < 1e-6 else err)\n";
+}
+
+// The seed's ForwardNet as auto_monad and inline leave it (the while loop on Python ints
+// unrolled), differentiated by BackwardNet's GradOperation(get_all=True) with the U monad.
+const char* const kSeedAfterInline = R"(# IR entry: @BackwardNet_construct
+# Params:
+%para1_inputs0: <Tensor[Int32], ()>
+%para2_param: <Ref[Tensor[Int32]], (), ref_key=:param> : has_default
+
+subgraph @BackwardNet_construct() {
+  %0 = GradOperation(@ForwardNet_construct) primitive_attrs: {get_all: Bool(1), get_by_list: Bool(0), sens_param: Bool(0)}
+      : (<Func, NoShape>) -> (<Func, NoShape>)
+  %1 = %0(%para1_inputs0, U)
+      : (<Tensor[Int32], ()>, <UMonad, NoShape>) -> (<Tuple[Tensor[Int32]], TupleShape(())>)
+  %2 = UpdateState(U, %1)
+      : (<UMonad, NoShape>, <Tuple[Tensor[Int32]], TupleShape(())>) -> (<UMonad, NoShape>)
+  %3 = Depend(%1, %2)
+      : (<Tuple[Tensor[Int32]], TupleShape(())>, <UMonad, NoShape>) -> (<Tuple[Tensor[Int32]], TupleShape(())>)
+  Return(%3)
+      : (<Tuple[Tensor[Int32]], TupleShape(())>)
+}
+subgraph @ForwardNet_construct(%para3_x, %para4_u) {
+  %0 = Assign($(@BackwardNet_construct:%para2_param), Tensor(shape=[], dtype=Int32, value=0), %para4_u)
+      : (<Ref[Tensor[Int32]], (), ref_key=:param>, <Tensor[Int32], ()>, <UMonad, NoShape>) -> (<Ref[Tensor[Int32]], (), ref_key=:param>)
+  %1 = UpdateState(%para4_u, %0)
+      : (<UMonad, NoShape>, <Ref[Tensor[Int32]], (), ref_key=:param>) -> (<UMonad, NoShape>)
+  %2 = Load($(@BackwardNet_construct:%para2_param), %1)
+      : (<Ref[Tensor[Int32]], (), ref_key=:param>, <UMonad, NoShape>) -> (<Tensor[Int32], ()>)
+  %3 = UpdateState(%1, %2)
+      : (<UMonad, NoShape>, <Tensor[Int32], ()>) -> (<UMonad, NoShape>)
+  %4 = Mul(%para3_x, %2)
+      : (<Tensor[Int32], ()>, <Tensor[Int32], ()>) -> (<Tensor[Int32], ()>)
+  %5 = Add(%4, Tensor(shape=[], dtype=Int32, value=0))
+      : (<Tensor[Int32], ()>, <Tensor[Int32], ()>) -> (<Tensor[Int32], ()>)
+  %6 = Assign($(@BackwardNet_construct:%para2_param), Tensor(shape=[], dtype=Int32, value=1), %3)
+      : (<Ref[Tensor[Int32]], (), ref_key=:param>, <Tensor[Int32], ()>, <UMonad, NoShape>) -> (<Ref[Tensor[Int32]], (), ref_key=:param>)
+  %7 = UpdateState(%3, %6)
+      : (<UMonad, NoShape>, <Ref[Tensor[Int32]], (), ref_key=:param>) -> (<UMonad, NoShape>)
+  %8 = Load($(@BackwardNet_construct:%para2_param), %7)
+      : (<Ref[Tensor[Int32]], (), ref_key=:param>, <UMonad, NoShape>) -> (<Tensor[Int32], ()>)
+  %9 = UpdateState(%7, %8)
+      : (<UMonad, NoShape>, <Tensor[Int32], ()>) -> (<UMonad, NoShape>)
+  %10 = Mul(%para3_x, %8)
+      : (<Tensor[Int32], ()>, <Tensor[Int32], ()>) -> (<Tensor[Int32], ()>)
+  %11 = Add(%10, %5)
+      : (<Tensor[Int32], ()>, <Tensor[Int32], ()>) -> (<Tensor[Int32], ()>)
+  %12 = Assign($(@BackwardNet_construct:%para2_param), Tensor(shape=[], dtype=Int32, value=2), %9)
+      : (<Ref[Tensor[Int32]], (), ref_key=:param>, <Tensor[Int32], ()>, <UMonad, NoShape>) -> (<Ref[Tensor[Int32]], (), ref_key=:param>)
+  %13 = UpdateState(%9, %12)
+      : (<UMonad, NoShape>, <Ref[Tensor[Int32]], (), ref_key=:param>) -> (<UMonad, NoShape>)
+  %14 = Load($(@BackwardNet_construct:%para2_param), %13)
+      : (<Ref[Tensor[Int32]], (), ref_key=:param>, <UMonad, NoShape>) -> (<Tensor[Int32], ()>)
+  %15 = UpdateState(%13, %14)
+      : (<UMonad, NoShape>, <Tensor[Int32], ()>) -> (<UMonad, NoShape>)
+  %16 = Mul(%para3_x, %14)
+      : (<Tensor[Int32], ()>, <Tensor[Int32], ()>) -> (<Tensor[Int32], ()>)
+  %17 = Add(%16, %11)
+      : (<Tensor[Int32], ()>, <Tensor[Int32], ()>) -> (<Tensor[Int32], ()>)
+  %18 = Depend(%17, %15)
+      : (<Tensor[Int32], ()>, <UMonad, NoShape>) -> (<Tensor[Int32], ()>)
+  Return(%18)
+      : (<Tensor[Int32], ()>)
+}
+)";
+
+std::unique_ptr<ir::Module> expand(const std::string& text) {
+    auto m = ir::parseIr(text, "test.ir");
+    passes::PassContext ctx;
+    passes::makeMetaFgExpandPass()->run(*m, ctx);
+    return m;
+}
+
+std::string body(const ir::Module& m) {
+    std::string s = ir::printIr(m, {.debugInfo = false});
+    std::string out;
+    std::size_t pos = 0;
+    while (pos < s.size()) {
+        std::size_t end = s.find('\n', pos);
+        end = end == std::string::npos ? s.size() : end;
+        const std::string line = s.substr(pos, end - pos);
+        if (line.rfind("  %", 0) == 0 || line.rfind("  Return", 0) == 0 ||
+            line.rfind("subgraph", 0) == 0 || line == "}") {
+            out += line + "\n";
+        }
+        pos = end + 1;
+    }
+    return out;
+}
+
+std::size_t countPrim(const ir::Module& m, std::string_view name) {
+    std::size_t n = 0;
+    for (ir::FuncGraph* g : m.reachableGraphs()) {
+        for (ir::CNode* c : g->topoOrder()) {
+            n += c->isPrimitive(name) ? 1 : 0;
+        }
+    }
+    return n;
+}
+
+}  // namespace
+
+class TestAutodiff : public QObject {
+    Q_OBJECT
+
+private slots:
+    // ---- the pass on .ir text ----------------------------------------------------------------
+
+    // The forward keeps the Assign/Load/UpdateState chain; the gradient of x is the sum of the
+    // three Loads, accumulated as the reverse sweep meets them (load3 + load2, then + load1),
+    // and the state after the call is the forward's last one (seed lines 734-800).
+    void seedBackwardNetKeepsTheChainAndAccumulatesInSweepOrder() {
+        auto m = expand(kSeedAfterInline);
+        QCOMPARE(QString::fromStdString(m->verify()), QString());
+        QCOMPARE(m->graphs().size(), std::size_t(1));
+        QCOMPARE(QString::fromStdString(body(*m)),
+                 QString("subgraph @BackwardNet_construct() {\n"
+                         "  %0 = Assign(%para2_param, Tensor(shape=[], dtype=Int32, value=0), U)\n"
+                         "  %1 = UpdateState(U, %0)\n"
+                         "  %2 = Load(%para2_param, %1)\n"
+                         "  %3 = UpdateState(%1, %2)\n"
+                         "  %4 = Assign(%para2_param, Tensor(shape=[], dtype=Int32, value=1), %3)\n"
+                         "  %5 = UpdateState(%3, %4)\n"
+                         "  %6 = Load(%para2_param, %5)\n"
+                         "  %7 = UpdateState(%5, %6)\n"
+                         "  %8 = Assign(%para2_param, Tensor(shape=[], dtype=Int32, value=2), %7)\n"
+                         "  %9 = UpdateState(%7, %8)\n"
+                         "  %10 = Load(%para2_param, %9)\n"
+                         "  %11 = Mul(Tensor(shape=[], dtype=Int32, value=1), %10)\n"
+                         "  %12 = Mul(Tensor(shape=[], dtype=Int32, value=1), %6)\n"
+                         "  %13 = MakeTuple(%11, %12)\n"
+                         "  %14 = AddN(%13)\n"
+                         "  %15 = Mul(Tensor(shape=[], dtype=Int32, value=1), %2)\n"
+                         "  %16 = MakeTuple(%14, %15)\n"
+                         "  %17 = AddN(%16)\n"
+                         "  %18 = MakeTuple(%17)\n"
+                         "  %19 = UpdateState(%9, %10)\n"
+                         "  %20 = Depend(%18, %19)\n"
+                         "  Return(%20)\n"
+                         "}\n"));
+        // Every new node is typed and carries the source line of the node it stands for.
+        for (ir::CNode* c : m->entry()->topoOrder()) {
+            QVERIFY(c->abstract() != nullptr);
+        }
+    }
+
+    // Broadcasting: y (3,) meets x (2, 3); its gradient is summed over the broadcast axis.
+    void broadcastGradientIsReducedToTheInputShape() {
+        auto m = expand(R"(# IR entry: @main
+# Params:
+%para1_x: <Tensor[Float32], (2, 3)>
+%para2_y: <Tensor[Float32], (3)>
+
+subgraph @main() {
+  %0 = GradOperation(@f) primitive_attrs: {get_all: Bool(1), get_by_list: Bool(0), sens_param: Bool(0)}
+      : (<Func, NoShape>) -> (<Func, NoShape>)
+  %1 = %0(%para1_x, %para2_y)
+      : (<Tensor[Float32], (2, 3)>, <Tensor[Float32], (3)>) -> (<Tuple[Tensor[Float32]*2], TupleShape((2, 3), (3))>)
+  Return(%1)
+      : (<Tuple[Tensor[Float32]*2], TupleShape((2, 3), (3))>)
+}
+subgraph @f(%para3_a, %para4_b) {
+  %0 = Mul(%para3_a, %para4_b)
+      : (<Tensor[Float32], (2, 3)>, <Tensor[Float32], (3)>) -> (<Tensor[Float32], (2, 3)>)
+  Return(%0)
+      : (<Tensor[Float32], (2, 3)>)
+}
+)");
+        QCOMPARE(QString::fromStdString(m->verify()), QString());
+        const ir::Node* out = m->entry()->output();
+        QCOMPARE(QString::fromStdString(ir::formatAbstract(*out->abstract())),
+                 QString("<Tuple[Tensor[Float32]*2], TupleShape((2, 3), (3))>"));
+        QCOMPARE(countPrim(*m, "ReduceSum"), std::size_t(1));
+        QCOMPARE(countPrim(*m, "GradOperation"), std::size_t(0));
+    }
+
+    // A primitive without a bprop rule is a clear error at its source line.
+    void primitiveWithoutRuleIsAnError() {
+        const Run r = runScript(std::string(kHeader) +
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        return ops.tile(x, (2,))\n"
+                                "class G(nn.Cell):\n"
+                                "    def __init__(self, net):\n"
+                                "        super().__init__()\n"
+                                "        self.net = net\n"
+                                "        self.grad = C.GradOperation()\n"
+                                "    def construct(self, x):\n"
+                                "        return self.grad(self.net)(x)\n"
+                                "print(G(Net())(Tensor([1.5, 2.5])))\n");
+        QCOMPARE(r.result.status, interp::RunResult::Status::Exception);
+        QVERIFY2(r.out.find("the gradient of 'Tile' is not supported yet") != std::string::npos,
+                 r.out.c_str());
+        QVERIFY2(r.out.find("net.py:9") != std::string::npos, r.out.c_str());
+    }
+
+    // ---- end to end --------------------------------------------------------------------------
+
+    // d(x*x + 3x)/dx = 2x + 3: 7 at 2.
+    void polynomialGradient() {
+        const Run r = runScript(std::string(kHeader) +
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        return x * x + 3 * x\n"
+                                "class G(nn.Cell):\n"
+                                "    def __init__(self, net):\n"
+                                "        super().__init__()\n"
+                                "        self.net = net\n"
+                                "        self.grad = C.GradOperation()\n"
+                                "    def construct(self, x):\n"
+                                "        return self.grad(self.net)(x)\n"
+                                "print(G(Net())(Tensor([2.0, -1.0])))\n");
+        EXPECT_OUTPUT(r, "[7. 1.]\n");
+    }
+
+    void elementwiseOpsMatchFiniteDifferences_data() {
+        QTest::addColumn<QString>("body");
+        QTest::newRow("add sub mul div broadcast")
+            << "        return ops.reduce_sum((x - y) * (x + y) / (y * y + 2.0))\n";
+        QTest::newRow("neg square sqrt exp log")
+            << "        return ops.reduce_sum(-ops.sqrt(ops.square(x) + 1.0) * ops.exp(y) + "
+               "ops.log(x * x + y * y + 1.0))\n";
+        QTest::newRow("pow constant exponent") << "        return ops.reduce_sum(ops.pow(x * x + "
+                                                  "1.0, 1.5) + ops.pow(y * y + 2.0, 3.0))\n";
+        QTest::newRow("maximum minimum")
+            << "        return ops.reduce_sum(ops.maximum(x, y) * 2.0 + ops.minimum(x, y * 0.5))\n";
+        QTest::newRow("select")
+            << "        return ops.reduce_sum(ops.select(x > y, x * y, x - y))\n";
+        QTest::newRow("activations") << "        return ops.reduce_sum(ops.relu(x) * "
+                                        "ops.sigmoid(y) + ops.tanh(x * y) + ops.gelu(x))\n";
+        QTest::newRow("softmax reduce_mean") << "        return ops.reduce_mean(ops.softmax(x * y, "
+                                                "axis=-1) * x) + ops.reduce_mean(x, 0).sum()\n";
+        QTest::newRow("reshape transpose expand squeeze")
+            << "        return ops.reduce_sum(ops.reshape(x, (3, 2)).T * "
+               "ops.squeeze(ops.expand_dims(y, 0), 0) * y)\n";
+        QTest::newRow("matmul batchmatmul")
+            << "        return ops.reduce_sum(ops.matmul(x, ops.reshape(y, (3, 1))) * "
+               "ops.matmul(x.T, x).sum())\n";
+        QTest::newRow("cast addn")
+            << "        return ops.reduce_sum(ops.addn([x, x * y, ops.cast(x, ms.float64)]))\n";
+    }
+    void elementwiseOpsMatchFiniteDifferences() {
+        QFETCH(QString, body);
+        const Run r = runScript(finiteDifferenceScript(body.toStdString()));
+        EXPECT_OUTPUT(r, "(2, 3) (3,) ok\n");
+    }
+
+    // A two-layer MLP (float64 weights): input and weight gradients (get_all + get_by_list
+    // with a ParameterTuple) against finite differences.
+    void mlpMatchesFiniteDifferences() {
+        const Run r =
+            runScript(std::string(kHeader) +
+                      "class Mlp(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.w1 = Parameter(Tensor(np.array([[0.3, -0.2, 0.5], [0.1, 0.4, "
+                      "-0.6], [-0.3, 0.2, 0.7], [0.5, -0.5, 0.1]]), ms.float64), name='w1')\n"
+                      "        self.b1 = Parameter(Tensor(np.array([0.1, -0.1, 0.2, 0.0]), "
+                      "ms.float64), name='b1')\n"
+                      "        self.mm = ops.MatMul(transpose_b=True)\n"
+                      "        self.w2 = Parameter(Tensor(np.array([[0.2, -0.4, 0.3, 0.6], [-0.1, "
+                      "0.5, 0.2, -0.3]]), ms.float64), name='w2')\n"
+                      "    def construct(self, x):\n"
+                      "        h = ops.tanh(ops.bias_add(ops.matmul(x, self.w1.T), self.b1))\n"
+                      "        return ops.reduce_mean(ops.sigmoid(self.mm(h, self.w2)) * 2.0)\n"
+                      "class Grads(nn.Cell):\n"
+                      "    def __init__(self, net):\n"
+                      "        super().__init__()\n"
+                      "        self.net = net\n"
+                      "        self.weights = ParameterTuple(net.trainable_params())\n"
+                      "        self.grad = C.GradOperation(get_all=True, get_by_list=True)\n"
+                      "    def construct(self, x):\n"
+                      "        return self.grad(self.net, self.weights)(x)\n"
+                      "net = Mlp()\n"
+                      "xv = np.array([[0.5, -1.0, 2.0], [1.0, 0.3, -0.2]])\n"
+                      "(gx,), gw = Grads(net)(Tensor(xv, ms.float64))\n"
+                      "def loss(x):\n"
+                      "    return float(net(Tensor(x, ms.float64)).asnumpy())\n"
+                      "eps = 1e-6\n"
+                      "err = 0.0\n"
+                      "for i in range(2):\n"
+                      "    for j in range(3):\n"
+                      "        a = xv.copy(); a[i, j] += eps\n"
+                      "        b = xv.copy(); b[i, j] -= eps\n"
+                      "        err = max(err, abs((loss(a) - loss(b)) / (2 * eps) - "
+                      "float(gx.asnumpy()[i, j])))\n"
+                      "for k, p in enumerate([net.w1, net.w2]):\n"
+                      "    w = p.asnumpy()\n"
+                      "    for i in range(w.shape[0]):\n"
+                      "        for j in range(w.shape[1]):\n"
+                      "            a = w.copy(); a[i, j] += eps\n"
+                      "            p.set_data(Tensor(a, ms.float64)); fa = loss(xv)\n"
+                      "            a[i, j] -= 2 * eps\n"
+                      "            p.set_data(Tensor(a, ms.float64)); fb = loss(xv)\n"
+                      "            p.set_data(Tensor(w, ms.float64))\n"
+                      "            err = max(err, abs((fa - fb) / (2 * eps) - float(gw[2 * "
+                      "k].asnumpy()[i, j])))\n"
+                      "print(len(gw), gw[1].shape, 'ok' if err < 1e-7 else err)\n");
+        EXPECT_OUTPUT(r, "3 (4,) ok\n");
+    }
+
+    // nn.Dense (float32): y = x W^T + b, loss = sum(y): dW = ones^T x, db = rows.
+    void denseWeightGradients() {
+        const Run r = runScript(std::string(kHeader) +
+                                "class G(nn.Cell):\n"
+                                "    def __init__(self, net):\n"
+                                "        super().__init__()\n"
+                                "        self.net = net\n"
+                                "        self.grad = C.GradOperation(get_by_list=True)\n"
+                                "        self.weights = ParameterTuple(net.trainable_params())\n"
+                                "    def construct(self, x):\n"
+                                "        return self.grad(self.net, self.weights)(x)\n"
+                                "dense = nn.Dense(3, 2)\n"
+                                "gw, gb = G(dense)(Tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]]))\n"
+                                "print(gw)\n"
+                                "print(gb)\n");
+        EXPECT_OUTPUT(r, "[[5. 7. 9.]\n [5. 7. 9.]]\n[2. 2.]\n");
+    }
+
+    // sens_param: the last input scales the output's gradient.
+    void sensParam() {
+        const Run r = runScript(
+            std::string(kHeader) +
+            "class Net(nn.Cell):\n"
+            "    def construct(self, x, y):\n"
+            "        return x * y\n"
+            "class G(nn.Cell):\n"
+            "    def __init__(self, net):\n"
+            "        super().__init__()\n"
+            "        self.net = net\n"
+            "        self.grad = C.GradOperation(get_all=True, sens_param=True)\n"
+            "    def construct(self, x, y, s):\n"
+            "        return self.grad(self.net)(x, y, s)\n"
+            "dx, dy = G(Net())(Tensor([1.0, 2.0]), Tensor([3.0, 4.0]), Tensor([10.0, 100.0]))\n"
+            "print(dx, dy)\n");
+        EXPECT_OUTPUT(r, "[ 30. 400.] [ 10. 200.]\n");
+    }
+
+    // ops.grad / ops.value_and_grad in construct: positions, weights, value.
+    void gradAndValueAndGradFunctions() {
+        const Run r = runScript(
+            std::string(kHeader) +
+            "class Net(nn.Cell):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.w = Parameter(Tensor([2.0, 3.0]), name='w')\n"
+            "    def construct(self, x, y):\n"
+            "        return ops.reduce_sum(x * y * self.w)\n"
+            "class G(nn.Cell):\n"
+            "    def __init__(self, net):\n"
+            "        super().__init__()\n"
+            "        self.net = net\n"
+            "    def construct(self, x, y):\n"
+            "        a = ops.grad(self.net)(x, y)\n"
+            "        b = ops.grad(self.net, grad_position=(0, 1))(x, y)\n"
+            "        c = ops.grad(self.net, None, self.net.w)(x, y)\n"
+            "        v, g = ops.value_and_grad(self.net, 1, weights=(self.net.w,))(x, y)\n"
+            "        return a, b, c, v, g\n"
+            "a, b, c, v, g = G(Net())(Tensor([1.0, 2.0]), Tensor([5.0, 7.0]))\n"
+            "print(a)\n"
+            "print(b)\n"
+            "print(c)\n"
+            "print(v)\n"
+            "print(g)\n");
+        EXPECT_OUTPUT(
+            r,
+            "[10. 21.]\n"
+            "(Tensor(shape=[2], dtype=Float32, value= [ 1.00000000e+01,  2.10000000e+01]), "
+            "Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  6.00000000e+00]))\n"
+            "[ 5. 14.]\n"
+            "52.0\n"
+            "(Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  6.00000000e+00]), "
+            "(Tensor(shape=[2], dtype=Float32, value= [ 5.00000000e+00,  1.40000000e+01]),))\n");
+    }
+
+    // A while loop on a tensor condition inside the differentiated function.
+    void whileOnTensorConditionIsAnError() {
+        const Run r = runScript(std::string(kHeader) +
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        while x.sum() < 10:\n"
+                                "            x = x * 2\n"
+                                "        return x\n"
+                                "class G(nn.Cell):\n"
+                                "    def __init__(self, net):\n"
+                                "        super().__init__()\n"
+                                "        self.net = net\n"
+                                "        self.grad = C.GradOperation()\n"
+                                "    def construct(self, x):\n"
+                                "        return self.grad(self.net)(x)\n"
+                                "print(G(Net())(Tensor([1.0, 2.0])))\n");
+        QCOMPARE(r.result.status, interp::RunResult::Status::Exception);
+        QVERIFY2(
+            r.out.find(
+                "while loop on a tensor condition is not supported yet (the loop at line 9)") !=
+                std::string::npos,
+            r.out.c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestAutodiff)
+#include "test_autodiff.moc"
