@@ -12,6 +12,7 @@
 #include "ir/module.h"
 #include "passes/compile_error.h"
 #include "passes/pipeline.h"
+#include "runtime/graph_eval.h"
 
 using namespace irscope;
 
@@ -259,6 +260,61 @@ subgraph @f(%para3_a, %para4_b) {
         QCOMPARE(countPrim(*m, "GradOperation"), std::size_t(0));
     }
 
+    // A no_inline graph (lazy inline's CR_ graph) stays a call: of its fprop graph, whose
+    // bprop gives the gradient of its input and of the weight it reads.
+    void noInlineCallGoesThroughFpropGraphs() {
+        auto m = expand(R"(# IR entry: @main
+# Params:
+%para1_x: <Tensor[Float32], (2)>
+%para2_w: <Ref[Tensor[Float32]], (2), ref_key=:w> : has_default
+
+subgraph @main() {
+  %0 = MakeTuple(%para2_w)
+      : (<Ref[Tensor[Float32]], (2), ref_key=:w>) -> (<Tuple[Ref[Tensor[Float32]]], TupleShape((2))>)
+  %1 = GradOperation(@f, %0) primitive_attrs: {get_all: Bool(1), get_by_list: Bool(1), sens_param: Bool(0)}
+      : (<Func, NoShape>, <Tuple[Ref[Tensor[Float32]]], TupleShape((2))>) -> (<Func, NoShape>)
+  %2 = %1(%para1_x)
+      : (<Tensor[Float32], (2)>) -> (<Tuple[Tuple[Tensor[Float32]], Tuple[Tensor[Float32]]], TupleShape(((2)), ((2)))>)
+  Return(%2)
+      : (<Tuple[Tuple[Tensor[Float32]], Tuple[Tensor[Float32]]], TupleShape(((2)), ((2)))>)
+}
+subgraph @f(%para3_a) {
+  %0 = call @CR_block(%para3_a)
+      : (<Tensor[Float32], (2)>) -> (<Tensor[Float32], (2)>)
+  %1 = call @CR_block(%0)
+      : (<Tensor[Float32], (2)>) -> (<Tensor[Float32], (2)>)
+  Return(%1)
+      : (<Tensor[Float32], (2)>)
+}
+subgraph attr:
+no_inline: Bool(1)
+subgraph @CR_block(%para4_b) {
+  %0 = Mul(%para4_b, $(@main:%para2_w))
+      : (<Tensor[Float32], (2)>, <Ref[Tensor[Float32]], (2), ref_key=:w>) -> (<Tensor[Float32], (2)>)
+  Return(%0)
+      : (<Tensor[Float32], (2)>)
+}
+)");
+        QCOMPARE(QString::fromStdString(m->verify()), QString());
+        QVERIFY(m->findGraph("\u25b8CR_block") != nullptr);
+        QVERIFY(m->findGraph("\u25c2CR_block") != nullptr);
+        QCOMPARE(countPrim(*m, "GradOperation"), std::size_t(0));
+        // out = x * w * w: dx = w * w, dw = 2 * x * w.
+        const runtime::Tensor x = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
+                                                               std::vector<double>{1.0, 2.0});
+        const runtime::Tensor w = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
+                                                               std::vector<double>{3.0, 5.0});
+        const ops::KernelArg in[] = {ops::KernelArg(x)};
+        const ops::KernelArg r = runtime::evaluateGraph(*m, in, {{"w", w}});
+        QVERIFY(r.isTuple());
+        const runtime::Tensor& dx = r.elements()[0].elements()[0].tensor();
+        const runtime::Tensor& dw = r.elements()[1].elements()[0].tensor();
+        QCOMPARE(dx.getDouble(0), 9.0);
+        QCOMPARE(dx.getDouble(1), 25.0);
+        QCOMPARE(dw.getDouble(0), 6.0);
+        QCOMPARE(dw.getDouble(1), 20.0);
+    }
+
     // A primitive without a bprop rule is a clear error at its source line.
     void primitiveWithoutRuleIsAnError() {
         const Run r = runScript(std::string(kHeader) +
@@ -456,6 +512,38 @@ subgraph @f(%para3_a, %para4_b) {
             "52.0\n"
             "(Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  6.00000000e+00]), "
             "(Tensor(shape=[2], dtype=Float32, value= [ 5.00000000e+00,  1.40000000e+01]),))\n");
+    }
+
+    // An if on a tensor condition: the Switch chooses between fprop graphs, whose bprops
+    // return the gradients of the same values; each call takes another branch.
+    void ifOnTensorConditionTakesBothBranches() {
+        const Run r =
+            runScript(std::string(kHeader) +
+                      "class Net(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.w = Parameter(Tensor([2.0, 3.0]), name='w')\n"
+                      "    def construct(self, x, y):\n"
+                      "        if x.sum() > y.sum():\n"
+                      "            z = x * x * self.w\n"
+                      "        else:\n"
+                      "            z = x * y * 3.0\n"
+                      "        return ops.reduce_sum(z * y)\n"
+                      "class G(nn.Cell):\n"
+                      "    def __init__(self, net):\n"
+                      "        super().__init__()\n"
+                      "        self.net = net\n"
+                      "        self.grad = C.GradOperation(get_all=True, get_by_list=True)\n"
+                      "        self.weights = ParameterTuple(net.trainable_params())\n"
+                      "    def construct(self, x, y):\n"
+                      "        return self.grad(self.net, self.weights)(x, y)\n"
+                      "g = G(Net())\n"
+                      "(dx, dy), (dw,) = g(Tensor([3.0, 4.0]), Tensor([1.0, 1.0]))\n"
+                      "print(dx, dy, dw)\n"
+                      "(dx, dy), (dw,) = g(Tensor([1.0, 1.0]), Tensor([3.0, 4.0]))\n"
+                      "print(dx, dy, dw)\n");
+        // x.sum() > y.sum(): L = sum(x*x*w*y); else L = sum(3*x*y*y).
+        EXPECT_OUTPUT(r, "[12. 24.] [18. 48.] [ 9. 16.]\n[27. 48.] [18. 24.] [0. 0.]\n");
     }
 
     // A while loop on a tensor condition inside the differentiated function.

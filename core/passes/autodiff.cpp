@@ -47,8 +47,8 @@ bool isMonad(const Node* n) {
 
 }  // namespace
 
-Node* Expander::constant(ir::ValuePtr v) {
-    Node* n = m_.addValue(home_, v);
+Node* Expander::constantIn(ir::FuncGraph* g, ir::ValuePtr v) {
+    Node* n = m_.addValue(g, v);
     n->setAbstract(v->kind == Value::Kind::Primitive || v->kind == Value::Kind::Graph
                        ? Abstract::func()
                        : infer::constAbstract(v));
@@ -78,7 +78,7 @@ Node* Expander::prim(const Node* like, std::string_view name, const std::vector<
     }
     std::vector<Node*> ins{constant(Value::primitive(std::string(name), attrs))};
     ins.insert(ins.end(), inputs.begin(), inputs.end());
-    CNode* n = m_.addCNode(home_, ins);
+    CNode* n = m_.addCNode(bwd_, ins);
     n->setAbstract(r.abs && r.abs->kind == Abstract::Kind::Tensor
                        ? Abstract::tensor(r.abs->dtype, r.abs->shape)
                        : r.abs);
@@ -304,7 +304,7 @@ void Expander::sweepDead() {
                 m_.erase(n);
                 created_[k] = nullptr;
                 for (Node* in : ins) {
-                    if (in->users().empty() && !in->isParameter() && in->graph() == home_ &&
+                    if (in->users().empty() && !in->isParameter() && in->graph() == fwd_ &&
                         std::find(created_.begin(), created_.end(), in) == created_.end()) {
                         created_.push_back(in);  // the call's own inputs (the weights tuple)
                     }

@@ -105,12 +105,12 @@ std::vector<CNode*> sourceOrder(const FuncGraph* g) {
 Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
                            std::vector<FuncGraph*>& stack) {
     if (std::find(stack.begin(), stack.end(), g) != stack.end()) {
-        throw errorAt(call_, "RuntimeError",
+        throw errorAt(site_, "RuntimeError",
                       "irscope: automatic differentiation of the recursive graph '" + g->name() +
                           "' is not supported yet.");
     }
     if (g->parameters().size() != args.size()) {
-        throw errorAt(call_, "TypeError",
+        throw errorAt(site_, "TypeError",
                       "The function '" + g->name() + "' takes " +
                           std::to_string(g->parameters().size()) + " arguments but " +
                           std::to_string(args.size()) + " were given.");
@@ -125,7 +125,7 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             return it->second;
         }
         if (const auto* v = ir::nodeCast<ir::ValueNode>(n)) {
-            Node* k = constant(v->value());
+            Node* k = constantIn(fwd_, v->value());
             k->setAbstract(v->abstract());
             return {k, nullptr};
         }
@@ -136,36 +136,62 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             break;
         }
         if (const auto* callee = ir::nodeCast<CNode>(c->input(0))) {
-            if (callee->isPrimitive("Switch")) {
-                for (FuncGraph* b : branchGraphs(callee)) {
-                    if (reaches(b, g)) {
-                        throw errorAt(callee, "RuntimeError",
-                                      "irscope: automatic differentiation of a while loop on a "
-                                      "tensor condition "
-                                      "is not supported yet (the loop at line " +
-                                          lineOf(callee) + ").");
-                    }
+            if (!callee->isPrimitive("Switch") || callee->size() != 4) {
+                throw errorAt(c, "RuntimeError",
+                              "irscope: automatic differentiation through a call of a function "
+                              "value is not supported yet (line " +
+                                  lineOf(c) + ").");
+            }
+            for (FuncGraph* b : branchGraphs(callee)) {
+                if (reaches(b, g)) {
+                    throw errorAt(callee, "RuntimeError",
+                                  "irscope: automatic differentiation of a while loop on a tensor "
+                                  "condition is not supported yet (the loop at line " +
+                                      lineOf(callee) + ").");
                 }
             }
-            throw errorAt(
-                c, "RuntimeError",
-                "irscope: automatic differentiation through a call of a function value (a Switch "
-                "on a tensor condition, a Partial) is not supported yet (line " +
-                    lineOf(c) + ").");
+            // if/else on a tensor: Switch(cond, Partial(@✓g, ...), Partial(@✗g, ...))(args).
+            std::vector<Callee> branches;
+            for (std::size_t b = 2; b < 4; ++b) {
+                Node* fn = callee->input(b);
+                Callee k;
+                if (auto* p = ir::nodeCast<CNode>(fn); p && p->isPrimitive("Partial")) {
+                    fn = p->input(1);
+                    for (std::size_t a = 2; a < p->size(); ++a) {
+                        k.bound.push_back(mapped(p->input(a)));
+                    }
+                }
+                const auto* v = ir::nodeCast<ir::ValueNode>(fn);
+                if (v == nullptr || v->value()->kind != ir::Value::Kind::Graph) {
+                    throw errorAt(callee, "RuntimeError",
+                                  "irscope: automatic differentiation of a Switch between values "
+                                  "that are not known graphs is not supported yet.");
+                }
+                k.graph = v->value()->graph;
+                for (std::size_t a = 1; a < c->size(); ++a) {
+                    k.bound.push_back(mapped(c->input(a)));
+                }
+                branches.push_back(std::move(k));
+            }
+            const Mapped cond = mapped(callee->input(1));
+            map[c] = callThroughFprop(c, branches, &cond);
+            continue;
         }
         std::vector<Mapped> in;
         for (std::size_t i = 1; i < c->size(); ++i) {
             in.push_back(mapped(c->input(i)));
         }
         if (FuncGraph* callee = c->calledGraph()) {
-            map[c] = copyGraph(callee, in, stack);
+            // A no_inline graph (lazy inline's CR_ graphs) stays a call, of its fprop graph.
+            map[c] = callee->flag("no_inline") ? callThroughFprop(c, {Callee{callee, in}}, nullptr)
+                                               : copyGraph(callee, in, stack);
             continue;
         }
         std::vector<Node*> nodes{mapped(c->input(0)).node};
         for (const Mapped& x : in) {
             nodes.push_back(x.node);
         }
-        CNode* copy = m_.addCNode(home_, nodes);
+        CNode* copy = m_.addCNode(fwd_, nodes);
         copy->setAbstract(c->abstract());
         copy->debug() = c->debug();
         copy->attrs() = c->attrs();

@@ -49,8 +49,10 @@ CompileError errorAt(const ir::Node* at, const std::string& pyType, const std::s
 
 class Expander {
 public:
-    Expander(ir::Module& m, ir::CNode* call) : m_(m), call_(call), home_(call->graph()) {}
-    // Expands the call; returns the node that replaces it.
+    // The expansion of a grad call: forward and gradient go into the call's graph.
+    Expander(ir::Module& m, ir::CNode* call)
+        : m_(m), call_(call), site_(call), fwd_(call->graph()), bwd_(call->graph()) {}
+    // Expands the call and replaces it by the gradients.
     void run();
 
     // ---- node building (autodiff.cpp) --------------------------------------------------------
@@ -58,7 +60,9 @@ public:
     // every input is one), with `like`'s debug info.
     ir::Node* prim(const ir::Node* like, std::string_view name,
                    const std::vector<ir::Node*>& inputs, const ir::AttrMap& attrs = {});
-    ir::Node* constant(ir::ValuePtr v);
+    // A constant in the graph the gradient is built in (constantIn: in g).
+    ir::Node* constant(ir::ValuePtr v) { return constantIn(bwd_, std::move(v)); }
+    ir::Node* constantIn(ir::FuncGraph* g, ir::ValuePtr v);
     ir::Node* zerosFor(const ir::Node* like, const ir::AbstractPtr& a);
     ir::Node* onesFor(const ir::Node* like, const ir::AbstractPtr& a);
 
@@ -73,9 +77,32 @@ public:
     }
 
 private:
+    // A region differentiated inside an fprop graph: forward copies go to `fwd`, the
+    // gradient to `bwd` (autodiff_fprop.cpp).
+    Expander(ir::Module& m, const ir::Node* site, ir::FuncGraph* fwd, ir::FuncGraph* bwd,
+             std::vector<ir::Node*> weights)
+        : m_(m), site_(site), fwd_(fwd), bwd_(bwd), weights_(std::move(weights)) {}
+
     // autodiff_forward.cpp
     Mapped copyGraph(ir::FuncGraph* g, const std::vector<Mapped>& args,
                      std::vector<ir::FuncGraph*>& stack);
+    // autodiff_fprop.cpp: a call the forward copy cannot inline (a Switch between branch
+    // graphs, a no_inline graph) becomes a call of fprop graphs ▸g returning
+    // (out, Partial(@◂g, saved...)); ◂g(saved..., dout) returns the gradients of `wrt` (the
+    // call's tensor inputs) then of the weights. Returns the forward value.
+    struct Callee {
+        ir::FuncGraph* graph = nullptr;
+        std::vector<Mapped> bound;  // Partial arguments, then the call's
+    };
+    Mapped callThroughFprop(const ir::CNode* c, const std::vector<Callee>& callees,
+                            const Mapped* cond);
+    ir::FuncGraph* fpropGraph(const ir::CNode* c, const Callee& callee,
+                              const std::vector<Mapped>& wrt);
+    struct FpropCall {
+        ir::Node* tuple = nullptr;  // (out, bprop)
+        std::vector<Mapped> wrt;
+    };
+    void backpropCall(ir::CNode* value, const FpropCall& call, const Grad& dout);
     void markActive(const GradLayout& layout);
     // autodiff_sweep.cpp
     void sweep(Grad sens);
@@ -86,8 +113,10 @@ private:
     void sweepDead();
 
     ir::Module& m_;
-    ir::CNode* call_;
-    ir::FuncGraph* home_;
+    ir::CNode* call_ = nullptr;  // the grad call (nullptr inside an fprop graph)
+    const ir::Node* site_;       // debug info and errors of the expansion's own nodes
+    ir::FuncGraph* fwd_;
+    ir::FuncGraph* bwd_;
     ir::FuncGraph* target_ = nullptr;
     std::vector<Mapped> targetParams_;  // the target's parameters as mapped
     std::vector<ir::Node*> inputs_;     // the call's differentiated inputs (sens excluded)
@@ -100,6 +129,7 @@ private:
     std::unordered_map<const void*, Grad> grads_;
     std::vector<ir::Node*> created_;  // every node made, for the final sweep
     Mapped out_;
+    std::unordered_map<const ir::CNode*, FpropCall> fpropCalls_;  // by the forward value node
     bool sideEffects_ = false;
 };
 

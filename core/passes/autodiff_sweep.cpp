@@ -139,7 +139,7 @@ Node* Expander::materialize(const Node* like, const Grad& g, const ir::AbstractP
 }
 
 void Expander::sweep(Grad sens) {
-    accumulate(call_, out_.key, std::move(sens));
+    accumulate(site_, out_.key, std::move(sens));
     for (auto it = copies_.rbegin(); it != copies_.rend(); ++it) {
         CNode* c = *it;
         if (!active(c)) {
@@ -159,6 +159,10 @@ void Expander::backprop(CNode* c, const Grad& dout) {
     if (p == nullptr) {
         throw errorAt(c, "RuntimeError",
                       "irscope: automatic differentiation through this call is not supported yet.");
+    }
+    if (auto call = fpropCalls_.find(c); call != fpropCalls_.end()) {
+        backpropCall(c, call->second, dout);
+        return;
     }
     const std::vector<Mapped>& in = copyInputs_.at(c);
     const std::string& name = p->name;
