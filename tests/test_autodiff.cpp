@@ -55,6 +55,7 @@ const char* const kHeader =
 // y (3,)) against central finite differences; prints "ok" or the worst error.
 std::string finiteDifferenceScript(const std::string& body) {
     return std::string(kHeader) +
+           "idx = Tensor(np.array([1, 0, 1]), ms.int32)\n"
            "class Net(nn.Cell):\n"
            "    def construct(self, x, y):\n" +
            body +
@@ -320,7 +321,7 @@ subgraph @CR_block(%para4_b) {
         const Run r = runScript(std::string(kHeader) +
                                 "class Net(nn.Cell):\n"
                                 "    def construct(self, x):\n"
-                                "        return ops.tile(x, (2,))\n"
+                                "        return ops.ReduceProd()(x)\n"
                                 "class G(nn.Cell):\n"
                                 "    def __init__(self, net):\n"
                                 "        super().__init__()\n"
@@ -330,8 +331,9 @@ subgraph @CR_block(%para4_b) {
                                 "        return self.grad(self.net)(x)\n"
                                 "print(G(Net())(Tensor([1.5, 2.5])))\n");
         QCOMPARE(r.result.status, interp::RunResult::Status::Exception);
-        QVERIFY2(r.out.find("the gradient of 'Tile' is not supported yet") != std::string::npos,
-                 r.out.c_str());
+        QVERIFY2(
+            r.out.find("the gradient of 'ReduceProd' is not supported yet") != std::string::npos,
+            r.out.c_str());
         QVERIFY2(r.out.find("net.py:9") != std::string::npos, r.out.c_str());
     }
 
@@ -377,6 +379,15 @@ subgraph @CR_block(%para4_b) {
         QTest::newRow("matmul batchmatmul")
             << "        return ops.reduce_sum(ops.matmul(x, ops.reshape(y, (3, 1))) * "
                "ops.matmul(x.T, x).sum())\n";
+        QTest::newRow("slice gather concat stack tile abs")
+            << "        a = x[:, 1:3] * y[0:2] + ops.gather(x, idx, 0).sum()\n"
+               "        b = ops.concat((x, x * y), 1).sum() * y[1] + ops.stack((y, y * y), "
+               "0).sum()\n"
+               "        return ops.reduce_sum(a) + b + ops.tile(y, (2, 1)).sum() * "
+               "ops.abs(x).sum()\n";
+        QTest::newRow("floor_mod reduce_max reduce_min hswish")
+            << "        a = ops.floor_mod(x * 3.0, y + 2.0) * y + ops.ReduceMax(True)(x * y, 1)\n"
+               "        return ops.reduce_sum(a + ops.ReduceMin()(x, 0) + ops.HSwish()(x * 1.7))\n";
         QTest::newRow("cast addn")
             << "        return ops.reduce_sum(ops.addn([x, x * y, ops.cast(x, ms.float64)]))\n";
     }

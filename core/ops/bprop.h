@@ -69,10 +69,11 @@ struct BpropContext {
 // registry's constructor.
 void registerBprops(OpRegistry& reg);
 
-// Per family (bprop_math.cpp, bprop_nn.cpp, bprop_array.cpp).
+// Per family (bprop_math.cpp, bprop_nn.cpp, bprop_array.cpp, bprop_index.cpp).
 void registerMathBprops(OpRegistry& reg);
 void registerNnBprops(OpRegistry& reg);
 void registerArrayBprops(OpRegistry& reg);
+void registerIndexBprops(OpRegistry& reg);  // bprop_index.cpp
 // Sets op `name`'s rule (the op must exist).
 void setBprop(OpRegistry& reg, std::string_view name, BpropFn fn);
 

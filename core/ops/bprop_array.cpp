@@ -70,14 +70,8 @@ void bpropBroadcastTo(BpropContext& c) {
     c.setGradReduced(0, c.dout());
 }
 
-// ReduceSum/ReduceMean(x, axis): dout, reshaped with the reduced axes kept as 1, broadcast
-// back to x's shape (and divided by the number of elements reduced, for the mean).
-void bpropReduce(BpropContext& c, bool mean) {
-    const ir::Shape& xs = c.absOf(0)->shape;
-    if (!xs.isStatic()) {
-        c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
-               " is not supported yet.");
-    }
+// x's shape with the reduced axes (input 1, constant; empty or None: all) kept as 1.
+std::vector<std::int64_t> keptShape(BpropContext& c, const ir::Shape& xs) {
     const auto rank = static_cast<std::int64_t>(xs.rank());
     std::vector<std::int64_t> axes;
     const ValuePtr axis = c.inputCount() > 1 ? constOf(c.input(1)) : Value::tuple({});
@@ -97,11 +91,23 @@ void bpropReduce(BpropContext& c, bool mean) {
         }
     }
     std::vector<std::int64_t> kept = xs.dims;
-    std::int64_t count = 1;
-    for (std::int64_t a : normalizeAxes("ReduceSum", "axis", axes, rank)) {
-        count *= kept[static_cast<std::size_t>(a)];
+    for (std::int64_t a : normalizeAxes("Reduce", "axis", axes, rank)) {
         kept[static_cast<std::size_t>(a)] = 1;
     }
+    return kept;
+}
+
+// ReduceSum/ReduceMean(x, axis): dout, reshaped with the reduced axes kept as 1, broadcast
+// back to x's shape (and divided by the number of elements reduced, for the mean).
+void bpropReduce(BpropContext& c, bool mean) {
+    const ir::Shape& xs = c.absOf(0)->shape;
+    if (!xs.isStatic()) {
+        c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
+               " is not supported yet.");
+    }
+    const std::vector<std::int64_t> kept = keptShape(c, xs);
+    const std::int64_t count =
+        xs.elementCount() / std::max<std::int64_t>(1, ir::Shape(kept).elementCount());
     Node* d = c.dout();
     if (d->abstract()->shape != ir::Shape(kept)) {
         d = c.emit("Reshape", {d, c.constant(intTuple(kept))});
@@ -111,6 +117,29 @@ void bpropReduce(BpropContext& c, bool mean) {
         d = c.emit("RealDiv", {d, c.scalar(d->abstract()->dtype, static_cast<double>(count))});
     }
     c.setGrad(0, d);
+}
+
+// ReduceMax/ReduceMin: dout shared by the elements equal to the extremum.
+void bpropReduceExtremum(BpropContext& c) {
+    const ir::Shape& xs = c.absOf(0)->shape;
+    if (!xs.isStatic()) {
+        c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
+               " is not supported yet.");
+    }
+    const std::vector<std::int64_t> kept = keptShape(c, xs);
+    auto back = [&](Node* n) {
+        if (n->abstract()->shape != ir::Shape(kept)) {
+            n = c.emit("Reshape", {n, c.constant(intTuple(kept))});
+        }
+        return c.broadcastTo(n, xs);
+    };
+    const ir::DType t = c.dout()->abstract()->dtype;
+    Node* hit = c.mask(c.emit("Equal", {c.input(0), back(c.out())}), t);
+    ir::AttrMap a;
+    a.set("keep_dims", Value::boolean(true));
+    Node* count = c.emit("ReduceSum", {hit, c.input(1)}, a);
+    Node* share = c.emit("RealDiv", {hit, c.broadcastTo(count, xs)});
+    c.setGrad(0, c.emit("Mul", {share, back(c.dout())}));
 }
 
 }  // namespace
@@ -124,6 +153,8 @@ void registerArrayBprops(OpRegistry& reg) {
     setBprop(reg, "BroadcastTo", bpropBroadcastTo);
     setBprop(reg, "ReduceSum", [](BpropContext& c) { bpropReduce(c, false); });
     setBprop(reg, "ReduceMean", [](BpropContext& c) { bpropReduce(c, true); });
+    setBprop(reg, "ReduceMax", bpropReduceExtremum);
+    setBprop(reg, "ReduceMin", bpropReduceExtremum);
     // A copy of the value (load elimination's TensorMove) passes the gradient through.
     setBprop(reg, "TensorMove", [](BpropContext& c) { c.setGrad(0, c.dout()); });
     setBprop(reg, "Dropout", [](BpropContext& c) {

@@ -118,6 +118,17 @@ void bpropSelect(BpropContext& c) {
     }
 }
 
+// out = x mod y (floored): dx = dout, dy = -dout * floor(x / y).
+void bpropFloorMod(BpropContext& c) {
+    if (c.needsGrad(0)) {
+        c.setGradReduced(0, c.dout());
+    }
+    if (c.needsGrad(1)) {
+        Node* q = c.emit("FloorDiv", {c.input(0), c.input(1)});
+        c.setGradReduced(1, c.emit("Neg", {c.emit("Mul", {c.dout(), q})}));
+    }
+}
+
 void noGradient(BpropContext&) {}
 
 }  // namespace
@@ -138,9 +149,42 @@ void registerMathBprops(OpRegistry& reg) {
     setBprop(reg, "Minimum", [](BpropContext& c) { bpropMinMax(c, false); });
     setBprop(reg, "AddN", bpropAddN);
     setBprop(reg, "Select", bpropSelect);
-    // Comparisons and constant producers: their output carries no gradient.
-    for (const char* name : {"Less", "LessEqual", "Greater", "GreaterEqual", "Equal", "OnesLike",
-                             "ZerosLike", "Ones", "Zeros", "Fill", "FloorDiv"}) {
+    setBprop(reg, "FloorMod", bpropFloorMod);
+    // Comparisons, logic, constant producers, Python-scalar arithmetic and status flags: their
+    // output carries no gradient.
+    for (const char* name : {"Less",
+                             "LessEqual",
+                             "Greater",
+                             "GreaterEqual",
+                             "Equal",
+                             "NotEqual",
+                             "LogicalAnd",
+                             "LogicalOr",
+                             "LogicalNot",
+                             "BoolNot",
+                             "OnesLike",
+                             "ZerosLike",
+                             "Ones",
+                             "Zeros",
+                             "Fill",
+                             "FloorDiv",
+                             "ScalarAdd",
+                             "ScalarSub",
+                             "ScalarMul",
+                             "ScalarDiv",
+                             "ScalarFloorDiv",
+                             "ScalarMod",
+                             "ScalarPow",
+                             "ScalarEq",
+                             "ScalarNe",
+                             "ScalarLt",
+                             "ScalarLe",
+                             "ScalarGt",
+                             "ScalarGe",
+                             "ScalarUsub",
+                             "NPUAllocFloatStatus",
+                             "NPUGetFloatStatus",
+                             "NPUClearFloatStatus"}) {
         setBprop(reg, name, noGradient);
     }
 }

@@ -135,6 +135,19 @@ void bpropGeLU(BpropContext& c) {
     c.setGrad(0, c.emit("Mul", {c.dout(), d}));
 }
 
+// HSwish: x * relu6(x + 3) / 6; its derivative is 0 below -3, 1 above 3, (2x + 3) / 6 between.
+void bpropHSwish(BpropContext& c) {
+    Node* x = c.input(0);
+    const ir::DType t = x->abstract()->dtype;
+    Node* above = c.mask(c.emit("GreaterEqual", {x, c.scalar(t, 3.0)}), t);
+    Node* inside = c.emit("Sub", {c.mask(c.emit("Greater", {x, c.scalar(t, -3.0)}), t), above});
+    Node* slope =
+        c.emit("RealDiv", {c.emit("Add", {c.emit("Mul", {x, c.scalar(t, 2.0)}), c.scalar(t, 3.0)}),
+                           c.scalar(t, 6.0)});
+    Node* d = c.emit("Add", {c.emit("Mul", {inside, slope}), above});
+    c.setGrad(0, c.emit("Mul", {c.dout(), d}));
+}
+
 // out = softmax(x, axis): dx = out * (dout - sum(dout * out, axis, keep_dims)).
 void bpropSoftmax(BpropContext& c) {
     ValuePtr axis = c.attrs().get("axis");
@@ -159,6 +172,7 @@ void registerNnBprops(OpRegistry& reg) {
     setBprop(reg, "Tanh", bpropTanh);
     setBprop(reg, "GeLU", bpropGeLU);
     setBprop(reg, "Softmax", bpropSoftmax);
+    setBprop(reg, "HSwish", bpropHSwish);
 }
 
 }  // namespace irscope::ops

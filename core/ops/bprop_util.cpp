@@ -116,6 +116,7 @@ void registerBprops(OpRegistry& reg) {
     registerMathBprops(reg);
     registerNnBprops(reg);
     registerArrayBprops(reg);
+    registerIndexBprops(reg);
 }
 
 }  // namespace irscope::ops

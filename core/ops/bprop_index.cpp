@@ -1,0 +1,233 @@
+// Bprop rules of the indexing and joining primitives: StridedSlice (unit strides), Gather
+// (axis 0), Concat, Stack, Tile, and Abs. A slice's gradient is dout padded back with zeros
+// (Concat of zero blocks), a gather's the one-hot matrix of the indices times dout.
+#include <algorithm>
+
+#include "ops/bprop.h"
+#include "ops/infer_util.h"
+
+namespace irscope::ops {
+
+using ir::Node;
+using ir::Value;
+
+namespace {
+
+ValuePtr intTuple(const std::vector<std::int64_t>& v) {
+    std::vector<ValuePtr> e;
+    for (std::int64_t x : v) {
+        e.push_back(Value::integer(x));
+    }
+    return Value::tuple(std::move(e));
+}
+
+std::optional<std::vector<std::int64_t>> ints(const Node* n) {
+    const auto* v = ir::nodeCast<ir::ValueNode>(n);
+    const ValuePtr val =
+        v != nullptr ? v->value() : (n->abstract() ? n->abstract()->value : nullptr);
+    if (!val || (val->kind != Value::Kind::Tuple && val->kind != Value::Kind::List)) {
+        return std::nullopt;
+    }
+    std::vector<std::int64_t> out;
+    for (const ValuePtr& e : val->elements) {
+        if (e->kind != Value::Kind::Int) {
+            return std::nullopt;
+        }
+        out.push_back(e->i);
+    }
+    return out;
+}
+
+std::int64_t intAttr(const BpropContext& c, std::string_view name) {
+    const ValuePtr v = c.attrs().get(name);
+    return v && v->kind == Value::Kind::Int ? v->i : 0;
+}
+
+ir::AbstractPtr withDim(const ir::AbstractPtr& a, std::size_t axis, std::int64_t n) {
+    ir::Shape s = a->shape;
+    s.dims[axis] = n;
+    return ir::Abstract::tensor(a->dtype, s);
+}
+
+ir::AttrMap axisAttr(std::int64_t axis) {
+    ir::AttrMap m;
+    m.set("axis", Value::integer(axis));
+    return m;
+}
+
+// g padded with zeros along `axis` to `size`, g starting at `start`.
+Node* padAlong(BpropContext& c, Node* g, std::size_t axis, std::int64_t start, std::int64_t size) {
+    const std::int64_t len = g->abstract()->shape.dims[axis];
+    std::vector<Node*> parts;
+    if (start > 0) {
+        parts.push_back(c.zerosLike(withDim(g->abstract(), axis, start)));
+    }
+    parts.push_back(g);
+    if (start + len < size) {
+        parts.push_back(c.zerosLike(withDim(g->abstract(), axis, size - start - len)));
+    }
+    if (parts.size() == 1) {
+        return g;
+    }
+    return c.emit("Concat", {c.emit("MakeTuple", parts)},
+                  axisAttr(static_cast<std::int64_t>(axis)));
+}
+
+// StridedSlice with unit strides (no ellipsis/new axis): dout, with the shrunk axes put back,
+// padded with zeros to the input's shape.
+void bpropStridedSlice(BpropContext& c) {
+    const ir::Shape& xs = c.absOf(0)->shape;
+    const auto begin = ints(c.input(1));
+    const auto end = ints(c.input(2));
+    const auto strides = ints(c.input(3));
+    const bool unit = strides && std::all_of(strides->begin(), strides->end(),
+                                             [](std::int64_t s) { return s == 1; });
+    if (!xs.isStatic() || !begin || !end || !unit || intAttr(c, "ellipsis_mask") != 0 ||
+        intAttr(c, "new_axis_mask") != 0) {
+        c.fail(
+            "irscope: the gradient of StridedSlice is supported for constant bounds with unit "
+            "strides "
+            "only (not yet for steps, ellipsis or new axes).");
+    }
+    const std::int64_t bm = intAttr(c, "begin_mask");
+    const std::int64_t em = intAttr(c, "end_mask");
+    const std::int64_t sm = intAttr(c, "shrink_axis_mask");
+    std::vector<std::int64_t> starts(xs.rank(), 0);
+    std::vector<std::int64_t> kept = xs.dims;
+    for (std::size_t i = 0; i < begin->size() && i < xs.rank(); ++i) {
+        const std::int64_t n = xs.dims[i];
+        auto clamp = [&](std::int64_t v) {
+            return std::clamp<std::int64_t>(v < 0 ? v + n : v, 0, n);
+        };
+        if ((sm >> i) & 1) {
+            starts[i] = clamp((*begin)[i]);
+            kept[i] = 1;
+            continue;
+        }
+        starts[i] = (bm >> i) & 1 ? 0 : clamp((*begin)[i]);
+        const std::int64_t stop = (em >> i) & 1 ? n : clamp((*end)[i]);
+        kept[i] = std::max<std::int64_t>(0, stop - starts[i]);
+    }
+    Node* g = c.dout();
+    if (g->abstract()->shape != ir::Shape(kept)) {
+        g = c.emit("Reshape", {g, c.constant(intTuple(kept))});
+    }
+    for (std::size_t i = 0; i < xs.rank(); ++i) {
+        g = padAlong(c, g, i, starts[i], xs.dims[i]);
+    }
+    c.setGrad(0, g);
+}
+
+// Gather(params, indices, 0): dparams = onehot(indices)^T @ dout, with the one-hot matrix
+// Cast(Equal(indices[..., None], arange(n))).
+void bpropGather(BpropContext& c) {
+    const ir::AbstractPtr& pa = c.absOf(0);
+    const ir::AbstractPtr& ia = c.absOf(1);
+    const auto* axisNode = ir::nodeCast<ir::ValueNode>(c.input(2));
+    const bool axis0 = axisNode != nullptr && axisNode->value()->kind == Value::Kind::Int &&
+                       axisNode->value()->i == 0;
+    if (!axis0 || intAttr(c, "batch_dims") != 0 || !pa->shape.isStatic() || !ia->shape.isStatic() ||
+        pa->shape.rank() == 0) {
+        c.fail("irscope: the gradient of Gather is supported on axis 0 of static shapes only.");
+    }
+    const std::int64_t n = pa->shape.dims[0];
+    const std::int64_t count = std::max<std::int64_t>(1, ia->shape.elementCount());
+    const std::int64_t rest =
+        std::max<std::int64_t>(1, pa->shape.elementCount() / std::max<std::int64_t>(1, n));
+    std::vector<double> range;
+    for (std::int64_t k = 0; k < n; ++k) {
+        range.push_back(static_cast<double>(k));
+    }
+    ir::TensorData r;
+    r.dtype = ia->dtype;
+    r.shape = ir::Shape{n};
+    for (double v : range) {
+        const ir::TensorData e = ir::scalarTensor(ia->dtype, v);
+        r.data.insert(r.data.end(), e.data.begin(), e.data.end());
+    }
+    Node* idx = c.emit("Reshape", {c.input(1), c.constant(intTuple({count, 1}))});
+    Node* onehot = c.mask(c.emit("Equal", {idx, c.constant(Value::tensorValue(std::move(r)))}),
+                          c.dout()->abstract()->dtype);
+    Node* d = c.emit("Reshape", {c.dout(), c.constant(intTuple({count, rest}))});
+    ir::AttrMap t;
+    t.set("transpose_a", Value::boolean(true));
+    t.set("transpose_b", Value::boolean(false));
+    Node* g = c.emit("MatMul", {onehot, d}, t);
+    c.setGrad(0, c.emit("Reshape", {g, c.constant(intTuple(pa->shape.dims))}));
+}
+
+// Concat/Stack(tensors, axis): each element gets its block of dout.
+void bpropJoin(BpropContext& c, bool stack) {
+    const ir::AbstractPtr& t = c.absOf(0);
+    Node* d = c.dout();
+    const ir::Shape& ds = d->abstract()->shape;
+    const std::int64_t rank = static_cast<std::int64_t>(ds.rank());
+    const std::int64_t axis =
+        normalizeAxis(stack ? "Stack" : "Concat", "axis", intAttr(c, "axis"), rank);
+    if (!ds.isStatic()) {
+        c.fail("irscope: the gradient of a join of dynamic shape is not supported yet.");
+    }
+    std::vector<Node*> grads;
+    std::int64_t offset = 0;
+    for (const ir::AbstractPtr& e : t->elements) {
+        const std::int64_t len = stack ? 1 : e->shape.dims[static_cast<std::size_t>(axis)];
+        std::vector<std::int64_t> begin(ds.rank(), 0);
+        std::vector<std::int64_t> end = ds.dims;
+        std::vector<std::int64_t> strides(ds.rank(), 1);
+        begin[static_cast<std::size_t>(axis)] = offset;
+        end[static_cast<std::size_t>(axis)] = offset + len;
+        ir::AttrMap m;
+        m.set("shrink_axis_mask", Value::integer(stack ? (std::int64_t{1} << axis) : 0));
+        grads.push_back(c.emit("StridedSlice",
+                               {d, c.constant(intTuple(begin)), c.constant(intTuple(end)),
+                                c.constant(intTuple(strides))},
+                               m));
+        offset += len;
+    }
+    c.setGradElements(0, grads);
+}
+
+// Tile(x, multiples): dout viewed as (m0, n0, m1, n1, ...) summed over the m axes.
+void bpropTile(BpropContext& c) {
+    const ir::Shape& xs = c.absOf(0)->shape;
+    const auto mult = ints(c.input(1));
+    if (!mult || !xs.isStatic() || mult->size() < xs.rank()) {
+        c.fail("irscope: the gradient of Tile needs constant multiples and a static shape.");
+    }
+    const std::size_t lead = mult->size() - xs.rank();
+    std::vector<std::int64_t> view;
+    std::vector<std::int64_t> axes;
+    for (std::size_t i = 0; i < mult->size(); ++i) {
+        const std::int64_t n = i < lead ? 1 : xs.dims[i - lead];
+        axes.push_back(static_cast<std::int64_t>(view.size()));
+        view.push_back((*mult)[i]);
+        view.push_back(n);
+    }
+    Node* g = c.emit("Reshape", {c.dout(), c.constant(intTuple(view))});
+    ir::AttrMap a;
+    a.set("keep_dims", Value::boolean(false));
+    g = c.emit("ReduceSum", {g, c.constant(intTuple(axes))}, a);
+    c.setGrad(0, c.emit("Reshape", {g, c.constant(intTuple(xs.dims))}));
+}
+
+// Abs: dout * sign(x), sign from two masks.
+void bpropAbs(BpropContext& c) {
+    const ir::DType t = c.dout()->abstract()->dtype;
+    Node* zero = c.zerosLike(c.absOf(0));
+    Node* pos = c.mask(c.emit("Greater", {c.input(0), zero}), t);
+    Node* neg = c.mask(c.emit("Less", {c.input(0), zero}), t);
+    c.setGrad(0, c.emit("Mul", {c.dout(), c.emit("Sub", {pos, neg})}));
+}
+
+}  // namespace
+
+void registerIndexBprops(OpRegistry& reg) {
+    setBprop(reg, "StridedSlice", bpropStridedSlice);
+    setBprop(reg, "Gather", bpropGather);
+    setBprop(reg, "Concat", [](BpropContext& c) { bpropJoin(c, false); });
+    setBprop(reg, "Stack", [](BpropContext& c) { bpropJoin(c, true); });
+    setBprop(reg, "Tile", bpropTile);
+    setBprop(reg, "Abs", bpropAbs);
+}
+
+}  // namespace irscope::ops
