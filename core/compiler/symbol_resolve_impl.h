@@ -81,8 +81,9 @@ public:
     interp::Interpreter& I;
     ir::Module& m_;
     std::map<const ir::Node*, std::optional<HostVal>> memo_;
-    std::map<std::string, interp::Value> reuse_;
-    std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;  // cell_init_args -> first cell called
+    std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
+    // Graphs made for natively implemented cells differentiated by GradOperation.
+    std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;
 };
 
 // Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).

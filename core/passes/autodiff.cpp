@@ -271,6 +271,7 @@ void Expander::run() {
     }
     if (!monads.empty()) {
         const std::vector<ir::Use> uses = call_->users();
+        bool stateUsed = false;
         for (const ir::Use& use : uses) {
             CNode* u = use.user;
             if (u->isPrimitive("UpdateState") && u->size() == 3 && use.index == 2 &&
@@ -278,6 +279,15 @@ void Expander::run() {
                 m_.replaceAllUses(u,
                                   finalState.at(static_cast<int>(u->input(1)->abstract()->monad)));
                 created_.push_back(u);
+                stateUsed = true;
+            }
+        }
+        // Nothing continues the caller's chain after the call: the gradients depend on the
+        // forward's last state(s), so its effects are complete when they are used.
+        for (Node* u : monads) {
+            Node* last = finalState.at(static_cast<int>(u->abstract()->monad));
+            if (!stateUsed && last != u) {
+                res = prim(call_, "Depend", {res, last});
             }
         }
     } else if (sideEffects_) {

@@ -126,7 +126,9 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
         }
         if (const auto* v = ir::nodeCast<ir::ValueNode>(n)) {
             Node* k = constantIn(fwd_, v->value());
-            k->setAbstract(v->abstract());
+            if (v->abstract()) {
+                k->setAbstract(v->abstract());
+            }
             return {k, nullptr};
         }
         return {n, n};  // a free variable: a weight of the entry graph

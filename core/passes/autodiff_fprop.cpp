@@ -141,7 +141,8 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
         outs.push_back(it != sub.grads_.end() ? sub.materialize(c, it->second, w->abstract())
                                               : sub.zerosFor(c, w->abstract()));
     }
-    m_.setOutput(bp, sub.prim(c, "MakeTuple", outs));
+    Node* grads = sub.prim(c, "MakeTuple", outs);
+    m_.setOutput(bp, grads)->setAbstract(grads->abstract());
     // What the gradient reads of the forward becomes parameters of ◂g, bound by ▸g's Partial.
     std::vector<Node*> saved;
     std::unordered_map<Node*, Node*> lifted;
@@ -184,7 +185,7 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
         n->debug().scope = c->debug().scope;
         n->debug().trace = c->debug().trace;
     }
-    m_.setOutput(fp, tuple);
+    m_.setOutput(fp, tuple)->setAbstract(tuple->abstract());
     sub.sweepDead();
     return fp;
 }
