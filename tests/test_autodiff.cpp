@@ -598,6 +598,45 @@ subgraph @CR_block(%para4_b) {
         EXPECT_OUTPUT(r, "[12. 24.] [18. 48.] [ 9. 16.]\n[27. 48.] [18. 24.] [0. 0.]\n");
     }
 
+    // A grad call inside the differentiated function is expanded first: second derivatives.
+    void secondOrderGradient() {
+        const Run r =
+            runScript(std::string(kHeader) +
+                      "def cube(x):\n"
+                      "    return x * x * x\n"
+                      "class First(nn.Cell):\n"
+                      "    def construct(self, x):\n"
+                      "        return ops.grad(cube)(x)\n"
+                      "class Second(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.first = First()\n"
+                      "        self.grad = C.GradOperation()\n"
+                      "    def construct(self, x):\n"
+                      "        return self.grad(self.first)(x)\n"
+                      "print(First()(Tensor([2.0, 3.0])), Second()(Tensor([2.0, 3.0])))\n");
+        EXPECT_OUTPUT(r, "[12. 27.] [12. 18.]\n");
+    }
+
+    // has_aux: only output 0 is differentiated; grad returns (grads, aux), value_and_grad the
+    // whole output as the value. A tuple output without has_aux: every element gets ones.
+    void hasAuxAndTupleOutputs() {
+        const Run r =
+            runScript(std::string(kHeader) +
+                      "def aux_fn(x, y):\n"
+                      "    return ops.reduce_sum(x * y), y * 2.0\n"
+                      "def two(x):\n"
+                      "    return x * 2.0, x * x\n"
+                      "class Net(nn.Cell):\n"
+                      "    def construct(self, x, y):\n"
+                      "        g, aux = ops.grad(aux_fn, (0, 1), has_aux=True)(x, y)\n"
+                      "        v, g2 = ops.value_and_grad(aux_fn, 0, has_aux=True)(x, y)\n"
+                      "        return g[0], g[1], aux[0], v[0], g2, ops.grad(two)(x)\n"
+                      "for t in Net()(Tensor([1.0, 2.0]), Tensor([3.0, 4.0])):\n"
+                      "    print(t)\n");
+        EXPECT_OUTPUT(r, "[3. 4.]\n[1. 2.]\n[6. 8.]\n11.0\n[3. 4.]\n[4. 6.]\n");
+    }
+
     // A while loop on a tensor condition inside the differentiated function.
     void whileOnTensorConditionIsAnError() {
         const Run r = runScript(std::string(kHeader) +

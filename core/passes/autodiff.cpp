@@ -380,8 +380,10 @@ std::unique_ptr<Pass> makeMetaFgExpandPass() {
                     }
                 }
             }
-            for (ir::CNode* c : calls) {
-                autodiff::Expander(m, c).run();
+            // Graphs the entry reaches later first: a grad call inside a differentiated
+            // function is expanded before its caller copies it (higher-order gradients).
+            for (auto it = calls.rbegin(); it != calls.rend(); ++it) {
+                autodiff::Expander(m, *it).run();
             }
             if (!calls.empty()) {
                 autodiff::eraseUnreachableGraphs(m);
