@@ -13,6 +13,7 @@
 #include "passes/compile_error.h"
 #include "passes/pipeline.h"
 #include "runtime/graph_eval.h"
+#include "session/compile_record.h"
 
 using namespace irscope;
 
@@ -21,6 +22,7 @@ namespace {
 struct Run {
     std::string out;
     interp::RunResult result;
+    std::shared_ptr<session::Session> session;
 };
 
 Run runScript(const std::string& source) {
@@ -32,6 +34,7 @@ Run runScript(const std::string& source) {
     options.readEnvironment = false;
     auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
     r.result = I.runScript(source, "net.py");
+    r.session = compiler->sharedSession();
     r.out += r.result.error;
     return r;
 }
@@ -596,6 +599,27 @@ subgraph @CR_block(%para4_b) {
                       "print(dx, dy, dw)\n");
         // x.sum() > y.sum(): L = sum(x*x*w*y); else L = sum(3*x*y*y).
         EXPECT_OUTPUT(r, "[12. 24.] [18. 48.] [ 9. 16.]\n[27. 48.] [18. 24.] [0. 0.]\n");
+        // One compile; after meta_fg_expand the branches are fprop/bprop graphs and every
+        // node the expansion made has a type, a scope and the source line it stands for.
+        QCOMPARE(r.session->compiles.size(), std::size_t(1));
+        const session::PassSnapshot* snap = r.session->compiles[0].find("meta_fg_expand");
+        QVERIFY(snap != nullptr);
+        const auto m = snap->module();
+        for (const char* name : {"\u25b8\u2713Net_construct", "\u25c2\u2713Net_construct",
+                                 "\u25b8\u2717Net_construct", "\u25c2\u2717Net_construct"}) {
+            QVERIFY2(m->findGraph(name) != nullptr, name);
+        }
+        QCOMPARE(QString::fromStdString(untyped(*m)), QString());
+        for (ir::FuncGraph* g : m->reachableGraphs()) {
+            for (ir::CNode* c : g->topoOrder()) {
+                if (c != g->returnNode()) {
+                    QVERIFY2(!c->debug().trace.empty() && c->debug().trace.back().line > 0,
+                             (g->name() + " " + std::to_string(c->id())).c_str());
+                    QVERIFY2(!c->debug().scope.empty(),
+                             (g->name() + " " + std::to_string(c->id())).c_str());
+                }
+            }
+        }
     }
 
     // A grad call inside the differentiated function is expanded first: second derivatives.
