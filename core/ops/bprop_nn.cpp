@@ -160,6 +160,72 @@ void bpropSoftmax(BpropContext& c) {
     c.setGrad(0, c.emit("Mul", {c.out(), c.emit("Sub", {c.dout(), s})}));
 }
 
+ValuePtr axesFrom(std::int64_t from, std::int64_t to) {
+    std::vector<ValuePtr> e;
+    for (std::int64_t i = from; i < to; ++i) {
+        e.push_back(Value::integer(i));
+    }
+    return Value::tuple(std::move(e));
+}
+
+// (y, mean, var) = LayerNorm(x, gamma, beta) over the axes from begin_norm_axis; with
+// r = 1/sqrt(var + eps), xhat = (x - mean) r and g = dy * gamma:
+//   dx = r (g - mean(g) - xhat mean(g xhat)), dgamma = sum(dy xhat), dbeta = sum(dy),
+// the means over the normalized axes, the sums over the axes before begin_params_axis.
+void bpropLayerNorm(BpropContext& c) {
+    if (c.doutElement(1) != nullptr || c.doutElement(2) != nullptr) {
+        c.fail(
+            "irscope: the gradient through LayerNorm's mean and variance outputs is not supported "
+            "yet.");
+    }
+    Node* dy = c.doutElement(0);
+    if (dy == nullptr) {
+        return;
+    }
+    const ir::AbstractPtr& xa = c.absOf(0);
+    const auto rank = static_cast<std::int64_t>(xa->shape.rank());
+    auto axisAttr = [&](std::string_view name) {
+        const ValuePtr v = c.attrs().get(name);
+        const std::int64_t a = v && v->kind == Value::Kind::Int ? v->i : 1;
+        return normalizeAxis("LayerNorm", name, a, rank);
+    };
+    const std::int64_t normAxis = axisAttr("begin_norm_axis");
+    const std::int64_t paramsAxis = axisAttr("begin_params_axis");
+    const ValuePtr epsV = c.attrs().get("epsilon");
+    const double eps = epsV && epsV->kind == Value::Kind::Float ? epsV->f : 1e-7;
+    const ir::DType t = xa->dtype;
+    Node* x = c.input(0);
+    auto item = [&](std::int64_t i) {
+        return c.emit("TupleGetItem", {c.out(), c.constant(Value::integer(i))});
+    };
+    Node* r = c.emit("RealDiv", {c.scalar(t, 1.0),
+                                 c.emit("Sqrt", {c.emit("Add", {item(2), c.scalar(t, eps)})})});
+    Node* xhat = c.emit("Mul", {c.emit("Sub", {x, item(1)}), r});
+    ir::AttrMap keep;
+    keep.set("keep_dims", Value::boolean(true));
+    Node* normAxes = c.constant(axesFrom(normAxis, rank));
+    auto meanN = [&](Node* v) { return c.emit("ReduceMean", {v, normAxes}, keep); };
+    if (c.needsGrad(0)) {
+        Node* g = c.emit("Mul", {dy, c.input(1)});
+        Node* inner = c.emit("Sub", {c.emit("Sub", {g, meanN(g)}),
+                                     c.emit("Mul", {xhat, meanN(c.emit("Mul", {g, xhat}))})});
+        c.setGrad(0, c.emit("Mul", {r, inner}));
+    }
+    ir::AttrMap drop;
+    drop.set("keep_dims", Value::boolean(false));
+    auto sumOuter = [&](Node* v) {
+        return paramsAxis == 0
+                   ? v
+                   : c.emit("ReduceSum", {v, c.constant(axesFrom(0, paramsAxis))}, drop);
+    };
+    if (c.needsGrad(1)) {
+        c.setGradReduced(1, sumOuter(c.emit("Mul", {dy, xhat})));
+    }
+    if (c.needsGrad(2)) {
+        c.setGradReduced(2, sumOuter(dy));
+    }
+}
+
 }  // namespace
 
 void registerNnBprops(OpRegistry& reg) {
@@ -173,6 +239,7 @@ void registerNnBprops(OpRegistry& reg) {
     setBprop(reg, "GeLU", bpropGeLU);
     setBprop(reg, "Softmax", bpropSoftmax);
     setBprop(reg, "HSwish", bpropHSwish);
+    setBprop(reg, "LayerNorm", bpropLayerNorm);
 }
 
 }  // namespace irscope::ops

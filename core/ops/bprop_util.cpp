@@ -98,6 +98,10 @@ void BpropContext::setGradReduced(std::size_t i, ir::Node* g) {
     const ir::AbstractPtr& a = absOf(i);
     if (isTensorAbs(a)) {
         g = reduceToShape(g, a->shape);
+        if (g->abstract()->dtype != a->dtype) {
+            // An input promoted by the op (Int32 * Float32) gets a gradient of its own dtype.
+            g = emit("Cast", {g, constant(Value::type(a->dtype))});
+        }
     }
     setGrad(i, g);
 }
