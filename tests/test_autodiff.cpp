@@ -663,6 +663,50 @@ subgraph @CR_block(%para4_b) {
         EXPECT_OUTPUT(r, "[3. 4.]\n[1. 2.]\n[6. 8.]\n11.0\n[3. 4.]\n[4. 6.]\n");
     }
 
+    // Misuse is a Python exception with MindSpore's type and the construct line.
+    void misuseIsAnError_data() {
+        QTest::addColumn<QString>("call");
+        QTest::addColumn<QString>("error");
+        QTest::newRow("get_by_list without weights")
+            << "self.by_list(self.net)(x)"
+            << "TypeError: For 'GradOperation', get_by_list=True needs the weights";
+        QTest::newRow("position out of range")
+            << "ops.grad(self.net, 3)(x)"
+            << "ValueError: For 'grad', the 'grad_position' must be in [-1, 1), but got 3.";
+        QTest::newRow("no position nor weights") << "ops.grad(self.net, None)(x)"
+                                                 << "ValueError: For 'grad', 'grad_position' and "
+                                                    "'weights' can not be None at the same time.";
+        QTest::newRow("unknown keyword")
+            << "ops.value_and_grad(self.net, pos=0)(x)"
+            << "TypeError: value_and_grad() got an unexpected keyword argument 'pos'";
+        QTest::newRow("output not a tensor") << "ops.grad(self.shape_of)(x)"
+                                             << "TypeError: For 'grad', the output of 'G_shape_of' "
+                                                "must be a Tensor or a tuple of Tensors";
+    }
+    void misuseIsAnError() {
+        QFETCH(QString, call);
+        QFETCH(QString, error);
+        const Run r = runScript(std::string(kHeader) +
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        return x * x\n"
+                                "class G(nn.Cell):\n"
+                                "    def __init__(self):\n"
+                                "        super().__init__()\n"
+                                "        self.net = Net()\n"
+                                "        self.by_list = C.GradOperation(get_by_list=True)\n"
+                                "    def shape_of(self, x):\n"
+                                "        return x.shape[0]\n"
+                                "    def construct(self, x):\n"
+                                "        return " +
+                                call.toStdString() +
+                                "\n"
+                                "print(G()(Tensor([1.0, 2.0])))\n");
+        QCOMPARE(r.result.status, interp::RunResult::Status::Exception);
+        QVERIFY2(r.out.find(error.toStdString()) != std::string::npos, r.out.c_str());
+        QVERIFY2(r.out.find("net.py:18") != std::string::npos, r.out.c_str());
+    }
+
     // A while loop on a tensor condition inside the differentiated function.
     void whileOnTensorConditionIsAnError() {
         const Run r = runScript(std::string(kHeader) +

@@ -134,15 +134,11 @@ void bpropGather(BpropContext& c) {
     const std::int64_t count = std::max<std::int64_t>(1, ia->shape.elementCount());
     const std::int64_t rest =
         std::max<std::int64_t>(1, pa->shape.elementCount() / std::max<std::int64_t>(1, n));
-    std::vector<double> range;
-    for (std::int64_t k = 0; k < n; ++k) {
-        range.push_back(static_cast<double>(k));
-    }
-    ir::TensorData r;
+    ir::TensorData r;  // arange(n) in the indices' dtype
     r.dtype = ia->dtype;
     r.shape = ir::Shape{n};
-    for (double v : range) {
-        const ir::TensorData e = ir::scalarTensor(ia->dtype, v);
+    for (std::int64_t k = 0; k < n; ++k) {
+        const ir::TensorData e = ir::scalarTensor(ia->dtype, static_cast<double>(k));
         r.data.insert(r.data.end(), e.data.begin(), e.data.end());
     }
     Node* idx = c.emit("Reshape", {c.input(1), c.constant(intTuple({count, 1}))});
