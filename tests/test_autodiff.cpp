@@ -707,6 +707,40 @@ subgraph @CR_block(%para4_b) {
         QVERIFY2(r.out.find("net.py:18") != std::string::npos, r.out.c_str());
     }
 
+    // Grad functions made in __init__ (the TrainOneStep pattern) differentiate when construct
+    // calls them; called eagerly they are not supported yet.
+    void gradFunctionsMadeOnTheHost() {
+        const Run r =
+            runScript(std::string(kHeader) +
+                      "class Net(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.w = Parameter(Tensor([[1.0, 2.0]]), name='w')\n"
+                      "    def construct(self, x):\n"
+                      "        return ops.reduce_sum(ops.matmul(x, self.w.T))\n"
+                      "class TrainOneStep(nn.Cell):\n"
+                      "    def __init__(self, net):\n"
+                      "        super().__init__()\n"
+                      "        self.weights = ParameterTuple(net.trainable_params())\n"
+                      "        self.grad_fn = ops.value_and_grad(net, None, self.weights)\n"
+                      "        self.input_grad = C.GradOperation(get_all=True)(net)\n"
+                      "    def construct(self, x):\n"
+                      "        loss, (dw,) = self.grad_fn(x)\n"
+                      "        return loss, dw, self.input_grad(x)[0]\n"
+                      "net = Net()\n"
+                      "for t in TrainOneStep(net)(Tensor([[1.0, 2.0], [3.0, 4.0]])):\n"
+                      "    print(t)\n"
+                      "try:\n"
+                      "    ops.grad(net)(Tensor([[1.0, 2.0]]))\n"
+                      "except RuntimeError as e:\n"
+                      "    print(e)\n");
+        EXPECT_OUTPUT(
+            r,
+            "16.0\n[[4. 6.]]\n[[1. 2.]\n [1. 2.]]\n"
+            "irscope: grad is not supported yet in PyNative mode (automatic differentiation "
+            "runs in GRAPH_MODE, from a Cell's construct)\n");
+    }
+
     // A while loop on a tensor condition inside the differentiated function.
     void whileOnTensorConditionIsAnError() {
         const Run r = runScript(std::string(kHeader) +
