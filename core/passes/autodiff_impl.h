@@ -2,6 +2,8 @@
 //   1. forward (autodiff_forward.cpp): the target graph's body is copied into the caller,
 //      its parameters bound to the call's inputs (and monads), direct graph calls copied in
 //      as well (recursively), so the forward computation is straight-line code in the caller;
+//      a Switch call on a tensor condition and a no_inline call go through fprop graphs
+//      (autodiff_fprop.cpp), each built by an Expander of its own;
 //   2. sweep (autodiff_sweep.cpp): reverse mode over the copy, last node first, from
 //      sens = ones (or the sens input); each primitive's gradient comes from its
 //      OpDef::bprop rule, tuples/Depend/Load/monads are handled here; contributions to one
@@ -56,8 +58,8 @@ public:
     void run();
 
     // ---- node building (autodiff.cpp) --------------------------------------------------------
-    // A registry primitive in the caller, typed by the registry (folded to a constant when
-    // every input is one), with `like`'s debug info.
+    // A registry primitive in the gradient's graph, typed by the registry (folded to a constant
+    // when every input is one), with `like`'s debug info.
     ir::Node* prim(const ir::Node* like, std::string_view name,
                    const std::vector<ir::Node*>& inputs, const ir::AttrMap& attrs = {});
     // A constant in the graph the gradient is built in (constantIn: in g).
@@ -86,6 +88,8 @@ private:
     // autodiff_forward.cpp
     Mapped copyGraph(ir::FuncGraph* g, const std::vector<Mapped>& args,
                      std::vector<ir::FuncGraph*>& stack);
+    // The keys that get a gradient: the layout's inputs, the weights, what depends on them.
+    void markActive(const GradLayout& layout);
     // autodiff_fprop.cpp: a call the forward copy cannot inline (a Switch between branch
     // graphs, a no_inline graph) becomes a call of fprop graphs ▸g returning
     // (out, Partial(@◂g, saved...)); ◂g(saved..., dout) returns the gradients of `wrt` (the
@@ -103,7 +107,6 @@ private:
         std::vector<Mapped> wrt;
     };
     void backpropCall(ir::CNode* value, const FpropCall& call, const Grad& dout);
-    void markActive(const GradLayout& layout);
     // autodiff_sweep.cpp
     void sweep(Grad sens);
     void backprop(ir::CNode* copy, const Grad& dout);
