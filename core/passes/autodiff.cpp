@@ -327,37 +327,54 @@ void Expander::sweepDead() {
 
 void eraseUnreachableGraphs(ir::Module& m) {
     const std::vector<ir::FuncGraph*> live = m.reachableGraphs();
+    const std::unordered_set<const ir::FuncGraph*> alive(live.begin(), live.end());
     std::vector<ir::FuncGraph*> dead;
     for (ir::FuncGraph* g : m.graphs()) {
-        if (std::find(live.begin(), live.end(), g) == live.end()) {
+        if (alive.count(g) == 0) {
             dead.push_back(g);
         }
     }
-    // Unused constants naming them would keep them.
-    std::vector<Node*> unused;
+    if (dead.empty()) {
+        return;
+    }
+    // Cut what ties the dead graphs to anything (inputs from other graphs, graph values),
+    // then drop unused graph values: each graph is then erased in one step.
+    std::vector<CNode*> cnodes;
+    std::vector<Node*> graphValues;
     m.forEachNode([&](Node* n) {
+        if (alive.count(n->graph()) != 0) {
+            return;
+        }
+        if (auto* c = ir::nodeCast<CNode>(n)) {
+            cnodes.push_back(c);
+        }
         const auto* v = ir::nodeCast<ir::ValueNode>(n);
-        if (v != nullptr && n->users().empty() && v->value()->kind == Value::Kind::Graph &&
-            std::find(dead.begin(), dead.end(), v->value()->graph) != dead.end()) {
-            unused.push_back(n);
+        if (v != nullptr && v->value()->kind == Value::Kind::Graph) {
+            graphValues.push_back(n);
         }
     });
-    for (Node* n : unused) {
-        m.erase(n);
-    }
-    // A graph another dead graph still names is erased after it; eraseGraph refuses (and
-    // changes nothing) while it is named. Graphs naming each other in a cycle stay.
-    for (bool progress = true; progress;) {
-        progress = false;
-        for (auto it = dead.begin(); it != dead.end();) {
-            try {
-                m.eraseGraph(*it);
-                it = dead.erase(it);
-                progress = true;
-            } catch (const std::logic_error&) {
-                ++it;
+    std::unordered_map<ir::FuncGraph*, Node*> placeholder;
+    for (CNode* c : cnodes) {
+        for (std::size_t i = 0; i < c->size(); ++i) {
+            const auto* v = ir::nodeCast<ir::ValueNode>(c->input(i));
+            if (c->input(i)->graph() == c->graph() &&
+                (v == nullptr || v->value()->kind != Value::Kind::Graph)) {
+                continue;
             }
+            Node*& p = placeholder[c->graph()];
+            if (p == nullptr) {
+                p = m.addValue(c->graph(), Value::none());
+            }
+            m.setInput(c, i, p);
         }
+    }
+    for (Node* n : graphValues) {
+        if (n->users().empty()) {
+            m.erase(n);
+        }
+    }
+    for (ir::FuncGraph* g : dead) {
+        m.eraseGraph(g);
     }
 }
 
