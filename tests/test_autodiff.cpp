@@ -360,6 +360,65 @@ subgraph @CR_block(%para4_b) {
         QCOMPARE(dw.getDouble(1), 20.0);
     }
 
+    // After auto_monad the weights tuple may hold Loads of the weights, and the target reads
+    // them with Loads on its own chain: the gradient reaching those Loads is the weight's.
+    void weightsReadThroughLoads() {
+        auto m = expand(R"(# IR entry: @main
+# Params:
+%para1_x: <Tensor[Float32], (2)>
+%para2_w: <Ref[Tensor[Float32]], (2), ref_key=:w> : has_default
+
+subgraph @main() {
+  %0 = Load(%para2_w, U)
+      : (<Ref[Tensor[Float32]], (2), ref_key=:w>, <UMonad, NoShape>) -> (<Tensor[Float32], (2)>)
+  %1 = UpdateState(U, %0)
+      : (<UMonad, NoShape>, <Tensor[Float32], (2)>) -> (<UMonad, NoShape>)
+  %2 = MakeTuple(%0)
+      : (<Tensor[Float32], (2)>) -> (<Tuple[Tensor[Float32]], TupleShape((2))>)
+  %3 = value_and_grad(@f, %2) primitive_attrs: {grad_position: None, has_aux: Bool(0)}
+      : (<Func, NoShape>, <Tuple[Tensor[Float32]], TupleShape((2))>) -> (<Func, NoShape>)
+  %4 = %3(%para1_x, %1)
+      : (<Tensor[Float32], (2)>, <UMonad, NoShape>) -> (<Tuple[Tensor[Float32], Tuple[Tensor[Float32]]], TupleShape((2), ((2)))>)
+  %5 = UpdateState(%1, %4)
+      : (<UMonad, NoShape>, <Tuple[Tensor[Float32], Tuple[Tensor[Float32]]], TupleShape((2), ((2)))>) -> (<UMonad, NoShape>)
+  %6 = Depend(%4, %5)
+      : (<Tuple[Tensor[Float32], Tuple[Tensor[Float32]]], TupleShape((2), ((2)))>, <UMonad, NoShape>) -> (<Tuple[Tensor[Float32], Tuple[Tensor[Float32]]], TupleShape((2), ((2)))>)
+  Return(%6)
+      : (<Tuple[Tensor[Float32], Tuple[Tensor[Float32]]], TupleShape((2), ((2)))>)
+}
+subgraph @f(%para3_a, %para4_u) {
+  %0 = Load($(@main:%para2_w), %para4_u)
+      : (<Ref[Tensor[Float32]], (2), ref_key=:w>, <UMonad, NoShape>) -> (<Tensor[Float32], (2)>)
+  %1 = Mul(%para3_a, %0)
+      : (<Tensor[Float32], (2)>, <Tensor[Float32], (2)>) -> (<Tensor[Float32], (2)>)
+  %2 = Mul(%1, %0)
+      : (<Tensor[Float32], (2)>, <Tensor[Float32], (2)>) -> (<Tensor[Float32], (2)>)
+  %3 = UpdateState(%para4_u, %0)
+      : (<UMonad, NoShape>, <Tensor[Float32], (2)>) -> (<UMonad, NoShape>)
+  %4 = Depend(%2, %3)
+      : (<Tensor[Float32], (2)>, <UMonad, NoShape>) -> (<Tensor[Float32], (2)>)
+  Return(%4)
+      : (<Tensor[Float32], (2)>)
+}
+)");
+        QCOMPARE(QString::fromStdString(m->verify()), QString());
+        QCOMPARE(QString::fromStdString(untyped(*m)), QString());
+        QCOMPARE(countPrim(*m, "value_and_grad"), std::size_t(0));
+        QCOMPARE(countPrim(*m, "Load"), std::size_t(2));
+        // value = x * w * w; dw = 2 * x * w.
+        const runtime::Tensor x = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
+                                                               std::vector<double>{1.0, 2.0});
+        const runtime::Tensor w = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
+                                                               std::vector<double>{3.0, 5.0});
+        const ops::KernelArg in[] = {ops::KernelArg(x)};
+        const ops::KernelArg r = runtime::evaluateGraph(*m, in, {{"w", w}});
+        const runtime::Tensor& value = r.elements()[0].tensor();
+        const runtime::Tensor& dw = r.elements()[1].elements()[0].tensor();
+        QCOMPARE(value.getDouble(1), 50.0);
+        QCOMPARE(dw.getDouble(0), 6.0);
+        QCOMPARE(dw.getDouble(1), 20.0);
+    }
+
     // A primitive without a bprop rule is a clear error at its source line.
     void primitiveWithoutRuleIsAnError() {
         const Run r = runScript(std::string(kHeader) +
