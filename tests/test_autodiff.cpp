@@ -800,6 +800,43 @@ subgraph @f(%para3_a, %para4_u) {
             "runs in GRAPH_MODE, from a Cell's construct)\n");
     }
 
+    // A training step as MindSpore's TrainOneStepCell writes it: the loss, sens filled with
+    // ones, weight gradients with get_by_list + sens_param, an SGD update with F.assign.
+    void trainOneStepConverges() {
+        const Run r =
+            runScript(std::string(kHeader) +
+                      "class Net(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.w = Parameter(Tensor([1.0, -1.0]), name='w')\n"
+                      "    def construct(self, x, t):\n"
+                      "        d = ops.reduce_sum(x * self.w) - t\n"
+                      "        return d * d\n"
+                      "class TrainOneStep(nn.Cell):\n"
+                      "    def __init__(self, net):\n"
+                      "        super().__init__()\n"
+                      "        self.net = net\n"
+                      "        self.weights = ParameterTuple(net.trainable_params())\n"
+                      "        self.grad = C.GradOperation(get_by_list=True, sens_param=True)\n"
+                      "    def construct(self, *inputs):\n"
+                      "        loss = self.net(*inputs)\n"
+                      "        sens = ops.fill(loss.dtype, loss.shape, 1.0)\n"
+                      "        (dw,) = self.grad(self.net, self.weights)(*inputs, sens)\n"
+                      "        F.assign(self.net.w, self.net.w - 0.1 * dw)\n"
+                      "        return loss\n"
+                      "net = Net()\n"
+                      "step = TrainOneStep(net)\n"
+                      "step(Tensor([1.0, 2.0]), Tensor(3.0))\n"
+                      "print(net.w.asnumpy())\n"
+                      "for i in range(3):\n"
+                      "    loss = step(Tensor([1.0, 2.0]), Tensor(3.0))\n"
+                      "print(float(loss) < 1e-6, net.w.asnumpy())\n");
+        // loss = (w.x - 3)^2 at w = (1, -1): dw = 2 (w.x - 3) x = (-8, -16), so one step
+        // lands on w = (1.8, 0.6) where the loss is 0 and stays there.
+        EXPECT_OUTPUT(r, "[1.8 0.6]\nTrue [1.8 0.6]\n");
+        QCOMPARE(r.session->compiles.size(), std::size_t(1));
+    }
+
     // A while loop on a tensor condition inside the differentiated function.
     void whileOnTensorConditionIsAnError() {
         const Run r = runScript(std::string(kHeader) +
