@@ -89,6 +89,11 @@ Node* Expander::prim(const Node* like, std::string_view name, const std::vector<
 }
 
 Node* Expander::zerosFor(const Node* like, const ir::AbstractPtr& a) {
+    if (!a) {
+        throw errorAt(like, "RuntimeError",
+                      "irscope: automatic differentiation needs typed IR (run type_inference "
+                      "first).");
+    }
     switch (a->kind) {
         case Abstract::Kind::Tensor:
         case Abstract::Kind::Ref:
@@ -114,18 +119,18 @@ Node* Expander::zerosFor(const Node* like, const ir::AbstractPtr& a) {
 }
 
 Node* Expander::onesFor(const Node* like, const ir::AbstractPtr& a) {
-    if (a->kind == Abstract::Kind::Tuple) {
+    if (a && a->kind == Abstract::Kind::Tuple) {
         std::vector<Node*> elems;
         for (const auto& e : a->elements) {
             elems.push_back(onesFor(like, e));
         }
         return prim(like, "MakeTuple", elems);
     }
-    if (!ops::isTensorAbs(a) || !a->shape.isStatic()) {
+    if (!a || !ops::isTensorAbs(a) || !a->shape.isStatic()) {
         throw errorAt(like, "TypeError",
                       "irscope: the output to differentiate must be a Tensor of static shape, "
                       "but got " +
-                          infer::describe(a) + ".");
+                          (a ? infer::describe(a) : std::string("an untyped value")) + ".");
     }
     return constant(Value::tensorValue(filled(a, 1.0)));
 }
@@ -185,6 +190,11 @@ void Expander::run() {
         (i < n ? inputs_ : monads).push_back(call_->input(i));
     }
     if (spec.sensParam) {
+        if (inputs_.empty()) {
+            throw errorAt(call_, "TypeError",
+                          "For 'GradOperation', sens_param=True needs the sensitivity as the last "
+                          "input.");
+        }
         sens_ = inputs_.back();
         inputs_.pop_back();
     }
@@ -238,6 +248,13 @@ void Expander::run() {
     if (sens_ != nullptr) {
         sens = Grad::of(sens_);
     } else if (spec.hasAux) {
+        const ir::AbstractPtr& outAbs = out_.node->abstract();
+        if (!outAbs || outAbs->kind != Abstract::Kind::Tuple || outAbs->elements.size() < 2) {
+            throw errorAt(call_, "TypeError",
+                          "For '" + spec.name +
+                              "', when has_aux is True, the function must return more than one "
+                              "output.");
+        }
         sens.elems.resize(out_.node->abstract()->elements.size());
         sens.elems[0] = Grad::of(onesFor(call_, out_.node->abstract()->elements[0]));
     } else {

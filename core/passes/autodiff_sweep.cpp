@@ -183,8 +183,9 @@ void Expander::backprop(CNode* c, const Grad& dout) {
     if (name == "TupleGetItem") {
         const auto* idx = ir::nodeCast<ir::ValueNode>(in.at(1).node);
         const ir::AbstractPtr& t = in.at(0).node->abstract();
-        if (idx == nullptr || idx->value()->kind != Value::Kind::Int ||
-            t->kind != Abstract::Kind::Tuple) {
+        if (idx == nullptr || idx->value()->kind != Value::Kind::Int || !t ||
+            t->kind != Abstract::Kind::Tuple || idx->value()->i < 0 ||
+            static_cast<std::size_t>(idx->value()->i) >= t->elements.size()) {
             throw errorAt(c, "RuntimeError",
                           "irscope: the gradient of TupleGetItem needs a constant index.");
         }
