@@ -8,6 +8,7 @@
 
 #include "autodiff_fixture.h"
 #include "ir/ir_text.h"
+#include "passes/compile_error.h"
 #include "passes/pipeline.h"
 #include "runtime/graph_eval.h"
 
@@ -308,6 +309,49 @@ subgraph @f(%para3_a, %para4_u) {
         QCOMPARE(value.getDouble(1), 50.0);
         QCOMPARE(dw.getDouble(0), 6.0);
         QCOMPARE(dw.getDouble(1), 20.0);
+    }
+
+    // IR the front end would not produce is still an error, never a crash.
+    void malformedGradCallsAreCompileErrors_data() {
+        QTest::addColumn<QString>("attrs");
+        QTest::addColumn<QString>("message");
+        QTest::newRow("sens_param without inputs")
+            << "get_all: Bool(0), get_by_list: Bool(0), sens_param: Bool(1)"
+            << "sens_param=True needs the sensitivity";
+        QTest::newRow("gradient of the first input of none")
+            << "get_all: Bool(0), get_by_list: Bool(0), sens_param: Bool(0)"
+            << "has no input";
+    }
+    void malformedGradCallsAreCompileErrors() {
+        QFETCH(QString, attrs);
+        QFETCH(QString, message);
+        const std::string text = R"(# IR entry: @main
+# Params:
+%para1_w: <Ref[Tensor[Float32]], (2), ref_key=:w> : has_default
+
+subgraph @main() {
+  %0 = GradOperation(@f) primitive_attrs: {)" +
+                                 attrs.toStdString() +
+                                 R"(}
+      : (<Func, NoShape>) -> (<Func, NoShape>)
+  %1 = %0()
+      : () -> (<Tensor[Float32], (2)>)
+  Return(%1)
+      : (<Tensor[Float32], (2)>)
+}
+subgraph @f() {
+  %0 = Mul($(@main:%para1_w), $(@main:%para1_w))
+      : (<Ref[Tensor[Float32]], (2), ref_key=:w>, <Ref[Tensor[Float32]], (2), ref_key=:w>) -> (<Tensor[Float32], (2)>)
+  Return(%0)
+      : (<Tensor[Float32], (2)>)
+}
+)";
+        try {
+            expand(text);
+            QFAIL("no error");
+        } catch (const passes::CompileError& e) {
+            QVERIFY2(e.message().find(message.toStdString()) != std::string::npos, e.what());
+        }
     }
 
     // A primitive without a bprop rule is a clear error at its source line.
