@@ -171,6 +171,73 @@ Node* Expander::result(const GradSpec& spec, const GradLayout& layout) {
                                [&](std::vector<Node*> e) { return prim(call_, "MakeTuple", e); });
 }
 
+// The weight parameters the grad op names (input 2): a MakeTuple of them (or of Loads of
+// them, after auto_monad), one of them, or an empty tuple.
+void Expander::readWeights(CNode* g, const GradSpec& spec) {
+    Node* w = g->input(2);
+    auto weightOf = [&](Node* x) -> Node* {
+        if (auto* l = ir::nodeCast<CNode>(x); l && l->isPrimitive("Load")) {
+            x = l->input(1);
+        }
+        auto* p = ir::nodeCast<ir::Parameter>(x);
+        if (p == nullptr || !p->hasDefault()) {
+            throw errorAt(g, "TypeError",
+                          "For '" + spec.name + "', the weights must be Parameters.");
+        }
+        return p;
+    };
+    if (auto* t = ir::nodeCast<CNode>(w); t && t->isPrimitive("MakeTuple")) {
+        weightsTuple_ = true;
+        for (std::size_t i = 1; i < t->size(); ++i) {
+            weights_.push_back(weightOf(t->input(i)));
+        }
+    } else if (auto* v = ir::nodeCast<ir::ValueNode>(w);
+               v && v->value()->kind == Value::Kind::Tuple && v->value()->elements.empty()) {
+        weightsTuple_ = true;
+    } else {
+        weights_.push_back(weightOf(w));
+    }
+}
+
+// The caller's state after the call is the forward's last state (the Depend its output
+// carries): `UpdateState(%u, %call)` becomes that state; when nothing continues the chain
+// the result depends on it. Returns the result to use.
+Node* Expander::continueState(Node* res, const std::vector<Node*>& monads) {
+    std::unordered_map<int, Node*> finalState;
+    for (Node* o = out_.node; auto* d = ir::nodeCast<CNode>(o);) {
+        if (!d->isPrimitive("Depend") || d->size() != 3 || !isMonad(d->input(2))) {
+            break;
+        }
+        finalState.try_emplace(static_cast<int>(d->input(2)->abstract()->monad), d->input(2));
+        o = d->input(1);
+    }
+    for (Node* u : monads) {
+        finalState.try_emplace(static_cast<int>(u->abstract()->monad), u);  // state untouched
+    }
+    if (monads.empty()) {
+        // No monads yet (before auto_monad): keep the forward's side effects alive.
+        return sideEffects_ ? prim(call_, "Depend", {res, out_.node}) : res;
+    }
+    bool stateUsed = false;
+    const std::vector<ir::Use> uses = call_->users();
+    for (const ir::Use& use : uses) {
+        CNode* u = use.user;
+        if (u->isPrimitive("UpdateState") && u->size() == 3 && use.index == 2 &&
+            isMonad(u->input(1))) {
+            m_.replaceAllUses(u, finalState.at(static_cast<int>(u->input(1)->abstract()->monad)));
+            created_.push_back(u);
+            stateUsed = true;
+        }
+    }
+    for (Node* u : monads) {
+        Node* last = finalState.at(static_cast<int>(u->abstract()->monad));
+        if (!stateUsed && last != u) {
+            res = prim(call_, "Depend", {res, last});
+        }
+    }
+    return res;
+}
+
 void Expander::run() {
     CNode* g = gradOpOf(call_->input(0));
     const GradSpec spec = *GradSpec::of(*g->primitive(), g->size() > 2);
@@ -205,29 +272,7 @@ void Expander::run() {
         throw errorAt(call_, "ValueError", e.what());
     }
     if (spec.hasWeights) {
-        Node* w = g->input(2);
-        auto weightOf = [&](Node* x) -> Node* {
-            if (auto* l = ir::nodeCast<CNode>(x); l && l->isPrimitive("Load")) {
-                x = l->input(1);
-            }
-            auto* p = ir::nodeCast<ir::Parameter>(x);
-            if (p == nullptr || !p->hasDefault()) {
-                throw errorAt(g, "TypeError",
-                              "For '" + spec.name + "', the weights must be Parameters.");
-            }
-            return p;
-        };
-        if (auto* t = ir::nodeCast<CNode>(w); t && t->isPrimitive("MakeTuple")) {
-            weightsTuple_ = true;
-            for (std::size_t i = 1; i < t->size(); ++i) {
-                weights_.push_back(weightOf(t->input(i)));
-            }
-        } else if (auto* v = ir::nodeCast<ir::ValueNode>(w);
-                   v && v->value()->kind == Value::Kind::Tuple && v->value()->elements.empty()) {
-            weightsTuple_ = true;
-        } else {
-            weights_.push_back(weightOf(w));
-        }
+        readWeights(g, spec);
     }
     const auto& params = target_->parameters();
     if (params.size() != inputs_.size() + monads.size()) {
@@ -274,43 +319,7 @@ void Expander::run() {
     if (spec.returnsValue()) {
         res = prim(call_, "MakeTuple", {out_.node, res});
     }
-    // The state after the call is the forward's last state (its output's Depend on it).
-    std::unordered_map<int, Node*> finalState;
-    for (Node* o = out_.node; auto* d = ir::nodeCast<CNode>(o);) {
-        if (!d->isPrimitive("Depend") || d->size() != 3 || !isMonad(d->input(2))) {
-            break;
-        }
-        finalState.try_emplace(static_cast<int>(d->input(2)->abstract()->monad), d->input(2));
-        o = d->input(1);
-    }
-    for (Node* u : monads) {
-        finalState.try_emplace(static_cast<int>(u->abstract()->monad), u);  // state untouched
-    }
-    if (!monads.empty()) {
-        const std::vector<ir::Use> uses = call_->users();
-        bool stateUsed = false;
-        for (const ir::Use& use : uses) {
-            CNode* u = use.user;
-            if (u->isPrimitive("UpdateState") && u->size() == 3 && use.index == 2 &&
-                isMonad(u->input(1))) {
-                m_.replaceAllUses(u,
-                                  finalState.at(static_cast<int>(u->input(1)->abstract()->monad)));
-                created_.push_back(u);
-                stateUsed = true;
-            }
-        }
-        // Nothing continues the caller's chain after the call: the gradients depend on the
-        // forward's last state(s), so its effects are complete when they are used.
-        for (Node* u : monads) {
-            Node* last = finalState.at(static_cast<int>(u->abstract()->monad));
-            if (!stateUsed && last != u) {
-                res = prim(call_, "Depend", {res, last});
-            }
-        }
-    } else if (sideEffects_) {
-        // No monads yet (before auto_monad): keep the forward's side effects alive.
-        res = prim(call_, "Depend", {res, out_.node});
-    }
+    res = continueState(res, monads);
     m_.replaceAllUses(call_, res);
     created_.push_back(call_);
     created_.push_back(g);

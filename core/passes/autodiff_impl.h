@@ -112,6 +112,8 @@ private:
     void backprop(ir::CNode* copy, const Grad& dout);
     // autodiff.cpp
     Grad sensFor(const ir::Node* out);
+    void readWeights(ir::CNode* g, const GradSpec& spec);
+    ir::Node* continueState(ir::Node* res, const std::vector<ir::Node*>& monads);
     ir::Node* result(const GradSpec& spec, const GradLayout& layout);
     void sweepDead();
 
