@@ -326,29 +326,32 @@ void Expander::run() {
     sweepDead();
 }
 
+// Erases what the expansion made that nothing uses (forward values only the original
+// output needed, the grad call and its op, the weights tuple), users before inputs.
 void Expander::sweepDead() {
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        for (std::size_t k = created_.size(); k-- > 0;) {
-            Node* n = created_[k];
-            if (n != nullptr && n->users().empty()) {
-                std::vector<Node*> ins;
-                if (auto* c = ir::nodeCast<CNode>(n)) {
-                    ins = c->inputs();
-                }
-                m_.erase(n);
-                created_[k] = nullptr;
-                for (Node* in : ins) {
-                    if (in->users().empty() && !in->isParameter() && in->graph() == fwd_ &&
-                        std::find(created_.begin(), created_.end(), in) == created_.end()) {
-                        created_.push_back(in);  // the call's own inputs (the weights tuple)
-                    }
-                }
-                changed = true;
+    const std::unordered_set<Node*> made(created_.begin(), created_.end());
+    std::unordered_set<Node*> erased;
+    std::vector<Node*> work = created_;  // the latest made first
+    while (!work.empty()) {
+        Node* n = work.back();
+        work.pop_back();
+        if (erased.count(n) != 0 || !n->users().empty() || n->isParameter()) {
+            continue;
+        }
+        std::vector<Node*> ins;
+        if (auto* c = ir::nodeCast<CNode>(n)) {
+            ins = c->inputs();
+        }
+        m_.erase(n);
+        erased.insert(n);
+        for (Node* in : ins) {
+            const bool ours = made.count(in) != 0 || in->graph() == fwd_;
+            if (ours && erased.count(in) == 0 && in->users().empty() && !in->isParameter()) {
+                work.push_back(in);
             }
         }
     }
+    created_.clear();
 }
 
 void eraseUnreachableGraphs(ir::Module& m) {
