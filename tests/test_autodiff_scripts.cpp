@@ -105,6 +105,8 @@ private slots:
         QTest::newRow("floor_mod reduce_max reduce_min hswish")
             << "        a = ops.floor_mod(x * 3.0, y + 2.0) * y + ops.ReduceMax(True)(x * y, 1)\n"
                "        return ops.reduce_sum(a + ops.ReduceMin()(x, 0) + ops.HSwish()(x * 1.7))\n";
+        QTest::newRow("dropout keeping everything")
+            << "        return ops.reduce_sum(ops.dropout(x * y, p=0.0) * x)\n";
         QTest::newRow("layer_norm") << "        return ops.reduce_sum(ops.LayerNorm(1, 1, 1e-5)(x "
                                        "* 2.0, y, y * 0.5)[0] * x)\n";
         QTest::newRow("cast addn")
