@@ -102,6 +102,7 @@ private slots:
                "0).sum()\n"
                "        return ops.reduce_sum(a) + b + ops.tile(y, (2, 1)).sum() * "
                "ops.abs(x).sum()\n";
+        QTest::newRow("fmod") << "        return ops.reduce_sum(ops.fmod(x * 3.0, y + 2.0) * y)\n";
         QTest::newRow("floor_mod reduce_max reduce_min hswish")
             << "        a = ops.floor_mod(x * 3.0, y + 2.0) * y + ops.ReduceMax(True)(x * y, 1)\n"
                "        return ops.reduce_sum(a + ops.ReduceMin()(x, 0) + ops.HSwish()(x * 1.7))\n";

@@ -129,6 +129,18 @@ void bpropFloorMod(BpropContext& c) {
     }
 }
 
+// out = fmod(x, y) = x - trunc(x / y) * y: dx = dout, dy = -dout * trunc(x / y), with the
+// quotient read back exactly as (x - out) / y.
+void bpropMod(BpropContext& c) {
+    if (c.needsGrad(0)) {
+        c.setGradReduced(0, c.dout());
+    }
+    if (c.needsGrad(1)) {
+        Node* q = c.emit("RealDiv", {c.emit("Sub", {c.input(0), c.out()}), c.input(1)});
+        c.setGradReduced(1, c.emit("Neg", {c.emit("Mul", {c.dout(), q})}));
+    }
+}
+
 void noGradient(BpropContext&) {}
 
 }  // namespace
@@ -150,6 +162,7 @@ void registerMathBprops(OpRegistry& reg) {
     setBprop(reg, "AddN", bpropAddN);
     setBprop(reg, "Select", bpropSelect);
     setBprop(reg, "FloorMod", bpropFloorMod);
+    setBprop(reg, "Mod", bpropMod);
     // Comparisons, logic, constant producers, Python-scalar arithmetic and status flags: their
     // output carries no gradient.
     for (const char* name : {"Less",
