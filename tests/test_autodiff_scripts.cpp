@@ -102,6 +102,10 @@ private slots:
                "0).sum()\n"
                "        return ops.reduce_sum(a) + b + ops.tile(y, (2, 1)).sum() * "
                "ops.abs(x).sum()\n";
+        QTest::newRow("slices with steps")
+            << "        a = ops.reduce_sum(x[:, ::2] * y[::-2]) + ops.reduce_sum(x[::-1, 2] * "
+               "y[1])\n"
+               "        return a + ops.reduce_sum(x[1, ::-1] * y) + ops.reduce_sum(x[:, 2:0:-2])\n";
         QTest::newRow("fmod") << "        return ops.reduce_sum(ops.fmod(x * 3.0, y + 2.0) * y)\n";
         QTest::newRow("floor_mod reduce_max reduce_min hswish")
             << "        a = ops.floor_mod(x * 3.0, y + 2.0) * y + ops.ReduceMax(True)(x * y, 1)\n"

@@ -1,4 +1,4 @@
-// Bprop rules of the indexing and joining primitives: StridedSlice (unit strides), Gather
+// Bprop rules of the indexing and joining primitives: StridedSlice, Gather
 // (axis 0), Concat, Stack, Tile, and Abs. A slice's gradient is dout padded back with zeros
 // (Concat of zero blocks), a gather's the one-hot matrix of the indices times dout.
 #include <algorithm>
@@ -73,47 +73,104 @@ Node* padAlong(BpropContext& c, Node* g, std::size_t axis, std::int64_t start, s
                   axisAttr(static_cast<std::int64_t>(axis)));
 }
 
-// StridedSlice with unit strides (no ellipsis/new axis): dout, with the shrunk axes put back,
-// padded with zeros to the input's shape.
+// g (the gradient of a slice taking `len` elements start, start + stride, ... of an axis of
+// size n) scattered back along `axis`: g moved to the last axis times the 0/1 selection
+// matrix S (len x n), S[k][start + k * stride] = 1.
+Node* scatterAlong(BpropContext& c, Node* g, std::size_t axis, std::int64_t start,
+                   std::int64_t stride, std::int64_t n) {
+    const ir::Shape& gs = g->abstract()->shape;
+    const std::size_t rank = gs.rank();
+    const std::int64_t len = gs.dims[axis];
+    std::vector<std::int64_t> perm;
+    for (std::size_t d = 0; d < rank; ++d) {
+        if (d != axis) {
+            perm.push_back(static_cast<std::int64_t>(d));
+        }
+    }
+    perm.push_back(static_cast<std::int64_t>(axis));
+    std::vector<std::int64_t> inverse(rank);
+    std::vector<std::int64_t> moved;
+    for (std::size_t d = 0; d < rank; ++d) {
+        inverse[static_cast<std::size_t>(perm[d])] = static_cast<std::int64_t>(d);
+        moved.push_back(gs.dims[static_cast<std::size_t>(perm[d])]);
+    }
+    const ir::DType t = g->abstract()->dtype;
+    ir::TensorData sel;
+    sel.dtype = t;
+    sel.shape = ir::Shape{len, n};
+    const ir::TensorData zero = ir::scalarTensor(t, 0.0);
+    const ir::TensorData one = ir::scalarTensor(t, 1.0);
+    for (std::int64_t k = 0; k < len; ++k) {
+        for (std::int64_t j = 0; j < n; ++j) {
+            const ir::TensorData& e = j == start + k * stride ? one : zero;
+            sel.data.insert(sel.data.end(), e.data.begin(), e.data.end());
+        }
+    }
+    Node* m = c.emit("Transpose", {g, c.constant(intTuple(perm))});
+    m = c.emit("Reshape",
+               {m, c.constant(intTuple(
+                       {ir::Shape(moved).elementCount() / std::max<std::int64_t>(1, len), len}))});
+    m = c.emit("MatMul", {m, c.constant(Value::tensorValue(std::move(sel)))});
+    moved.back() = n;
+    m = c.emit("Reshape", {m, c.constant(intTuple(moved))});
+    return c.emit("Transpose", {m, c.constant(intTuple(inverse))});
+}
+
+// StridedSlice with constant bounds (no ellipsis/new axis): dout, with the shrunk axes put
+// back, padded with zeros (unit strides) or scattered (other strides) to the input's shape.
 void bpropStridedSlice(BpropContext& c) {
     const ir::Shape& xs = c.absOf(0)->shape;
     const auto begin = ints(c.input(1));
     const auto end = ints(c.input(2));
     const auto strides = ints(c.input(3));
-    const bool unit = strides && std::all_of(strides->begin(), strides->end(),
-                                             [](std::int64_t s) { return s == 1; });
-    if (!xs.isStatic() || !begin || !end || !unit || intAttr(c, "ellipsis_mask") != 0 ||
+    if (!xs.isStatic() || !begin || !end || !strides || begin->size() != strides->size() ||
+        end->size() != strides->size() || intAttr(c, "ellipsis_mask") != 0 ||
         intAttr(c, "new_axis_mask") != 0) {
         c.fail(
-            "irscope: the gradient of StridedSlice is supported for constant bounds with unit "
-            "strides "
-            "only (not yet for steps, ellipsis or new axes).");
+            "irscope: the gradient of StridedSlice is supported for constant bounds without "
+            "ellipsis or new axes only.");
     }
     const std::int64_t bm = intAttr(c, "begin_mask");
     const std::int64_t em = intAttr(c, "end_mask");
     const std::int64_t sm = intAttr(c, "shrink_axis_mask");
     std::vector<std::int64_t> starts(xs.rank(), 0);
+    std::vector<std::int64_t> steps(xs.rank(), 1);
     std::vector<std::int64_t> kept = xs.dims;
     for (std::size_t i = 0; i < begin->size() && i < xs.rank(); ++i) {
         const std::int64_t n = xs.dims[i];
+        const std::int64_t stride = (*strides)[i];
+        if (stride == 0) {
+            c.fail("irscope: the gradient of StridedSlice needs non-zero strides.");
+        }
         auto clamp = [&](std::int64_t v) {
-            return std::clamp<std::int64_t>(v < 0 ? v + n : v, 0, n);
+            v = v < 0 ? v + n : v;
+            return stride > 0 ? std::clamp<std::int64_t>(v, 0, n)
+                              : std::clamp<std::int64_t>(v, -1, n - 1);
         };
         if ((sm >> i) & 1) {
-            starts[i] = clamp((*begin)[i]);
+            starts[i] =
+                std::clamp<std::int64_t>((*begin)[i] < 0 ? (*begin)[i] + n : (*begin)[i], 0, n - 1);
             kept[i] = 1;
             continue;
         }
-        starts[i] = (bm >> i) & 1 ? 0 : clamp((*begin)[i]);
-        const std::int64_t stop = (em >> i) & 1 ? n : clamp((*end)[i]);
-        kept[i] = std::max<std::int64_t>(0, stop - starts[i]);
+        starts[i] = (bm >> i) & 1 ? (stride > 0 ? 0 : n - 1) : clamp((*begin)[i]);
+        const std::int64_t stop = (em >> i) & 1 ? (stride > 0 ? n : -1) : clamp((*end)[i]);
+        const std::int64_t span = stride > 0 ? stop - starts[i] : starts[i] - stop;
+        const std::int64_t step = stride > 0 ? stride : -stride;
+        steps[i] = stride;
+        kept[i] = span <= 0 ? 0 : (span + step - 1) / step;
+    }
+    if (ir::Shape(kept).elementCount() == 0) {
+        c.setGrad(0, c.zerosLike(c.absOf(0)));
+        return;
     }
     Node* g = c.dout();
     if (g->abstract()->shape != ir::Shape(kept)) {
         g = c.emit("Reshape", {g, c.constant(intTuple(kept))});
     }
     for (std::size_t i = 0; i < xs.rank(); ++i) {
-        g = padAlong(c, g, i, starts[i], xs.dims[i]);
+        g = steps[i] == 1 ? padAlong(c, g, i, starts[i], xs.dims[i])
+                          : scatterAlong(c, g, i, starts[i], steps[i], xs.dims[i]);
     }
     c.setGrad(0, g);
 }
