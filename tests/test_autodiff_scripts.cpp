@@ -106,6 +106,8 @@ private slots:
             << "        a = ops.reduce_sum(x[:, ::2] * y[::-2]) + ops.reduce_sum(x[::-1, 2] * "
                "y[1])\n"
                "        return a + ops.reduce_sum(x[1, ::-1] * y) + ops.reduce_sum(x[:, 2:0:-2])\n";
+        QTest::newRow("gather on axis 1")
+            << "        return ops.reduce_sum(ops.gather(x, idx, 1) * ops.gather(y, idx, 0))\n";
         QTest::newRow("fmod") << "        return ops.reduce_sum(ops.fmod(x * 3.0, y + 2.0) * y)\n";
         QTest::newRow("floor_mod reduce_max reduce_min hswish")
             << "        a = ops.floor_mod(x * 3.0, y + 2.0) * y + ops.ReduceMax(True)(x * y, 1)\n"

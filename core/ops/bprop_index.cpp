@@ -1,6 +1,7 @@
-// Bprop rules of the indexing and joining primitives: StridedSlice, Gather
-// (axis 0), Concat, Stack, Tile, and Abs. A slice's gradient is dout padded back with zeros
-// (Concat of zero blocks), a gather's the one-hot matrix of the indices times dout.
+// Bprop rules of the indexing and joining primitives: StridedSlice, Gather, Concat, Stack,
+// Tile, and Abs. A slice's gradient is dout padded back with zeros (Concat of zero blocks) or
+// scattered by a selection matrix (steps), a gather's the one-hot matrix of the indices
+// times dout.
 #include <algorithm>
 
 #include "ops/bprop.h"
@@ -175,22 +176,54 @@ void bpropStridedSlice(BpropContext& c) {
     c.setGrad(0, g);
 }
 
-// Gather(params, indices, 0): dparams = onehot(indices)^T @ dout, with the one-hot matrix
-// Cast(Equal(indices[..., None], arange(n))).
+// Gather(params, indices, axis): with the axis moved first, dparams = onehot(indices)^T @ dout
+// where onehot = Cast(Equal(indices[..., None], arange(n))); then the axis moves back.
 void bpropGather(BpropContext& c) {
     const ir::AbstractPtr& pa = c.absOf(0);
     const ir::AbstractPtr& ia = c.absOf(1);
     const auto* axisNode = ir::nodeCast<ir::ValueNode>(c.input(2));
-    const bool axis0 = axisNode != nullptr && axisNode->value()->kind == Value::Kind::Int &&
-                       axisNode->value()->i == 0;
-    if (!axis0 || intAttr(c, "batch_dims") != 0 || !pa->shape.isStatic() || !ia->shape.isStatic() ||
+    if (axisNode == nullptr || axisNode->value()->kind != Value::Kind::Int ||
+        intAttr(c, "batch_dims") != 0 || !pa->shape.isStatic() || !ia->shape.isStatic() ||
         pa->shape.rank() == 0) {
-        c.fail("irscope: the gradient of Gather is supported on axis 0 of static shapes only.");
+        c.fail(
+            "irscope: the gradient of Gather needs a constant axis, no batch_dims and static "
+            "shapes.");
     }
-    const std::int64_t n = pa->shape.dims[0];
-    const std::int64_t count = std::max<std::int64_t>(1, ia->shape.elementCount());
-    const std::int64_t rest =
-        std::max<std::int64_t>(1, pa->shape.elementCount() / std::max<std::int64_t>(1, n));
+    const auto rank = static_cast<std::int64_t>(pa->shape.rank());
+    const std::int64_t axis = normalizeAxis("Gather", "axis", axisNode->value()->i, rank);
+    const auto irank = static_cast<std::int64_t>(ia->shape.rank());
+    const std::int64_t n = pa->shape.dims[static_cast<std::size_t>(axis)];
+    const std::int64_t count = ia->shape.elementCount();
+    if (count == 0) {
+        c.setGrad(0, c.zerosLike(pa));
+        return;
+    }
+    // params with the axis first: (n, params.shape[:axis], params.shape[axis+1:]).
+    std::vector<std::int64_t> permP{axis};
+    std::vector<std::int64_t> movedP{n};
+    for (std::int64_t d = 0; d < rank; ++d) {
+        if (d != axis) {
+            permP.push_back(d);
+            movedP.push_back(pa->shape.dims[static_cast<std::size_t>(d)]);
+        }
+    }
+    const std::int64_t rest = ir::Shape(movedP).elementCount() / std::max<std::int64_t>(1, n);
+    // dout (params.shape[:axis] + indices.shape + params.shape[axis+1:]) with the indices'
+    // axes first.
+    Node* d = c.dout();
+    if (axis != 0) {
+        std::vector<std::int64_t> permD;
+        for (std::int64_t k = 0; k < irank; ++k) {
+            permD.push_back(axis + k);
+        }
+        for (std::int64_t k = 0; k < axis; ++k) {
+            permD.push_back(k);
+        }
+        for (std::int64_t k = axis + irank; k < rank - 1 + irank; ++k) {
+            permD.push_back(k);
+        }
+        d = c.emit("Transpose", {d, c.constant(intTuple(permD))});
+    }
     ir::TensorData r;  // arange(n) in the indices' dtype
     r.dtype = ia->dtype;
     r.shape = ir::Shape{n};
@@ -201,12 +234,19 @@ void bpropGather(BpropContext& c) {
     Node* idx = c.emit("Reshape", {c.input(1), c.constant(intTuple({count, 1}))});
     Node* onehot = c.mask(c.emit("Equal", {idx, c.constant(Value::tensorValue(std::move(r)))}),
                           c.dout()->abstract()->dtype);
-    Node* d = c.emit("Reshape", {c.dout(), c.constant(intTuple({count, rest}))});
+    d = c.emit("Reshape", {d, c.constant(intTuple({count, rest}))});
     ir::AttrMap t;
     t.set("transpose_a", Value::boolean(true));
     t.set("transpose_b", Value::boolean(false));
-    Node* g = c.emit("MatMul", {onehot, d}, t);
-    c.setGrad(0, c.emit("Reshape", {g, c.constant(intTuple(pa->shape.dims))}));
+    Node* g = c.emit("Reshape", {c.emit("MatMul", {onehot, d}, t), c.constant(intTuple(movedP))});
+    if (axis != 0) {
+        std::vector<std::int64_t> inverse(permP.size());
+        for (std::size_t k = 0; k < permP.size(); ++k) {
+            inverse[static_cast<std::size_t>(permP[k])] = static_cast<std::int64_t>(k);
+        }
+        g = c.emit("Transpose", {g, c.constant(intTuple(inverse))});
+    }
+    c.setGrad(0, g);
 }
 
 // Concat/Stack(tensors, axis): each element gets its block of dout.
