@@ -133,8 +133,8 @@ Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
         return constant(g, Value::primitive(std::string(meta::kMultitype), std::move(attrs)));
     }
     if (kind == "GradOperation") {
-        fail("RuntimeError", "irscope: GradOperation is not supported yet in graph mode (automatic differentiation "
-             "comes with the Compiler pipeline).", at);
+        fail("TypeError", "irscope: a GradOperation instance must be applied to the function to differentiate "
+             "in graph mode: grad_op(fn)(inputs).", at);
     }
     fail("TypeError", "irscope: a '" + I.typeName(v) + "' object cannot be used as a value in graph mode.", at);
 }
@@ -278,6 +278,9 @@ Node* Resolver::callCell(CNode* c, const HostVal& cell, std::vector<Node*> args,
 }
 
 Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
+    if (isGradCallee(callee.v)) {
+        return lowerGrad(c, callee);
+    }
     FuncGraph* home = c->graph();
     const std::vector<std::string> kws = keywordsOf(c);
     std::vector<Node*> args;
@@ -349,14 +352,7 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
         in.insert(in.end(), args.begin(), args.end());
         return rewrite(c, std::move(in));
     }
-    if (kind == "GradOperation") {
-        functionValue(callee, home, c);  // reports that autodiff is not supported yet
-    }
     if (auto* nf = v.as<interp::NativeFunctionObject>()) {
-        if (nf->name == "grad" || nf->name == "value_and_grad" || nf->name == "GradOperation") {
-            fail("RuntimeError", "irscope: " + nf->name + " is not supported yet in graph mode (automatic "
-                 "differentiation comes with the Compiler pipeline).", c);
-        }
         fail("TypeError", "irscope: the built-in function '" + nf->name + "' is not supported in graph mode.", c);
     }
     if (type == I.types().type.get() || v.as<interp::Type>() != nullptr) {

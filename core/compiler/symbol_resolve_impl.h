@@ -67,11 +67,28 @@ public:
     // (creating a jit_class instance, a primitive instance, a Tensor, vmap(fn)...).
     bool hostCallable(const interp::Value& callee) const;
 
+    // --- symbol_resolve_grad.cpp ------------------------------------------------------------
+    // GradOperation instances, ops.grad / ops.value_and_grad and the grad functions they make.
+    bool isGradCallee(const interp::Value& v) const;
+    // `GradOperation{flags}(fn[, weights])` / `grad{grad_position, has_aux}(fn[, weights])`,
+    // or for a grad function made on the host, the call of such a node.
+    ir::Node* lowerGrad(ir::CNode* c, const HostVal& callee);
+    // The weights: a MakeTuple of weight parameters, one weight, or nullptr (None).
+    ir::Node* gradWeights(const HostVal& h, ir::FuncGraph* g, const ir::Node* at);
+    // The function differentiated: a graph value; a native cell (nn.Dense) gets a graph.
+    ir::Node* gradTarget(const HostVal& h, ir::FuncGraph* g, const ir::Node* at);
+    ir::AttrMap gradAttrs(const std::string& name, const ir::ValuePtr& pos, const ir::ValuePtr& aux,
+                          const ir::ValuePtr& returnIds, bool hasWeights, const ir::Node* at);
+    ir::AttrMap gradOperationAttrs(bool getAll, bool getByList, bool sensParam, bool hasWeights,
+                                   const ir::Node* at);
+
     FrontendState& s_;
     interp::Interpreter& I;
     ir::Module& m_;
     std::map<const ir::Node*, std::optional<HostVal>> memo_;
     std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
+    // Graphs made for natively implemented cells differentiated by GradOperation.
+    std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;
 };
 
 // Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).

@@ -1,5 +1,6 @@
 #include "ops/op_registry.h"
 
+#include "ops/bprop.h"
 #include "ops/infer_util.h"
 #include "ops/kernel_util.h"
 #include "ops/op_families.h"
@@ -201,6 +202,7 @@ OpRegistry::OpRegistry() {
     registerStateOps(*this);
     registerStructuralOps(*this);
     registerScalarOps(*this);
+    registerBprops(*this);
     indexSpellings();
 }
 

@@ -1,6 +1,6 @@
 // The primitive registry: one OpDef per primitive with its Python spellings, side-effect
 // flags, constructor attributes and call inputs (with defaults), a type/shape infer function,
-// a CPU kernel and a (still empty) bprop hook.
+// a CPU kernel and a bprop rule (ops/bprop*.cpp) for the differentiable ones.
 //
 // Who uses what:
 //  - the front end resolves `ops.ReduceSum`, `ops.reduce_sum`, `x.sum`, `+` ... with
@@ -209,8 +209,8 @@ private:
 using InferFn = std::function<InferResult(const InferContext&)>;
 // Returns the output; a tuple output (LayerNorm, Dropout) is a KernelArg::tuple.
 using KernelFn = std::function<KernelArg(const KernelContext&)>;
-// The gradient rule. A later issue defines BpropContext (graph builder + dout) and fills
-// these in; today every OpDef's bprop is empty.
+// The gradient rule: emits the gradient of the inputs from dout through a BpropContext
+// (ops/bprop.h); the autodiff pass (passes/autodiff*.cpp) implements the context.
 struct BpropContext;
 using BpropFn = std::function<void(BpropContext&)>;
 
@@ -230,7 +230,7 @@ struct OpDef {
     std::vector<Spelling> spellings;
     InferFn infer;
     KernelFn cpuKernel;  // null for structural primitives
-    BpropFn bprop;       // null (filled by the autodiff issue)
+    BpropFn bprop;       // null: no gradient rule (ops/bprop*.cpp fill them)
 
     const ArgSpec* findAttr(std::string_view attrName) const;
     std::size_t requiredInputs() const;

@@ -139,6 +139,11 @@ private:
     Arg inferCallOfValue(ir::CNode* c);
     Arg evalCall(const ir::CNode* site, const FuncPtr& f, const std::vector<Arg>& args,
                  bool undetermined);
+    // type_inference_grad.cpp: `GradOperation{...}(fn[, weights])` (and grad,
+    // value_and_grad) is a function value; the call of one specializes fn and infers the
+    // gradients (nullopt when c's callee is not such a node).
+    Arg inferGradOp(ir::CNode* c);
+    std::optional<Arg> inferGradCall(ir::CNode* c);
     ir::FuncGraph* cloneGraph(ir::FuncGraph* tmpl);
     // Whether g and the graphs it refers to contain no side-effect primitive (Assign, Print).
     bool sideEffectFree(ir::FuncGraph* g);

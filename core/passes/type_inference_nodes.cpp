@@ -6,6 +6,7 @@
 #include <unordered_set>
 
 #include "ops/infer_util.h"
+#include "passes/autodiff.h"
 #include "passes/meta_ops.h"
 #include "passes/type_inference_engine.h"
 #include "passes/type_inference_meta.h"
@@ -279,6 +280,9 @@ Arg Engine::inferPrimitive(CNode* c, const ir::ValuePtr& prim) {
     if (name == "Partial") {
         return inferPartial(c);
     }
+    if (autodiff::isGradPrimitive(name)) {
+        return inferGradOp(c);
+    }
     if (isMetaOp(name)) {
         const std::optional<std::vector<Arg>> args = knownInputs(c);
         if (!args) {
@@ -463,6 +467,9 @@ bool usableIn(const Node* n, const ir::FuncGraph* g) {
 }  // namespace
 
 Arg Engine::inferCallOfValue(CNode* c) {
+    if (std::optional<Arg> grad = inferGradCall(c)) {
+        return *grad;
+    }
     const Arg fn = argOf(c->input(0));
     std::vector<Arg> args;
     for (std::size_t i = 1; i < c->size(); ++i) {

@@ -7,8 +7,8 @@
 // each slice and stacks the results on out_axes; HyperMap maps over (nested) tuples/lists;
 // MultitypeFuncGraph dispatches on the registered type names ("Tensor", "Number", "Int",
 // "Float", "Bool", "Tuple", "List", "String", "None", "Function") in registration order.
-// GradOperation / grad / value_and_grad raise "not supported yet" when called: automatic
-// differentiation comes with graph compilation.
+// GradOperation(...)(fn) / grad / value_and_grad return a function the graph compiler
+// differentiates (GradData); calling it eagerly raises "not supported yet".
 #include <mutex>
 #include <unordered_map>
 
@@ -318,11 +318,34 @@ Value vmapCall(Interpreter& I, const MsTypes& ms, const Value& fn, const Value& 
     return stack(results);
 }
 
-Value gradUnsupported(Interpreter& I, const std::string& what) {
-    return Value(I.newNative(what, [what](Interpreter&, CallArgs&) -> Value {
-        throw PyError(Exc::RuntimeError, "irscope: " + what + " is not supported yet (automatic differentiation "
-                                         "comes with graph compilation)");
-    }));
+// The function GradOperation(...)(fn) / grad(fn, ...) returns: it differentiates in graph
+// mode (the compiler reads its GradData); called eagerly it is not supported yet.
+Value gradFunction(Interpreter& I, std::shared_ptr<GradData> data) {
+    const std::string what = data->kind;
+    auto f = I.newNative("grad_fn", [what](Interpreter&, CallArgs&) -> Value {
+        throw PyError(Exc::RuntimeError, "irscope: " + what + " is not supported yet in PyNative mode (automatic "
+                                         "differentiation runs in GRAPH_MODE, from a Cell's construct)");
+    });
+    f->nativeData = std::move(data);
+    return Value(f);
+}
+
+Value gradOrValueAndGrad(Interpreter& I, const std::string& kind, CallArgs& a) {
+    static const Signature sig = Signature("grad")
+                                     .arg("fn")
+                                     .arg("grad_position", Value::integer(0))
+                                     .arg("weights", Value::none())
+                                     .arg("has_aux", Value::boolean(false))
+                                     .arg("return_ids", Value::boolean(false));
+    auto v = sig.bind(I, a);
+    auto d = std::make_shared<GradData>();
+    d->kind = kind;
+    d->fn = v[0];
+    d->gradPosition = v[1];
+    d->weights = v[2];
+    d->hasAux = v[3];
+    d->returnIds = v[4];
+    return gradFunction(I, std::move(d));
 }
 
 void ensureTypes(Interpreter& I, const MsPtr& ms) {
@@ -356,10 +379,25 @@ void initComposite(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                                                                 .arg("get_all", Value::boolean(false))
                                                                 .arg("get_by_list", Value::boolean(false))
                                                                 .arg("sens_param", Value::boolean(false));
-                               sig.bind(J, a);
+                               auto v = sig.bind(J, a);
+                               // get_all, get_by_list, sens_param: read by the graph compiler.
+                               holder(v[0])->items = {v[1], v[2], v[3]};
                                return Value::none();
                            })
-                           .method("__call__", [](Interpreter& J, CallArgs&) { return gradUnsupported(J, "GradOperation"); })
+                           .method("__call__", [](Interpreter& J, CallArgs& a) {
+                               static const Signature sig =
+                                   Signature("GradOperation").arg("self").arg("fn").arg("weights", Value::none());
+                               auto v = sig.bind(J, a);
+                               const auto& flags = holder(v[0])->items;
+                               auto d = std::make_shared<GradData>();
+                               d->kind = "GradOperation";
+                               d->fn = v[1];
+                               d->weights = v[2];
+                               d->getAll = flags.size() == 3 && J.truthy(flags[0]);
+                               d->getByList = flags.size() == 3 && J.truthy(flags[1]);
+                               d->sensParam = flags.size() == 3 && J.truthy(flags[2]);
+                               return gradFunction(J, std::move(d));
+                           })
                            .build();
     interp::addToModule(I, m, "GradOperation", Value(gradOp));
     // MultitypeFuncGraph
@@ -437,8 +475,9 @@ void initComposite(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                        .build();
     interp::addToModule(I, m, "HyperMap", Value(hm));
     interp::addToModule(I, m, "Map", Value(hm));
-    interp::addFunction(I, m, "grad", [](Interpreter& J, CallArgs&) { return gradUnsupported(J, "grad"); });
-    interp::addFunction(I, m, "value_and_grad", [](Interpreter& J, CallArgs&) { return gradUnsupported(J, "value_and_grad"); });
+    interp::addFunction(I, m, "grad", [](Interpreter& J, CallArgs& a) { return gradOrValueAndGrad(J, "grad", a); });
+    interp::addFunction(I, m, "value_and_grad",
+                        [](Interpreter& J, CallArgs& a) { return gradOrValueAndGrad(J, "value_and_grad", a); });
     interp::addFunction(I, m, "vmap", [ms](Interpreter& J, CallArgs& a) {
         static const Signature sig = Signature("vmap").arg("fn").arg("in_axes", Value::integer(0)).arg("out_axes", Value::integer(0));
         auto v = sig.bind(J, a);

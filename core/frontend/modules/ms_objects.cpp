@@ -40,6 +40,14 @@ const VmapData* vmapOf(const interp::Value& v) {
     return static_cast<const VmapData*>(f->nativeData.get());
 }
 
+const GradData* gradOf(const interp::Value& v) {
+    auto* f = v.as<interp::NativeFunctionObject>();
+    if (f == nullptr || !f->nativeData || f->name != "grad_fn") {
+        return nullptr;
+    }
+    return static_cast<const GradData*>(f->nativeData.get());
+}
+
 std::string compositeKind(const interp::Value& v) {
     if (v.as<HolderObject>() == nullptr) {
         return "";

@@ -44,10 +44,21 @@ struct VmapData {
     interp::Value fn, inAxes, outAxes;
 };
 
+// A grad function made on the host (`ops.value_and_grad(net, None, weights)` in __init__,
+// `GradOperation(...)(net)`): what to differentiate and how, for the graph compiler. The
+// function itself runs only in graph mode.
+struct GradData {
+    std::string kind;  // "GradOperation", "grad", "value_and_grad"
+    interp::Value fn, weights;
+    interp::Value gradPosition, hasAux, returnIds;  // grad / value_and_grad
+    bool getAll = false, getByList = false, sensParam = false;  // GradOperation
+};
+
 // ops.add / F.assign: the registry spelling a module function stands for, else nullopt.
 std::optional<ops::SpellingRef> opFunctionOf(const interp::Value& v);
 const PrimitiveObject* primitiveOf(const interp::Value& v);
 const VmapData* vmapOf(const interp::Value& v);
+const GradData* gradOf(const interp::Value& v);
 
 // The composite kind of a mindspore.ops.composite object ("MultitypeFuncGraph",
 // "HyperMap", "GradOperation") and its holder, or "" / null.

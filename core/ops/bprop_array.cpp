@@ -1,0 +1,176 @@
+// Bprop rules of the array, reduction and state primitives: Reshape Transpose ExpandDims
+// Squeeze Cast BroadcastTo ReduceSum ReduceMean, and the ones whose output carries no
+// gradient to their inputs. Structural primitives (MakeTuple, TupleGetItem, Depend, Load,
+// Assign, UpdateState, StopGradient) are handled by the autodiff pass itself, which owns the
+// tuple and monad plumbing (passes/autodiff_sweep.cpp).
+#include <algorithm>
+
+#include "ops/bprop.h"
+#include "ops/infer_util.h"
+
+namespace irscope::ops {
+
+using ir::Node;
+using ir::Value;
+
+namespace {
+
+ValuePtr constOf(const Node* n) {
+    if (const auto* v = ir::nodeCast<ir::ValueNode>(n)) {
+        return v->value();
+    }
+    return n->abstract() ? n->abstract()->value : nullptr;
+}
+
+ValuePtr intTuple(const std::vector<std::int64_t>& v) {
+    std::vector<ValuePtr> e;
+    for (std::int64_t x : v) {
+        e.push_back(Value::integer(x));
+    }
+    return Value::tuple(std::move(e));
+}
+
+// Back to the input's shape (Reshape, ExpandDims, Squeeze).
+void bpropReshapeLike(BpropContext& c) {
+    const ir::Shape& s = c.absOf(0)->shape;
+    if (!s.isStatic()) {
+        c.fail("irscope: the gradient of a reshape of dynamic shape " + s.toString() +
+               " is not supported yet.");
+    }
+    c.setGrad(0, c.emit("Reshape", {c.dout(), c.constant(intTuple(s.dims))}));
+}
+
+void bpropTranspose(BpropContext& c) {
+    const ValuePtr perm = constOf(c.input(1));
+    if (!perm || (perm->kind != Value::Kind::Tuple && perm->kind != Value::Kind::List)) {
+        c.fail("irscope: the gradient of Transpose needs a constant permutation.");
+    }
+    const auto rank = static_cast<std::int64_t>(perm->elements.size());
+    std::vector<std::int64_t> inv(perm->elements.size());
+    for (std::int64_t i = 0; i < rank; ++i) {
+        std::int64_t p = perm->elements[static_cast<std::size_t>(i)]->i;
+        p = p < 0 ? p + rank : p;
+        inv[static_cast<std::size_t>(p)] = i;
+    }
+    c.setGrad(0, c.emit("Transpose", {c.dout(), c.constant(intTuple(inv))}));
+}
+
+void bpropCast(BpropContext& c) {
+    const ir::AbstractPtr& a = c.absOf(0);
+    if (!isTensorAbs(a)) {
+        return;  // a Python number cast to a tensor: a constant
+    }
+    Node* d = c.dout();
+    c.setGrad(0, d->abstract()->dtype == a->dtype
+                     ? d
+                     : c.emit("Cast", {d, c.constant(Value::type(a->dtype))}));
+}
+
+void bpropBroadcastTo(BpropContext& c) {
+    c.setGradReduced(0, c.dout());
+}
+
+// x's shape with the reduced axes (input 1, constant; empty or None: all) kept as 1.
+std::vector<std::int64_t> keptShape(BpropContext& c, const ir::Shape& xs) {
+    const auto rank = static_cast<std::int64_t>(xs.rank());
+    std::vector<std::int64_t> axes;
+    const ValuePtr axis = c.inputCount() > 1 ? constOf(c.input(1)) : Value::tuple({});
+    if (!axis) {
+        c.fail("irscope: the gradient of a reduction needs a constant axis.");
+    }
+    if (axis->kind == Value::Kind::Int) {
+        axes.push_back(axis->i);
+    } else {
+        for (const ValuePtr& e : axis->elements) {
+            axes.push_back(e->i);
+        }
+    }
+    if (axes.empty()) {
+        for (std::int64_t i = 0; i < rank; ++i) {
+            axes.push_back(i);
+        }
+    }
+    std::vector<std::int64_t> kept = xs.dims;
+    for (std::int64_t a : normalizeAxes("Reduce", "axis", axes, rank)) {
+        kept[static_cast<std::size_t>(a)] = 1;
+    }
+    return kept;
+}
+
+// ReduceSum/ReduceMean(x, axis): dout, reshaped with the reduced axes kept as 1, broadcast
+// back to x's shape (and divided by the number of elements reduced, for the mean).
+void bpropReduce(BpropContext& c, bool mean) {
+    const ir::Shape& xs = c.absOf(0)->shape;
+    if (!xs.isStatic()) {
+        c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
+               " is not supported yet.");
+    }
+    const std::vector<std::int64_t> kept = keptShape(c, xs);
+    const std::int64_t count =
+        xs.elementCount() / std::max<std::int64_t>(1, ir::Shape(kept).elementCount());
+    Node* d = c.dout();
+    if (d->abstract()->shape != ir::Shape(kept)) {
+        d = c.emit("Reshape", {d, c.constant(intTuple(kept))});
+    }
+    d = c.broadcastTo(d, xs);
+    if (mean && count != 1) {
+        d = c.emit("RealDiv", {d, c.scalar(d->abstract()->dtype, static_cast<double>(count))});
+    }
+    c.setGrad(0, d);
+}
+
+// ReduceMax/ReduceMin: dout shared by the elements equal to the extremum.
+void bpropReduceExtremum(BpropContext& c) {
+    const ir::Shape& xs = c.absOf(0)->shape;
+    if (!xs.isStatic()) {
+        c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
+               " is not supported yet.");
+    }
+    const std::vector<std::int64_t> kept = keptShape(c, xs);
+    auto back = [&](Node* n) {
+        if (n->abstract()->shape != ir::Shape(kept)) {
+            n = c.emit("Reshape", {n, c.constant(intTuple(kept))});
+        }
+        return c.broadcastTo(n, xs);
+    };
+    const ir::DType t = c.dout()->abstract()->dtype;
+    Node* hit = c.mask(c.emit("Equal", {c.input(0), back(c.out())}), t);
+    ir::AttrMap a;
+    a.set("keep_dims", Value::boolean(true));
+    Node* count = c.emit("ReduceSum", {hit, c.input(1)}, a);
+    Node* share = c.emit("RealDiv", {hit, c.broadcastTo(count, xs)});
+    c.setGrad(0, c.emit("Mul", {share, back(c.dout())}));
+}
+
+}  // namespace
+
+void registerArrayBprops(OpRegistry& reg) {
+    for (const char* name : {"Reshape", "ExpandDims", "Squeeze"}) {
+        setBprop(reg, name, bpropReshapeLike);
+    }
+    setBprop(reg, "Transpose", bpropTranspose);
+    setBprop(reg, "Cast", bpropCast);
+    setBprop(reg, "BroadcastTo", bpropBroadcastTo);
+    setBprop(reg, "ReduceSum", [](BpropContext& c) { bpropReduce(c, false); });
+    setBprop(reg, "ReduceMean", [](BpropContext& c) { bpropReduce(c, true); });
+    setBprop(reg, "ReduceMax", bpropReduceExtremum);
+    setBprop(reg, "ReduceMin", bpropReduceExtremum);
+    // A copy of the value (load elimination's TensorMove) passes the gradient through.
+    setBprop(reg, "TensorMove", [](BpropContext& c) { c.setGrad(0, c.dout()); });
+    setBprop(reg, "Dropout", [](BpropContext& c) {
+        // (y, mask) = Dropout(x): dx = dy * mask / keep_prob.
+        Node* dy = c.doutElement(0);
+        if (dy == nullptr) {
+            return;
+        }
+        Node* m = c.emit("TupleGetItem", {c.out(), c.constant(Value::integer(1))});
+        const ValuePtr kp = c.attrs().get("keep_prob");
+        const double keep =
+            kp ? (kp->kind == Value::Kind::Float ? kp->f : static_cast<double>(kp->i)) : 0.5;
+        Node* scaled = c.emit("Mul", {c.emit("Mul", {dy, c.mask(m, dy->abstract()->dtype)}),
+                                      c.scalar(dy->abstract()->dtype, 1.0 / keep)});
+        c.setGrad(0, scaled);
+    });
+}
+
+}  // namespace irscope::ops

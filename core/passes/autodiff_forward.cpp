@@ -1,0 +1,236 @@
+// meta_fg_expand, step 1: the forward computation copied into the caller (autodiff_impl.h).
+#include <algorithm>
+#include <queue>
+
+#include "ops/op_registry.h"
+#include "passes/autodiff_impl.h"
+
+namespace irscope::passes::autodiff {
+
+using ir::CNode;
+using ir::FuncGraph;
+using ir::Node;
+
+namespace {
+
+std::string lineOf(const Node* n) {
+    const auto& t = n->debug().trace;
+    return t.empty() || t.back().line == 0 ? std::string("?") : std::to_string(t.back().line);
+}
+
+// The graphs a Switch's branches name (Partial(@g, ...) or @g).
+std::vector<FuncGraph*> branchGraphs(const CNode* sw) {
+    std::vector<FuncGraph*> out;
+    for (std::size_t i = 2; i < sw->size(); ++i) {
+        const Node* b = sw->input(i);
+        if (const auto* p = ir::nodeCast<CNode>(b);
+            p && p->isPrimitive("Partial") && p->size() > 1) {
+            b = p->input(1);
+        }
+        if (const auto* v = ir::nodeCast<ir::ValueNode>(b);
+            v && v->value()->kind == ir::Value::Kind::Graph) {
+            out.push_back(v->value()->graph);
+        }
+    }
+    return out;
+}
+
+// Whether `from` reaches `to` through the graphs its nodes name (calls, Partials, Switches).
+bool reaches(FuncGraph* from, const FuncGraph* to) {
+    std::vector<FuncGraph*> work{from};
+    std::unordered_set<FuncGraph*> seen{from};
+    while (!work.empty()) {
+        FuncGraph* g = work.back();
+        work.pop_back();
+        for (const CNode* c : g->topoOrder()) {
+            for (const Node* in : c->inputs()) {
+                const auto* v = ir::nodeCast<ir::ValueNode>(in);
+                if (v == nullptr || v->value()->kind != ir::Value::Kind::Graph) {
+                    continue;
+                }
+                if (v->value()->graph == to) {
+                    return true;
+                }
+                if (seen.insert(v->value()->graph).second) {
+                    work.push_back(v->value()->graph);
+                }
+            }
+        }
+    }
+    return false;
+}
+
+// g's body in a topological order that follows node ids among the nodes that are ready
+// (ids follow the source order), so the reverse sweep meets statements last-written first
+// and accumulates contributions in MindSpore's order.
+std::vector<CNode*> sourceOrder(const FuncGraph* g) {
+    const std::vector<CNode*> body = g->topoOrder();
+    std::unordered_map<const CNode*, std::size_t> pending;
+    std::unordered_map<const CNode*, std::vector<CNode*>> users;
+    for (CNode* c : body) {
+        pending[c] = 0;
+    }
+    for (CNode* c : body) {
+        for (Node* in : c->inputs()) {
+            auto* ic = ir::nodeCast<CNode>(in);
+            if (ic != nullptr && pending.count(ic) != 0) {
+                ++pending[c];
+                users[ic].push_back(c);
+            }
+        }
+    }
+    auto later = [](const CNode* a, const CNode* b) { return a->id() > b->id(); };
+    std::priority_queue<CNode*, std::vector<CNode*>, decltype(later)> ready(later);
+    for (CNode* c : body) {
+        if (pending[c] == 0) {
+            ready.push(c);
+        }
+    }
+    std::vector<CNode*> out;
+    while (!ready.empty()) {
+        CNode* c = ready.top();
+        ready.pop();
+        out.push_back(c);
+        for (CNode* u : users[c]) {
+            if (--pending[u] == 0) {
+                ready.push(u);
+            }
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
+                           std::vector<FuncGraph*>& stack) {
+    if (std::find(stack.begin(), stack.end(), g) != stack.end()) {
+        throw errorAt(site_, "RuntimeError",
+                      "irscope: automatic differentiation of the recursive graph '" + g->name() +
+                          "' is not supported yet.");
+    }
+    if (g->parameters().size() != args.size()) {
+        throw errorAt(site_, "TypeError",
+                      "The function '" + g->name() + "' takes " +
+                          std::to_string(g->parameters().size()) + " arguments but " +
+                          std::to_string(args.size()) + " were given.");
+    }
+    stack.push_back(g);
+    std::unordered_map<const Node*, Mapped> map;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        map[g->parameters()[i]] = args[i];
+    }
+    auto mapped = [&](Node* n) -> Mapped {
+        if (auto it = map.find(n); it != map.end()) {
+            return it->second;
+        }
+        if (const auto* v = ir::nodeCast<ir::ValueNode>(n)) {
+            Node* k = constantIn(fwd_, v->value());
+            if (v->abstract()) {
+                k->setAbstract(v->abstract());
+            }
+            return {k, nullptr};
+        }
+        return {n, n};  // a free variable: a weight of the entry graph
+    };
+    for (CNode* c : sourceOrder(g)) {
+        if (c == g->returnNode()) {
+            break;
+        }
+        if (const auto* callee = ir::nodeCast<CNode>(c->input(0))) {
+            if (!callee->isPrimitive("Switch") || callee->size() != 4) {
+                throw errorAt(c, "RuntimeError",
+                              "irscope: automatic differentiation through a call of a function "
+                              "value is not supported yet (line " +
+                                  lineOf(c) + ").");
+            }
+            for (FuncGraph* b : branchGraphs(callee)) {
+                if (reaches(b, g)) {
+                    throw errorAt(callee, "RuntimeError",
+                                  "irscope: automatic differentiation of a while loop on a tensor "
+                                  "condition is not supported yet (the loop at line " +
+                                      lineOf(callee) + ").");
+                }
+            }
+            // if/else on a tensor: Switch(cond, Partial(@✓g, ...), Partial(@✗g, ...))(args).
+            std::vector<Callee> branches;
+            for (std::size_t b = 2; b < 4; ++b) {
+                Node* fn = callee->input(b);
+                Callee k;
+                if (auto* p = ir::nodeCast<CNode>(fn); p && p->isPrimitive("Partial")) {
+                    fn = p->input(1);
+                    for (std::size_t a = 2; a < p->size(); ++a) {
+                        k.bound.push_back(mapped(p->input(a)));
+                    }
+                }
+                const auto* v = ir::nodeCast<ir::ValueNode>(fn);
+                if (v == nullptr || v->value()->kind != ir::Value::Kind::Graph) {
+                    throw errorAt(callee, "RuntimeError",
+                                  "irscope: automatic differentiation of a Switch between values "
+                                  "that are not known graphs is not supported yet.");
+                }
+                k.graph = v->value()->graph;
+                for (std::size_t a = 1; a < c->size(); ++a) {
+                    k.bound.push_back(mapped(c->input(a)));
+                }
+                branches.push_back(std::move(k));
+            }
+            const Mapped cond = mapped(callee->input(1));
+            map[c] = callThroughFprop(c, branches, &cond);
+            continue;
+        }
+        std::vector<Mapped> in;
+        for (std::size_t i = 1; i < c->size(); ++i) {
+            in.push_back(mapped(c->input(i)));
+        }
+        if (FuncGraph* callee = c->calledGraph()) {
+            // A no_inline graph (lazy inline's CR_ graphs) stays a call, of its fprop graph.
+            map[c] = callee->flag("no_inline") ? callThroughFprop(c, {Callee{callee, in}}, nullptr)
+                                               : copyGraph(callee, in, stack);
+            continue;
+        }
+        std::vector<Node*> nodes{mapped(c->input(0)).node};
+        for (const Mapped& x : in) {
+            nodes.push_back(x.node);
+        }
+        CNode* copy = m_.addCNode(fwd_, nodes);
+        copy->setAbstract(c->abstract());
+        copy->debug() = c->debug();
+        copy->attrs() = c->attrs();
+        copy->primalAttrs() = c->primalAttrs();
+        if (const ir::PrimitiveData* p = c->primitive()) {
+            const ops::OpDef* op = ops::OpRegistry::instance().find(p->name);
+            sideEffects_ =
+                sideEffects_ || (op != nullptr && (op->sideEffectMem || op->sideEffectIo));
+        }
+        copies_.push_back(copy);
+        created_.push_back(copy);
+        copyInputs_[copy] = std::move(in);
+        map[c] = {copy, copy};
+    }
+    const Mapped out = mapped(g->output());
+    stack.pop_back();
+    return out;
+}
+
+void Expander::markActive(const GradLayout& layout) {
+    for (std::size_t i : layout.inputs) {
+        if (i < targetParams_.size() && targetParams_[i].key != nullptr) {
+            active_.insert(targetParams_[i].key);
+        }
+    }
+    for (Node* w : weights_) {
+        active_.insert(w);
+    }
+    for (const CNode* c : copies_) {
+        if (c->isPrimitive("StopGradient")) {
+            continue;
+        }
+        const auto& in = copyInputs_.at(c);
+        if (std::any_of(in.begin(), in.end(), [&](const Mapped& x) { return active(x.key); })) {
+            active_.insert(c);
+        }
+    }
+}
+
+}  // namespace irscope::passes::autodiff

@@ -1,0 +1,141 @@
+// meta_fg_expand internals (passes/autodiff*.cpp). One Expander per grad call:
+//   1. forward (autodiff_forward.cpp): the target graph's body is copied into the caller,
+//      its parameters bound to the call's inputs (and monads), direct graph calls copied in
+//      as well (recursively), so the forward computation is straight-line code in the caller;
+//      a Switch call on a tensor condition and a no_inline call go through fprop graphs
+//      (autodiff_fprop.cpp), each built by an Expander of its own;
+//   2. sweep (autodiff_sweep.cpp): reverse mode over the copy, last node first, from
+//      sens = ones (or the sens input); each primitive's gradient comes from its
+//      OpDef::bprop rule, tuples/Depend/Load/monads are handled here; contributions to one
+//      value are accumulated with AddN(MakeTuple(sum, new)) in the order the sweep makes them;
+//   3. the call is replaced by the gradients laid out as GradSpec says (autodiff.cpp).
+#pragma once
+
+#include <cstddef>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/module.h"
+#include "passes/autodiff.h"
+#include "passes/compile_error.h"
+
+namespace irscope::passes::autodiff {
+
+// The gradient of one value: a node, or per element of a tuple value (an empty element has
+// no gradient: zero). Empty as a whole: no gradient.
+struct Grad {
+    ir::Node* node = nullptr;
+    std::vector<Grad> elems;
+    bool empty() const { return node == nullptr && elems.empty(); }
+    static Grad of(ir::Node* n) {
+        Grad g;
+        g.node = n;
+        return g;
+    }
+};
+
+// What an original node stands for in the caller: the node holding its value and the key
+// its gradient accumulates under (nullptr: a constant, no gradient). The target's own
+// parameters have their own keys, so f(x, x) gets one gradient per parameter.
+struct Mapped {
+    ir::Node* node = nullptr;
+    const void* key = nullptr;
+};
+
+// Erases the graphs the entry no longer reaches (the differentiated targets).
+void eraseUnreachableGraphs(ir::Module& m);
+
+CompileError errorAt(const ir::Node* at, const std::string& pyType, const std::string& message);
+
+class Expander {
+public:
+    // The expansion of a grad call: forward and gradient go into the call's graph.
+    Expander(ir::Module& m, ir::CNode* call)
+        : m_(m), call_(call), site_(call), fwd_(call->graph()), bwd_(call->graph()) {}
+    // Expands the call and replaces it by the gradients.
+    void run();
+
+    // ---- node building (autodiff.cpp) --------------------------------------------------------
+    // A registry primitive in the gradient's graph, typed by the registry (folded to a constant
+    // when every input is one), with `like`'s debug info.
+    ir::Node* prim(const ir::Node* like, std::string_view name,
+                   const std::vector<ir::Node*>& inputs, const ir::AttrMap& attrs = {});
+    // A constant in the graph the gradient is built in (constantIn: in g).
+    ir::Node* constant(ir::ValuePtr v) { return constantIn(bwd_, std::move(v)); }
+    ir::Node* constantIn(ir::FuncGraph* g, ir::ValuePtr v);
+    ir::Node* zerosFor(const ir::Node* like, const ir::AbstractPtr& a);
+    ir::Node* onesFor(const ir::Node* like, const ir::AbstractPtr& a);
+
+    // ---- gradients (autodiff_sweep.cpp) ------------------------------------------------------
+    bool active(const void* key) const { return key != nullptr && active_.count(key) != 0; }
+    void accumulate(const ir::Node* like, const void* key, Grad g);
+    // The gradient as one node: a tuple gradient becomes a MakeTuple with zeros for the
+    // elements without one (a's elements give their shapes).
+    ir::Node* materialize(const ir::Node* like, const Grad& g, const ir::AbstractPtr& a);
+    const std::vector<Mapped>& inputsOf(const ir::CNode* copy) const {
+        return copyInputs_.at(copy);
+    }
+
+private:
+    // A region differentiated inside an fprop graph: forward copies go to `fwd`, the
+    // gradient to `bwd` (autodiff_fprop.cpp).
+    Expander(ir::Module& m, const ir::Node* site, ir::FuncGraph* fwd, ir::FuncGraph* bwd,
+             std::vector<ir::Node*> weights)
+        : m_(m), site_(site), fwd_(fwd), bwd_(bwd), weights_(std::move(weights)) {}
+
+    // autodiff_forward.cpp
+    Mapped copyGraph(ir::FuncGraph* g, const std::vector<Mapped>& args,
+                     std::vector<ir::FuncGraph*>& stack);
+    // The keys that get a gradient: the layout's inputs, the weights, what depends on them.
+    void markActive(const GradLayout& layout);
+    // autodiff_fprop.cpp: a call the forward copy cannot inline (a Switch between branch
+    // graphs, a no_inline graph) becomes a call of fprop graphs ▸g returning
+    // (out, Partial(@◂g, saved...)); ◂g(saved..., dout) returns the gradients of `wrt` (the
+    // call's tensor inputs) then of the weights. Returns the forward value.
+    struct Callee {
+        ir::FuncGraph* graph = nullptr;
+        std::vector<Mapped> bound;  // Partial arguments, then the call's
+    };
+    Mapped callThroughFprop(const ir::CNode* c, const std::vector<Callee>& callees,
+                            const Mapped* cond);
+    ir::FuncGraph* fpropGraph(const ir::CNode* c, const Callee& callee,
+                              const std::vector<Mapped>& wrt);
+    struct FpropCall {
+        ir::Node* tuple = nullptr;  // (out, bprop)
+        std::vector<Mapped> wrt;
+    };
+    void backpropCall(ir::CNode* value, const FpropCall& call, const Grad& dout);
+    // autodiff_sweep.cpp
+    void sweep(Grad sens);
+    void backprop(ir::CNode* copy, const Grad& dout);
+    // autodiff.cpp
+    Grad sensFor(const ir::Node* out);
+    void readWeights(ir::CNode* g, const GradSpec& spec);
+    ir::Node* continueState(ir::Node* res, const std::vector<ir::Node*>& monads);
+    ir::Node* result(const GradSpec& spec, const GradLayout& layout);
+    void sweepDead();
+
+    ir::Module& m_;
+    ir::CNode* call_ = nullptr;  // the grad call (nullptr inside an fprop graph)
+    const ir::Node* site_;       // debug info and errors of the expansion's own nodes
+    ir::FuncGraph* fwd_;
+    ir::FuncGraph* bwd_;
+    ir::FuncGraph* target_ = nullptr;
+    std::vector<Mapped> targetParams_;  // the target's parameters as mapped
+    std::vector<ir::Node*> inputs_;     // the call's differentiated inputs (sens excluded)
+    std::vector<ir::Node*> weights_;    // the weight parameters (get_by_list / weights=)
+    bool weightsTuple_ = false;
+    ir::Node* sens_ = nullptr;
+    std::vector<ir::CNode*> copies_;  // forward copies, in topological order
+    std::unordered_map<const ir::CNode*, std::vector<Mapped>> copyInputs_;  // inputs 1..
+    std::unordered_set<const void*> active_;
+    std::unordered_map<const void*, Grad> grads_;
+    std::vector<ir::Node*> created_;  // every node made, for the final sweep
+    Mapped out_;
+    std::unordered_map<const ir::CNode*, FpropCall> fpropCalls_;  // by the forward value node
+    bool sideEffects_ = false;
+};
+
+}  // namespace irscope::passes::autodiff

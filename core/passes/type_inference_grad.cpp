@@ -1,0 +1,192 @@
+// type_inference of automatic differentiation (passes/README.md, meta_fg_expand):
+//  - `GradOperation{...}(fn[, weights])`, `grad{...}(...)`, `value_and_grad{...}(...)` are
+//    function values; fn must be a graph known at compile time;
+//  - the call `%g(inputs...)` specializes fn for the inputs' abstracts (the sens input of
+//    sens_param and trailing monads excluded), retargets %g's input 1 to that
+//    specialization, and infers the result: the gradients laid out as autodiff::layoutOf
+//    says (a gradient has its input's tensor abstract; a weight's is its Ref's tensor),
+//    paired with the value for value_and_grad, with the aux outputs for has_aux.
+#include <algorithm>
+#include <stdexcept>
+
+#include "ops/infer_util.h"
+#include "passes/autodiff.h"
+#include "passes/type_inference_engine.h"
+
+namespace irscope::passes::infer {
+
+using ir::Abstract;
+using ir::AbstractPtr;
+using ir::CNode;
+using ir::Node;
+
+namespace {
+
+// The abstract of the gradient of a value with abstract `a`.
+AbstractPtr gradAbstract(const AbstractPtr& a) {
+    switch (a->kind) {
+        case Abstract::Kind::Tensor:
+        case Abstract::Kind::Ref:
+            return Abstract::tensor(a->dtype, a->shape);
+        case Abstract::Kind::Tuple:
+        case Abstract::Kind::List: {
+            std::vector<AbstractPtr> elems;
+            for (const AbstractPtr& e : a->elements) {
+                elems.push_back(gradAbstract(e));
+            }
+            return Abstract::tuple(std::move(elems));
+        }
+        case Abstract::Kind::Scalar:
+            return Abstract::scalar(a->dtype);
+        default:
+            return a;
+    }
+}
+
+bool differentiable(const AbstractPtr& a) {
+    if (ops::isTensorAbs(a)) {
+        return true;
+    }
+    if (a->kind == Abstract::Kind::Tuple) {
+        return !a->elements.empty() &&
+               std::all_of(a->elements.begin(), a->elements.end(), differentiable);
+    }
+    return false;
+}
+
+}  // namespace
+
+Arg Engine::inferGradOp(CNode* c) {
+    const std::string& name = c->primitive()->name;
+    if (c->size() < 2 || c->size() > 3) {
+        error(c, "TypeError",
+              "For '" + name + "', it takes the function to differentiate and the weights.");
+    }
+    const Arg fn = argOf(c->input(1));
+    if (!fn.abs) {
+        return pending(c);
+    }
+    if (!fn.fn || fn.fn->kind != FuncVal::Kind::Graph) {
+        error(c, "TypeError",
+              "For '" + name +
+                  "', the function to differentiate must be a Cell or a function known at "
+                  "compile time, but got " +
+                  describe(fn.abs) + ".");
+    }
+    auto f = std::make_shared<FuncVal>();
+    f->kind = FuncVal::Kind::Prim;
+    f->prim = static_cast<ir::ValueNode*>(c->input(0))->value();
+    Arg r{c, Abstract::func(), f};
+    setResult(c, r);
+    return r;
+}
+
+std::optional<Arg> Engine::inferGradCall(CNode* c) {
+    auto* g = ir::nodeCast<CNode>(c->input(0));
+    if (g == nullptr || g->primitive() == nullptr ||
+        !autodiff::isGradPrimitive(g->primitive()->name)) {
+        return std::nullopt;
+    }
+    const std::optional<autodiff::GradSpec> spec =
+        autodiff::GradSpec::of(*g->primitive(), g->size() > 2);
+    const Arg fn = argOf(g->input(1));
+    std::optional<std::vector<Arg>> args = knownInputs(c);
+    if (!fn.abs || !args) {
+        return pending(c);
+    }
+    if (!fn.fn || fn.fn->kind != FuncVal::Kind::Graph) {
+        return inferGradOp(g);  // reports the error
+    }
+    std::size_t n = args->size();
+    while (n > 0 && args->at(n - 1).abs->kind == Abstract::Kind::Monad) {
+        --n;
+    }
+    std::vector<Arg> inputs(args->begin(), args->begin() + static_cast<std::ptrdiff_t>(n));
+    if (spec->sensParam) {
+        if (inputs.empty()) {
+            error(c, "TypeError",
+                  "For 'GradOperation', sens_param=True needs the sensitivity as the last input.");
+        }
+        inputs.pop_back();
+    }
+    AbstractPtr weightsAbs;
+    if (spec->hasWeights) {
+        weightsAbs = argOf(g->input(2)).abs;
+        if (!weightsAbs) {
+            return pending(c);
+        }
+        const bool ok =
+            weightsAbs->kind == Abstract::Kind::Ref ||
+            (weightsAbs->kind == Abstract::Kind::Tuple &&
+             std::all_of(weightsAbs->elements.begin(), weightsAbs->elements.end(),
+                         [](const AbstractPtr& e) { return e->kind == Abstract::Kind::Ref; }));
+        if (!ok) {
+            error(g, "TypeError",
+                  "For '" + spec->name +
+                      "', the weights must be a Parameter or a tuple of "
+                      "Parameters, but got " +
+                      describe(weightsAbs) + ".");
+        }
+    }
+    if (g->users().size() > 1) {
+        // Each call differentiates its own specialization: give this one its own node.
+        CNode* own = m_.addCNode(g->graph(), g->inputs());
+        own->debug() = g->debug();
+        auto it = order_.find(g);
+        order_[own] = it != order_.end() ? it->second : OrderKey{g->id(), ++seq_};
+        setResult(own, argOf(g));
+        m_.setInput(c, 0, own);
+        g = own;
+    }
+    Spec& s = specialize(fn.fn->graph, inputs, c, false);
+    if (!s.ret) {
+        return pending(c);
+    }
+    if (static_cast<ir::ValueNode*>(g->input(1))->value()->graph != s.graph) {
+        m_.setInput(g, 1, valueNode(g->graph(), ir::Value::graphRef(s.graph)));
+    }
+    AbstractPtr out = s.ret;
+    AbstractPtr aux;
+    if (spec->hasAux) {
+        if (out->kind != Abstract::Kind::Tuple || out->elements.size() < 2) {
+            error(c, "TypeError",
+                  "For '" + spec->name +
+                      "', when has_aux is True, the function must return more "
+                      "than one output, but got " +
+                      describe(out) + ".");
+        }
+        aux = Abstract::tuple({out->elements.begin() + 1, out->elements.end()});
+        out = out->elements[0];
+    }
+    if (!differentiable(out)) {
+        error(c, "TypeError",
+              "For '" + spec->name + "', the output of '" + s.graph->name() +
+                  "' must be a Tensor or a tuple of Tensors to be differentiated, but got " +
+                  describe(out) + ".");
+    }
+    autodiff::GradLayout layout;
+    try {
+        layout = autodiff::layoutOf(*spec, inputs.size());
+    } catch (const std::invalid_argument& e) {
+        error(c, "ValueError", e.what());
+    }
+    std::vector<AbstractPtr> inputGrads;
+    for (std::size_t i : layout.inputs) {
+        inputGrads.push_back(gradAbstract(inputs[i].abs));
+    }
+    const AbstractPtr weightsGrad = weightsAbs ? gradAbstract(weightsAbs) : nullptr;
+    AbstractPtr result = autodiff::arrangeGrads<AbstractPtr>(
+        layout, inputGrads, weightsGrad,
+        [](std::vector<AbstractPtr> e) { return Abstract::tuple(std::move(e)); });
+    if (aux && spec->kind == autodiff::GradSpec::Kind::Grad) {
+        result = Abstract::tuple({result, aux});
+    }
+    if (spec->returnsValue()) {
+        result = Abstract::tuple({s.ret, result});
+    }
+    Arg r{c, result, nullptr};
+    setResult(c, r);
+    return r;
+}
+
+}  // namespace irscope::passes::infer
