@@ -47,6 +47,9 @@ public:
     ir::Parameter* weight(const interp::Value& param, const ir::Node* at);
     // @lazy_inline: the first cell called with the same cell_init_args, when it is another one.
     interp::Value reuseSource(const interp::Value& cell);
+    // @lazy_inline: marks `g`, the construct graph of `cell` called at `scope`, with the graph
+    // attr cell_init_args for graph_reusing (outermost level only, unchanged attributes only).
+    void markLazyInline(ir::FuncGraph* g, const interp::Value& cell, const std::string& scope);
 
     // --- symbol_resolve_call.cpp ------------------------------------------------------------
     // The replacement of call `c` whose callee is the host value `callee`.
@@ -72,6 +75,7 @@ public:
     ir::Module& m_;
     std::map<const ir::Node*, std::optional<HostVal>> memo_;
     std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
+    std::vector<std::string> lazyScopes_;         // scopes of the @lazy_inline cells met so far
 };
 
 // Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).
