@@ -425,6 +425,7 @@ bool runGraphReusing(ir::Module& m, PassContext& ctx) {
     // Group by cell_init_args in dump order; within a group, by structural equality with
     // the group's first unassigned instance.
     std::vector<bool> done(instances.size(), false);
+    std::unordered_set<const FuncGraph*> replaced;  // the graphs of the instances folded in
     for (std::size_t i = 0; i < instances.size(); ++i) {
         if (done[i]) {
             continue;
@@ -442,8 +443,11 @@ bool runGraphReusing(ir::Module& m, PassContext& ctx) {
             Matcher(m, rep, rep).run();  // fills rep.slots
         }
         reuse(m, rep, members);
+        for (std::size_t k = 1; k < members.size(); ++k) {
+            replaced.insert(members[k]->owned.begin(), members[k]->owned.end());
+        }
     }
-    backend::eraseUnreachableGraphs(m);
+    backend::eraseUnreachableGraphs(m, &replaced);
     return true;
 }
 

@@ -114,12 +114,13 @@ bool isReusedGraph(const FuncGraph& g) {
     return g.flag("cell_reuse");
 }
 
-std::size_t eraseUnreachableGraphs(ir::Module& m) {
+std::size_t eraseUnreachableGraphs(ir::Module& m,
+                                   const std::unordered_set<const FuncGraph*>* among) {
     const std::vector<FuncGraph*> live = m.reachableGraphs();
     const std::unordered_set<const FuncGraph*> keep(live.begin(), live.end());
     std::unordered_set<const FuncGraph*> doomed;
     for (FuncGraph* g : m.graphs()) {
-        if (!keep.count(g)) {
+        if (!keep.count(g) && (among == nullptr || among->count(g))) {
             doomed.insert(g);
         }
     }
@@ -182,6 +183,7 @@ bool inlineReusedGraphs(ir::Module& m) {
     // graph_reusing never makes, limitation 2) is handled by the next round.
     for (int round = 0;; ++round) {
         std::vector<std::pair<CNode*, FuncGraph*>> calls;
+        std::unordered_set<const FuncGraph*> checked;
         for (FuncGraph* g : m.reachableGraphs()) {
             for (CNode* c : g->topoOrder()) {
                 FuncGraph* callee = c->calledGraph();
@@ -189,7 +191,7 @@ bool inlineReusedGraphs(ir::Module& m) {
                     kept.count(callee)) {
                     continue;
                 }
-                if (usedOutside(m, callee)) {
+                if (checked.insert(callee).second && usedOutside(m, callee)) {
                     kept.insert(callee);
                     continue;
                 }
@@ -212,7 +214,7 @@ bool inlineReusedGraphs(ir::Module& m) {
         changed = true;
     }
     if (changed) {
-        eraseUnreachableGraphs(m);
+        eraseUnreachableGraphs(m);  // the reused graphs and what only they called
     }
     return changed;
 }
