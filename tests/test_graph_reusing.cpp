@@ -108,6 +108,30 @@ std::shared_ptr<session::Session> runExample(const std::string& name, int level,
     return compiler->sharedSession();
 }
 
+// Runs `source` (a script) with MS_DEV_CELL_REUSE=1 and returns its session.
+std::shared_ptr<session::Session> runSource(const std::string& source) {
+    interp::Interpreter I;
+    I.setOutputSink([](std::string_view) {});
+    modules::registerBuiltinModules(I);
+    compiler::CompilerOptions options;
+    options.readEnvironment = false;
+    options.overrides.set(std::string(passes::kCellReuse), std::int64_t{1});
+    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
+    const interp::RunResult r = I.runScript(source, "net.py");
+    if (r.status != interp::RunResult::Status::Ok) {
+        throw std::runtime_error(r.error);
+    }
+    return compiler->sharedSession();
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++n;
+    }
+    return n;
+}
+
 std::size_t nodesAfter(const session::Session& s, std::string_view pass) {
     const session::PassSnapshot* snap = s.compiles.at(0).find(pass);
     return snap != nullptr ? snap->counts.nodes : 0;
@@ -272,6 +296,39 @@ private slots:
         QVERIFY(contains(reused, "subgraph @CR_OuterBlock_construct("));
         QVERIFY(!contains(reused, "@CR_InnerBlock"));
         QCOMPARE(s->compiles[0].find("graph_reusing")->counts.graphs, std::size_t(4));
+    }
+
+    void onlyARealChangeAfterInitCounts() {
+        // blocks[0].k is set to the value it already had; blocks[2].k really changes.
+        const auto s = runSource(
+            "import mindspore as ms\n"
+            "from mindspore import nn, ops, Tensor\n"
+            "from mindspore.common import lazy_inline\n"
+            "class Block(nn.Cell):\n"
+            "    @lazy_inline\n"
+            "    def __init__(self, n):\n"
+            "        super().__init__()\n"
+            "        self.k = n\n"
+            "    def construct(self, x):\n"
+            "        return x * self.k\n"
+            "class Net(nn.Cell):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.blocks = nn.CellList([Block(1), Block(1), Block(1)])\n"
+            "        self.blocks[0].k = 1\n"
+            "        self.blocks[2].k = 3\n"
+            "    def construct(self, x):\n"
+            "        for b in self.blocks:\n"
+            "            x = b(x)\n"
+            "        return x\n"
+            "ms.set_context(mode=ms.GRAPH_MODE)\n"
+            "print(Net()(Tensor([1.0])))\n");
+        const std::string resolved = s->compiles.at(0).find("symbol_resolve")->text();
+        QCOMPARE(occurrences(resolved, "cell_init_args: lazy_inline_Block{'n': 1}"),
+                 std::size_t(2));
+        const std::string reused = s->compiles.at(0).find("graph_reusing")->text();
+        QCOMPARE(occurrences(reused, "= call @CR_Block_construct("), std::size_t(2));
+        QCOMPARE(occurrences(reused, "= call @Block_construct_2("), std::size_t(1));
     }
 
     void attrChangedFallsOutOfReuse() {
