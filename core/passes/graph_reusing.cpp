@@ -321,7 +321,7 @@ bool threadable(const ir::Module& m, const Instance& inst) {
 }
 
 // Makes `rep` the reused graph of `members` (rep included).
-void reuse(ir::Module& m, Instance& rep, const std::vector<Instance*>& members) {
+void reuse(ir::Module& m, const Instance& rep, const std::vector<Instance*>& members) {
     FuncGraph* cr = rep.g;
     std::unordered_map<const FuncGraph*, std::set<std::size_t>> need = weightNeeds(rep, rep.slots);
     need[cr].clear();
@@ -329,10 +329,14 @@ void reuse(ir::Module& m, Instance& rep, const std::vector<Instance*>& members) 
         need[cr].insert(k);
     }
     // One parameter per weight a graph needs, in slot order; the graph reads it instead.
+    // Graphs in creation order, so node ids do not depend on hashing.
     std::map<std::pair<const FuncGraph*, std::size_t>, Parameter*> param;
-    for (const auto& [cg, ks] : need) {
-        auto* g = const_cast<FuncGraph*>(cg);
-        for (std::size_t k : ks) {
+    for (FuncGraph* g : m.graphs()) {
+        auto it = need.find(g);
+        if (it == need.end()) {
+            continue;
+        }
+        for (std::size_t k : it->second) {
             Parameter* w = rep.slots[k];
             Parameter* p = m.addParameter(g, w->name());
             p->setAbstract(w->abstract());
@@ -439,8 +443,8 @@ bool runGraphReusing(ir::Module& m, PassContext& ctx) {
                 members.push_back(&instances[j]);
             }
         }
-        if (members.size() == 1) {
-            Matcher(m, rep, rep).run();  // fills rep.slots
+        if (members.size() == 1 && !Matcher(m, rep, rep).run()) {  // fills rep.slots
+            continue;  // a graph without a Return: nothing to reuse
         }
         reuse(m, rep, members);
         for (std::size_t k = 1; k < members.size(); ++k) {
@@ -454,12 +458,11 @@ bool runGraphReusing(ir::Module& m, PassContext& ctx) {
 }  // namespace
 
 std::unique_ptr<Pass> makeGraphReusingPass() {
-    return makePass(
-        "graph_reusing",
-        "Lazy inline: instances of a @lazy_inline cell with equal cell_init_args share one "
-        "reusable "
-        "CR_ graph that takes their weights as parameters, so it is analysed and optimized once.",
-        runGraphReusing);
+    return makePass("graph_reusing",
+                    "Lazy inline: instances of a @lazy_inline cell with equal cell_init_args "
+                    "share one reusable CR_ graph that takes their weights as parameters, so it "
+                    "is analysed and optimized once.",
+                    runGraphReusing);
 }
 
 }  // namespace irscope::passes

@@ -62,8 +62,8 @@ bool runTaskEmit(ir::Module& m, PassContext& ctx) {
 std::unique_ptr<Pass> makeTaskEmitPass() {
     return makePass("task_emit",
                     "Backend: inlines reused CR_ graphs (MS_DEV_CELL_REUSE), fixes the execution "
-                    "order of every kernel "
-                    "graph and plans device memory, reporting the peak bytes.",
+                    "order of every kernel graph and plans device memory, reporting the peak "
+                    "bytes.",
                     runTaskEmit);
 }
 
