@@ -232,7 +232,8 @@ private:
     std::vector<std::pair<Node*, Node*>> todo_;
 };
 
-// Direct calls of `g`, or nullopt when g is also used another way (as a value).
+// Direct calls of `g` with one argument per parameter, or nullopt when g is also used
+// another way (as a value, or called with another arity).
 std::optional<std::vector<CNode*>> callSites(const ir::Module& m, const FuncGraph* g) {
     std::vector<CNode*> calls;
     bool other = false;
@@ -250,7 +251,7 @@ std::optional<std::vector<CNode*>> callSites(const ir::Module& m, const FuncGrap
             return;
         }
         for (const ir::Use& u : n->users()) {
-            if (u.index == 0) {
+            if (u.index == 0 && u.user->size() == g->parameters().size() + 1) {
                 calls.push_back(u.user);
             } else {
                 other = true;
