@@ -7,14 +7,19 @@
 // it in commands().
 #include <CLI/CLI.hpp>
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <optional>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -29,6 +34,8 @@
 #include "irscope_version.h"
 #include "layout/graphviz.h"
 #include "passes/settings.h"
+#include "session/pass_stats.h"
+#include "session/session.h"
 #include "util/diagnostic.h"
 
 namespace irscope::cli {
@@ -193,13 +200,26 @@ std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequi
 // the pass pipeline and run on the CPU kernels. print() and graph prints go to stdout,
 // tracebacks (compile errors included) and syntax errors to stderr; the exit status is the
 // script's (0, or 1 on an error). --save-graphs DIR writes every compile's IR after each
-// pass there, as MindSpore's save_graphs does.
+// pass there, as MindSpore's save_graphs does: level 1 (the passes' files), or the level of
+// MS_DEV_SAVE_GRAPHS when that is higher (2 adds opt_a's sub-passes, 3 a .dot per file).
+// --pass-stats prints one table per compile to stderr once the script is done (as LLVM's
+// -time-passes does), so the script's own output stays clean.
 struct RunArgs {
     std::string script;
     std::uint64_t maxSteps = interp::Limits{}.maxSteps;
     std::size_t maxUnroll = compiler::CompileLimits{}.maxUnroll;
     std::string saveGraphs;
+    bool passStats = false;
 };
+
+// The save-graphs level --save-graphs asks for: 1, or MS_DEV_SAVE_GRAPHS when higher.
+std::int64_t saveGraphsLevel() {
+    passes::Settings env;
+    if (const char* v = std::getenv(std::string(passes::kSaveGraphs).c_str())) {
+        env.set(std::string(passes::kSaveGraphs), std::string(v));
+    }
+    return std::max<std::int64_t>(1, env.getInt(passes::kSaveGraphs, 0));
+}
 
 int runScript(const RunArgs& a, Streams io) {
     const std::string source = readInput(a.script);
@@ -208,32 +228,51 @@ int runScript(const RunArgs& a, Streams io) {
     compiler::CompilerOptions options;
     options.limits.maxUnroll = a.maxUnroll;
     if (!a.saveGraphs.empty()) {
-        options.overrides.set(std::string(passes::kSaveGraphs), std::int64_t{1});
+        options.overrides.set(std::string(passes::kSaveGraphs), saveGraphsLevel());
         options.overrides.set(std::string(passes::kSaveGraphsPath), a.saveGraphs);
     }
-    // The context owns the compiler (it holds interpreter values and must go with it).
-    compiler::GraphCompilerImpl::install(interpreter, std::move(options));
+    // The context owns the compiler (it holds interpreter values and must go with it); the
+    // session outlives it.
+    const std::shared_ptr<session::Session> session =
+        compiler::GraphCompilerImpl::install(interpreter, std::move(options))->sharedSession();
     interpreter.limits().maxSteps = a.maxSteps;
     interpreter.setOutputSink([&](std::string_view s) { io.out << s; });
     interpreter.setErrorSink([&](std::string_view s) {
         io.out.flush();
         io.err << s;
     });
-    const interp::RunResult r = interpreter.runScript(source, a.script == "-" ? "<stdin>" : a.script);
+    const interp::RunResult r =
+        interpreter.runScript(source, a.script == "-" ? "<stdin>" : a.script);
     io.out.flush();
+    if (a.passStats) {
+        for (std::size_t i = 0; i < session->compiles.size(); ++i) {
+            io.err << session::formatPassStats(session->compiles[i], i);
+        }
+        if (session->compiles.empty()) {
+            io.err << "Pass statistics: the script compiled no graph (GRAPH_MODE Cell or @jit)\n";
+        }
+        io.err.flush();
+    }
     return r.exitStatus;
 }
 
 std::function<Runner(CLI::App&)> runCommand() {
     return [](CLI::App& sub) -> Runner {
         auto args = std::make_shared<RunArgs>();
-        sub.add_option("SCRIPT", args->script, "Python script to run ('-' for standard input)")->required();
-        sub.add_option("--max-steps", args->maxSteps,
-                       "stop the script after this many statements and loop iterations (0: no limit)");
-        sub.add_option("--max-unroll", args->maxUnroll,
-                       "fail a compile whose for loops unroll more than this many iterations in total");
+        sub.add_option("SCRIPT", args->script, "Python script to run ('-' for standard input)")
+            ->required();
+        sub.add_option(
+            "--max-steps", args->maxSteps,
+            "stop the script after this many statements and loop iterations (0: no limit)");
+        sub.add_option(
+            "--max-unroll", args->maxUnroll,
+            "fail a compile whose for loops unroll more than this many iterations in total");
         sub.add_option("--save-graphs", args->saveGraphs,
-                       "write the IR after every compile pass as .ir files into this folder");
+                       "write the IR after every compile pass as .ir files into this folder "
+                       "(save-graphs level 1, or MS_DEV_SAVE_GRAPHS when higher)");
+        sub.add_flag("--pass-stats", args->passStats,
+                     "after the script, print per compile each pass's time, node counts, change "
+                     "and peak memory to stderr");
         return [args](Streams io) { return runScript(*args, io); };
     };
 }

@@ -628,21 +628,21 @@ void TestPassManager::saveGraphsSubPasses() {
     g.add(makePass("switch_simplify", "", [](Module&, PassContext&) { return false; }));
     g.add(makePass("strip_neg", "", stripNeg));
 
-    // Level 3: every sub-pass, as MindSpore's opt_substep_<opt>_r<round>_<index>_<pass>.
+    // Level 2: every sub-pass, as MindSpore's opt_substep_<opt>_r<round>_<index>_<pass>.
     {
         PassContext ctx;
-        ctx.settings().set(std::string(kSaveGraphs), std::string("3"));
-        ctx.settings().set(std::string(kSaveGraphsPath), (dir / "l3").string());
+        ctx.settings().set(std::string(kSaveGraphs), std::string("2"));
+        ctx.settings().set(std::string(kSaveGraphsPath), (dir / "l2").string());
         auto m = smallModule();
         CompileRecord rec;
         session::runRecorded(pm, *m, ctx, rec);
-        QCOMPARE(listDir(dir / "l3"),
+        QCOMPARE(listDir(dir / "l2"),
                  (std::vector<std::string>{"00_parse_0000.ir", "01_opt_a_0005.ir",
                                            "opt_substep_opt_a_r0_0_switch_simplify_0001.ir",
                                            "opt_substep_opt_a_r0_1_strip_neg_0002.ir",
                                            "opt_substep_opt_a_r1_0_switch_simplify_0003.ir",
                                            "opt_substep_opt_a_r1_1_strip_neg_0004.ir"}));
-        QCOMPARE(readFile(dir / "l3" / "opt_substep_opt_a_r0_1_strip_neg_0002.ir"),
+        QCOMPARE(readFile(dir / "l2" / "opt_substep_opt_a_r0_1_strip_neg_0002.ir"),
                  rec.find("opt_a/strip_neg")->text());
     }
     // Level 1 with MS_DEV_DUMP_IR_PASSES naming one sub-pass.

@@ -248,6 +248,27 @@ interp::Value Resolver::reuseSource(const interp::Value& cell) {
     return (fresh || it->second.identical(cell)) ? interp::Value() : it->second;
 }
 
+void Resolver::markLazyInline(FuncGraph* g, const interp::Value& cell, const std::string& scope) {
+    auto* text = I.getAttrOrNull(cell, "cell_init_args").as<interp::StrObject>();
+    if (text == nullptr) {
+        return;
+    }
+    // Limitation 2: only the outermost @lazy_inline level is reused; a cell called from
+    // inside a marked one (its scope extends the marked cell's) is inlined as usual.
+    for (const std::string& outer : lazyScopes_) {
+        if (scope.size() > outer.size() && scope.starts_with(outer) && scope[outer.size()] == '/') {
+            return;
+        }
+    }
+    lazyScopes_.push_back(scope);
+    // Limitation 1: an attribute changed after __init__ makes cell_init_args a wrong
+    // identity for this instance, so it falls out of reuse.
+    if (modules::cellChangedSinceInit(I, cell)) {
+        return;
+    }
+    g->attrs().set("cell_init_args", Value::string(text->value));
+}
+
 FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Value& self, const std::string& scope,
                              const Node* at) {
     auto key = std::make_pair(static_cast<const void*>(fn), static_cast<const void*>(self.obj()));
@@ -265,6 +286,9 @@ FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Val
     (void)at;
     FuncGraph* g = buildFunctionGraph(s_, m_, spec);
     s_.fnGraphs[key] = g;
+    if (!self.isNull() && modules::isCell(self) && fn->name == "construct") {
+        markLazyInline(g, self, spec.scope);
+    }
     return g;
 }
 

@@ -47,6 +47,9 @@ public:
     ir::Parameter* weight(const interp::Value& param, const ir::Node* at);
     // @lazy_inline: the first cell called with the same cell_init_args, when it is another one.
     interp::Value reuseSource(const interp::Value& cell);
+    // @lazy_inline: marks `g`, the construct graph of `cell` called at `scope`, with the graph
+    // attr cell_init_args for graph_reusing (outermost level only, unchanged attributes only).
+    void markLazyInline(ir::FuncGraph* g, const interp::Value& cell, const std::string& scope);
 
     // --- symbol_resolve_call.cpp ------------------------------------------------------------
     // The replacement of call `c` whose callee is the host value `callee`.
@@ -89,6 +92,7 @@ public:
     std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
     // Graphs made for natively implemented cells differentiated by GradOperation.
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;
+    std::vector<std::string> lazyScopes_;         // scopes of the @lazy_inline cells met so far
 };
 
 // Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).

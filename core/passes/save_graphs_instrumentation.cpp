@@ -8,6 +8,7 @@
 #include <fstream>
 #include <system_error>
 
+#include "ir/export_dot.h"
 #include "ir/ir_text.h"
 #include "passes/snapshot_instrumentation.h"
 
@@ -63,12 +64,30 @@ bool SaveGraphsInstrumentation::wanted(const PassRun& run) const {
     if (run.depth == 0) {
         return true;
     }
-    if (level_ >= 3) {
-        return true;
+    if (dumpPasses_.empty()) {
+        return level_ >= 2;
     }
     return std::any_of(dumpPasses_.begin(), dumpPasses_.end(), [&](const std::string& p) {
         return p == run.pass->name() || p == run.path;
     });
+}
+
+bool SaveGraphsInstrumentation::writeFile(const std::filesystem::path& file,
+                                          const std::string& body) {
+    errno = 0;
+    std::ofstream out(file, std::ios::binary | std::ios::trunc);
+    if (out) {
+        out.write(body.data(), static_cast<std::streamsize>(body.size()));
+        out.close();
+    }
+    if (!out) {
+        const int err = errno;
+        errors_.push_back(fmt::format("save_graphs: cannot write {}: {}", file.string(),
+                                      err != 0 ? std::strerror(err) : "write failed"));
+        return false;
+    }
+    written_.push_back(file);
+    return true;
 }
 
 bool SaveGraphsInstrumentation::ensureDirectory() {
@@ -104,19 +123,10 @@ void SaveGraphsInstrumentation::afterPass(const PassRun& run, const ir::Module& 
     const std::string& body = text ? *text : printed;
 
     const std::filesystem::path file = dir_ / fileName(run, serial_->next++);
-    errno = 0;
-    std::ofstream out(file, std::ios::binary | std::ios::trunc);
-    if (out) {
-        out.write(body.data(), static_cast<std::streamsize>(body.size()));
-        out.close();
+    if (writeFile(file, body) && level_ >= 3) {
+        std::filesystem::path dot = file;
+        writeFile(dot.replace_extension(".dot"), ir::exportDot(m));
     }
-    if (!out) {
-        const int err = errno;
-        errors_.push_back(fmt::format("save_graphs: cannot write {}: {}", file.string(),
-                                      err != 0 ? std::strerror(err) : "write failed"));
-        return;
-    }
-    written_.push_back(file);
 }
 
 }  // namespace irscope::passes

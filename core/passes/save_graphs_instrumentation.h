@@ -10,8 +10,11 @@
 //
 // The stage is the pass's index in the pipeline; the serial counts every file written in
 // the session (MindSpore counts per process), so it keeps growing across compiles.
-// Children are written at level 3, or at lower levels when their name (or "opt_a/cse")
-// is listed in MS_DEV_DUMP_IR_PASSES (comma-separated). Failed passes are not written.
+// Levels: 1 writes the top-level passes' files; 2 adds a group's children (opt_a's
+// sub-passes); 3 also writes a Graphviz .dot (ir/export_dot.h) next to every .ir file.
+// MS_DEV_DUMP_IR_PASSES (comma-separated names, "cse" or "opt_a/cse") filters the
+// children's files at any level: when set, only the listed children are written (at level
+// 1 too). Failed passes are not written.
 //
 // Write errors never throw: they are collected in errors() (the folder's failure once,
 // then no more attempts).
@@ -53,6 +56,8 @@ public:
 
 private:
     bool wanted(const PassRun& run) const;
+    // Writes one file, recording it in written() or the failure in errors().
+    bool writeFile(const std::filesystem::path& file, const std::string& body);
     bool ensureDirectory();
 
     std::shared_ptr<DumpSerial> serial_;

@@ -134,7 +134,12 @@ Spec& Engine::specialize(FuncGraph* tmpl, const std::vector<Arg>& args, const No
     std::vector<ArgSig> sig;
     sig.reserve(args.size());
     for (std::size_t i = 0; i < args.size(); ++i) {
-        sig.push_back({widen(tmpl, i, keyAbstract(args[i].abs)), args[i].fn});
+        ir::AbstractPtr key = keyAbstract(args[i].abs);
+        if (key && key->kind == ir::Abstract::Kind::Ref && tmpl->flag("cell_reuse")) {
+            // Lazy inline: a reused graph is specialized once for every instance's weights.
+            key = ir::Abstract::ref(key->dtype, key->shape, {});
+        }
+        sig.push_back({widen(tmpl, i, key), args[i].fn});
     }
     auto matches = [&](const Spec& s) {
         for (std::size_t i = 0; i < sig.size(); ++i) {

@@ -5,6 +5,9 @@
 # for_loop_net 602 (the loop unrolled); `type_inference` expands the HyperMap into the 200
 # Adds (204 CNodes), while for_loop_net, whose list holds only constants, folds to one
 # constant list. The times vary; the results do not: 200 sums, the last 199 + 199 = 398.
+# With `irscope-cli run hypermap_vs_for.py --pass-stats`: `cnodes` after `parse` (5 against
+# 602), the `delta` of `type_inference` (HyperMap expanding, the loop folding) and the
+# `total` time of each compile.
 import time
 from mindspore.ops import MultitypeFuncGraph, HyperMap
 from mindspore import ops, Tensor

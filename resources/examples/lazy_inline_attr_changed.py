@@ -1,11 +1,14 @@
 # @lazy_inline, limitation 1 (seed: "Usage Limitations"): an attribute that construct
 # depends on must not change after __init__. All four Blocks are built with the same
-# arguments, so they share one `cell_init_args` and one reusable graph, compiled from the
+# arguments, so they share one `cell_init_args`, and MindSpore compiles their graph from the
 # first Block called: blocks[0], whose `x` the Model sets to 1 after building it. In
 # GRAPH_MODE every Block therefore takes the `else` branch (Tanh); run eagerly, only
 # blocks[0] does and the others take ReLU — the two results differ.
-# In irscope: the compile of Model.construct — one Block graph (with Tanh, no ReLU) reused
-# by the 4 calls; compare with the eager result printed below. Weights: np.random.seed(0).
+# In irscope (run with MS_DEV_CELL_REUSE=1, see tests/data/examples/lazy_inline_attr_changed.env):
+# after `graph_reusing`, blocks[0], whose attribute changed, falls out of reuse and keeps
+# its own `Block_construct` graph, while blocks[1..3] share `CR_Block_construct_1` (with
+# Tanh, no ReLU: the constants still come from the first Block called); compare with the
+# eager result printed below. Weights: np.random.seed(0).
 import numpy as np
 import mindspore as ms
 from mindspore import nn, ops, Tensor

@@ -2,9 +2,12 @@
 # Block and the inner Blocks it contains, only the outermost one (OuterBlock) becomes a
 # reusable graph; the InnerBlock graphs are inlined into it as usual. The result is the
 # same as without @lazy_inline, and the same as running eagerly.
-# In irscope: the compile of Model.construct — one reusable OuterBlock graph called 3
-# times, with no InnerBlock graph left inside it after inlining; compare the node counts
-# with MS_DEV_CELL_REUSE=0. Weights: np.random.seed(0).
+# In irscope (run with MS_DEV_CELL_REUSE=1, see tests/data/examples/lazy_inline_nested.env):
+# after `symbol_resolve` only the OuterBlock graphs carry `cell_init_args`; after
+# `graph_reusing` one `CR_OuterBlock_construct` is called 3 times, each call passing its
+# instance's 4 weights, which the InnerBlock graphs inside it receive as parameters until
+# `inline` folds them in; no CR_InnerBlock exists. Compare `--pass-stats` with
+# MS_DEV_CELL_REUSE=0. Weights: np.random.seed(0).
 import numpy as np
 import mindspore as ms
 from mindspore import nn, ops, Tensor

@@ -2,10 +2,11 @@
 # Scenarios"): PipelineCell calls the same network once per micro batch in a for loop. With
 # @lazy_inline on the network's __init__ (PanGUAlphaWithLoss in the seed), the loop body
 # stays one call of a reusable graph instead of micro_size inlined copies.
-# In irscope: the compile of PipelineCell.construct — the network's graph is called 4 times
-# (one per micro batch); compare the node counts per pass with MS_DEV_CELL_REUSE=0.
-# Weights and data come from np.random.seed(0); the loss summed over the micro batches is
-# the same either way.
+# In irscope (run with MS_DEV_CELL_REUSE=2, see tests/data/examples/lazy_inline_pipeline.env):
+# the compile of PipelineCell.construct calls `CR_NetWithLoss_construct` 4 times (one per
+# micro batch) until `task_emit` inlines it for the backend; compare the node counts of
+# `--pass-stats` with MS_DEV_CELL_REUSE=0. Weights and data come from np.random.seed(0); the
+# loss summed over the micro batches is the same either way.
 import numpy as np
 import mindspore as ms
 from mindspore import nn, ops, Tensor

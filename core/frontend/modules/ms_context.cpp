@@ -592,6 +592,7 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                 }
                 rec += "}";
                 L.setAttr(self, "cell_init_args", Value(L.newStr("lazy_inline_" + L.typeName(self) + rec)));
+                recordCellInitState(L, self);
                 return r;
             }));
         };

@@ -8,6 +8,8 @@
 // values are drawn (weight first, then bias, C order, as float64 then cast to float32) from
 // np.random's global generator, so `np.random.seed(n)` or `mindspore.set_seed(n)` (which
 // seeds np.random too, as in MindSpore) makes them deterministic.
+#include <fmt/format.h>
+
 #include <cmath>
 
 #include "frontend/modules/ms_internal.h"
@@ -26,6 +28,8 @@ public:
     bool training = false;
     bool autoPrefix = true;
     Value initArgs;  // @lazy_inline's cell_init_args (a str), Null when not decorated
+    std::string initState;  // @lazy_inline: the plain attributes as __init__ left them
+    bool initStateKnown = false;
     void clearRefs() override {
         params.clear();
         cells.clear();
@@ -52,6 +56,52 @@ public:
 
 CellObject* asCell(const Value& v) {
     return v.as<CellObject>();
+}
+
+namespace {
+
+// A plain attribute's value as text: scalars and strings by value, tuples and lists item
+// by item, any other object by identity (rebinding it to another object is a change).
+std::string attrFingerprint(Interpreter& I, const Value& v, int depth) {
+    if (v.isNone() || v.isNumber() || v.is<interp::StrObject>()) {
+        return I.repr(v);
+    }
+    const bool tup = v.is<interp::TupleObject>();
+    if (depth < 8 && (tup || v.is<interp::ListObject>())) {
+        const auto& items = tup ? v.as<interp::TupleObject>()->items : v.as<interp::ListObject>()->items;
+        std::string out = tup ? "(" : "[";
+        for (const Value& item : items) {
+            out += attrFingerprint(I, item, depth + 1) + ",";
+        }
+        return out + (tup ? ")" : "]");
+    }
+    return fmt::format("<{}@{}>", I.typeName(v), static_cast<const void*>(v.obj()));
+}
+
+std::string cellStateOf(Interpreter& I, const Value& cell) {
+    std::string out;
+    if (interp::DictObject* d = cell.obj()->dict()) {
+        d->forEach([&](const Value& k, const Value& v) {
+            if (auto* key = k.as<interp::StrObject>(); key && key->value != "cell_init_args") {
+                out += key->value + "=" + attrFingerprint(I, v, 0) + ";";
+            }
+        });
+    }
+    return out;
+}
+
+}  // namespace
+
+void recordCellInitState(Interpreter& I, const Value& cell) {
+    if (auto* c = asCell(cell)) {
+        c->initState = cellStateOf(I, cell);
+        c->initStateKnown = true;
+    }
+}
+
+bool cellChangedSinceInit(Interpreter& I, const Value& cell) {
+    auto* c = asCell(cell);
+    return c != nullptr && c->initStateKnown && c->initState != cellStateOf(I, cell);
 }
 
 namespace {

@@ -66,6 +66,11 @@ std::string compositeKind(const interp::Value& v);
 const HolderObject* holderOf(const interp::Value& v);
 
 bool isCell(const interp::Value& v);
+// @lazy_inline (limitation 1): records a cell's plain attributes as its __init__ left them;
+// cellChangedSinceInit tells whether one was set, rebound or deleted since (false when
+// nothing was recorded).
+void recordCellInitState(interp::Interpreter& I, const interp::Value& cell);
+bool cellChangedSinceInit(interp::Interpreter& I, const interp::Value& cell);
 bool isParameter(const interp::Value& v);
 // A Tensor / Parameter / ndarray's storage (shared with the host object), or null.
 const runtime::Tensor* tensorOf(const interp::Value& v);

@@ -1,0 +1,79 @@
+// The backend steps of task_emit (passes/README.md, "task_emit"), split by idea:
+//   task_emit_inline.cpp   backend inline of reused CR_ graphs, unreachable-graph removal
+//   task_emit_order.cpp    execution order of a kernel graph, node ids renumbered into it
+//   task_emit_memory.cpp   the memory plan: buffers, lifetimes, first-fit offsets, peak
+//   task_emit.cpp          the pass that runs them
+// They are exposed for the unit tests (tests/test_task_emit.cpp) and for graph_reusing,
+// which shares the graph removal.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "ir/module.h"
+
+namespace irscope::passes::backend {
+
+// Erases every graph the entry no longer reaches (only those in `among` when it is given),
+// cutting the edges they hold first (a dead graph may still use a node of a live one, or
+// refer to another dead graph). Returns how many graphs were erased.
+std::size_t eraseUnreachableGraphs(ir::Module& m,
+                                   const std::unordered_set<const ir::FuncGraph*>* among = nullptr);
+
+// Whether `g` is a reused graph made by graph_reusing (attr cell_reuse).
+bool isReusedGraph(const ir::FuncGraph& g);
+
+// MS_DEV_CELL_REUSE=2: every direct call of a reused graph is replaced by a copy of its
+// body (copies keep the callee nodes' abstracts, debug info and scope; constants are copied
+// into the caller), repeatedly, then the reused graphs are erased. A reused graph whose
+// nodes other graphs use as free variables stays a call. Returns whether anything changed.
+bool inlineReusedGraphs(ir::Module& m);
+
+// The kernel graphs of a module: the entry and every graph still called, in dump order.
+std::vector<ir::FuncGraph*> kernelGraphs(const ir::Module& m);
+
+// The execution order of `g`'s body (Return last): a topological order over data inputs
+// (UpdateState and Depend edges are data inputs), ties broken by the smaller node id
+// (source order), plus the Load rule: each user of a Load runs before the next write of
+// the loaded parameter (Assign/AssignAdd/AssignSub whose state follows the Load) whenever
+// it does not depend on that write.
+std::vector<ir::CNode*> executionOrder(const ir::FuncGraph& g);
+
+// Rebuilds every reachable graph with its CNodes created in `executionOrder`, so node ids
+// follow it (ids are creation order), and sets each kernel graph's attr `execution_order`
+// (a Tuple of the kernels' debug names; at a call of a reused graph, the callee's kernels).
+// Returns whether any id or attr changed.
+bool applyExecutionOrder(ir::Module& m);
+
+// One buffer of a memory plan.
+struct Buffer {
+    const ir::CNode* node = nullptr;  // the kernel producing it
+    std::uint64_t size = 0;           // bytes, aligned
+    std::uint64_t offset = 0;
+    std::size_t def = 0;      // position of the kernel in the order
+    std::size_t lastUse = 0;  // position of the last kernel reading it (or the end)
+};
+
+struct MemoryPlan {
+    std::vector<Buffer> buffers;
+    std::uint64_t peakBytes = 0;
+};
+
+// Device memory alignment of every buffer (MindSpore aligns device memory to 512 bytes).
+inline constexpr std::uint64_t kMemAlign = 512;
+
+// The plan of `g` for `order` (executionOrder(g)): a buffer for every tensor-producing
+// kernel except views (Load, Depend, UpdateState, MakeTuple, TupleGetItem, Reshape-like
+// ops; TensorMove is a copy and gets one), live from its definition to its last use through
+// views (the graph's output to the end), placed first-fit by offset among the buffers live
+// at its definition. A call of another graph adds that graph's peak (from `calleePeaks`)
+// above the buffers live at the call. Weights and inputs are not counted.
+MemoryPlan planMemory(
+    const ir::FuncGraph& g, const std::vector<ir::CNode*>& order,
+    const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& calleePeaks = {});
+
+}  // namespace irscope::passes::backend

@@ -1,0 +1,109 @@
+#include "session/pass_stats.h"
+
+#include <fmt/format.h>
+
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace irscope::session {
+
+namespace {
+
+// A formatted table row without trailing blanks.
+template <typename... Args>
+std::string row(fmt::format_string<Args...> f, Args&&... args) {
+    std::string s = fmt::format(f, std::forward<Args>(args)...);
+    s.erase(s.find_last_not_of(' ') + 1);
+    return s + "\n";
+}
+
+}  // namespace
+
+std::string formatPassStats(const CompileRecord& rec, std::size_t index) {
+    std::ostringstream os;
+    const std::string rule(104, '-');
+    os << rule << "\n"
+       << fmt::format("Pass statistics, compile {}: @{} {}\n", index + 1, rec.graphName,
+                      rec.signature);
+    if (!rec.trigger.empty()) {
+        os << "  trigger:  " << rec.trigger << "\n";
+    }
+    if (!rec.settings.empty()) {
+        os << "  settings: " << rec.settings.toString() << "\n";
+    }
+    os << rule << "\n"
+       << fmt::format("{:<34} {:>5} {:>10} {:>7} {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}\n", "pass",
+                      "round", "wall ms", "%", "graphs", "nodes", "cnodes", "delta", "changed",
+                      "peak bytes");
+    const double total = rec.totalMillis > 0.0 ? rec.totalMillis : 1.0;
+    const auto& snaps = rec.snapshots;
+    // Snapshots are in finishing order (a group's children before the group); rows show a
+    // group first, then its children.
+    std::vector<std::size_t> rows;
+    for (std::size_t i = 0; i < snaps.size(); ++i) {
+        if (snaps[i].depth > 0 && (i == 0 || snaps[i - 1].depth == 0)) {
+            std::size_t group = i;
+            while (group < snaps.size() && snaps[group].depth > 0) {
+                ++group;
+            }
+            if (group < snaps.size()) {
+                rows.push_back(group);
+            }
+        }
+        if (snaps[i].depth > 0 || rows.empty() || rows.back() != i) {
+            rows.push_back(i);
+        }
+    }
+    // The node count before each snapshot: the previous one in finishing order; a group's
+    // is the one before its first child.
+    auto before = [&](std::size_t i) -> std::optional<std::size_t> {
+        std::size_t j = i;
+        if (snaps[i].depth == 0) {
+            while (j > 0 && snaps[j - 1].depth > 0) {
+                --j;
+            }
+        }
+        if (j == 0) {
+            return std::nullopt;
+        }
+        return snaps[j - 1].counts.nodes;
+    };
+    std::set<std::size_t> shown;
+    for (std::size_t i : rows) {
+        if (!shown.insert(i).second) {
+            continue;
+        }
+        const PassSnapshot& s = snaps[i];
+        const std::string indent(static_cast<std::size_t>(s.depth) * 2, ' ');
+        std::string name = s.pass;
+        if (s.depth > 0) {
+            name = name.substr(name.rfind('/') + 1);
+        }
+        const std::optional<std::size_t> prev = before(i);
+        const std::string delta = prev
+                                      ? fmt::format("{:+}", static_cast<long long>(s.counts.nodes) -
+                                                                static_cast<long long>(*prev))
+                                      : std::string("-");
+        os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}% {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}",
+                  indent + name, s.depth > 0 ? std::to_string(s.round) : std::string(), s.millis,
+                  100.0 * s.millis / total, s.counts.graphs, s.counts.nodes, s.counts.cnodes, delta,
+                  !s.error.empty() ? "error" : (s.changed ? "*" : ""),
+                  s.peakBytes ? std::to_string(*s.peakBytes) : std::string());
+    }
+    const PassSnapshot* last = snaps.empty() ? nullptr : &snaps.back();
+    os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}% {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}", "total", "",
+              rec.totalMillis, 100.0, last ? last->counts.graphs : 0, last ? last->counts.nodes : 0,
+              last ? last->counts.cnodes : 0, "", "",
+              last && last->peakBytes ? std::to_string(*last->peakBytes) : std::string());
+    if (rec.status != CompileStatus::Ok) {
+        os << "  compile stopped at " << (rec.failedPass.empty() ? "?" : rec.failedPass) << ": "
+           << rec.error << "\n";
+    }
+    for (const std::string& w : rec.warnings) {
+        os << "  warning: " << w << "\n";
+    }
+    return os.str();
+}
+
+}  // namespace irscope::session

@@ -1,0 +1,349 @@
+// graph_reusing (lazy inline): on .ir text, instances marked with cell_init_args become
+// one CR_ graph taking their weights as parameters (passes/README.md); on the bundled
+// lazy_inline examples, symbol_resolve marks the right graphs (limitations 1 and 2) and
+// MS_DEV_CELL_REUSE=1/2 cuts the node counts the later passes see.
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "compiler/graph_compiler.h"
+#include "frontend/interp/interpreter.h"
+#include "frontend/modules/modules.h"
+#include "ir/ir_text.h"
+#include "ir/module.h"
+#include "passes/pipeline.h"
+#include "session/session.h"
+
+using namespace irscope;
+
+namespace {
+
+// Two Blocks with equal cell_init_args reading their own weight as a free variable of the
+// entry; `third` adds a third instance whose body is given.
+std::string blocks(const std::string& third = {}, const std::string& args3 = "{'n': 2}") {
+    std::string s =
+        "# IR entry: @Net_construct\n"
+        "# Params:\n"
+        "%para1_x: <Tensor[Float32], (2)>\n"
+        "%para2_b0.w: <Ref[Tensor[Float32]], (2), ref_key=:b0.w> : has_default\n"
+        "%para3_b1.w: <Ref[Tensor[Float32]], (2), ref_key=:b1.w> : has_default\n"
+        "%para4_b2.w: <Ref[Tensor[Float32]], (2), ref_key=:b2.w> : has_default\n"
+        "subgraph @Net_construct() {\n"
+        "  %0 = call @Block_construct(%para1_x)\n"
+        "  %1 = call @Block_construct_1(%0)\n";
+    s += third.empty() ? "  Return(%1)\n}\n"
+                       : "  %2 = call @Block_construct_2(%1)\n  Return(%2)\n}\n";
+    for (int i = 0; i < 2; ++i) {
+        s += "subgraph attr:\ncell_init_args: \"lazy_inline_Block{'n': 2}\"\n";
+        s += "subgraph @Block_construct" + std::string(i ? "_1" : "") + "(%para" +
+             std::to_string(5 + i) + "_h) {\n";
+        s += "  %0 = Mul(%para" + std::to_string(5 + i) + "_h, $(@Net_construct:%para" +
+             std::to_string(2 + i) + "_b" + std::to_string(i) + ".w))\n";
+        s += "  %1 = Add(%0, F32(1))\n  Return(%1)\n}\n";
+    }
+    if (!third.empty()) {
+        s += "subgraph attr:\ncell_init_args: \"lazy_inline_Block" + args3 + "\"\n";
+        s += "subgraph @Block_construct_2(%para7_h) {\n" + third + "}\n";
+    }
+    return s;
+}
+
+bool runPass(ir::Module& m, std::int64_t level, bool set = true) {
+    passes::Settings s;
+    if (set) {
+        s.set(std::string(passes::kCellReuse), level);
+    }
+    passes::PassContext ctx(s);
+    const bool changed = passes::makeGraphReusingPass()->run(m, ctx);
+    const std::string problem = m.verify();
+    if (!problem.empty()) {
+        throw std::runtime_error(problem);
+    }
+    return changed;
+}
+
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+std::size_t reusedGraphs(const ir::Module& m) {
+    std::size_t n = 0;
+    for (const ir::FuncGraph* g : m.reachableGraphs()) {
+        n += g->flag("cell_reuse") ? 1 : 0;
+    }
+    return n;
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Runs a bundled example with MS_DEV_CELL_REUSE=level (unset when negative) and returns
+// its session.
+std::shared_ptr<session::Session> runExample(const std::string& name, int level,
+                                             std::string* out = nullptr) {
+    interp::Interpreter I;
+    std::string printed;
+    I.setOutputSink([&](std::string_view s) { printed += s; });
+    modules::registerBuiltinModules(I);
+    compiler::CompilerOptions options;
+    options.readEnvironment = false;
+    if (level >= 0) {
+        options.overrides.set(std::string(passes::kCellReuse), std::int64_t{level});
+    }
+    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
+    const std::string path =
+        std::string(IRSCOPE_SOURCE_DIR) + "/resources/examples/" + name + ".py";
+    const interp::RunResult r = I.runScript(readFile(path), path);
+    if (out != nullptr) {
+        *out = printed + r.error;
+    }
+    if (r.status != interp::RunResult::Status::Ok) {
+        throw std::runtime_error(name + " failed: " + r.error);
+    }
+    return compiler->sharedSession();
+}
+
+// Runs `source` (a script) with MS_DEV_CELL_REUSE=1 and returns its session.
+std::shared_ptr<session::Session> runSource(const std::string& source) {
+    interp::Interpreter I;
+    I.setOutputSink([](std::string_view) {});
+    modules::registerBuiltinModules(I);
+    compiler::CompilerOptions options;
+    options.readEnvironment = false;
+    options.overrides.set(std::string(passes::kCellReuse), std::int64_t{1});
+    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
+    const interp::RunResult r = I.runScript(source, "net.py");
+    if (r.status != interp::RunResult::Status::Ok) {
+        throw std::runtime_error(r.error);
+    }
+    return compiler->sharedSession();
+}
+
+std::size_t occurrences(const std::string& text, const std::string& part) {
+    std::size_t n = 0;
+    for (std::size_t at = text.find(part); at != std::string::npos; at = text.find(part, at + 1)) {
+        ++n;
+    }
+    return n;
+}
+
+std::size_t nodesAfter(const session::Session& s, std::string_view pass) {
+    const session::PassSnapshot* snap = s.compiles.at(0).find(pass);
+    return snap != nullptr ? snap->counts.nodes : 0;
+}
+
+}  // namespace
+
+class TestGraphReusing : public QObject {
+    Q_OBJECT
+
+private slots:
+    void equalInstancesShareOneGraph() {
+        auto m = ir::parseIr(blocks(), "blocks.ir");
+        QVERIFY(runPass(*m, 1));
+        const std::string text = ir::printIr(*m);
+        const ir::FuncGraph* cr = m->findGraph("CR_Block_construct");
+        QVERIFY2(cr != nullptr, text.c_str());
+        QCOMPARE(m->findGraph("Block_construct_1"), nullptr);
+        QCOMPARE(reusedGraphs(*m), std::size_t(1));
+        QVERIFY(cr->flag("no_inline"));
+        QVERIFY(cr->flag("cell_reuse"));
+        QVERIFY(m->entry()->flag("lazy_inline"));
+        // The weight is a trailing parameter; each call passes its own instance's.
+        QCOMPARE(cr->parameters().size(), std::size_t(2));
+        QVERIFY2(contains(text, "call @CR_Block_construct(%para1_x, %para2_b0.w)"), text.c_str());
+        QVERIFY2(contains(text, "call @CR_Block_construct(%0, %para3_b1.w)"), text.c_str());
+        QVERIFY2(contains(text, "Mul(%para5_h, %para6_b0.w)"), text.c_str());
+        // The module's graphs: the entry and the one reused graph, nothing left over.
+        QCOMPARE(m->graphs().size(), std::size_t(2));
+    }
+
+    void offByDefaultAndAtZero() {
+        for (int level : {0, -1, 3}) {
+            auto m = ir::parseIr(blocks(), "blocks.ir");
+            const std::string before = ir::printIr(*m);
+            QVERIFY(!runPass(*m, level, level >= 0));
+            QCOMPARE(ir::printIr(*m), before);
+        }
+    }
+
+    void level2ReusesLikeLevel1() {
+        auto m = ir::parseIr(blocks(), "blocks.ir");
+        QVERIFY(runPass(*m, 2));
+        QVERIFY(m->findGraph("CR_Block_construct") != nullptr);
+    }
+
+    void differentBodiesOrArgsGetTheirOwnGraph() {
+        // Same cell_init_args, different body: a second reused graph.
+        const std::string sub =
+            "  %0 = Sub(%para7_h, $(@Net_construct:%para4_b2.w))\n  Return(%0)\n";
+        auto m = ir::parseIr(blocks(sub), "blocks.ir");
+        QVERIFY(runPass(*m, 1));
+        QCOMPARE(reusedGraphs(*m), std::size_t(2));
+        QVERIFY(m->findGraph("CR_Block_construct_2") != nullptr);
+        // Same body, different cell_init_args: not merged either.
+        const std::string same =
+            "  %0 = Mul(%para7_h, $(@Net_construct:%para4_b2.w))\n  %1 = Add(%0, F32(1))\n"
+            "  Return(%1)\n";
+        auto m2 = ir::parseIr(blocks(same, "{'n': 3}"), "blocks.ir");
+        QVERIFY(runPass(*m2, 1));
+        QCOMPARE(reusedGraphs(*m2), std::size_t(2));
+        // Same body and args: all three share one graph.
+        auto m3 = ir::parseIr(blocks(same), "blocks.ir");
+        QVERIFY(runPass(*m3, 1));
+        QCOMPARE(reusedGraphs(*m3), std::size_t(1));
+        QVERIFY(contains(ir::printIr(*m3), "call @CR_Block_construct(%1, %para4_b2.w)"));
+    }
+
+    void aConstantDifferenceIsNotEqual() {
+        const std::string other =
+            "  %0 = Mul(%para7_h, $(@Net_construct:%para4_b2.w))\n  %1 = Add(%0, F32(2))\n"
+            "  Return(%1)\n";
+        auto m = ir::parseIr(blocks(other), "blocks.ir");
+        QVERIFY(runPass(*m, 1));
+        QCOMPARE(reusedGraphs(*m), std::size_t(2));
+    }
+
+    void aGraphUsedAsAValueStaysAsItIs() {
+        std::string text = blocks();
+        // Block_construct_1 is also passed as a value: it is not reused.
+        text.replace(text.find("  %1 = call @Block_construct_1(%0)\n"),
+                     std::string("  %1 = call @Block_construct_1(%0)\n").size(),
+                     "  %1 = call @Block_construct_1(%0)\n  %9 = Partial(@Block_construct_1, %0)\n"
+                     "  %10 = MakeTuple(%1, %9)\n");
+        text.replace(text.find("Return(%1)"), 10, "Return(%10)");
+        auto m = ir::parseIr(text, "blocks.ir");
+        QVERIFY(runPass(*m, 1));
+        QVERIFY(m->findGraph("Block_construct_1") != nullptr);
+        QVERIFY(m->findGraph("CR_Block_construct") != nullptr);
+    }
+
+    void weightsAreThreadedIntoOwnedSubgraphs() {
+        // Each Block calls its own inner graph, which reads the weight.
+        std::string s =
+            "# IR entry: @Net_construct\n# Params:\n%para1_x: <Tensor[Float32], (2)>\n"
+            "%para2_a: <Ref[Tensor[Float32]], (2), ref_key=:a> : has_default\n"
+            "%para3_b: <Ref[Tensor[Float32]], (2), ref_key=:b> : has_default\n"
+            "subgraph @Net_construct() {\n  %0 = call @Outer(%para1_x)\n"
+            "  %1 = call @Outer_1(%0)\n  Return(%1)\n}\n";
+        for (int i = 0; i < 2; ++i) {
+            const std::string sfx = i ? "_1" : "";
+            const std::string w = i ? "%para3_b" : "%para2_a";
+            const std::string h = "%para" + std::to_string(4 + 2 * i) + "_h";
+            const std::string k = "%para" + std::to_string(5 + 2 * i) + "_k";
+            s += "subgraph attr:\ncell_init_args: \"lazy_inline_Outer{}\"\n";
+            s += "subgraph @Outer" + sfx + "(" + h + ") {\n  %0 = call @Inner" + sfx + "(" + h +
+                 ")\n  Return(%0)\n}\n";
+            s += "subgraph @Inner" + sfx + "(" + k + ") {\n  %0 = Mul(" + k +
+                 ", $(@Net_construct:" + w + "))\n  Return(%0)\n}\n";
+        }
+        auto m = ir::parseIr(s, "nested.ir");
+        QVERIFY(runPass(*m, 1));
+        const std::string text = ir::printIr(*m);
+        const ir::FuncGraph* cr = m->findGraph("CR_Outer");
+        const ir::FuncGraph* inner = m->findGraph("Inner");
+        QVERIFY2(cr && inner, text.c_str());
+        QCOMPARE(m->findGraph("Inner_1"), nullptr);
+        QCOMPARE(inner->parameters().size(), std::size_t(2));
+        // No graph but the entry reads a weight as a free variable any more.
+        for (const ir::Use& u : m->entry()->parameters()[1]->users()) {
+            QCOMPARE(u.user->graph(), m->entry());
+        }
+        QVERIFY2(contains(text, "call @CR_Outer(%0, %para3_b)"), text.c_str());
+    }
+
+    void gptReusesOneBlockGraph() {
+        std::string outOff;
+        std::string outOn;
+        const auto off = runExample("lazy_inline_gpt", -1, &outOff);
+        const auto zero = runExample("lazy_inline_gpt", 0);
+        const auto on = runExample("lazy_inline_gpt", 1, &outOn);
+        const auto backend = runExample("lazy_inline_gpt", 2);
+        QCOMPARE(QString::fromStdString(outOn), QString::fromStdString(outOff));
+        // Unset and 0: no reuse, every pass sees four Block graphs.
+        QCOMPARE(nodesAfter(*zero, "type_inference"), nodesAfter(*off, "type_inference"));
+        QVERIFY(!contains(off->compiles[0].find("graph_reusing")->text(), "CR_"));
+        QVERIFY(!off->compiles[0].find("graph_reusing")->changed);
+        // 1 and 2: one Block graph, analysed and optimized once.
+        for (const auto& s : {on, backend}) {
+            const session::PassSnapshot* reused = s->compiles[0].find("graph_reusing");
+            QVERIFY(reused->changed);
+            QCOMPARE(reused->counts.graphs, std::size_t(2));
+            for (std::string_view pass : {"type_inference", "opt_a"}) {
+                const double ratio = static_cast<double>(nodesAfter(*s, pass)) /
+                                     static_cast<double>(nodesAfter(*off, pass));
+                qInfo("%s nodes after %s: %zu (unset: %zu)", s == on ? "MS_DEV_CELL_REUSE=1" : "=2",
+                      pass.data(), nodesAfter(*s, pass), nodesAfter(*off, pass));
+                QVERIFY2(ratio < 0.6, qPrintable(QString("%1: %2").arg(pass.data()).arg(ratio)));
+            }
+        }
+        // 2 inlines the reused graph in the backend: task_emit's graph is flat again.
+        QCOMPARE(backend->compiles[0].find("task_emit")->counts.graphs, std::size_t(1));
+        QCOMPARE(on->compiles[0].find("task_emit")->counts.graphs, std::size_t(2));
+    }
+
+    void nestedReusesOnlyTheOutermost() {
+        const auto s = runExample("lazy_inline_nested", 1);
+        const std::string resolved = s->compiles[0].find("symbol_resolve")->text();
+        QVERIFY(contains(resolved, "cell_init_args: lazy_inline_OuterBlock"));
+        QVERIFY(!contains(resolved, "cell_init_args: lazy_inline_InnerBlock"));
+        const std::string reused = s->compiles[0].find("graph_reusing")->text();
+        QVERIFY(contains(reused, "subgraph @CR_OuterBlock_construct("));
+        QVERIFY(!contains(reused, "@CR_InnerBlock"));
+        QCOMPARE(s->compiles[0].find("graph_reusing")->counts.graphs, std::size_t(4));
+    }
+
+    void onlyARealChangeAfterInitCounts() {
+        // blocks[0].k is set to the value it already had; blocks[2].k really changes.
+        const auto s = runSource(
+            "import mindspore as ms\n"
+            "from mindspore import nn, ops, Tensor\n"
+            "from mindspore.common import lazy_inline\n"
+            "class Block(nn.Cell):\n"
+            "    @lazy_inline\n"
+            "    def __init__(self, n):\n"
+            "        super().__init__()\n"
+            "        self.k = n\n"
+            "    def construct(self, x):\n"
+            "        return x * self.k\n"
+            "class Net(nn.Cell):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.blocks = nn.CellList([Block(1), Block(1), Block(1)])\n"
+            "        self.blocks[0].k = 1\n"
+            "        self.blocks[2].k = 3\n"
+            "    def construct(self, x):\n"
+            "        for b in self.blocks:\n"
+            "            x = b(x)\n"
+            "        return x\n"
+            "ms.set_context(mode=ms.GRAPH_MODE)\n"
+            "print(Net()(Tensor([1.0])))\n");
+        const std::string resolved = s->compiles.at(0).find("symbol_resolve")->text();
+        QCOMPARE(occurrences(resolved, "cell_init_args: lazy_inline_Block{'n': 1}"),
+                 std::size_t(2));
+        const std::string reused = s->compiles.at(0).find("graph_reusing")->text();
+        QCOMPARE(occurrences(reused, "= call @CR_Block_construct("), std::size_t(2));
+        QCOMPARE(occurrences(reused, "= call @Block_construct_2("), std::size_t(1));
+    }
+
+    void attrChangedFallsOutOfReuse() {
+        const auto s = runExample("lazy_inline_attr_changed", 1);
+        const std::string reused = s->compiles[0].find("graph_reusing")->text();
+        // blocks[0] (x changed after __init__) keeps its own graph; blocks[1..3] share one.
+        QVERIFY2(contains(reused, "= call @Block_construct(%para1_h)"), reused.c_str());
+        std::size_t calls = 0;
+        for (std::size_t at = reused.find("= call @CR_Block_construct_1("); at != std::string::npos;
+             at = reused.find("= call @CR_Block_construct_1(", at + 1)) {
+            ++calls;
+        }
+        QCOMPARE(calls, std::size_t(3));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestGraphReusing)
+#include "test_graph_reusing.moc"
