@@ -316,8 +316,18 @@ private slots:
                         QStringLiteral("jit_decorator.py")})
                     .status == 0);
         QVERIFY(QDir(tmp1.path()).entryList({QStringLiteral("*.dot")}, QDir::Files).isEmpty());
-        QCOMPARE(QDir(tmp1.path()).entryList({QStringLiteral("*.ir")}, QDir::Files).size(),
-                 ir.size());
+        // Level 1 writes the action files only; level 3 also the opt_a sub-pass files.
+        const QStringList ir1 = QDir(tmp1.path()).entryList({QStringLiteral("*.ir")}, QDir::Files);
+        QVERIFY2(ir1.size() < ir.size(), qPrintable(QString::number(ir1.size())));
+        // The same actions (the serial number differs: sub-pass files take numbers too).
+        const QRegularExpression serial(QStringLiteral("_[0-9]+\\.ir$"));
+        QStringList actions3;
+        for (QString name : ir) {
+            actions3 << name.remove(serial);
+        }
+        for (QString name : ir1) {
+            QVERIFY2(actions3.contains(name.remove(serial)), qPrintable(name));
+        }
     }
 
     // The item 9: the paired examples differ in subgraphs and nodes as their
