@@ -51,10 +51,15 @@ std::string formatRunStats(const RunRecord& r, std::size_t index) {
     const runtime::RunStats& s = r.stats;
     std::string out = fmt::format("run {}: @{} on {}{}\n", index + 1, r.graphName, s.device,
                                   r.error.empty() ? "" : " (failed: " + r.error + ")");
-    out += fmt::format("  kernels:  {} ({} on {}, {} fallbacks to the CPU)\n", s.kernels,
-                       s.kernelsOnDevice, s.device, s.fallbacks);
-    out += fmt::format("  copies:   {} to the device, {} to the host, {} bytes\n",
-                       s.copiesToDevice, s.copiesToHost, s.bytesCopied);
+    if (s.device == "cpu") {
+        out += fmt::format("  kernels:  {} (all on the CPU)\n", s.kernels);
+    } else {
+        out += fmt::format("  kernels:  {} ({} on {}, {} on the CPU, {} fallbacks)\n", s.kernels,
+                           s.kernelsOnDevice, s.device, s.kernels - s.kernelsOnDevice,
+                           s.fallbacks);
+        out += fmt::format("  copies:   {} to the device, {} to the host, {} bytes\n",
+                           s.copiesToDevice, s.copiesToHost, s.bytesCopied);
+    }
     out += fmt::format("  memory:   peak {} bytes (planned {})\n", s.peakBytes,
                        s.plannedPeakBytes);
     out += fmt::format("  time:     {:.3f} ms\n", s.millis);
