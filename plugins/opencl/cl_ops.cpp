@@ -137,8 +137,21 @@ void replaceAll(std::string& s, const std::string& from, const std::string& to) 
     }
 }
 
+// Every kernel starts with this. FOR_ITEMS(i, n) visits this work item's share of 0..n-1:
+// on a CPU device a contiguous chunk (the loop vectorizes), elsewhere a grid-stride loop
+// (neighbouring work items touch neighbouring elements).
 std::string prelude(const ClDevice& dev) {
     std::string s = "#pragma OPENCL FP_CONTRACT OFF\n";
+    if (dev.isCpu()) {
+        s += "#define FOR_ITEMS(i, n) const long i##_n = (n);"
+             " const long i##_c = (i##_n + (long)get_global_size(0) - 1) / (long)get_global_size(0);"
+             " const long i##_b = (long)get_global_id(0) * i##_c;"
+             " const long i##_e = min(i##_b + i##_c, i##_n);"
+             " for (long i = i##_b; i < i##_e; ++i)\n";
+    } else {
+        s += "#define FOR_ITEMS(i, n) const long i##_n = (n);"
+             " for (long i = get_global_id(0); i < i##_n; i += get_global_size(0))\n";
+    }
     if (dev.hasFp64()) {
         s += "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
     }
@@ -265,8 +278,6 @@ struct EwArgs {
 const char* kEwDecl = R"(
 typedef struct { long n; long rank; long mode[4]; long dims[8]; long str[4][8]; } ew_t;
 inline long ew_off(long i, const ew_t* g, int k) {
-    if (g->mode[k] == 0) return i;
-    if (g->mode[k] == 1) return 0;
     long off = 0;
     for (int d = (int)g->rank - 1; d >= 0; --d) {
         long c = i % g->dims[d];
@@ -318,17 +329,29 @@ struct EwOperand {
 
 // out[i] = EXPR(v0, v1, ...) where vK is operand K loaded and converted.
 std::string ewSource(const ClDevice& dev, std::span<const EwOperand> ops, std::int32_t outType,
-                     const std::string& helpers, const std::string& expr) {
+                     const std::string& helpers, const std::string& expr, const EwArgs& a) {
     std::string s = prelude(dev) + kEwDecl + helpers + "\n__kernel void ew(";
     for (std::size_t k = 0; k < ops.size(); ++k) {
         s += "__global const " + clType(ops[k].dtype) + "* in" + std::to_string(k) + ", ";
     }
     s += "__global " + clType(outType) + "* out, ew_t g) {\n";
-    s += "  for (long i = get_global_id(0); i < g.n; i += get_global_size(0)) {\n";
+    // The operands' index modes are part of the source: the common all-contiguous case
+    // compiles to a plain vectorizable loop.
+    auto offset = [&](std::size_t k) -> std::string {
+        switch (a.mode[k]) {
+            case 0:
+                return "i";
+            case 1:
+                return "0";
+            default:
+                return "ew_off(i, &g, " + std::to_string(k) + ")";
+        }
+    };
+    s += "  FOR_ITEMS(i, g.n) {\n";
     for (std::size_t k = 0; k < ops.size(); ++k) {
         const std::string ks = std::to_string(k);
         s += "    " + ops[k].compute + " v" + ks + " = (" + ops[k].compute + ")(" +
-             loadExpr(ops[k].dtype, "in" + ks, "ew_off(i, &g, " + ks + ")") + ");\n";
+             loadExpr(ops[k].dtype, "in" + ks, offset(k)) + ");\n";
     }
     s += "    " + storeStmt(outType, "out", "i", expr) + "\n  }\n}\n";
     return s;
@@ -362,7 +385,7 @@ void elementwise(ClDevice& dev, const Launch& l, std::span<const Tensor> ins,
     for (std::size_t k = 0; k < ins.size(); ++k) {
         setBroadcast(l, a, static_cast<int>(k), ins[k].dims, out.dims);
     }
-    runEw(dev, ewSource(dev, ops, out.dtype, helpers, expr), ins, out, a);
+    runEw(dev, ewSource(dev, ops, out.dtype, helpers, expr, a), ins, out, a);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -637,7 +660,7 @@ void fillWith(ClDevice& dev, const Launch& l, const Tensor& out, double f, std::
     const std::string c = computeType(out.dtype);
     const std::string src = prelude(dev) + "__kernel void fill(__global " + clType(out.dtype) +
                             "* out, long n, " + c + " v) {\n" +
-                            "  for (long i = get_global_id(0); i < n; i += get_global_size(0)) " +
+                            "  FOR_ITEMS(i, n) " +
                             storeStmt(out.dtype, "out", "i", "v") + "\n}\n";
     cl_kernel k = dev.kernel(src, "fill");
     const cl_long n = static_cast<cl_long>(out.count());
@@ -810,7 +833,7 @@ void runGather(ClDevice& dev, Launch& l) {
         prelude(dev) +
         "typedef struct { long n; long rank; long dims[8]; long mod[8]; long str[8]; } ga_t;\n"
         "__kernel void gather(__global const " + e + "* in, __global " + e + "* out, ga_t g) {\n"
-        "  for (long i = get_global_id(0); i < g.n; i += get_global_size(0)) {\n"
+        "  FOR_ITEMS(i, g.n) {\n"
         "    long r = i, off = 0;\n"
         "    for (int d = (int)g.rank - 1; d >= 0; --d) {\n"
         "      long c = r % g.dims[d]; r /= g.dims[d]; off += (c % g.mod[d]) * g.str[d];\n"
@@ -942,7 +965,7 @@ void runReduce(ClDevice& dev, Launch& l) {
         " long kstr[8]; long rdims[8]; long rstr[8]; } red_t;\n"
         "__kernel void red(__global const " + clType(x.dtype) + "* in, __global " +
         clType(out.dtype) + "* out, red_t g) {\n"
-        "  for (long o = get_global_id(0); o < g.nout; o += get_global_size(0)) {\n"
+        "  FOR_ITEMS(o, g.nout) {\n"
         "    long r = o, off = 0;\n"
         "    for (int d = (int)g.krank - 1; d >= 0; --d) {\n"
         "      long c = r % g.kdims[d]; r /= g.kdims[d]; off += c * g.kstr[d];\n"
@@ -1031,48 +1054,83 @@ void runMatMul(ClDevice& dev, Launch& l) {
         }
     }
     const std::string c = computeType(out.dtype);
-    std::string src = prelude(dev) + R"(
-#define TS 16
+    // Element access as macros; the kernels are written once for every dtype.
+    std::string src = prelude(dev) + "typedef " + clType(out.dtype) + " TX;\ntypedef " + c +
+                      " C;\n#define LOADX(i) ((C)(" + loadExpr(out.dtype, "x", "(i)") +
+                      "))\n#define LOADY(i) ((C)(" + loadExpr(out.dtype, "y", "(i)") +
+                      "))\n#define STOREZ(i, v) " + storeStmt(out.dtype, "z", "(i)", "(v)") + "\n";
+    src += R"(
 typedef struct { long M, N, K, brank; long xr, xk, yk, yc; long bdims[8]; long xb[8]; long yb[8]; } mm_t;
+#define BATCH_OFFSETS(b) long xo = 0, yo = 0, rem = (b); \
+  for (int d = (int)g.brank - 1; d >= 0; --d) { \
+    long c = rem % g.bdims[d]; rem /= g.bdims[d]; xo += c * g.xb[d]; yo += c * g.yb[d]; }
+)";
+    std::size_t local[3] = {16, 16, 1};
+    std::size_t global[3] = {static_cast<std::size_t>(N), static_cast<std::size_t>(M),
+                             static_cast<std::size_t>(B)};
+    if (dev.isCpu()) {
+        // A CPU: each work item computes W outputs of one row, k outermost, so the inner
+        // loop runs along a row of y and vectorizes; no local memory or barriers.
+        src += R"(
+#define W 16
+__kernel void mm(__global const TX* x, __global const TX* y, __global TX* z, mm_t g) {
+  const long j0 = get_global_id(0) * W, row = get_global_id(1), b = get_global_id(2);
+  if (row >= g.M || j0 >= g.N) return;
+  BATCH_OFFSETS(b)
+  C acc[W];
+  for (int j = 0; j < W; ++j) acc[j] = 0;
+  const long xrow = xo + row * g.xr;
+  const long out = (b * g.M + row) * g.N + j0;
+  if (j0 + W <= g.N) {
+    for (long k = 0; k < g.K; ++k) {
+      const C a = LOADX(xrow + k * g.xk);
+      const long yrow = yo + k * g.yk + j0 * g.yc;
+      for (int j = 0; j < W; ++j) acc[j] += a * LOADY(yrow + j * g.yc);
+    }
+    for (int j = 0; j < W; ++j) STOREZ(out + j, acc[j]);
+  } else {
+    const int w = (int)(g.N - j0);
+    for (long k = 0; k < g.K; ++k) {
+      const C a = LOADX(xrow + k * g.xk);
+      const long yrow = yo + k * g.yk + j0 * g.yc;
+      for (int j = 0; j < w; ++j) acc[j] += a * LOADY(yrow + j * g.yc);
+    }
+    for (int j = 0; j < w; ++j) STOREZ(out + j, acc[j]);
+  }
+}
+)";
+        global[0] = static_cast<std::size_t>((N + 15) / 16);
+        local[0] = 1;
+        local[1] = 8;
+    } else {
+        // Elsewhere: 16x16 tiles through local memory.
+        src += R"(
+#define TS 16
 __kernel __attribute__((reqd_work_group_size(TS, TS, 1)))
 void mm(__global const TX* x, __global const TX* y, __global TX* z, mm_t g) {
   const long col = get_global_id(0), row = get_global_id(1), b = get_global_id(2);
   const int lc = get_local_id(0), lr = get_local_id(1);
   __local C As[TS][TS];
   __local C Bs[TS][TS + 1];
-  long xo = 0, yo = 0, rem = b;
-  for (int d = (int)g.brank - 1; d >= 0; --d) {
-    long c = rem % g.bdims[d]; rem /= g.bdims[d]; xo += c * g.xb[d]; yo += c * g.yb[d];
-  }
+  BATCH_OFFSETS(b)
   C acc = 0;
   for (long k0 = 0; k0 < g.K; k0 += TS) {
     long ka = k0 + lc, kb = k0 + lr;
-    As[lr][lc] = (row < g.M && ka < g.K) ? (C)(LOADX(xo + row * g.xr + ka * g.xk)) : (C)0;
-    Bs[lr][lc] = (col < g.N && kb < g.K) ? (C)(LOADY(yo + kb * g.yk + col * g.yc)) : (C)0;
+    As[lr][lc] = (row < g.M && ka < g.K) ? LOADX(xo + row * g.xr + ka * g.xk) : (C)0;
+    Bs[lr][lc] = (col < g.N && kb < g.K) ? LOADY(yo + kb * g.yk + col * g.yc) : (C)0;
     barrier(CLK_LOCAL_MEM_FENCE);
     for (int k = 0; k < TS; ++k) acc += As[lr][k] * Bs[k][lc];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (row < g.M && col < g.N) { STORE }
+  if (row < g.M && col < g.N) { STOREZ((b * g.M + row) * g.N + col, acc); }
 }
 )";
-    replaceAll(src, "TX", clType(out.dtype));
-    replaceAll(src, "(C)", "(" + c + ")");
-    replaceAll(src, "C acc", c + " acc");
-    replaceAll(src, "__local C ", "__local " + c + " ");
-    replaceAll(src, "LOADX(xo + row * g.xr + ka * g.xk)",
-               loadExpr(out.dtype, "x", "xo + row * g.xr + ka * g.xk"));
-    replaceAll(src, "LOADY(yo + kb * g.yk + col * g.yc)",
-               loadExpr(out.dtype, "y", "yo + kb * g.yk + col * g.yc"));
-    replaceAll(src, "STORE", storeStmt(out.dtype, "z", "(b * g.M + row) * g.N + col", "acc"));
+    }
     cl_kernel k = dev.kernel(src, "mm");
     check(clSetKernelArg(k, 0, sizeof(cl_mem), &x.mem), "clSetKernelArg");
     check(clSetKernelArg(k, 1, sizeof(cl_mem), &y.mem), "clSetKernelArg");
     check(clSetKernelArg(k, 2, sizeof(cl_mem), &out.mem), "clSetKernelArg");
     check(clSetKernelArg(k, 3, sizeof g, &g), "clSetKernelArg");
-    const std::size_t global[3] = {static_cast<std::size_t>(N), static_cast<std::size_t>(M),
-                                   static_cast<std::size_t>(B)};
-    const std::size_t local[3] = {16, 16, 1};
     dev.run3d(k, global, local);
 }
 
@@ -1110,7 +1168,7 @@ void runSoftmax(ClDevice& dev, Launch& l) {
     const std::string src =
         prelude(dev) + "__kernel void softmax(__global const " + clType(x.dtype) +
         "* x, __global " + clType(x.dtype) + "* y, long outer, long n, long inner) {\n" +
-        "  for (long t = get_global_id(0); t < outer * inner; t += get_global_size(0)) {\n" +
+        "  FOR_ITEMS(t, outer * inner) {\n" +
         "    long base = (t / inner) * n * inner + t % inner;\n" +
         "    " + c + " m = " + loadExpr(x.dtype, "x", "base") + ";\n" +
         "    for (long j = 1; j < n; ++j) { " + c + " v = " + ld + "; m = v > m ? v : m; }\n" +
@@ -1161,8 +1219,8 @@ void runBiasAdd(ClDevice& dev, Launch& l) {
     const std::string c = computeType(out.dtype);
     const EwOperand ops[] = {{x.dtype, c}, {b.dtype, c}};
     const Tensor ins[] = {x, b};
-    runEw(dev, ewSource(dev, ops, out.dtype, arithHelper("Add", out.dtype, c), "f(v0, v1)"), ins,
-          out, a);
+    runEw(dev, ewSource(dev, ops, out.dtype, arithHelper("Add", out.dtype, c), "f(v0, v1)", a),
+          ins, out, a);
 }
 
 }  // namespace

@@ -139,9 +139,14 @@ ClDevice::ClDevice(const DeviceSpec& spec) : device_(spec.device) {
     if (fp & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT) {
         buildOptions_ += " -cl-fp32-correctly-rounded-divide-sqrt";
     }
+    cl_device_type type = 0;
+    clGetDeviceInfo(device_, CL_DEVICE_TYPE, sizeof type, &type, nullptr);
+    cpu_ = (type & CL_DEVICE_TYPE_CPU) != 0;
     cl_uint units = 1;
     clGetDeviceInfo(device_, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof units, &units, nullptr);
-    maxItems_ = std::max<std::uint64_t>(1, units) * 64 * 16;
+    // A CPU runs one work-group per core at a time: a few groups per core, each item a
+    // contiguous chunk. A GPU wants many more items in flight.
+    maxItems_ = std::max<std::uint64_t>(1, units) * 64 * (cpu_ ? 4 : 16);
 }
 
 ClDevice::~ClDevice() {

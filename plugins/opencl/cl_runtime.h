@@ -57,6 +57,7 @@ public:
 
     bool hasFp64() const { return fp64_; }
     bool hasFp16() const { return fp16_; }
+    bool isCpu() const { return cpu_; }
     cl_command_queue queue() const { return queue_; }
     cl_context context() const { return context_; }
 
@@ -84,6 +85,7 @@ private:
     cl_command_queue queue_ = nullptr;
     bool fp64_ = false;
     bool fp16_ = false;
+    bool cpu_ = false;
     std::string buildOptions_;
     std::uint64_t maxItems_ = 1;
     std::map<std::string, cl_program> programs_;
