@@ -330,6 +330,26 @@ void TestOpenclDevice::everyClaimedOpMatchesTheCpu() {
         Tensor a = rnd_.tensor(t, Shape{2, 3});
         Tensor b = rnd_.tensor(t, Shape{2, 3});
         check({"AddN", "", {KernelArg::tuple({z, a, b})}, {}, {z, a, b}, {}});
+        Tensor c1 = rnd_.tensor(t, Shape{2, 1});
+        Tensor c2 = rnd_.tensor(t, Shape{2, 4});
+        check({"Concat", "axis 1", {KernelArg::tuple({z, c1, c2})},
+               attrs({{"axis", Value::integer(1)}}), {z, c1, c2}, {{"axis", std::int64_t{1}}}});
+        check({"Concat", "axis -2", {KernelArg::tuple({z, a})},
+               attrs({{"axis", Value::integer(-2)}}), {z, a}, {{"axis", std::int64_t{-2}}}});
+        for (std::int64_t axis : {0, 1, -1}) {
+            check({"Stack", "axis " + std::to_string(axis), {KernelArg::tuple({z, a, b})},
+                   attrs({{"axis", Value::integer(axis)}}), {z, a, b}, {{"axis", axis}}});
+        }
+        const std::vector<std::pair<Shape, Shape>> extShapes = {{Shape{5}, Shape{5, 3}},
+                                                                {Shape{2, 4, 5}, Shape{5}},
+                                                                {Shape{5}, Shape{5}},
+                                                                {Shape{2, 1, 3, 5}, Shape{4, 5, 2}}};
+        for (const auto& [sx, sy] : extShapes) {
+            Tensor ex = rnd_.tensor(t, sx);
+            Tensor ey = rnd_.tensor(t, sy);
+            check({"MatMulExt", "rank " + std::to_string(sx.rank()) + "@" + std::to_string(sy.rank()),
+                   {ex, ey}, {}, {ex, ey}, {}}, 10.0);
+        }
     }
     const char* reduce[] = {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd"};
     const std::vector<std::vector<std::int64_t>> axesSets = {{}, {1}, {0, 2}, {-1}};

@@ -403,6 +403,7 @@ enum class Kind : std::uint8_t {
     Copy,      // Reshape, Squeeze, ExpandDims, TensorMove, StopGradient
     Gather,    // Transpose, BroadcastTo, Tile
     AddN,
+    Join,  // Concat, Stack
     Reduce,
     MatMul,
     Softmax,
@@ -438,6 +439,8 @@ const std::map<std::string, Kind, std::less<>>& table() {
         {"ReduceMean", Kind::Reduce},  {"ReduceMax", Kind::Reduce},
         {"ReduceMin", Kind::Reduce},   {"ReduceProd", Kind::Reduce},
         {"MatMul", Kind::MatMul},      {"BatchMatMul", Kind::MatMul},
+        {"MatMulExt", Kind::MatMul},   {"Concat", Kind::Join},
+        {"Stack", Kind::Join},
         {"Softmax", Kind::Softmax},    {"BiasAdd", Kind::BiasAdd},
     };
     return t;
@@ -875,6 +878,67 @@ void runAddN(ClDevice& dev, Launch& l) {
     }
 }
 
+// Concat and Stack: one rectangular copy per input into its slab of the output.
+void runJoin(ClDevice& dev, Launch& l) {
+    if (l.in.empty() || l.out.size() != 1) {
+        l.fail("expected at least one tensor input and one output.");
+    }
+    const Tensor& out = l.out[0];
+    const bool stack = l.op == "Stack";
+    const auto rank = static_cast<std::int64_t>(out.dims.size());
+    std::int64_t axis = 0;
+    if (const auto a = l.intsParam("axis"); a && !a->empty()) {
+        axis = a->front();
+    }
+    if (rank == 0 || axis < -rank || axis >= rank) {
+        l.fail("the 'axis' must be in the range [" + std::to_string(-rank) + ", " +
+               std::to_string(rank) + "), but got " + std::to_string(axis) + ".");
+    }
+    axis = axis < 0 ? axis + rank : axis;
+    const auto ax = static_cast<std::size_t>(axis);
+    const std::size_t esize = dtypeSize(out.dtype);
+    std::size_t outer = 1;
+    std::size_t inner = esize;
+    for (std::size_t d = 0; d < out.dims.size(); ++d) {
+        if (d < ax) {
+            outer *= static_cast<std::size_t>(out.dims[d]);
+        } else if (d > ax) {
+            inner *= static_cast<std::size_t>(out.dims[d]);
+        }
+    }
+    std::int64_t offset = 0;
+    for (const Tensor& t : l.in) {
+        std::vector<std::int64_t> expect = out.dims;
+        std::int64_t len = 1;
+        if (stack) {
+            expect.erase(expect.begin() + axis);
+        } else if (t.dims.size() == out.dims.size()) {
+            len = t.dims[ax];
+            expect[ax] = len;
+        }
+        if (t.dtype != out.dtype || t.dims != expect || offset + len > out.dims[ax]) {
+            l.fail("the inputs do not " + std::string(stack ? "stack" : "concatenate") +
+                   " into the output shape " + shapeStr(out.dims) + ": got " + shapeStr(t.dims) +
+                   ".");
+        }
+        const std::size_t row = static_cast<std::size_t>(len) * inner;
+        if (row != 0 && outer != 0) {
+            const std::size_t src[3] = {0, 0, 0};
+            const std::size_t dst[3] = {static_cast<std::size_t>(offset) * inner, 0, 0};
+            const std::size_t region[3] = {row, outer, 1};
+            check(clEnqueueCopyBufferRect(dev.queue(), t.mem, out.mem, src, dst, region, row, 0,
+                                          static_cast<std::size_t>(out.dims[ax]) * inner, 0, 0,
+                                          nullptr, nullptr),
+                  "clEnqueueCopyBufferRect");
+        }
+        offset += len;
+    }
+    if (offset != out.dims[ax]) {
+        l.fail("the inputs fill " + std::to_string(offset) + " of the " +
+               std::to_string(out.dims[ax]) + " entries along the axis.");
+    }
+}
+
 // ---- reductions ------------------------------------------------------------------------
 
 struct ReduceArgs {
@@ -1001,14 +1065,42 @@ struct MatMulArgs {
 
 void runMatMul(ClDevice& dev, Launch& l) {
     l.arity(2);
-    const Tensor& x = l.in[0];
-    const Tensor& y = l.in[1];
-    const Tensor& out = l.out[0];
+    Tensor x = l.in[0];
+    Tensor y = l.in[1];
+    Tensor out = l.out[0];
     if (x.dtype != y.dtype || x.dtype != out.dtype || x.dtype == IRSCOPE_BOOL) {
         l.unsupported(std::string("inputs ") + dtypeName(x.dtype) + " and " +
                       dtypeName(y.dtype) + " with output " + dtypeName(out.dtype) + ".");
     }
-    const bool batch = l.op == "BatchMatMul";
+    const bool ext = l.op == "MatMulExt";  // numpy matmul: 1-D operands promoted
+    const bool batch = l.op == "BatchMatMul" || ext;
+    if (ext && !x.dims.empty() && !y.dims.empty()) {
+        if (x.dims.size() == 1) {
+            x.dims.insert(x.dims.begin(), 1);
+        }
+        if (y.dims.size() == 1) {
+            y.dims.push_back(1);
+        }
+        // The output as BatchMatMul sees it; the promoted axes are dropped from the real one.
+        std::vector<std::int64_t> xb(x.dims.begin(), x.dims.end() - 2);
+        std::vector<std::int64_t> yb(y.dims.begin(), y.dims.end() - 2);
+        if (xb.size() < yb.size()) {
+            xb.insert(xb.begin(), yb.size() - xb.size(), 1);
+        }
+        for (std::size_t d = 0; d < yb.size(); ++d) {
+            auto& o = xb[xb.size() - yb.size() + d];
+            o = o == 1 ? yb[d] : o;
+        }
+        xb.push_back(x.dims[x.dims.size() - 2]);
+        xb.push_back(y.dims.back());
+        Tensor full = out;
+        full.dims = xb;
+        if (full.count() != out.count()) {
+            l.fail("the output shape " + shapeStr(out.dims) + " does not match the inputs " +
+                   shapeStr(l.in[0].dims) + " and " + shapeStr(l.in[1].dims) + ".");
+        }
+        out = full;
+    }
     if (x.dims.size() < 2 || y.dims.size() < 2 || out.dims.size() < 2 ||
         (!batch && (x.dims.size() != 2 || y.dims.size() != 2))) {
         l.fail("the inputs must be " + std::string(batch ? "at least 2-D" : "2-D") +
@@ -1287,6 +1379,8 @@ bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::i
         case Kind::AddN:
             return !in.empty() && o != IRSCOPE_BOOL &&
                    std::all_of(in.begin(), in.end(), [o](auto t) { return t == o; });
+        case Kind::Join:
+            return !in.empty() && std::all_of(in.begin(), in.end(), [o](auto t) { return t == o; });
         case Kind::Reduce:
             return in.size() == 1 && in[0] == o &&
                    (o != IRSCOPE_BOOL || op == "ReduceMax" || op == "ReduceMin");
@@ -1377,6 +1471,9 @@ void launchOp(ClDevice& dev, const irscope_launch& raw) {
             break;
         case Kind::AddN:
             runAddN(dev, l);
+            break;
+        case Kind::Join:
+            runJoin(dev, l);
             break;
         case Kind::Reduce:
             runReduce(dev, l);
