@@ -140,7 +140,7 @@ private:
     // as covered. Returns false when the device does not claim these dtypes.
     bool check(const Case& c, double scale = 1.0);
     Tensor upload(const Tensor& t, DeviceTensor& out);
-    Tensor runOnDevice(const Case& c, DType outType, const Shape& outShape);
+    std::vector<Tensor> runOnDevice(const Case& c, const std::vector<Tensor>& like);
 
     DevicePtr dev_;
     Random rnd_;
@@ -185,18 +185,24 @@ Tensor TestOpenclDevice::upload(const Tensor& t, DeviceTensor& out) {
     return t;
 }
 
-Tensor TestOpenclDevice::runOnDevice(const Case& c, DType outType, const Shape& outShape) {
+std::vector<Tensor> TestOpenclDevice::runOnDevice(const Case& c, const std::vector<Tensor>& like) {
     std::vector<DeviceTensor> ins(c.deviceInputs.size());
     for (std::size_t i = 0; i < ins.size(); ++i) {
         upload(c.deviceInputs[i], ins[i]);
     }
-    Tensor result(outType, outShape);
-    DeviceTensor out{outType, outShape, dev_->allocate(result.nbytes())};
-    runtime::KernelLaunch k{c.op, ins, std::span(&out, 1), c.params};
+    std::vector<Tensor> results;
+    std::vector<DeviceTensor> outs;
+    for (const Tensor& w : like) {
+        results.emplace_back(w.dtype(), w.shape());
+        outs.push_back({w.dtype(), w.shape(), dev_->allocate(w.nbytes())});
+    }
+    runtime::KernelLaunch k{c.op, ins, outs, c.params};
     dev_->launch(k);
     dev_->synchronize();
-    dev_->copyToHost(result.bytes(), *out.memory, result.nbytes());
-    return result;
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+        dev_->copyToHost(results[i].bytes(), *outs[i].memory, results[i].nbytes());
+    }
+    return results;
 }
 
 bool TestOpenclDevice::check(const Case& c, double scale) {
@@ -211,34 +217,49 @@ bool TestOpenclDevice::check(const Case& c, double scale) {
     } catch (const ops::OpError&) {
         return false;  // the CPU rejects these dtypes: nothing to compare
     }
-    if (!want.isTensor()) {
+    std::vector<Tensor> wants;
+    if (want.isTensor()) {
+        wants.push_back(want.tensor());
+    } else if (want.isTuple()) {  // LayerNorm: y, mean, variance
+        for (const KernelArg& e : want.elements()) {
+            if (!e.isTensor()) {
+                return false;
+            }
+            wants.push_back(e.tensor());
+        }
+    } else {
         return false;
     }
-    const Tensor& w = want.tensor();
     std::vector<DType> in;
     for (const auto& t : c.deviceInputs) {
         in.push_back(t.dtype());
     }
-    const DType outs[] = {w.dtype()};
+    std::vector<DType> outs;
+    for (const auto& w : wants) {
+        outs.push_back(w.dtype());
+    }
     if (!dev_->supports(c.op, in, outs)) {
         return false;
     }
-    Tensor got;
+    std::vector<Tensor> got;
     try {
-        got = runOnDevice(c, w.dtype(), w.shape());
+        got = runOnDevice(c, wants);
     } catch (const runtime::DeviceError& e) {
         QTest::qFail(qPrintable(QString::fromStdString(c.op + " " + c.label + ": " + e.what())),
                      __FILE__, __LINE__);
         return false;
     }
-    const QString diff = compare(got, w, scale);
-    if (!diff.isEmpty()) {
-        QTest::qFail(qPrintable(QString::fromStdString(c.op + " " + c.label + " -> " +
-                                                       std::string(ir::dtypeName(w.dtype())) +
-                                                       ": ") +
-                                diff),
-                     __FILE__, __LINE__);
-        return false;
+    for (std::size_t i = 0; i < wants.size(); ++i) {
+        const QString diff = compare(got[i], wants[i], scale);
+        if (!diff.isEmpty()) {
+            QTest::qFail(qPrintable(QString::fromStdString(
+                                        c.op + " " + c.label + " output " + std::to_string(i) +
+                                        " -> " + std::string(ir::dtypeName(wants[i].dtype())) +
+                                        ": ") +
+                                    diff),
+                         __FILE__, __LINE__);
+            return false;
+        }
     }
     covered_.insert(c.op);
     ++comparisons_;
@@ -389,6 +410,22 @@ void TestOpenclDevice::everyClaimedOpMatchesTheCpu() {
             check({"Softmax", "axis " + std::to_string(axis), {x}, attrs({{"axis", Value::integer(axis)}}),
                    {x}, {{"axis", axis}}});
         }
+        for (const auto& [norm, params] : {std::pair{1, 1}, std::pair{-1, -1}, std::pair{2, 1}}) {
+            Tensor g = rnd_.tensor(t, Shape(std::vector<std::int64_t>(
+                                          x.shape().dims.begin() + (params < 0 ? 2 : params),
+                                          x.shape().dims.end())));
+            Tensor b = rnd_.tensor(t, g.shape());
+            check({"LayerNorm", "norm " + std::to_string(norm) + " params " + std::to_string(params),
+                   {x, g, b},
+                   attrs({{"begin_norm_axis", Value::integer(norm)},
+                          {"begin_params_axis", Value::integer(params)},
+                          {"epsilon", Value::floating(1e-5)}}),
+                   {x, g, b},
+                   {{"begin_norm_axis", std::int64_t{norm}},
+                    {"begin_params_axis", std::int64_t{params}},
+                    {"epsilon", 1e-5}}},
+                  10.0);
+        }
         Tensor bias = rnd_.tensor(t, Shape{4});
         check({"BiasAdd", "NCHW", {x.reshaped(Shape{3, 4, 5}), bias}, {}, {x, bias}, {}});
         Tensor nhwc = rnd_.tensor(t, Shape{2, 3, 4});
@@ -451,7 +488,7 @@ void TestOpenclDevice::kernelsAreCached() {
     QVERIFY(check(c));  // built (or already built above)
     const auto t0 = std::chrono::steady_clock::now();
     for (int k = 0; k < 5; ++k) {
-        runOnDevice(c, DType::Float32, Shape{1000});
+        runOnDevice(c, {x});
     }
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(
                         std::chrono::steady_clock::now() - t0)

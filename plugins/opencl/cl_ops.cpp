@@ -408,6 +408,7 @@ enum class Kind : std::uint8_t {
     MatMul,
     Softmax,
     BiasAdd,
+    LayerNorm,  // outputs y, mean, variance
 };
 
 const std::map<std::string, Kind, std::less<>>& table() {
@@ -442,6 +443,7 @@ const std::map<std::string, Kind, std::less<>>& table() {
         {"MatMulExt", Kind::MatMul},   {"Concat", Kind::Join},
         {"Stack", Kind::Join},
         {"Softmax", Kind::Softmax},    {"BiasAdd", Kind::BiasAdd},
+        {"LayerNorm", Kind::LayerNorm},
     };
     return t;
 }
@@ -1277,6 +1279,108 @@ void runSoftmax(ClDevice& dev, Launch& l) {
     dev.run1d(k, static_cast<std::uint64_t>(outer * inner));
 }
 
+// LayerNorm over x.shape[begin_norm_axis:], with gamma and beta covering
+// x.shape[begin_params_axis:]: one work item per normalized row, in the compute type.
+void runLayerNorm(ClDevice& dev, Launch& l) {
+    l.arity(3, 3);
+    const Tensor& x = l.in[0];
+    const Tensor& gamma = l.in[1];
+    const Tensor& beta = l.in[2];
+    const std::int32_t t = x.dtype;
+    const Tensor* all[] = {&gamma, &beta, &l.out[0], &l.out[1], &l.out[2]};
+    for (const Tensor* p : all) {
+        if (p->dtype != t || !isFloat(t)) {
+            l.unsupported(std::string("dtypes other than one float dtype for all, got ") +
+                          dtypeName(p->dtype) + ".");
+        }
+    }
+    const auto rank = static_cast<std::int64_t>(x.dims.size());
+    auto axisParam = [&](const char* name) {
+        const auto v = l.intsParam(name);
+        std::int64_t a = v && !v->empty() ? v->front() : 1;
+        if (a < -rank || a >= rank) {
+            l.fail(std::string("the '") + name + "' must be in the range [" +
+                   std::to_string(-rank) + ", " + std::to_string(rank) + "), but got " +
+                   std::to_string(a) + ".");
+        }
+        return static_cast<std::size_t>(a < 0 ? a + rank : a);
+    };
+    const std::size_t normAxis = axisParam("begin_norm_axis");
+    const std::size_t paramsAxis = axisParam("begin_params_axis");
+    double eps = 1e-7;
+    if (const irscope_param* e = l.param("epsilon")) {
+        eps = e->kind == IRSCOPE_PARAM_FLOAT ? e->f : static_cast<double>(e->i);
+    }
+    // gamma and beta: exactly the trailing dims from begin_params_axis (leading 1s allowed).
+    const std::vector<std::int64_t> tail(x.dims.begin() + static_cast<std::ptrdiff_t>(paramsAxis),
+                                         x.dims.end());
+    for (const Tensor* p : {&gamma, &beta}) {
+        std::vector<std::int64_t> d = p->dims;
+        while (d.size() > tail.size() && d.front() == 1) {
+            d.erase(d.begin());
+        }
+        if (d != tail) {
+            l.fail("the shape of 'gamma' and 'beta' must be " + shapeStr(tail) + ", but got " +
+                   shapeStr(p->dims) + ".");
+        }
+    }
+    cl_long outer = 1;
+    cl_long inner = 1;
+    for (std::size_t d = 0; d < x.dims.size(); ++d) {
+        (d < normAxis ? outer : inner) *= x.dims[d];
+    }
+    if (l.out[0].count() != x.count() || l.out[1].count() != static_cast<std::uint64_t>(outer) ||
+        l.out[2].count() != static_cast<std::uint64_t>(outer)) {
+        l.fail("the outputs must be x's shape and one statistic per normalized row.");
+    }
+    if (x.count() == 0) {
+        return;
+    }
+    const cl_long pcount = static_cast<cl_long>(gamma.count());
+    const std::string c = computeType(t);
+    const auto ld = [&](const char* p, const char* i) { return "(" + c + ")" + loadExpr(t, p, i); };
+    const std::string src =
+        prelude(dev) + "__kernel void ln(__global const " + clType(t) + "* x, __global const " +
+        clType(t) + "* g, __global const " + clType(t) + "* b, __global " + clType(t) +
+        "* y, __global " + clType(t) + "* mean, __global " + clType(t) +
+        "* var, long outer, long inner, long pcount, " + c + " eps) {\n" +
+        "  FOR_ITEMS(r, outer) {\n" +
+        "    const long base = r * inner;\n" +
+        "    " + c + " s = 0;\n" +
+        "    for (long j = 0; j < inner; ++j) s += " + ld("x", "base + j") + ";\n" +
+        "    const " + c + " m = s / (" + c + ")inner;\n" +
+        "    " + c + " q = 0;\n" +
+        "    for (long j = 0; j < inner; ++j) { " + c + " d = " + ld("x", "base + j") +
+        " - m; q += d * d; }\n" +
+        "    const " + c + " v = q / (" + c + ")inner;\n" +
+        "    const " + c + " inv = rsqrt(v + eps);\n" +
+        "    for (long j = 0; j < inner; ++j) {\n" +
+        "      const long p = (base + j) % pcount;\n" +
+        "      " + storeStmt(t, "y", "base + j", "(" + ld("x", "base + j") + " - m) * inv * " +
+                             ld("g", "p") + " + " + ld("b", "p")) + "\n" +
+        "    }\n" +
+        "    " + storeStmt(t, "mean", "r", "m") + "\n" +
+        "    " + storeStmt(t, "var", "r", "v") + "\n" +
+        "  }\n}\n";
+    cl_kernel k = dev.kernel(src, "ln");
+    const cl_mem mems[] = {x.mem, gamma.mem, beta.mem, l.out[0].mem, l.out[1].mem, l.out[2].mem};
+    cl_uint arg = 0;
+    for (const cl_mem& m : mems) {
+        check(clSetKernelArg(k, arg++, sizeof(cl_mem), &m), "clSetKernelArg");
+    }
+    check(clSetKernelArg(k, arg++, sizeof outer, &outer), "clSetKernelArg");
+    check(clSetKernelArg(k, arg++, sizeof inner, &inner), "clSetKernelArg");
+    check(clSetKernelArg(k, arg++, sizeof pcount, &pcount), "clSetKernelArg");
+    if (c == "double") {
+        const cl_double e = eps;
+        check(clSetKernelArg(k, arg, sizeof e, &e), "clSetKernelArg");
+    } else {
+        const auto e = static_cast<cl_float>(eps);
+        check(clSetKernelArg(k, arg, sizeof e, &e), "clSetKernelArg");
+    }
+    dev.run1d(k, static_cast<std::uint64_t>(outer));
+}
+
 void runBiasAdd(ClDevice& dev, Launch& l) {
     l.arity(2);
     const Tensor& x = l.in[0];
@@ -1344,6 +1448,11 @@ bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::i
             return false;
         }
     }
+    if (it->second == Kind::LayerNorm) {
+        return in.size() == 3 && out.size() == 3 && isFloat(in[0]) &&
+               std::all_of(in.begin(), in.end(), [&](auto t) { return t == in[0]; }) &&
+               std::all_of(out.begin(), out.end(), [&](auto t) { return t == in[0]; });
+    }
     if (out.size() != 1) {
         return false;
     }
@@ -1389,6 +1498,8 @@ bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::i
             return in.size() == 2 && in[0] == o && in[1] == o && o != IRSCOPE_BOOL;
         case Kind::Softmax:
             return in.size() == 1 && in[0] == o && isFloat(o);
+        case Kind::LayerNorm:
+            return false;  // three outputs: answered above
     }
     return false;
 }
@@ -1486,6 +1597,9 @@ void launchOp(ClDevice& dev, const irscope_launch& raw) {
             break;
         case Kind::BiasAdd:
             runBiasAdd(dev, l);
+            break;
+        case Kind::LayerNorm:
+            runLayerNorm(dev, l);
             break;
     }
 }

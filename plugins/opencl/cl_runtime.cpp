@@ -55,30 +55,32 @@ void check(cl_int err, const char* what) {
 
 namespace {
 
-std::string deviceString(cl_device_id d, cl_device_info what) {
+// A string property through the two-call protocol clGet*Info shares:
+// get(size, buffer, &needed).
+template <typename Get>
+std::string infoString(Get get) {
     std::size_t n = 0;
-    if (clGetDeviceInfo(d, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) {
+    if (get(0, nullptr, &n) != CL_SUCCESS || n == 0) {
         return {};
     }
     std::string s(n, '\0');
-    clGetDeviceInfo(d, what, n, s.data(), nullptr);
+    get(n, s.data(), nullptr);
     while (!s.empty() && s.back() == '\0') {
         s.pop_back();
     }
     return s;
 }
 
+std::string deviceString(cl_device_id d, cl_device_info what) {
+    return infoString([&](std::size_t n, void* p, std::size_t* r) {
+        return clGetDeviceInfo(d, what, n, p, r);
+    });
+}
+
 std::string platformString(cl_platform_id p, cl_platform_info what) {
-    std::size_t n = 0;
-    if (clGetPlatformInfo(p, what, 0, nullptr, &n) != CL_SUCCESS || n == 0) {
-        return {};
-    }
-    std::string s(n, '\0');
-    clGetPlatformInfo(p, what, n, s.data(), nullptr);
-    while (!s.empty() && s.back() == '\0') {
-        s.pop_back();
-    }
-    return s;
+    return infoString([&](std::size_t n, void* buf, std::size_t* r) {
+        return clGetPlatformInfo(p, what, n, buf, r);
+    });
 }
 
 }  // namespace
