@@ -366,7 +366,10 @@ fs::path exeDir() {
 
 }  // namespace
 
-std::vector<fs::path> pluginSearchPath() {
+namespace {
+
+// The entries of IRSCOPE_PLUGIN_PATH, in order.
+std::vector<fs::path> envPluginPath() {
     std::vector<fs::path> out;
     if (const char* env = std::getenv("IRSCOPE_PLUGIN_PATH")) {
         std::string_view s(env);
@@ -382,6 +385,13 @@ std::vector<fs::path> pluginSearchPath() {
             s.remove_prefix(colon + 1);
         }
     }
+    return out;
+}
+
+}  // namespace
+
+std::vector<fs::path> pluginSearchPath() {
+    std::vector<fs::path> out = envPluginPath();
     if (const fs::path dir = exeDir(); !dir.empty()) {
         out.push_back((dir / ".." / "lib" / "irscope" / "plugins").lexically_normal());
     }
@@ -398,10 +408,10 @@ PluginScan scanDevicePlugins() {
     PluginScan scan;
     std::vector<fs::path> files;
     const auto path = pluginSearchPath();
-    const bool fromEnv = std::getenv("IRSCOPE_PLUGIN_PATH") != nullptr;
+    const std::size_t fromEnv = envPluginPath().size();  // the first entries; then the install's
     for (std::size_t i = 0; i < path.size(); ++i) {
         const fs::path& p = path[i];
-        const bool installDir = !fromEnv || i + 1 == path.size();
+        const bool installDir = i >= fromEnv;
         std::error_code ec;
         if (fs::is_directory(p, ec)) {
             std::vector<fs::path> inDir;

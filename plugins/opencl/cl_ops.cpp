@@ -1163,37 +1163,47 @@ typedef struct { long M, N, K, brank; long xr, xk, yk, yc; long bdims[8]; long x
     std::size_t global[3] = {static_cast<std::size_t>(N), static_cast<std::size_t>(M),
                              static_cast<std::size_t>(B)};
     if (dev.isCpu()) {
-        // A CPU: each work item computes W outputs of one row, k outermost, so the inner
-        // loop runs along a row of y and vectorizes; no local memory or barriers.
+        // A CPU: each work item computes an R x W block of outputs, k outermost, so the
+        // inner loop runs along a row of y and vectorizes and each loaded y value serves R
+        // rows; no local memory or barriers.
         src += R"(
+#define R 4
 #define W 16
 __kernel void mm(__global const TX* x, __global const TX* y, __global TX* z, mm_t g) {
-  const long j0 = get_global_id(0) * W, row = get_global_id(1), b = get_global_id(2);
-  if (row >= g.M || j0 >= g.N) return;
+  const long j0 = get_global_id(0) * W, i0 = get_global_id(1) * R, b = get_global_id(2);
+  if (i0 >= g.M || j0 >= g.N) return;
   BATCH_OFFSETS(b)
-  C acc[W];
-  for (int j = 0; j < W; ++j) acc[j] = 0;
-  const long xrow = xo + row * g.xr;
-  const long out = (b * g.M + row) * g.N + j0;
-  if (j0 + W <= g.N) {
+  C acc[R][W];
+  for (int r = 0; r < R; ++r) for (int j = 0; j < W; ++j) acc[r][j] = 0;
+  const long xrow = xo + i0 * g.xr;
+  if (i0 + R <= g.M && j0 + W <= g.N) {
     for (long k = 0; k < g.K; ++k) {
-      const C a = LOADX(xrow + k * g.xk);
       const long yrow = yo + k * g.yk + j0 * g.yc;
-      for (int j = 0; j < W; ++j) acc[j] += a * LOADY(yrow + j * g.yc);
+      C bv[W];
+      for (int j = 0; j < W; ++j) bv[j] = LOADY(yrow + j * g.yc);
+      for (int r = 0; r < R; ++r) {
+        const C a = LOADX(xrow + r * g.xr + k * g.xk);
+        for (int j = 0; j < W; ++j) acc[r][j] += a * bv[j];
+      }
     }
-    for (int j = 0; j < W; ++j) STOREZ(out + j, acc[j]);
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < W; ++j) STOREZ((b * g.M + i0 + r) * g.N + j0 + j, acc[r][j]);
   } else {
-    const int w = (int)(g.N - j0);
+    const int h = (int)min((long)R, g.M - i0), w = (int)min((long)W, g.N - j0);
     for (long k = 0; k < g.K; ++k) {
-      const C a = LOADX(xrow + k * g.xk);
       const long yrow = yo + k * g.yk + j0 * g.yc;
-      for (int j = 0; j < w; ++j) acc[j] += a * LOADY(yrow + j * g.yc);
+      for (int r = 0; r < h; ++r) {
+        const C a = LOADX(xrow + r * g.xr + k * g.xk);
+        for (int j = 0; j < w; ++j) acc[r][j] += a * LOADY(yrow + j * g.yc);
+      }
     }
-    for (int j = 0; j < w; ++j) STOREZ(out + j, acc[j]);
+    for (int r = 0; r < h; ++r)
+      for (int j = 0; j < w; ++j) STOREZ((b * g.M + i0 + r) * g.N + j0 + j, acc[r][j]);
   }
 }
 )";
         global[0] = static_cast<std::size_t>((N + 15) / 16);
+        global[1] = static_cast<std::size_t>((M + 3) / 4);
         local[0] = 1;
         local[1] = 8;
     } else {
