@@ -152,21 +152,20 @@ std::vector<FuncGraph*> Module::reachableGraphs() const {
 }
 
 void Module::eraseGraph(FuncGraph* g) {
-    // Check first, mutate after: a refused erase leaves the module untouched.
-    for (const auto& n : nodes_) {
-        if (!n) {
-            continue;
+    // Check first, mutate after: a refused erase leaves the module untouched. Both checks
+    // cost g's own size: its owned nodes, and the reference count kept by own()/disown().
+    std::size_t selfRefs = 0;
+    for (const Node* n : g->owned_) {
+        if (const auto* v = nodeCast<ValueNode>(n)) {
+            std::vector<FuncGraph*> refs;
+            collectGraphRefs(*v->value(), refs);
+            selfRefs += static_cast<std::size_t>(std::count(refs.begin(), refs.end(), g));
         }
-        if (n->graph() != g) {
-            if (const auto* v = nodeCast<ValueNode>(n.get())) {
-                std::vector<FuncGraph*> refs;
-                collectGraphRefs(*v->value(), refs);
-                if (std::find(refs.begin(), refs.end(), g) != refs.end()) {
-                    throw std::logic_error("eraseGraph: @" + g->name() + " is still referenced");
-                }
-            }
-            continue;
-        }
+    }
+    if (g->valueRefs_ != selfRefs) {
+        throw std::logic_error("eraseGraph: @" + g->name() + " is still referenced");
+    }
+    for (const Node* n : g->owned_) {
         for (const Use& u : n->users_) {
             if (u.user->graph() != g) {
                 throw std::logic_error("eraseGraph: a node of @" + g->name() +
@@ -174,11 +173,8 @@ void Module::eraseGraph(FuncGraph* g) {
             }
         }
     }
-    for (auto& n : nodes_) {
-        if (!n || n->graph() != g) {
-            continue;
-        }
-        if (auto* c = nodeCast<CNode>(n.get())) {
+    for (Node* n : g->owned_) {
+        if (auto* c = nodeCast<CNode>(n)) {
             for (std::size_t i = 0; i < c->inputs_.size(); ++i) {
                 if (c->inputs_[i]->graph() != g) {
                     removeUse(c->inputs_[i], c, i);
@@ -186,11 +182,18 @@ void Module::eraseGraph(FuncGraph* g) {
             }
         }
     }
-    for (auto& n : nodes_) {
-        if (n && n->graph() == g) {
-            n.reset();
-            --liveNodes_;
+    const std::vector<Node*> doomed = std::move(g->owned_);
+    g->owned_.clear();
+    for (Node* n : doomed) {
+        if (const auto* v = nodeCast<ValueNode>(n)) {
+            std::vector<FuncGraph*> refs;
+            collectGraphRefs(*v->value(), refs);
+            for (FuncGraph* r : refs) {
+                --r->valueRefs_;
+            }
         }
+        nodes_[n->slot_].reset();
+        --liveNodes_;
     }
     if (entry_ == g) {
         entry_ = nullptr;
@@ -210,7 +213,38 @@ T* Module::adopt(std::unique_ptr<T> n) {
     raw->slot_ = nodes_.size();
     nodes_.push_back(std::move(n));
     ++liveNodes_;
+    own(raw);
     return raw;
+}
+
+void Module::own(Node* n) {
+    if (FuncGraph* g = n->graph_) {
+        n->ownedSlot_ = g->owned_.size();
+        g->owned_.push_back(n);
+    }
+    if (const auto* v = nodeCast<ValueNode>(n)) {
+        std::vector<FuncGraph*> refs;
+        collectGraphRefs(*v->value(), refs);
+        for (FuncGraph* r : refs) {
+            ++r->valueRefs_;
+        }
+    }
+}
+
+void Module::disown(Node* n) {
+    if (FuncGraph* g = n->graph_) {
+        Node* last = g->owned_.back();
+        g->owned_[n->ownedSlot_] = last;
+        last->ownedSlot_ = n->ownedSlot_;
+        g->owned_.pop_back();
+    }
+    if (const auto* v = nodeCast<ValueNode>(n)) {
+        std::vector<FuncGraph*> refs;
+        collectGraphRefs(*v->value(), refs);
+        for (FuncGraph* r : refs) {
+            --r->valueRefs_;
+        }
+    }
 }
 
 Parameter* Module::addParameter(FuncGraph* g, std::string name) {
@@ -324,6 +358,7 @@ void Module::erase(Node* n) {
         auto& ps = p->graph()->params_;
         ps.erase(std::remove(ps.begin(), ps.end(), p), ps.end());
     }
+    disown(n);
     nodes_[n->slot_].reset();
     --liveNodes_;
 }
@@ -454,8 +489,10 @@ std::unique_ptr<Module> Module::clone() const {
         copy->debug_ = n->debug_;
         copy->slot_ = n->slot_;
         nm[n.get()] = copy.get();
+        Node* raw = copy.get();
         m->nodes_.push_back(std::move(copy));
         ++m->liveNodes_;
+        m->own(raw);
     }
     // Inputs and users in the same order as the original, so iteration is identical.
     for (const auto& n : nodes_) {
@@ -549,6 +586,35 @@ std::string Module::verify() const {
     }
     if (entry_ != nullptr && !graphs.count(entry_)) {
         return "entry graph is not in the module";
+    }
+    // The per-graph owned lists and graph-reference counts.
+    std::unordered_map<const FuncGraph*, std::size_t> owned;
+    std::unordered_map<const FuncGraph*, std::size_t> refCounts;
+    for (const auto& n : nodes_) {
+        if (!n) {
+            continue;
+        }
+        if (const FuncGraph* g = n->graph()) {
+            ++owned[g];
+            if (n->ownedSlot_ >= g->owned_.size() || g->owned_[n->ownedSlot_] != n.get()) {
+                return "node " + std::to_string(n->id()) + " is missing from its graph's nodes";
+            }
+        }
+        if (const auto* v = nodeCast<ValueNode>(n.get())) {
+            std::vector<FuncGraph*> refs;
+            collectGraphRefs(*v->value(), refs);
+            for (const FuncGraph* r : refs) {
+                ++refCounts[r];
+            }
+        }
+    }
+    for (const auto& g : graphs_) {
+        if (g->owned_.size() != owned[g.get()]) {
+            return "graph @" + g->name() + " lists nodes it does not own";
+        }
+        if (g->valueRefs_ != refCounts[g.get()]) {
+            return "graph @" + g->name() + " has a stale reference count";
+        }
     }
     return {};
 }

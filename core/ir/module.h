@@ -89,6 +89,10 @@ public:
 private:
     template <typename T>
     T* adopt(std::unique_ptr<T> n);
+    // Enters a new node in its graph's owned list and (a ValueNode) in the graph-reference
+    // counts; disown undoes both.
+    void own(Node* n);
+    void disown(Node* n);
     void addUse(Node* input, CNode* user, std::size_t index);
     void removeUse(Node* input, CNode* user, std::size_t index);
 

@@ -77,7 +77,8 @@ private:
     AbstractPtr abstract_;
     DebugInfo debug_;
     std::vector<Use> users_;
-    std::size_t slot_ = 0;  // index in the module's node arena
+    std::size_t slot_ = 0;       // index in the module's node arena
+    std::size_t ownedSlot_ = 0;  // index in its graph's ownedNodes()
 };
 
 class Parameter final : public Node {
