@@ -35,20 +35,28 @@ std::vector<CNode*> FuncGraph::topoOrder() const {
     }
     // Iterative post-order DFS: a node is emitted after all its same-graph CNode inputs,
     // visiting inputs left to right, which is the numbering MindSpore's dumps show.
-    std::unordered_set<const CNode*> seen;
+    // Visited marks indexed by the node's place in owned_: no hashing, and the cost is the
+    // graph's own size.
+    std::vector<char> seen(owned_.size(), 0);
+    auto firstVisit = [&seen](const CNode* c) {
+        char& mark = seen[c->ownedSlot_];
+        const bool first = mark == 0;
+        mark = 1;
+        return first;
+    };
     struct Frame {
         CNode* node;
         std::size_t next;
     };
     std::vector<Frame> stack;
     stack.push_back({return_, 0});
-    seen.insert(return_);
+    firstVisit(return_);
     while (!stack.empty()) {
         Frame& top = stack.back();
         if (top.next < top.node->size()) {
             Node* in = top.node->input(top.next++);
             CNode* c = nodeCast<CNode>(in);
-            if (c != nullptr && c->graph() == this && seen.insert(c).second) {
+            if (c != nullptr && c->graph() == this && firstVisit(c)) {
                 stack.push_back({c, 0});
             }
             continue;
@@ -334,10 +342,14 @@ void Module::replaceAllUses(Node* from, Node* to) {
     if (from == to) {
         return;
     }
-    // Copy: setInput edits from->users_.
-    const std::vector<Use> uses = from->users_;
+    // Every use moves as a whole: O(uses), where setInput per use would search and shift
+    // from's users list each time.
+    std::vector<Use> uses = std::move(from->users_);
+    from->users_.clear();
+    to->users_.reserve(to->users_.size() + uses.size());
     for (const Use& u : uses) {
-        setInput(u.user, u.index, to);
+        u.user->inputs_[u.index] = to;
+        to->users_.push_back(u);
     }
 }
 
@@ -555,11 +567,15 @@ std::string Module::verify() const {
                 if (in == nullptr || !live.count(in)) {
                     return who + " input " + std::to_string(i) + " is not a live node";
                 }
-                const auto& us = in->users_;
-                if (std::find(us.begin(), us.end(), Use{const_cast<CNode*>(c), i}) == us.end()) {
-                    return who + " input " + std::to_string(i) + " is missing from its users";
-                }
             }
+        }
+        // Each use once (sorted copy: a hub node's list is not searched once per input).
+        std::vector<Use> uses = n->users_;
+        std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) {
+            return a.user != b.user ? a.user->id() < b.user->id() : a.index < b.index;
+        });
+        if (std::adjacent_find(uses.begin(), uses.end()) != uses.end()) {
+            return who + " has duplicate entries in its users list";
         }
         for (const Use& u : n->users_) {
             ++useEdges;
@@ -572,7 +588,19 @@ std::string Module::verify() const {
         }
     }
     if (inputEdges != useEdges) {
-        return "duplicate entries in a users list";
+        // Every use is a real input and none repeats, so some input is missing from its
+        // users: name it (this search only runs on a broken module).
+        for (const auto& n : nodes_) {
+            const auto* c = nodeCast<CNode>(n.get());
+            for (std::size_t i = 0; c != nullptr && i < c->inputs_.size(); ++i) {
+                const auto& us = c->inputs_[i]->users_;
+                if (std::find(us.begin(), us.end(), Use{const_cast<CNode*>(c), i}) == us.end()) {
+                    return "node " + std::to_string(c->id()) + " input " + std::to_string(i) +
+                           " is missing from its users";
+                }
+            }
+        }
+        return "the use-def index is out of sync";
     }
     for (const auto& g : graphs_) {
         for (const Parameter* p : g->params_) {

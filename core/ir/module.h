@@ -31,6 +31,8 @@ public:
     void eraseGraph(FuncGraph* g);
     // Graphs in creation order (the printer's order for subgraphs is derived from entry).
     std::vector<FuncGraph*> graphs() const;
+    std::size_t graphCount() const { return graphs_.size(); }
+    FuncGraph* graphAt(std::size_t i) const { return graphs_.at(i).get(); }
     FuncGraph* entry() const { return entry_; }
     void setEntry(FuncGraph* g) { entry_ = g; }
     FuncGraph* findGraph(std::string_view name) const;

@@ -71,6 +71,7 @@ protected:
 
 private:
     friend class Module;
+    friend class FuncGraph;  // topoOrder marks visited nodes by ownedSlot_
     Kind kind_;
     std::uint64_t id_;
     FuncGraph* graph_;

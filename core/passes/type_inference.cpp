@@ -147,6 +147,7 @@ void Engine::discardClones() {
     eraseGraphs(gs);
     specs_.clear();
     byTemplate_.clear();
+    bySig_.clear();
     byClone_.clear();
     fns_.clear();
     frames_.clear();
