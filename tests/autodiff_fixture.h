@@ -1,5 +1,5 @@
 // Helpers shared by the autodiff test suites (test_autodiff*.cpp): scripts run through the
-// graph compiler, and checks on the IR meta_fg_expand leaves.
+// graph compiler (script_fixture.h), and checks on the IR meta_fg_expand leaves.
 #pragma once
 
 #include <QtTest>
@@ -7,42 +7,15 @@
 #include <memory>
 #include <string>
 
-#include "compiler/graph_compiler.h"
-#include "frontend/interp/interpreter.h"
-#include "frontend/modules/modules.h"
 #include "ir/module.h"
-#include "session/compile_record.h"
+#include "script_fixture.h"
 
 namespace autodiff_test {
 
 using namespace irscope;
 
-struct Run {
-    std::string out;
-    interp::RunResult result;
-    std::shared_ptr<session::Session> session;
-};
-
-inline Run runScript(const std::string& source) {
-    Run r;
-    interp::Interpreter I;
-    I.setOutputSink([&](std::string_view s) { r.out += s; });
-    modules::registerBuiltinModules(I);
-    compiler::CompilerOptions options;
-    options.readEnvironment = false;
-    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
-    r.result = I.runScript(source, "net.py");
-    r.session = compiler->sharedSession();
-    r.out += r.result.error;
-    return r;
-}
-
-#define EXPECT_OUTPUT(run, expected)                                                 \
-    do {                                                                             \
-        const Run& r_ = (run);                                                       \
-        QVERIFY2(r_.result.status == interp::RunResult::Status::Ok, r_.out.c_str()); \
-        QCOMPARE(QString::fromStdString(r_.out), QString::fromStdString(expected));  \
-    } while (false)
+using script_test::Run;
+using script_test::runScript;
 
 inline const char* const kHeader =
     "import numpy as np\n"

@@ -17,6 +17,7 @@
 #include "passes/compile_error.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
+#include "script_fixture.h"
 
 using namespace irscope;
 using ops::KernelArg;
@@ -122,25 +123,8 @@ void sameRun(const Eval& a, const Eval& b) {
     QCOMPARE(a.weight, b.weight);
 }
 
-struct Run {
-    std::string out;
-    interp::RunResult result;
-    std::shared_ptr<session::Session> session;
-};
-
-Run runScript(const std::string& source) {
-    Run r;
-    interp::Interpreter I;
-    I.setOutputSink([&](std::string_view s) { r.out += s; });
-    modules::registerBuiltinModules(I);
-    compiler::CompilerOptions options;
-    options.readEnvironment = false;
-    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
-    r.result = I.runScript(source, "net.py");
-    r.session = compiler->sharedSession();
-    r.out += r.result.error;
-    return r;
-}
+using script_test::Run;
+using script_test::runScript;
 
 const char* const kNet =
     "import numpy as np\n"

@@ -13,44 +13,14 @@
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
 #include "ir/ir_text.h"
+#include "script_fixture.h"
 
 using namespace irscope;
 
 namespace {
 
-struct Run {
-    std::string out;
-    interp::RunResult result;
-    // The compiler goes with the interpreter (it holds the compiled Cells); its session
-    // and cache size are kept.
-    std::shared_ptr<session::Session> session;
-    std::size_t cachedGraphs = 0;
-};
-
-Run runScript(const std::string& source, compiler::CompilerOptions options = {},
-              std::uint64_t maxSteps = 0) {
-    Run r;
-    interp::Interpreter I;
-    if (maxSteps > 0) {
-        I.limits().maxSteps = maxSteps;
-    }
-    I.setOutputSink([&](std::string_view s) { r.out += s; });
-    modules::registerBuiltinModules(I);
-    options.readEnvironment = false;
-    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
-    r.result = I.runScript(source, "net.py");
-    r.session = compiler->sharedSession();
-    r.cachedGraphs = compiler->cachedGraphs();
-    r.out += r.result.error;
-    return r;
-}
-
-#define EXPECT_OUTPUT(run, expected)                                                 \
-    do {                                                                             \
-        const Run& r_ = (run);                                                       \
-        QVERIFY2(r_.result.status == interp::RunResult::Status::Ok, r_.out.c_str()); \
-        QCOMPARE(QString::fromStdString(r_.out), QString::fromStdString(expected));  \
-    } while (false)
+using script_test::Run;
+using script_test::runScript;
 
 const char* const kHeader =
     "import numpy as np\n"

@@ -13,6 +13,7 @@
 #include "ir/ir_text.h"
 #include "ir/module.h"
 #include "passes/pipeline.h"
+#include "script_fixture.h"
 #include "session/session.h"
 
 using namespace irscope;
@@ -86,42 +87,31 @@ std::string readFile(const std::string& path) {
 // its session.
 std::shared_ptr<session::Session> runExample(const std::string& name, int level,
                                              std::string* out = nullptr) {
-    interp::Interpreter I;
-    std::string printed;
-    I.setOutputSink([&](std::string_view s) { printed += s; });
-    modules::registerBuiltinModules(I);
     compiler::CompilerOptions options;
-    options.readEnvironment = false;
     if (level >= 0) {
         options.overrides.set(std::string(passes::kCellReuse), std::int64_t{level});
     }
-    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
     const std::string path =
         std::string(IRSCOPE_SOURCE_DIR) + "/resources/examples/" + name + ".py";
-    const interp::RunResult r = I.runScript(readFile(path), path);
+    const script_test::Run r = script_test::runScript(readFile(path), std::move(options), 0, path);
     if (out != nullptr) {
-        *out = printed + r.error;
+        *out = r.out;
     }
-    if (r.status != interp::RunResult::Status::Ok) {
-        throw std::runtime_error(name + " failed: " + r.error);
+    if (r.result.status != interp::RunResult::Status::Ok) {
+        throw std::runtime_error(name + " failed: " + r.result.error);
     }
-    return compiler->sharedSession();
+    return r.session;
 }
 
 // Runs `source` (a script) with MS_DEV_CELL_REUSE=1 and returns its session.
 std::shared_ptr<session::Session> runSource(const std::string& source) {
-    interp::Interpreter I;
-    I.setOutputSink([](std::string_view) {});
-    modules::registerBuiltinModules(I);
     compiler::CompilerOptions options;
-    options.readEnvironment = false;
     options.overrides.set(std::string(passes::kCellReuse), std::int64_t{1});
-    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
-    const interp::RunResult r = I.runScript(source, "net.py");
-    if (r.status != interp::RunResult::Status::Ok) {
-        throw std::runtime_error(r.error);
+    const script_test::Run r = script_test::runScript(source, std::move(options));
+    if (r.result.status != interp::RunResult::Status::Ok) {
+        throw std::runtime_error(r.result.error);
     }
-    return compiler->sharedSession();
+    return r.session;
 }
 
 std::size_t occurrences(const std::string& text, const std::string& part) {
@@ -285,6 +275,22 @@ private slots:
         // 2 inlines the reused graph in the backend: task_emit's graph is flat again.
         QCOMPARE(backend->compiles[0].find("task_emit")->counts.graphs, std::size_t(1));
         QCOMPARE(on->compiles[0].find("task_emit")->counts.graphs, std::size_t(2));
+    }
+
+    void initArgsGiveTheSameIrOnEveryCompile() {
+        // The GPT blocks take a config object: its address must not reach the IR, or two
+        // compiles of one script would save different .ir files.
+        const auto first = runExample("lazy_inline_gpt", 1);
+        const auto second = runExample("lazy_inline_gpt", 1);
+        const session::CompileRecord& a = first->compiles.at(0);
+        const session::CompileRecord& b = second->compiles.at(0);
+        const std::string resolved = a.find("symbol_resolve")->text();
+        QVERIFY2(contains(resolved, "GPTConfig object #1>"), resolved.c_str());
+        QVERIFY(!contains(resolved, "object at 0x"));
+        QCOMPARE(a.snapshots.size(), b.snapshots.size());
+        for (std::size_t i = 0; i < a.snapshots.size(); ++i) {
+            QVERIFY2(a.snapshots[i].text() == b.snapshots[i].text(), a.snapshots[i].pass.c_str());
+        }
     }
 
     void nestedReusesOnlyTheOutermost() {

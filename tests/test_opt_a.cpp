@@ -17,6 +17,7 @@
 #include "passes/opt_a.h"
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
+#include "script_fixture.h"
 
 using namespace irscope;
 using namespace irscope::ir;
@@ -96,25 +97,7 @@ std::string loopProgram(const std::string& start, const std::string& limit) {
                        "subgraph @↓f(%para6_x) {\n  %0 = Neg(%para6_x)\n  Return(%0)\n}\n");
 }
 
-// Runs a script with the graph compiler; returns its output and the first compile's record.
-struct ScriptRun {
-    std::string out;
-    std::shared_ptr<session::Session> session;
-};
-
-ScriptRun runScript(const std::string& source) {
-    ScriptRun r;
-    interp::Interpreter I;
-    I.setOutputSink([&](std::string_view s) { r.out += s; });
-    modules::registerBuiltinModules(I);
-    compiler::CompilerOptions options;
-    options.readEnvironment = false;
-    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(options));
-    const interp::RunResult result = I.runScript(source, "net.py");
-    r.out += result.error;
-    r.session = compiler->sharedSession();
-    return r;
-}
+using script_test::runScript;
 
 }  // namespace
 
@@ -551,7 +534,7 @@ private slots:
     }
 
     void pipelineUnrollsACounterLoopAndKeepsPrintOrder() {
-        const ScriptRun r = runScript(
+        const script_test::Run r = runScript(
             "import numpy as np\n"
             "import mindspore as ms\n"
             "from mindspore import nn, Tensor\n"
@@ -584,7 +567,7 @@ private slots:
 
     void pipelineMergesRepeatedWorkOfAnUnrolledFor() {
         // The seed's compile-cache loop: input_x * input_y is the same in every iteration.
-        const ScriptRun r = runScript(
+        const script_test::Run r = runScript(
             "import mindspore as ms\n"
             "from mindspore import Tensor\n"
             "@ms.jit\n"

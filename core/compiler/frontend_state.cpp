@@ -24,9 +24,10 @@ const HostEntry* FrontendState::host(const ir::Value& v) const {
 }
 
 std::string FrontendState::uniqueGraphName(const std::string& base) {
+    // Suffixes below the last one tried for this base are all taken: start after it.
     std::string name = base;
-    for (int k = 1; names_.count(name) != 0; ++k) {
-        name = base + "_" + std::to_string(k);
+    for (int& k = lastSuffix_[base]; names_.count(name) != 0;) {
+        name = base + "_" + std::to_string(++k);
     }
     names_.insert(name);
     return name;

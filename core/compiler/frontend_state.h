@@ -57,6 +57,7 @@ public:
 private:
     std::vector<HostEntry> hosts_;
     std::set<std::string> names_;
+    std::map<std::string, int> lastSuffix_;
     std::size_t graphs_ = 0;
     std::size_t unrolled_ = 0;
 };

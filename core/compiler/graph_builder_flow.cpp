@@ -143,13 +143,25 @@ void GraphBuilder::breakOrContinue(bool isBreak, const ast::Span& at) {
     cur_.closed = true;
 }
 
+namespace {
+
+// The name of an expression graph's k-th temporary: "$0", "$1", ... (built by appending:
+// `"$" + std::to_string(k)` trips gcc 12's -O3 -Wrestrict false positive).
+std::string temporaryName(std::size_t k) {
+    std::string name(1, '$');
+    name.append(std::to_string(k));
+    return name;
+}
+
+}  // namespace
+
 Node* GraphBuilder::exprGraph(const std::string& prefix, const std::vector<Node*>& extras, const BranchBody& body,
                               const ast::Span& at) {
     Block saved = cur_;
     // Temporaries first (named $0, $1...), then the variables; a Partial binds them all.
     Env env;
     for (std::size_t k = 0; k < extras.size(); ++k) {
-        env.set("$" + std::to_string(k), extras[k]);
+        env.set(temporaryName(k), extras[k]);
     }
     for (const auto& [n, v] : saved.env.vars) {
         env.set(n, v);
@@ -158,7 +170,7 @@ Node* GraphBuilder::exprGraph(const std::string& prefix, const std::vector<Node*
     Block b = newBlock(prefix + saved.g->name(), env, args, at);
     std::vector<Node*> params(b.g->parameters().begin(), b.g->parameters().begin() + static_cast<std::ptrdiff_t>(extras.size()));
     for (std::size_t k = 0; k < extras.size(); ++k) {
-        b.env.erase("$" + std::to_string(k));
+        b.env.erase(temporaryName(k));
     }
     std::vector<LoopCtx> savedLoops;
     std::swap(savedLoops, loops_);

@@ -1,6 +1,7 @@
 #include "compiler/graph_compiler.h"
 
 #include <limits>
+#include <unordered_map>
 #include <utility>
 
 #include "compiler/frontend_state.h"
@@ -240,15 +241,19 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
 
     auto c = std::make_shared<Compiled>();
     c->record = session_->compiles.size() - 1;
+    // The host Parameter object holding each buffer (the first in weightParams' order), so
+    // each weight finds its object in one lookup rather than a scan of every Parameter.
+    std::unordered_map<const void*, Value> objectOfStorage;
+    for (const auto& entry : state->weightParams) {
+        Value obj(static_cast<interp::Object*>(const_cast<void*>(entry.first)));
+        if (const runtime::Tensor* t = detail::tensorStorage(obj)) {
+            objectOfStorage.try_emplace(t->storageId(), obj);
+        }
+    }
     for (const WeightBinding& w : entryWeights(*state)) {
         c->weights.emplace(w.name, w.storage);
-        for (const auto& entry : state->weightParams) {
-            Value obj(static_cast<interp::Object*>(const_cast<void*>(entry.first)));
-            const runtime::Tensor* t = detail::tensorStorage(obj);
-            if (t != nullptr && t->sharesStorageWith(w.storage)) {
-                c->weightObjects.emplace(w.name, obj);
-                break;
-            }
+        if (auto it = objectOfStorage.find(w.storage.storageId()); it != objectOfStorage.end()) {
+            c->weightObjects.emplace(w.name, it->second);
         }
     }
     // Trace every entry input back to the argument it came from (the first not yet used

@@ -5,6 +5,7 @@
 #include "compiler/symbol_resolve_impl.h"
 
 #include <algorithm>
+#include <cctype>
 #include <unordered_set>
 
 #include "compiler/graph_builder.h"
@@ -266,7 +267,29 @@ void Resolver::markLazyInline(FuncGraph* g, const interp::Value& cell, const std
     if (modules::cellChangedSinceInit(I, cell)) {
         return;
     }
-    g->attrs().set("cell_init_args", Value::string(text->value));
+    g->attrs().set("cell_init_args", Value::string(stableInitArgs(text->value)));
+}
+
+std::string Resolver::stableInitArgs(const std::string& text) {
+    static constexpr std::string_view kAt = " object at 0x";
+    std::string out;
+    std::size_t from = 0;
+    for (std::size_t at = text.find(kAt); at != std::string::npos; at = text.find(kAt, from)) {
+        std::size_t end = at + kAt.size();
+        while (end < text.size() && std::isxdigit(static_cast<unsigned char>(text[end])) != 0) {
+            ++end;
+        }
+        const std::string address = text.substr(at + kAt.size(), end - at - kAt.size());
+        const auto it =
+            objectNumbers_.try_emplace(address, static_cast<int>(objectNumbers_.size()) + 1)
+                .first;
+        out.append(text, from, at - from);
+        out.append(" object #");
+        out.append(std::to_string(it->second));
+        from = end;
+    }
+    out.append(text, from, std::string::npos);
+    return out;
 }
 
 FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Value& self, const std::string& scope,
@@ -364,8 +387,9 @@ Node* Resolver::inputValue(Node* in, FuncGraph* g, const Node* at) {
 }
 
 void Resolver::run() {
-    for (std::size_t gi = 0; gi < m_.graphs().size(); ++gi) {
-        FuncGraph* g = m_.graphs()[gi];
+    // Lowering calls may add graphs, which this loop then visits too.
+    for (std::size_t gi = 0; gi < m_.graphCount(); ++gi) {
+        FuncGraph* g = m_.graphAt(gi);
         for (CNode* c : g->topoOrder()) {
             if (hostOf(c)) {
                 continue;  // folded into its users
@@ -408,21 +432,31 @@ void Resolver::run() {
 }
 
 void sweepModule(ir::Module& m) {
-    bool changed = true;
-    while (changed) {
-        changed = false;
-        std::vector<Node*> dead;
-        m.forEachNode([&](Node* n) {
-            if (n->users().empty() && !n->isParameter()) {
-                const FuncGraph* g = n->graph();
-                if (g == nullptr || g->returnNode() != n) {
-                    dead.push_back(n);
-                }
+    // Every unused node but parameters and Returns goes, and whatever only it used.
+    auto isDead = [](const Node* n) {
+        return n->users().empty() && !n->isParameter() &&
+               (n->graph() == nullptr || n->graph()->returnNode() != n);
+    };
+    std::vector<Node*> dead;
+    m.forEachNode([&](Node* n) {
+        if (isDead(n)) {
+            dead.push_back(n);
+        }
+    });
+    while (!dead.empty()) {
+        Node* n = dead.back();
+        dead.pop_back();
+        std::vector<Node*> inputs;
+        if (const auto* c = ir::nodeCast<CNode>(n)) {
+            inputs = c->inputs();
+        }
+        m.erase(n);
+        std::sort(inputs.begin(), inputs.end());
+        inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+        for (Node* in : inputs) {
+            if (isDead(in)) {
+                dead.push_back(in);
             }
-        });
-        for (Node* n : dead) {
-            m.erase(n);
-            changed = true;
         }
     }
     const std::vector<FuncGraph*> live = m.reachableGraphs();

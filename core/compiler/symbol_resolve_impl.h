@@ -93,6 +93,11 @@ public:
     // Graphs made for natively implemented cells differentiated by GradOperation.
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;
     std::vector<std::string> lazyScopes_;         // scopes of the @lazy_inline cells met so far
+    // cell_init_args as the graph attribute shows it: each `object at 0x...` address becomes
+    // `object #N`, numbered per compile in order of appearance, so saved IR is the same on
+    // every run while equal addresses still give equal text.
+    std::string stableInitArgs(const std::string& text);
+    std::map<std::string, int> objectNumbers_;
 };
 
 // Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).

@@ -42,6 +42,11 @@ public:
 
     Module* module() const { return module_; }
 
+    // Every live node that belongs to this graph (its parameters, constants and CNodes,
+    // reachable or not), in no particular order. Kept by the Module, so erasing a graph or
+    // looking at its nodes costs the graph's own size.
+    const std::vector<Node*>& ownedNodes() const { return owned_; }
+
 private:
     friend class Module;
     FuncGraph(Module* m, std::string name) : module_(m), name_(std::move(name)) {}
@@ -52,6 +57,10 @@ private:
     AttrMap attrs_;
     DebugInfo debug_;
     std::size_t slot_ = 0;
+    std::vector<Node*> owned_;
+    // How many graph references in the module's ValueNodes name this graph (a value naming
+    // it twice counts twice): eraseGraph's "still referenced" check without a module scan.
+    std::size_t valueRefs_ = 0;
 };
 
 }  // namespace irscope::ir

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstring>
 
+#include <fmt/format.h>
+
 #include "ir/ir_lexer.h"
 #include "ir/ir_text.h"
 
@@ -408,15 +410,17 @@ std::string formatValue(const Value& v) {
 std::string formatAbstract(const Abstract& a) {
     switch (a.kind) {
         case Abstract::Kind::Tensor:
-            return "<" + typeText(a) + ", " + a.shape.toString() +
-                   (a.valueKnown ? ", value=...>" : ">");
+            return fmt::format("<{}, {}{}", typeText(a), a.shape.toString(),
+                               a.valueKnown ? ", value=...>" : ">");
         case Abstract::Kind::Ref:
-            return "<" + typeText(a) + ", " + a.shape.toString() +
-                   (a.refKey.empty() ? std::string(">") : ", ref_key=" + a.refKey + ">");
+            if (a.refKey.empty()) {
+                return fmt::format("<{}, {}>", typeText(a), a.shape.toString());
+            }
+            return fmt::format("<{}, {}, ref_key={}>", typeText(a), a.shape.toString(), a.refKey);
         case Abstract::Kind::Tuple:
         case Abstract::Kind::List: {
             if (allSimple(a.elements)) {
-                return "<" + typeText(a) + ", " + shapeText(a) + ">";
+                return fmt::format("<{}, {}>", typeText(a), shapeText(a));
             }
             // Per-element form: each element with everything it carries.
             std::string out = a.kind == Abstract::Kind::Tuple ? "<Tuple[" : "<List[";
@@ -426,9 +430,9 @@ std::string formatAbstract(const Abstract& a) {
             return out + "]>";
         }
         case Abstract::Kind::Opaque:
-            return "<" + a.text + ">";
+            return fmt::format("<{}>", a.text);
         default:
-            return "<" + typeText(a) + ", NoShape>";
+            return fmt::format("<{}, NoShape>", typeText(a));
     }
 }
 

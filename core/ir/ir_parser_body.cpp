@@ -2,6 +2,8 @@
 // lines, and the references between nodes (including free variables `$(@g:...)`).
 #include "ir/ir_parser.h"
 
+#include <fmt/format.h>
+
 namespace irscope::ir::text {
 
 // `# In file f.py:15~20, 4~16/    text/<~~note` (2.x) or `# In file train.py(34)/ text/` (old).
@@ -104,7 +106,7 @@ void Parser::nodeLine(std::size_t i, LineCursor& c) {
         }
         c.fail("expected a node number after '%'");
     }
-    const std::string label = "%" + std::to_string(*num);
+    const std::string label = fmt::format("%{}", *num);
     if (cur_->nodes.count(*num) != 0) {
         c.failAt(at, "duplicate definition of " + label);
     }

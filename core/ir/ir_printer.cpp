@@ -148,7 +148,8 @@ void Printer::debugLines(const DebugInfo& d, const char* indent) {
     for (const SourceLocation& loc : d.trace) {
         out_ += std::string(indent) + "# In file " + loc.file + ":" + std::to_string(loc.line);
         if (loc.lineEnd != loc.line) {
-            out_ += "~" + std::to_string(loc.lineEnd);
+            out_ += '~';
+            out_ += std::to_string(loc.lineEnd);
         }
         if (loc.col >= 0) {
             out_ += ", " + std::to_string(loc.col) + "~" + std::to_string(loc.colEnd);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <fmt/format.h>
 #include <unordered_set>
 
 namespace irscope::ir {
@@ -99,7 +100,7 @@ std::string LocalNames::of(const Node& n) const {
     if (const auto* c = nodeCast<CNode>(&n)) {
         auto it = number.find(c);
         if (it != number.end() && it->second != kVisiting) {
-            return "%" + std::to_string(it->second);
+            return fmt::format("%{}", it->second);
         }
     }
     return {};

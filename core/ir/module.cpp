@@ -35,20 +35,28 @@ std::vector<CNode*> FuncGraph::topoOrder() const {
     }
     // Iterative post-order DFS: a node is emitted after all its same-graph CNode inputs,
     // visiting inputs left to right, which is the numbering MindSpore's dumps show.
-    std::unordered_set<const CNode*> seen;
+    // Visited marks indexed by the node's place in owned_: no hashing, and the cost is the
+    // graph's own size.
+    std::vector<char> seen(owned_.size(), 0);
+    auto firstVisit = [&seen](const CNode* c) {
+        char& mark = seen[c->ownedSlot_];
+        const bool first = mark == 0;
+        mark = 1;
+        return first;
+    };
     struct Frame {
         CNode* node;
         std::size_t next;
     };
     std::vector<Frame> stack;
     stack.push_back({return_, 0});
-    seen.insert(return_);
+    firstVisit(return_);
     while (!stack.empty()) {
         Frame& top = stack.back();
         if (top.next < top.node->size()) {
             Node* in = top.node->input(top.next++);
             CNode* c = nodeCast<CNode>(in);
-            if (c != nullptr && c->graph() == this && seen.insert(c).second) {
+            if (c != nullptr && c->graph() == this && firstVisit(c)) {
                 stack.push_back({c, 0});
             }
             continue;
@@ -152,21 +160,20 @@ std::vector<FuncGraph*> Module::reachableGraphs() const {
 }
 
 void Module::eraseGraph(FuncGraph* g) {
-    // Check first, mutate after: a refused erase leaves the module untouched.
-    for (const auto& n : nodes_) {
-        if (!n) {
-            continue;
+    // Check first, mutate after: a refused erase leaves the module untouched. Both checks
+    // cost g's own size: its owned nodes, and the reference count kept by own()/disown().
+    std::size_t selfRefs = 0;
+    for (const Node* n : g->owned_) {
+        if (const auto* v = nodeCast<ValueNode>(n)) {
+            std::vector<FuncGraph*> refs;
+            collectGraphRefs(*v->value(), refs);
+            selfRefs += static_cast<std::size_t>(std::count(refs.begin(), refs.end(), g));
         }
-        if (n->graph() != g) {
-            if (const auto* v = nodeCast<ValueNode>(n.get())) {
-                std::vector<FuncGraph*> refs;
-                collectGraphRefs(*v->value(), refs);
-                if (std::find(refs.begin(), refs.end(), g) != refs.end()) {
-                    throw std::logic_error("eraseGraph: @" + g->name() + " is still referenced");
-                }
-            }
-            continue;
-        }
+    }
+    if (g->valueRefs_ != selfRefs) {
+        throw std::logic_error("eraseGraph: @" + g->name() + " is still referenced");
+    }
+    for (const Node* n : g->owned_) {
         for (const Use& u : n->users_) {
             if (u.user->graph() != g) {
                 throw std::logic_error("eraseGraph: a node of @" + g->name() +
@@ -174,11 +181,8 @@ void Module::eraseGraph(FuncGraph* g) {
             }
         }
     }
-    for (auto& n : nodes_) {
-        if (!n || n->graph() != g) {
-            continue;
-        }
-        if (auto* c = nodeCast<CNode>(n.get())) {
+    for (Node* n : g->owned_) {
+        if (auto* c = nodeCast<CNode>(n)) {
             for (std::size_t i = 0; i < c->inputs_.size(); ++i) {
                 if (c->inputs_[i]->graph() != g) {
                     removeUse(c->inputs_[i], c, i);
@@ -186,11 +190,18 @@ void Module::eraseGraph(FuncGraph* g) {
             }
         }
     }
-    for (auto& n : nodes_) {
-        if (n && n->graph() == g) {
-            n.reset();
-            --liveNodes_;
+    const std::vector<Node*> doomed = std::move(g->owned_);
+    g->owned_.clear();
+    for (Node* n : doomed) {
+        if (const auto* v = nodeCast<ValueNode>(n)) {
+            std::vector<FuncGraph*> refs;
+            collectGraphRefs(*v->value(), refs);
+            for (FuncGraph* r : refs) {
+                --r->valueRefs_;
+            }
         }
+        nodes_[n->slot_].reset();
+        --liveNodes_;
     }
     if (entry_ == g) {
         entry_ = nullptr;
@@ -210,7 +221,38 @@ T* Module::adopt(std::unique_ptr<T> n) {
     raw->slot_ = nodes_.size();
     nodes_.push_back(std::move(n));
     ++liveNodes_;
+    own(raw);
     return raw;
+}
+
+void Module::own(Node* n) {
+    if (FuncGraph* g = n->graph_) {
+        n->ownedSlot_ = g->owned_.size();
+        g->owned_.push_back(n);
+    }
+    if (const auto* v = nodeCast<ValueNode>(n)) {
+        std::vector<FuncGraph*> refs;
+        collectGraphRefs(*v->value(), refs);
+        for (FuncGraph* r : refs) {
+            ++r->valueRefs_;
+        }
+    }
+}
+
+void Module::disown(Node* n) {
+    if (FuncGraph* g = n->graph_) {
+        Node* last = g->owned_.back();
+        g->owned_[n->ownedSlot_] = last;
+        last->ownedSlot_ = n->ownedSlot_;
+        g->owned_.pop_back();
+    }
+    if (const auto* v = nodeCast<ValueNode>(n)) {
+        std::vector<FuncGraph*> refs;
+        collectGraphRefs(*v->value(), refs);
+        for (FuncGraph* r : refs) {
+            --r->valueRefs_;
+        }
+    }
 }
 
 Parameter* Module::addParameter(FuncGraph* g, std::string name) {
@@ -300,10 +342,14 @@ void Module::replaceAllUses(Node* from, Node* to) {
     if (from == to) {
         return;
     }
-    // Copy: setInput edits from->users_.
-    const std::vector<Use> uses = from->users_;
+    // Every use moves as a whole: O(uses), where setInput per use would search and shift
+    // from's users list each time.
+    std::vector<Use> uses = std::move(from->users_);
+    from->users_.clear();
+    to->users_.reserve(to->users_.size() + uses.size());
     for (const Use& u : uses) {
-        setInput(u.user, u.index, to);
+        u.user->inputs_[u.index] = to;
+        to->users_.push_back(u);
     }
 }
 
@@ -324,6 +370,7 @@ void Module::erase(Node* n) {
         auto& ps = p->graph()->params_;
         ps.erase(std::remove(ps.begin(), ps.end(), p), ps.end());
     }
+    disown(n);
     nodes_[n->slot_].reset();
     --liveNodes_;
 }
@@ -454,8 +501,10 @@ std::unique_ptr<Module> Module::clone() const {
         copy->debug_ = n->debug_;
         copy->slot_ = n->slot_;
         nm[n.get()] = copy.get();
+        Node* raw = copy.get();
         m->nodes_.push_back(std::move(copy));
         ++m->liveNodes_;
+        m->own(raw);
     }
     // Inputs and users in the same order as the original, so iteration is identical.
     for (const auto& n : nodes_) {
@@ -518,11 +567,15 @@ std::string Module::verify() const {
                 if (in == nullptr || !live.count(in)) {
                     return who + " input " + std::to_string(i) + " is not a live node";
                 }
-                const auto& us = in->users_;
-                if (std::find(us.begin(), us.end(), Use{const_cast<CNode*>(c), i}) == us.end()) {
-                    return who + " input " + std::to_string(i) + " is missing from its users";
-                }
             }
+        }
+        // Each use once (sorted copy: a hub node's list is not searched once per input).
+        std::vector<Use> uses = n->users_;
+        std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) {
+            return a.user != b.user ? a.user->id() < b.user->id() : a.index < b.index;
+        });
+        if (std::adjacent_find(uses.begin(), uses.end()) != uses.end()) {
+            return who + " has duplicate entries in its users list";
         }
         for (const Use& u : n->users_) {
             ++useEdges;
@@ -535,7 +588,19 @@ std::string Module::verify() const {
         }
     }
     if (inputEdges != useEdges) {
-        return "duplicate entries in a users list";
+        // Every use is a real input and none repeats, so some input is missing from its
+        // users: name it (this search only runs on a broken module).
+        for (const auto& n : nodes_) {
+            const auto* c = nodeCast<CNode>(n.get());
+            for (std::size_t i = 0; c != nullptr && i < c->inputs_.size(); ++i) {
+                const auto& us = c->inputs_[i]->users_;
+                if (std::find(us.begin(), us.end(), Use{const_cast<CNode*>(c), i}) == us.end()) {
+                    return "node " + std::to_string(c->id()) + " input " + std::to_string(i) +
+                           " is missing from its users";
+                }
+            }
+        }
+        return "the use-def index is out of sync";
     }
     for (const auto& g : graphs_) {
         for (const Parameter* p : g->params_) {
@@ -549,6 +614,35 @@ std::string Module::verify() const {
     }
     if (entry_ != nullptr && !graphs.count(entry_)) {
         return "entry graph is not in the module";
+    }
+    // The per-graph owned lists and graph-reference counts.
+    std::unordered_map<const FuncGraph*, std::size_t> owned;
+    std::unordered_map<const FuncGraph*, std::size_t> refCounts;
+    for (const auto& n : nodes_) {
+        if (!n) {
+            continue;
+        }
+        if (const FuncGraph* g = n->graph()) {
+            ++owned[g];
+            if (n->ownedSlot_ >= g->owned_.size() || g->owned_[n->ownedSlot_] != n.get()) {
+                return "node " + std::to_string(n->id()) + " is missing from its graph's nodes";
+            }
+        }
+        if (const auto* v = nodeCast<ValueNode>(n.get())) {
+            std::vector<FuncGraph*> refs;
+            collectGraphRefs(*v->value(), refs);
+            for (const FuncGraph* r : refs) {
+                ++refCounts[r];
+            }
+        }
+    }
+    for (const auto& g : graphs_) {
+        if (g->owned_.size() != owned[g.get()]) {
+            return "graph @" + g->name() + " lists nodes it does not own";
+        }
+        if (g->valueRefs_ != refCounts[g.get()]) {
+            return "graph @" + g->name() + " has a stale reference count";
+        }
     }
     return {};
 }

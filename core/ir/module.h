@@ -31,6 +31,8 @@ public:
     void eraseGraph(FuncGraph* g);
     // Graphs in creation order (the printer's order for subgraphs is derived from entry).
     std::vector<FuncGraph*> graphs() const;
+    std::size_t graphCount() const { return graphs_.size(); }
+    FuncGraph* graphAt(std::size_t i) const { return graphs_.at(i).get(); }
     FuncGraph* entry() const { return entry_; }
     void setEntry(FuncGraph* g) { entry_ = g; }
     FuncGraph* findGraph(std::string_view name) const;
@@ -89,6 +91,10 @@ public:
 private:
     template <typename T>
     T* adopt(std::unique_ptr<T> n);
+    // Enters a new node in its graph's owned list and (a ValueNode) in the graph-reference
+    // counts; disown undoes both.
+    void own(Node* n);
+    void disown(Node* n);
     void addUse(Node* input, CNode* user, std::size_t index);
     void removeUse(Node* input, CNode* user, std::size_t index);
 

@@ -71,13 +71,15 @@ protected:
 
 private:
     friend class Module;
+    friend class FuncGraph;  // topoOrder marks visited nodes by ownedSlot_
     Kind kind_;
     std::uint64_t id_;
     FuncGraph* graph_;
     AbstractPtr abstract_;
     DebugInfo debug_;
     std::vector<Use> users_;
-    std::size_t slot_ = 0;  // index in the module's node arena
+    std::size_t slot_ = 0;       // index in the module's node arena
+    std::size_t ownedSlot_ = 0;  // index in its graph's ownedNodes()
 };
 
 class Parameter final : public Node {

@@ -6,6 +6,7 @@
 #include "passes/inline.h"
 
 #include <algorithm>
+#include <deque>
 #include <unordered_map>
 
 #include "passes/compile_error.h"
@@ -263,6 +264,90 @@ Node* inlineCall(ir::Module& m, CNode* call, std::uint64_t orderId, bool reorder
     return inlineCallImpl(m, call, orderId, reorder, nullptr);
 }
 
+namespace {
+
+// Whether g's body has a node whose order matters (a side effect, Load, a random op).
+bool hasImpureNode(const FuncGraph* g) {
+    for (const CNode* n : g->topoOrder()) {
+        if (n != g->returnNode() && opt::isImpure(n)) {
+            return true;
+        }
+    }
+    return false;
+}
+
+// Inlines `calls` (direct calls in `caller`, in id order) in one sweep of the caller.
+//
+// The result is the node order that inlining them one at a time from the last to the first
+// gives when each inline of a callee with side effects re-creates the caller's later nodes
+// after the copy (so ids keep the source order the evaluator and the execution order break
+// ties by): with B_j the caller's nodes between call j and call j+1 (after the last call for
+// the last j) and S_j the order from call j on,
+//     S_j = copy_j, B_j, S_j+1    (callee j with side effects)
+//     S_j = B_j, S_j+1, copy_j    (pure callee: the copy just goes last).
+// Here that order is computed first and then materialized once, so every node of the caller
+// is re-created at most once per sweep instead of once per call after it.
+void inlineSweep(ir::Module& m, FuncGraph* caller, const std::vector<CNode*>& calls,
+                 std::size_t maxNodes, FreeVariableOwners& owners) {
+    // Bucket the caller's other nodes by the call they follow (0: before the first call).
+    std::vector<std::vector<CNode*>> between(calls.size() + 1);
+    {
+        std::vector<CNode*> body = byId(caller->topoOrder());
+        std::size_t k = 0;
+        for (CNode* n : body) {
+            while (k < calls.size() && calls[k]->id() < n->id()) {
+                ++k;
+            }
+            if (k < calls.size() && calls[k] == n) {
+                continue;
+            }
+            between[k].push_back(n);
+        }
+    }
+    std::vector<bool> impure(calls.size());
+    std::size_t firstImpure = calls.size();
+    for (std::size_t j = 0; j < calls.size(); ++j) {
+        impure[j] = hasImpureNode(calls[j]->calledGraph());
+        if (impure[j] && firstImpure == calls.size()) {
+            firstImpure = j;
+        }
+    }
+    // The order, as pieces: a call's copy (+j+1) or the nodes after call j (-(j+1)).
+    std::deque<std::ptrdiff_t> order;
+    for (std::size_t j = calls.size(); j-- > 0;) {
+        const auto call = static_cast<std::ptrdiff_t>(j) + 1;
+        order.push_front(-call);
+        if (impure[j]) {
+            order.push_front(call);
+        } else {
+            order.push_back(call);
+        }
+    }
+    for (std::ptrdiff_t piece : order) {
+        const auto j = static_cast<std::size_t>(piece > 0 ? piece : -piece) - 1;
+        if (piece < 0) {
+            // Nodes before every call with side effects keep their ids.
+            if (j >= firstImpure) {
+                for (CNode* n : between[j + 1]) {
+                    opt::recreate(m, caller, n);
+                }
+            }
+            continue;
+        }
+        CNode* call = calls[j];
+        if (m.liveNodeCount() > maxNodes) {
+            throw CompileError("RuntimeError",
+                               "inline: the graph grows beyond " + std::to_string(maxNodes) +
+                                   " nodes while inlining '" + call->calledGraph()->name() +
+                                   "'; too many nested calls to flatten.",
+                               opt::locationOf(call));
+        }
+        inlineCallImpl(m, call, 0, false, &owners);
+    }
+}
+
+}  // namespace
+
 std::size_t inlineAll(ir::Module& m, std::size_t maxNodes) {
     std::size_t inlined = 0;
     for (;;) {
@@ -276,21 +361,11 @@ std::size_t inlineAll(ir::Module& m, std::size_t maxNodes) {
                     calls.push_back(c);
                 }
             }
-            // Last call first: re-creating the nodes after a call never touches an earlier
-            // call still to be inlined.
-            std::vector<CNode*> ordered = byId(std::move(calls));
-            for (auto it = ordered.rbegin(); it != ordered.rend(); ++it) {
-                if (m.liveNodeCount() > maxNodes) {
-                    throw CompileError("RuntimeError",
-                                       "inline: the graph grows beyond " +
-                                           std::to_string(maxNodes) + " nodes while inlining '" +
-                                           (*it)->calledGraph()->name() +
-                                           "'; too many nested calls to flatten.",
-                                       opt::locationOf(*it));
-                }
-                inlineCallImpl(m, *it, 0, true, &owners);
-                ++round;
+            if (calls.empty()) {
+                continue;
             }
+            round += calls.size();
+            inlineSweep(m, caller, byId(std::move(calls)), maxNodes, owners);
         }
         if (round == 0) {
             break;

@@ -226,6 +226,134 @@ void insertTensorMove(ir::Module& m, CNode* load) {
     }
 }
 
+// MindSpore's order enforcement for tuples of Loads (OrderEnforcer::HandleMakeTupleUsers):
+// an op reading Loads through a MakeTuple (AddN(MakeTuple(load1, load2))) is often not
+// attached to any UpdateState, so nothing keeps it before the next write of the Parameter.
+// It becomes an extra attach of the last UpdateState (in topological order) that attaches
+// one of those Loads (directly or inside a MakeTuple), unless it depends on that
+// UpdateState already: the seed's final `UpdateState(%11, %13, %15)` attaches the AddN %15.
+class OrderEnforcer {
+public:
+    OrderEnforcer(ir::Module& m, FuncGraph& g) : m_(m), g_(g) { sort(); }
+
+    bool run() {
+        bool changed = false;
+        for (CNode* c : g_.topoOrder()) {
+            if (c->isPrimitive("MakeTuple")) {
+                changed = handleMakeTupleUsers(*c) || changed;
+            }
+        }
+        return changed;
+    }
+
+private:
+    void sort() {
+        index_.clear();
+        const std::vector<CNode*> order = g_.topoOrder();
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            index_[order[i]] = i + 1;  // 0: not in this graph's body
+        }
+    }
+    std::size_t indexOf(const Node* n) const {
+        auto it = index_.find(n);
+        return it == index_.end() ? 0 : it->second;
+    }
+
+    // The UpdateStates attaching n, directly or through MakeTuples.
+    static void updateStateUsers(const Node& n, std::vector<CNode*>& out) {
+        for (const ir::Use& u : n.users()) {
+            if (u.user->isPrimitive("UpdateState")) {
+                out.push_back(u.user);
+            } else if (u.user->isPrimitive("MakeTuple")) {
+                updateStateUsers(*u.user, out);
+            }
+        }
+    }
+
+    bool handleMakeTupleUsers(const CNode& tuple) {
+        std::vector<CNode*> states;
+        for (std::size_t i = 1; i < tuple.size(); ++i) {
+            if (isLoad(tuple.input(i))) {
+                updateStateUsers(*tuple.input(i), states);
+            }
+        }
+        CNode* last = nullptr;
+        for (CNode* u : states) {
+            if (last == nullptr || indexOf(u) > indexOf(last)) {
+                last = u;
+            }
+        }
+        if (last == nullptr) {
+            return false;
+        }
+        std::vector<CNode*> users;
+        for (const ir::Use& u : tuple.users()) {
+            if (std::find(users.begin(), users.end(), u.user) == users.end()) {
+                users.push_back(u.user);
+            }
+        }
+        std::sort(users.begin(), users.end(),
+                  [this](const CNode* a, const CNode* b) { return indexOf(a) < indexOf(b); });
+        bool changed = false;
+        for (CNode* user : users) {
+            if (user->isPrimitive("MakeTuple") || user->isPrimitive("UpdateState") ||
+                user->graph() != &g_ || dependsOn(*user, *last) || attaches(*last, *user)) {
+                continue;
+            }
+            m_.appendInput(last, user);
+            sort();  // the new edge changes the order the next checks rely on
+            changed = true;
+        }
+        return changed;
+    }
+
+    // Whether `state` (an UpdateState) already attaches n, directly or in a MakeTuple.
+    static bool attaches(const CNode& state, const Node& n) {
+        for (std::size_t i = 2; i < state.size(); ++i) {
+            const Node* a = state.input(i);
+            if (a == &n) {
+                return true;
+            }
+            const auto* t = ir::nodeCast<CNode>(a);
+            if (t != nullptr && t->isPrimitive("MakeTuple")) {
+                const auto& ins = t->inputs();
+                if (std::find(ins.begin() + 1, ins.end(), &n) != ins.end()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    // Whether n reaches `state` through its inputs (nodes ordered before `state` cannot).
+    bool dependsOn(const CNode& n, const CNode& state) const {
+        const std::size_t bound = indexOf(&state);
+        if (indexOf(&n) < bound) {
+            return false;
+        }
+        std::vector<const CNode*> work{&n};
+        std::unordered_set<const CNode*> seen{&n};
+        while (!work.empty()) {
+            const CNode* c = work.back();
+            work.pop_back();
+            for (const Node* in : c->inputs()) {
+                if (in == &state) {
+                    return true;
+                }
+                const auto* ic = ir::nodeCast<CNode>(in);
+                if (ic != nullptr && indexOf(ic) > bound && seen.insert(ic).second) {
+                    work.push_back(ic);
+                }
+            }
+        }
+        return false;
+    }
+
+    ir::Module& m_;
+    FuncGraph& g_;
+    std::unordered_map<const Node*, std::size_t> index_;
+};
+
 }  // namespace
 
 std::int64_t sideEffectLoadElimLevel(const Settings& s) {
@@ -243,6 +371,11 @@ std::unique_ptr<Pass> makeAutoMonadReorderPass() {
             const std::int64_t level = sideEffectLoadElimLevel(ctx.settings());
             bool changed = false;
             for (FuncGraph* g : m.reachableGraphs()) {
+                // Order first, then the copies (as MindSpore's OrderEnforcer); at level 3,
+                // which inserts no copy, the seed's IR shows no added attach either.
+                if (level < 3) {
+                    changed = OrderEnforcer(m, *g).run() || changed;
+                }
                 for (CNode* load : loadsToCopy(*g, level)) {
                     if (!alreadyCopied(*load)) {
                         insertTensorMove(m, load);

@@ -253,6 +253,17 @@ std::size_t eraseIfDead(ir::Module& m, Node* n) {
     return erased;
 }
 
+bool usedOutside(const FuncGraph* g) {
+    for (const Node* n : g->ownedNodes()) {
+        for (const ir::Use& u : n->users()) {
+            if (u.user->graph() != g) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 std::size_t eraseUnreachableGraphs(ir::Module& m) {
     if (m.entry() == nullptr) {
         return 0;
@@ -294,16 +305,7 @@ std::size_t eraseUnreachableGraphs(ir::Module& m) {
         if (!dead.count(g)) {
             continue;
         }
-        bool usedOutside = false;
-        m.forEachNode([&](Node* n) {
-            if (n->graph() != g) {
-                return;
-            }
-            for (const ir::Use& u : n->users()) {
-                usedOutside = usedOutside || u.user->graph() != g;
-            }
-        });
-        if (usedOutside) {
+        if (usedOutside(g)) {
             continue;
         }
         try {
@@ -348,18 +350,23 @@ void renumberAfter(ir::Module& m, FuncGraph* g, std::uint64_t after, std::uint64
     std::sort(later.begin(), later.end(),
               [](const CNode* a, const CNode* b) { return a->id() < b->id(); });
     for (CNode* old : later) {
-        CNode* c = addCNodeLike(m, g, old->inputs(), old);
-        c->attrs() = old->attrs();
-        c->primalAttrs() = old->primalAttrs();
-        m.replaceAllUses(old, c);
-        if (g->returnNode() == old) {
-            m.setReturnNode(g, c);
-        }
-        if (track != nullptr && *track == old) {
-            *track = c;
-        }
-        m.erase(old);
+        recreate(m, g, old, track);
     }
+}
+
+CNode* recreate(ir::Module& m, FuncGraph* g, CNode* old, Node** track) {
+    CNode* c = addCNodeLike(m, g, old->inputs(), old);
+    c->attrs() = old->attrs();
+    c->primalAttrs() = old->primalAttrs();
+    m.replaceAllUses(old, c);
+    if (g->returnNode() == old) {
+        m.setReturnNode(g, c);
+    }
+    if (track != nullptr && *track == old) {
+        *track = c;
+    }
+    m.erase(old);
+    return c;
 }
 
 std::uint64_t maxNodeId(const ir::Module& m) {

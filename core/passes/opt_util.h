@@ -54,6 +54,9 @@ std::unordered_set<const ir::FuncGraph*> recursiveGraphs(const ir::Module& m);
 // (parameters and Return nodes are never erased). Returns how many nodes were erased.
 std::size_t eraseIfDead(ir::Module& m, ir::Node* n);
 
+// Whether a node of another graph uses a node of g (a free variable of a closure).
+bool usedOutside(const ir::FuncGraph* g);
+
 // Erases every graph the entry cannot reach (with the constants that referred to it).
 // A graph whose nodes a reachable graph still uses is kept. Returns how many were erased.
 std::size_t eraseUnreachableGraphs(ir::Module& m);
@@ -64,6 +67,10 @@ std::string uniqueGraphName(const ir::Module& m, const std::string& base);
 // A new CNode in g standing for `like`: same abstract and debug info (source, scope).
 ir::CNode* addCNodeLike(ir::Module& m, ir::FuncGraph* g, const std::vector<ir::Node*>& inputs,
                         const ir::Node* like);
+
+// Re-creates `old` (a CNode of g, not erased) as a new node with a fresh, larger id: same
+// inputs, abstract, debug info and attributes; its users and g's Return follow it.
+ir::CNode* recreate(ir::Module& m, ir::FuncGraph* g, ir::CNode* old, ir::Node** track = nullptr);
 
 // Re-creates g's body nodes whose id is in (after, upTo], in id order, so they follow every
 // node created since (the evaluator breaks ties between independent statements by id).

@@ -4,6 +4,7 @@
 #include <unordered_set>
 
 #include "passes/compile_error.h"
+#include "passes/opt_util.h"
 #include "passes/task_emit.h"
 
 namespace irscope::passes::backend {
@@ -32,23 +33,6 @@ bool refersToGraph(const ir::Value& v) {
         }
     }
     return false;
-}
-
-// Whether another graph uses a node of `g` as a free variable.
-bool usedOutside(const ir::Module& m, const FuncGraph* g) {
-    bool used = false;
-    m.forEachNode([&](Node* n) {
-        if (n->graph() != g || used) {
-            return;
-        }
-        for (const ir::Use& u : n->users()) {
-            if (u.user->graph() != g) {
-                used = true;
-                return;
-            }
-        }
-    });
-    return used;
 }
 
 // Replaces `call` (`call @g(args)`) by a copy of g's body in the caller.
@@ -168,7 +152,7 @@ std::size_t eraseUnreachableGraphs(ir::Module& m,
     }
     std::size_t erased = 0;
     for (FuncGraph* g : m.graphs()) {
-        if (doomed.count(g) && !usedOutside(m, g)) {
+        if (doomed.count(g) && !opt::usedOutside(g)) {
             m.eraseGraph(g);
             ++erased;
         }
@@ -191,7 +175,7 @@ bool inlineReusedGraphs(ir::Module& m) {
                     kept.count(callee)) {
                     continue;
                 }
-                if (checked.insert(callee).second && usedOutside(m, callee)) {
+                if (checked.insert(callee).second && opt::usedOutside(callee)) {
                     kept.insert(callee);
                     continue;
                 }

@@ -4,6 +4,7 @@
 #include "passes/type_inference.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <unordered_set>
 
@@ -146,6 +147,7 @@ void Engine::discardClones() {
     eraseGraphs(gs);
     specs_.clear();
     byTemplate_.clear();
+    bySig_.clear();
     byClone_.clear();
     fns_.clear();
     frames_.clear();
@@ -182,9 +184,11 @@ void Engine::finish() {
             rest.push_back(s.get());
         }
     }
+    // Per name, the suffix tried last: every smaller one is taken already.
+    std::map<std::string, int> lastSuffix;
     for (Spec* s : rest) {
-        for (int k = 1;; ++k) {
-            std::string candidate = s->graph->name() + "_" + std::to_string(k);
+        for (int& k = lastSuffix[s->graph->name()];;) {
+            std::string candidate = s->graph->name() + "_" + std::to_string(++k);
             if (!taken.count(candidate)) {
                 s->graph->setName(candidate);
                 taken.insert(candidate);

@@ -123,6 +123,28 @@ AbstractPtr Engine::widen(FuncGraph* tmpl, std::size_t i, const AbstractPtr& a) 
     return j ? j : a;
 }
 
+namespace {
+
+// A hash of a signature consistent with sameAbs: it mixes only what equal abstracts share
+// exactly (the kind, and a Ref's key, which tells weights of different instances apart).
+std::size_t sigHash(const std::vector<ArgSig>& sig) {
+    std::size_t h = sig.size();
+    auto mix = [&h](std::size_t v) { h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2); };
+    for (const ArgSig& a : sig) {
+        if (!a.abs) {
+            mix(0);
+            continue;
+        }
+        mix(static_cast<std::size_t>(a.abs->kind) + 1);
+        if (a.abs->kind == ir::Abstract::Kind::Ref) {
+            mix(std::hash<std::string>{}(a.abs->refKey));
+        }
+    }
+    return h;
+}
+
+}  // namespace
+
 Spec& Engine::specialize(FuncGraph* tmpl, const std::vector<Arg>& args, const Node* site,
                          bool undetermined) {
     const auto& params = tmpl->parameters();
@@ -149,7 +171,9 @@ Spec& Engine::specialize(FuncGraph* tmpl, const std::vector<Arg>& args, const No
         }
         return true;
     };
-    for (Spec* s : byTemplate_[tmpl]) {
+    byTemplate_[tmpl];  // a template called at least once has an entry (possibly empty)
+    const std::size_t hash = sigHash(sig);
+    for (Spec* s : bySig_[tmpl][hash]) {
         if (!matches(*s)) {
             continue;
         }
@@ -221,6 +245,7 @@ Spec& Engine::specialize(FuncGraph* tmpl, const std::vector<Arg>& args, const No
     specs_.push_back(std::move(owned));
     s.graph = cloneGraph(tmpl);
     byTemplate_[tmpl].push_back(&s);
+    bySig_[tmpl][hash].push_back(&s);
     byClone_[s.graph] = &s;
     if (tmpl == entryTmpl_ && !entrySpec_) {
         entrySpec_ = &s;

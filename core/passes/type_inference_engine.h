@@ -169,6 +169,11 @@ private:
     Spec* entrySpec_ = nullptr;
     std::vector<std::unique_ptr<Spec>> specs_;
     std::unordered_map<ir::FuncGraph*, std::vector<Spec*>> byTemplate_;
+    // The same specializations, per template, bucketed by sigHash of their arguments: a call
+    // compares its signature with the few specializations that can match, not with all of
+    // the template's (one per instance of a cell in a long CellList).
+    std::unordered_map<ir::FuncGraph*, std::unordered_map<std::size_t, std::vector<Spec*>>>
+        bySig_;
     std::unordered_map<ir::FuncGraph*, Spec*> byClone_;
     std::unordered_map<const ir::Node*, FuncPtr> fns_;
     struct Frame {

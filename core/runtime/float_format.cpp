@@ -323,7 +323,7 @@ Digits dragon4(const Parts& v, bool unique, Cutoff mode, int cutoffMax, int cuto
     } else if (digit == 9) {
         for (;;) {
             if (out.digits.empty()) {
-                out.digits = "1";
+                out.digits.assign(1, '1');
                 ++out.exponent;
                 break;
             }

@@ -363,7 +363,7 @@ std::string array2string(const Tensor& t, const NumpyPrintOptions& o, const std:
     const auto sample = formatSample(t, summarise, o.edgeitems);
     ElementFn fmt = makeElementFormat(t, sample, o);
     ArrayLayout layout(t, std::move(fmt), sep, summarise, o.edgeitems);
-    const std::string hanging = " " + std::string(prefix.size(), ' ');
+    const std::string hanging(prefix.size() + 1, ' ');
     return layout.render(0, 0, hanging, o.linewidth - static_cast<int>(suffix.size()));
 }
 
@@ -651,7 +651,10 @@ std::string formatTensorRepr(const Tensor& t) {
 std::string formatTensorString(const Tensor& t, std::size_t limit) {
     std::string out = msHeader(t);
     if (limit == 0 || t.size() < limit) {
-        out += (t.rank() > 1 ? "\n" : "") + MsStringifier(t, false).run();
+        if (t.rank() > 1) {
+            out += '\n';
+        }
+        out += MsStringifier(t, false).run();
     } else {
         out += "[...]";
     }

@@ -1,11 +1,13 @@
 #include "util/diagnostic.h"
 
+#include <fmt/format.h>
+
 namespace irscope {
 
 std::string Diagnostic::format() const {
     std::string out;
     out += file.empty() ? std::string("<input>") : file;
-    out += ":" + std::to_string(line) + ":" + std::to_string(column) + ": ";
+    out += fmt::format(":{}:{}: ", line, column);
     out += (kind.empty() ? std::string("error") : kind) + ": " + message;
     if (!lineText.empty()) {
         out += "\n" + lineText + "\n";

@@ -302,7 +302,7 @@ std::string roundIntegerDigits(std::string digits, int k, bool sticky) {
               (first == '5' && (restNonZero || (cut > 0 && (digits[cut - 1] - '0') % 2 == 1)));
     std::string head = digits.substr(0, cut);
     if (head.empty()) {
-        head = "0";
+        head.assign(1, '0');
     }
     if (up) {
         int i = static_cast<int>(head.size()) - 1;
@@ -311,7 +311,7 @@ std::string roundIntegerDigits(std::string digits, int k, bool sticky) {
             --i;
         }
         if (i < 0) {
-            head.insert(0, "1");
+            head.insert(head.begin(), '1');
         } else {
             ++head[static_cast<std::size_t>(i)];
         }

@@ -2,6 +2,8 @@
 // instance dict), __getattr__ fallbacks, modules, super objects and object's own methods.
 #include <cstdio>
 
+#include <fmt/format.h>
+
 #include "frontend/interp/evaluator.h"
 #include "frontend/interp/interp_internal.h"
 
@@ -328,7 +330,7 @@ std::string addressOf(const Value& v) {
 
 std::string defaultRepr(Interpreter& I, const Value& v) {
     Type* t = I.typeOf(v);
-    return "<" + t->fullName() + " object at " + addressOf(v) + ">";
+    return fmt::format("<{} object at {}>", t->fullName(), addressOf(v));
 }
 
 void Interpreter::setUpObjectMethods() {

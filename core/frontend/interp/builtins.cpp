@@ -129,7 +129,10 @@ std::string intToBase(std::int64_t v, int base, const char* prefix) {
         digits.insert(digits.begin(), "0123456789abcdef"[m % static_cast<unsigned>(base)]);
         m /= static_cast<unsigned>(base);
     } while (m);
-    return (neg ? "-" : "") + std::string(prefix) + digits;
+    std::string out(neg ? "-" : "");
+    out += prefix;
+    out += digits;
+    return out;
 }
 
 Value dirOf(Interpreter& I, const Value& obj) {

@@ -110,7 +110,7 @@ FormatSpec parseSpec(std::string_view s, std::string_view typeName) {
                                            "' for object of type '" + std::string(typeName) + "'");
     }
     if (sp.zero && sp.align == 0) {
-        sp.fill = "0";
+        sp.fill.assign(1, '0');
         sp.align = '=';
     }
     return sp;

@@ -325,7 +325,9 @@ std::string percentFormat(Interpreter& I, std::string_view fmt, const Value& arg
                 if (sp.alt) {
                     spec += '#';
                 }
-                spec += "." + std::to_string(sp.precision < 0 ? 6 : sp.precision) + t;
+                spec += '.';
+                spec += std::to_string(sp.precision < 0 ? 6 : sp.precision);
+                spec += t;
                 body = formatFloat(std::fabs(d), spec, "float");
                 prefix = signPrefix(std::signbit(d) && !std::isnan(d), sp.sign);
                 break;
