@@ -355,6 +355,9 @@ private slots:
         // Sub, Add's for the output.
         QCOMPARE(stats.copiesToDevice, std::uint64_t(3));
         QCOMPARE(stats.copiesToHost, std::uint64_t(2));
+        QCOMPARE(stats.opsOnDevice.at("Add"), std::uint64_t(1));
+        QCOMPARE(stats.opsOnDevice.at("Mul"), std::uint64_t(1));
+        QCOMPARE(stats.opsOnCpu.at("Sub"), std::uint64_t(1));
     }
 
     void brokenDeviceFallsBackToTheCpu() {

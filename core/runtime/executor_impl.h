@@ -28,6 +28,7 @@ public:
     void exclude(const Tensor& t);
     void produced(const ops::KernelArg& a);  // a kernel's output
     void collect();                          // forgets the buffers nobody holds any more
+    void maybeFreed() { dirty_ = true; }     // values were dropped: collect before the next
     void reset();
     std::uint64_t peakBytes() const { return peakBytes_; }
 
@@ -40,6 +41,7 @@ private:
     std::unordered_set<const void*> excluded_;
     std::uint64_t liveBytes_ = 0;
     std::uint64_t peakBytes_ = 0;
+    bool dirty_ = false;
 };
 
 // The device copy of one host buffer, and which side holds the current contents.
