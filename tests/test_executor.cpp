@@ -401,6 +401,48 @@ private slots:
                  "Assign did not run on the device");
     }
 
+    // Every dtype the kernels support, with broadcasting: (2, 3) + (3) and a comparison
+    // (2, 3) < (1) selecting between the two operands.
+    void dtypesAndBroadcasting_data() {
+        QTest::addColumn<int>("dtype");
+        for (ir::DType d : {ir::DType::Bool, ir::DType::Int32, ir::DType::Int64,
+                            ir::DType::Float16, ir::DType::Float32, ir::DType::Float64}) {
+            QTest::newRow(std::string(ir::dtypeName(d)).c_str()) << int(d);
+        }
+    }
+
+    void dtypesAndBroadcasting() {
+        QFETCH(int, dtype);
+        const auto d = static_cast<ir::DType>(dtype);
+        const std::string t = "Tensor[" + std::string(ir::dtypeName(d)) + "]";
+        const std::string text =
+            "# IR entry: @g\n# Params:\n%para1_x : <" + t + ", (2, 3)>\n%para2_y : <" + t +
+            ", (3)>\n%para3_z : <" + t + ", (1)>\n"
+            "subgraph @g() {\n"
+            "  %0 = Add(%para1_x, %para2_y)\n      : (<" + t + ", (2, 3)>, <" + t + ", (3)>) -> (<" +
+            t + ", (2, 3)>)\n"
+            "  %1 = Less(%para1_x, %para3_z)\n      : (<" + t + ", (2, 3)>, <" + t +
+            ", (1)>) -> (<Tensor[Bool], (2, 3)>)\n"
+            "  %2 = Select(%1, %para1_x, %0)\n      : (<Tensor[Bool], (2, 3)>, <" + t +
+            ", (2, 3)>, <" + t + ", (2, 3)>) -> (<" + t + ", (2, 3)>)\n"
+            "  Return(%2)\n}\n";
+        const auto m = ir::parseIr(text, "dtypes.ir");
+        const std::vector<double> xs = {0, 1, 2, 3, 0, 1};
+        const std::vector<double> ys = {1, 0, 1};
+        const std::vector<double> zs = {1};
+        const Tensor x = Tensor::fromDoubles(d, ir::Shape{2, 3}, xs);
+        const Tensor y = Tensor::fromDoubles(d, ir::Shape{3}, ys);
+        const Tensor z = Tensor::fromDoubles(d, ir::Shape{1}, zs);
+        const KernelArg out = run(*m, {x, y, z});
+        QCOMPARE(out.tensor().dtype(), d);
+        QCOMPARE(out.tensor().shape(), (ir::Shape{2, 3}));
+        // x < 1 keeps x (0 where x is 0), else x + y; Bool adds as logical or.
+        const std::vector<double> expected =
+            d == ir::DType::Bool ? std::vector<double>{0, 1, 1, 1, 0, 1}
+                                 : std::vector<double>{0, 1, 3, 4, 0, 2};
+        QCOMPARE(values(out.tensor()), expected);
+    }
+
     void printFormats() {
         QCOMPARE(runtime::formatPrintValue(*ir::Value::string("matmul: ")),
                  std::string("matmul: "));
