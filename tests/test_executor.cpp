@@ -156,6 +156,20 @@ private slots:
         }
     }
 
+    void deepRecursionStopsBeforeTheStackEnds() {
+        // max_call_depth far beyond what the C++ stack holds: the run still ends with the
+        // depth error, not a crash.
+        const auto m = load("recursion.ir");
+        ExecOptions opts;
+        opts.maxCallDepth = std::size_t(1) << 40;
+        try {
+            run(*m, {i32(100'000'000)}, {}, opts);
+            QFAIL("expected the call depth limit");
+        } catch (const EvalError& e) {
+            QVERIFY2(QString(e.what()).contains("Exceed function call depth limit"), e.what());
+        }
+    }
+
     void assignWritesTheBoundWeightAndPrintKeepsOrder() {
         const auto m = load("assign_print.ir");
         Tensor weight = i32(3);

@@ -5,6 +5,8 @@
 // structural.
 #include "runtime/executor.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -253,8 +255,28 @@ RValue Executor::Impl::valueIn(const ir::Node* n, const FramePtr& frame) {
                    ", which is not an enclosing activation.");
 }
 
+// The lowest address the current thread's stack may grow to (null when unknown).
+static const char* stackLimit() {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) {
+        return nullptr;
+    }
+    void* base = nullptr;
+    std::size_t size = 0;
+    const int rc = pthread_attr_getstack(&attr, &base, &size);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? static_cast<const char*>(base) : nullptr;
+}
+
 void Executor::Impl::checkDepth(const ir::CNode* site) {
-    if (depth_ < opts_.maxCallDepth) {
+    // Nested calls recurse on the C++ stack: whatever max_call_depth says, stop while a
+    // safe margin is left (a thread with a small stack gets the error instead of a crash).
+    constexpr std::uintptr_t kMargin = 256 * 1024;
+    const char here = 0;
+    const auto at = reinterpret_cast<std::uintptr_t>(&here);
+    const auto end = reinterpret_cast<std::uintptr_t>(stackLimit_);
+    const bool stackLow = stackLimit_ != nullptr && at - end < kMargin;
+    if (depth_ < opts_.maxCallDepth && !stackLow) {
         return;
     }
     const std::string msg =
@@ -554,6 +576,7 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
     depth_ = 0;
     steps_ = 0;
     kernels_ = 0;
+    stackLimit_ = stackLimit();
     beginDeviceRun();
     std::vector<RValue> args;
     std::vector<const void*> shared;

@@ -109,6 +109,7 @@ struct Executor::Impl : ExecInspector {
     std::size_t depth_ = 0;
     std::uint64_t steps_ = 0;
     std::uint64_t kernels_ = 0;
+    const char* stackLimit_ = nullptr;  // the running thread's stack end (checkDepth)
     MemoryMeter meter_;
 
     // Device state (executor_device.cpp).
