@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_devices.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
@@ -309,6 +310,14 @@ std::function<Runner(CLI::App&)> runCommand() {
     };
 }
 
+std::function<Runner(CLI::App&)> devicesCommand() {
+    return [](CLI::App& sub) -> Runner {
+        auto verbose = std::make_shared<bool>(false);
+        sub.add_flag("-v,--verbose", *verbose, "also name the registry ops each device lacks");
+        return [verbose](Streams io) { return listDevices(*verbose, io.out, io.err); };
+    };
+}
+
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
         {"dump", "parse a .ir file and print it normalized", exportCommand<dump>(false)},
@@ -316,6 +325,8 @@ const std::vector<Command>& commands() {
         {"svg", "lay out a .ir file with Graphviz and write SVG", exportCommand<svg>(true)},
         {"json", "export a .ir file as JSON for other tools", exportCommand<json>(false)},
         {"run", "run a network script (print to stdout, tracebacks to stderr)", runCommand()},
+        {"devices", "list the devices of the device plugins and their ops coverage",
+         devicesCommand()},
     };
     return list;
 }
