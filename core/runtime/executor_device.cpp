@@ -4,6 +4,9 @@
 // is copied once, and a write on one side invalidates the other side's copy.
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
 
 #include "runtime/executor_impl.h"
 
@@ -68,6 +71,15 @@ std::optional<KernelParamValue> paramOf(const ir::ValuePtr& v) {
         default:
             return std::nullopt;
     }
+}
+
+// Whether this is the first failed launch of `op` on `dev` in this process: a device's
+// warning is printed once per op, however many executors run on it.
+bool firstFailure(const DevicePtr& dev, const std::string& op) {
+    static std::mutex mutex;
+    static std::map<std::weak_ptr<Device>, std::set<std::string>, std::owner_less<>> warned;
+    const std::lock_guard<std::mutex> lock(mutex);
+    return warned[dev].insert(op).second;
 }
 
 }  // namespace
@@ -236,7 +248,7 @@ ops::KernelArg Executor::Impl::runKernel(const ir::CNode& site, const ops::OpDef
                                                                 : site.debug().name) +
                                      "): " + e.what() + "; running it on the CPU";
             deviceStats_.messages.push_back(line);
-            if (warned_.insert(op.name).second) {
+            if (firstFailure(opts_.device, op.name)) {
                 if (opts_.warn) {
                     opts_.warn(line);
                 } else {

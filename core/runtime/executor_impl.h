@@ -116,7 +116,6 @@ struct Executor::Impl : ExecInspector {
     mutable std::unordered_map<const void*, Mirror> mirrors_;
     mutable RunStats deviceStats_;
     mutable std::unordered_map<const ir::CNode*, bool> supported_;
-    std::unordered_set<std::string> warned_;
 };
 
 }  // namespace irscope::runtime
