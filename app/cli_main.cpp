@@ -35,6 +35,7 @@
 #include "irscope_version.h"
 #include "layout/graphviz.h"
 #include "passes/settings.h"
+#include "runtime/plugin_loader.h"
 #include "session/pass_stats.h"
 #include "session/session.h"
 #include "util/diagnostic.h"
@@ -217,6 +218,7 @@ struct RunArgs {
     std::optional<std::int64_t> loadElim;
     std::optional<std::int64_t> cellReuse;
     bool runStats = false;
+    std::string device = "cpu";
 };
 
 // The save-graphs level --save-graphs asks for: 1, or MS_DEV_SAVE_GRAPHS when higher.
@@ -243,6 +245,20 @@ int runScript(const RunArgs& a, Streams io) {
     }
     if (a.cellReuse) {
         options.overrides.set(std::string(passes::kCellReuse), *a.cellReuse);
+    }
+    if (a.device != "cpu") {
+        std::vector<std::string> errors;
+        options.device = runtime::findDevice(a.device, &errors);
+        if (!options.device) {
+            // A usage error: the message lists the devices found, then plugin failures.
+            io.err << "irscope-cli: error: --device: "
+                   << (errors.empty() ? "no device named '" + a.device + "'" : errors.front())
+                   << "\n";
+            for (std::size_t i = 1; i < errors.size(); ++i) {
+                io.err << "  " << errors[i] << "\n";
+            }
+            return kExitUsage;
+        }
     }
     // The context owns the compiler (it holds interpreter values and must go with it); the
     // session outlives it.
@@ -303,6 +319,10 @@ std::function<Runner(CLI::App&)> runCommand() {
                        "MS_DEV_CELL_REUSE for this run (0 off, 1 lazy inline, 2 lazy inline "
                        "then inline in task_emit)")
             ->check(CLI::Range(0, 2));
+        sub.add_option("--device", args->device,
+                       "where compiled graphs run: cpu (default), opencl, opencl:N or a "
+                       "plugin device's name (see 'irscope-cli devices'); kernels the device "
+                       "lacks run on the CPU");
         sub.add_flag("--run-stats", args->runStats,
                      "after the script, print per graph run its device, kernels (on the device "
                      "/ fallbacks), copies, peak vs planned bytes and time to stderr");

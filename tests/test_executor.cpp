@@ -156,6 +156,20 @@ private slots:
         }
     }
 
+    void deepRecursionStopsBeforeTheStackEnds() {
+        // max_call_depth far beyond what the C++ stack holds: the run still ends with the
+        // depth error, not a crash.
+        const auto m = load("recursion.ir");
+        ExecOptions opts;
+        opts.maxCallDepth = std::size_t(1) << 40;
+        try {
+            run(*m, {i32(100'000'000)}, {}, opts);
+            QFAIL("expected the call depth limit");
+        } catch (const EvalError& e) {
+            QVERIFY2(QString(e.what()).contains("Exceed function call depth limit"), e.what());
+        }
+    }
+
     void assignWritesTheBoundWeightAndPrintKeepsOrder() {
         const auto m = load("assign_print.ir");
         Tensor weight = i32(3);
@@ -355,6 +369,9 @@ private slots:
         // Sub, Add's for the output.
         QCOMPARE(stats.copiesToDevice, std::uint64_t(3));
         QCOMPARE(stats.copiesToHost, std::uint64_t(2));
+        QCOMPARE(stats.opsOnDevice.at("Add"), std::uint64_t(1));
+        QCOMPARE(stats.opsOnDevice.at("Mul"), std::uint64_t(1));
+        QCOMPARE(stats.opsOnCpu.at("Sub"), std::uint64_t(1));
     }
 
     void brokenDeviceFallsBackToTheCpu() {
@@ -396,6 +413,48 @@ private slots:
         QVERIFY2(std::find(dev->launched.begin(), dev->launched.end(), "Assign") !=
                      dev->launched.end(),
                  "Assign did not run on the device");
+    }
+
+    // Every dtype the kernels support, with broadcasting: (2, 3) + (3) and a comparison
+    // (2, 3) < (1) selecting between the two operands.
+    void dtypesAndBroadcasting_data() {
+        QTest::addColumn<int>("dtype");
+        for (ir::DType d : {ir::DType::Bool, ir::DType::Int32, ir::DType::Int64,
+                            ir::DType::Float16, ir::DType::Float32, ir::DType::Float64}) {
+            QTest::newRow(std::string(ir::dtypeName(d)).c_str()) << int(d);
+        }
+    }
+
+    void dtypesAndBroadcasting() {
+        QFETCH(int, dtype);
+        const auto d = static_cast<ir::DType>(dtype);
+        const std::string t = "Tensor[" + std::string(ir::dtypeName(d)) + "]";
+        const std::string text =
+            "# IR entry: @g\n# Params:\n%para1_x : <" + t + ", (2, 3)>\n%para2_y : <" + t +
+            ", (3)>\n%para3_z : <" + t + ", (1)>\n"
+            "subgraph @g() {\n"
+            "  %0 = Add(%para1_x, %para2_y)\n      : (<" + t + ", (2, 3)>, <" + t + ", (3)>) -> (<" +
+            t + ", (2, 3)>)\n"
+            "  %1 = Less(%para1_x, %para3_z)\n      : (<" + t + ", (2, 3)>, <" + t +
+            ", (1)>) -> (<Tensor[Bool], (2, 3)>)\n"
+            "  %2 = Select(%1, %para1_x, %0)\n      : (<Tensor[Bool], (2, 3)>, <" + t +
+            ", (2, 3)>, <" + t + ", (2, 3)>) -> (<" + t + ", (2, 3)>)\n"
+            "  Return(%2)\n}\n";
+        const auto m = ir::parseIr(text, "dtypes.ir");
+        const std::vector<double> xs = {0, 1, 2, 3, 0, 1};
+        const std::vector<double> ys = {1, 0, 1};
+        const std::vector<double> zs = {1};
+        const Tensor x = Tensor::fromDoubles(d, ir::Shape{2, 3}, xs);
+        const Tensor y = Tensor::fromDoubles(d, ir::Shape{3}, ys);
+        const Tensor z = Tensor::fromDoubles(d, ir::Shape{1}, zs);
+        const KernelArg out = run(*m, {x, y, z});
+        QCOMPARE(out.tensor().dtype(), d);
+        QCOMPARE(out.tensor().shape(), (ir::Shape{2, 3}));
+        // x < 1 keeps x (0 where x is 0), else x + y; Bool adds as logical or.
+        const std::vector<double> expected =
+            d == ir::DType::Bool ? std::vector<double>{0, 1, 1, 1, 0, 1}
+                                 : std::vector<double>{0, 1, 3, 4, 0, 2};
+        QCOMPARE(values(out.tensor()), expected);
     }
 
     void printFormats() {

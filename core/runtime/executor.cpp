@@ -5,6 +5,8 @@
 // structural.
 #include "runtime/executor.h"
 
+#include <pthread.h>
+
 #include <algorithm>
 #include <chrono>
 #include <memory>
@@ -60,7 +62,9 @@ void MemoryMeter::produced(const ops::KernelArg& a) {
     if (t.nbytes() == 0 || excluded_.count(id)) {
         return;
     }
-    collect();  // the peak is taken here: forget what was freed since the last kernel
+    if (dirty_) {
+        collect();  // the peak is taken here: forget what was freed since then
+    }
     auto it = live_.find(id);
     if (it != live_.end() && !it->second.storage.expired()) {
         return;  // a view of a buffer already counted (Reshape, Depend)
@@ -77,6 +81,7 @@ void MemoryMeter::produced(const ops::KernelArg& a) {
 }
 
 void MemoryMeter::collect() {
+    dirty_ = false;
     for (auto it = live_.begin(); it != live_.end();) {
         if (it->second.storage.expired()) {
             liveBytes_ -= it->second.bytes;
@@ -92,6 +97,7 @@ void MemoryMeter::reset() {
     excluded_.clear();
     liveBytes_ = 0;
     peakBytes_ = 0;
+    dirty_ = false;
 }
 
 // ---------------------------------------------------------------------------------------
@@ -249,8 +255,28 @@ RValue Executor::Impl::valueIn(const ir::Node* n, const FramePtr& frame) {
                    ", which is not an enclosing activation.");
 }
 
+// The lowest address the current thread's stack may grow to (null when unknown).
+static const char* stackLimit() {
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) {
+        return nullptr;
+    }
+    void* base = nullptr;
+    std::size_t size = 0;
+    const int rc = pthread_attr_getstack(&attr, &base, &size);
+    pthread_attr_destroy(&attr);
+    return rc == 0 ? static_cast<const char*>(base) : nullptr;
+}
+
 void Executor::Impl::checkDepth(const ir::CNode* site) {
-    if (depth_ < opts_.maxCallDepth) {
+    // Nested calls recurse on the C++ stack: whatever max_call_depth says, stop while a
+    // safe margin is left (a thread with a small stack gets the error instead of a crash).
+    constexpr std::uintptr_t kMargin = 256 * 1024;
+    const char here = 0;
+    const auto at = reinterpret_cast<std::uintptr_t>(&here);
+    const auto end = reinterpret_cast<std::uintptr_t>(stackLimit_);
+    const bool stackLow = stackLimit_ != nullptr && at - end < kMargin;
+    if (depth_ < opts_.maxCallDepth && !stackLow) {
         return;
     }
     const std::string msg =
@@ -274,6 +300,7 @@ RValue Executor::Impl::runGraph(const ir::FuncGraph* g, FramePtr parent, std::ve
     struct Leave {
         Impl& ex;
         ~Leave() {
+            ex.meter_.maybeFreed();  // the frame's values may go with it
             --ex.depth_;
             ex.stack_.pop_back();
             ex.frames_.pop_back();
@@ -318,6 +345,7 @@ RValue Executor::Impl::runGraph(const ir::FuncGraph* g, FramePtr parent, std::ve
                     for (const ir::Node* dead : p.releaseAfter[t]) {
                         frame->values.erase(dead);
                     }
+                    meter_.maybeFreed();
                     if (opts_.device) {
                         collectMirrors();
                     }
@@ -351,6 +379,7 @@ RValue Executor::Impl::runGraph(const ir::FuncGraph* g, FramePtr parent, std::ve
         args = std::move(next);
         site = &call;
         frame.reset();
+        meter_.maybeFreed();
     }
 }
 
@@ -497,20 +526,22 @@ RValue Executor::Impl::applyPrimitive(const ir::CNode& site, const ir::Primitive
     }
     // MindSpore 2.x dumps pass constructor attributes as trailing inputs
     // (`ReduceSum(%x, (), Bool(0))`): map them back onto the registry's attributes.
-    ir::AttrMap attrs = prim.attrs;
+    std::optional<ir::AttrMap> mapped;  // prim.attrs plus the trailing inputs, when any
     const bool variadic = std::any_of(op->inputs.begin(), op->inputs.end(),
                                       [](const ops::ArgSpec& a) { return a.variadic; });
     if (!variadic && inputs.size() > op->inputs.size()) {
+        mapped = prim.attrs;
         std::size_t extra = inputs.size() - op->inputs.size();
         for (std::size_t k = 0; k < extra && k < op->attrs.size(); ++k) {
             const ops::KernelArg& in = inputs[op->inputs.size() + k];
             if (in.isValue() && in.value() && in.value()->kind != ir::Value::Kind::Monad) {
-                attrs.set(op->attrs[k].name, in.value());
+                mapped->set(op->attrs[k].name, in.value());
             }
         }
         // Monads stay (the kernels ignore an absent or monad trailing input).
         inputs.resize(op->inputs.size());
     }
+    const ir::AttrMap& attrs = mapped ? *mapped : prim.attrs;
     ops::KernelArg out = runKernel(site, *op, attrs, std::move(inputs));
     meter_.produced(out);
     return RValue::of(std::move(out));
@@ -545,6 +576,7 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
     depth_ = 0;
     steps_ = 0;
     kernels_ = 0;
+    stackLimit_ = stackLimit();
     beginDeviceRun();
     std::vector<RValue> args;
     std::vector<const void*> shared;

@@ -124,6 +124,8 @@ struct RunStats {
     std::uint64_t peakBytes = 0;         // most bytes of kernel outputs alive at once
     std::uint64_t plannedPeakBytes = 0;  // the entry graph's memory plan (task_emit)
     std::vector<std::string> messages;   // device failures and fallbacks, one line each
+    // With a device: kernels run per op on each side ("Add" -> 3), fallbacks on the CPU side.
+    std::map<std::string, std::uint64_t, std::less<>> opsOnDevice, opsOnCpu;
 };
 
 class Executor {

@@ -4,6 +4,9 @@
 // is copied once, and a write on one side invalidates the other side's copy.
 #include <algorithm>
 #include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
 
 #include "runtime/executor_impl.h"
 
@@ -70,6 +73,15 @@ std::optional<KernelParamValue> paramOf(const ir::ValuePtr& v) {
     }
 }
 
+// Whether this is the first failed launch of `op` on `dev` in this process: a device's
+// warning is printed once per op, however many executors run on it.
+bool firstFailure(const DevicePtr& dev, const std::string& op) {
+    static std::mutex mutex;
+    static std::map<std::weak_ptr<Device>, std::set<std::string>, std::owner_less<>> warned;
+    const std::lock_guard<std::mutex> lock(mutex);
+    return warned[dev].insert(op).second;
+}
+
 }  // namespace
 
 std::string_view Executor::Impl::placementName(const ir::CNode& c) const {
@@ -130,7 +142,14 @@ static void syncToHost(Device& dev, std::unordered_map<const void*, Mirror>& mir
         return;
     }
     Tensor target = t;  // shares the storage
-    dev.copyToHost(target.bytes(), *m->device.memory, t.nbytes());
+    try {
+        dev.copyToHost(target.bytes(), *m->device.memory, t.nbytes());
+    } catch (const DeviceError& e) {
+        // The only copy of the value is on the device: nothing to fall back to.
+        throw EvalError("The device '" + dev.info().name +
+                            "' failed to copy a value back to the host: " + e.what(),
+                        "RuntimeError");
+    }
     m->hostValid = true;
     ++stats.copiesToHost;
     stats.bytesCopied += t.nbytes();
@@ -213,6 +232,7 @@ ops::KernelArg Executor::Impl::runKernel(const ir::CNode& site, const ops::OpDef
                 mirrors_[hostOut[k].storageId()] = std::move(m);
             }
             ++deviceStats_.kernelsOnDevice;
+            ++deviceStats_.opsOnDevice[op.name];
             if (op.sideEffectMem || hostOut.size() == 1) {
                 if (!(site.abstract() && site.abstract()->kind == ir::Abstract::Kind::Tuple)) {
                     return ops::KernelArg(hostOut.at(0));
@@ -228,7 +248,7 @@ ops::KernelArg Executor::Impl::runKernel(const ir::CNode& site, const ops::OpDef
                                                                 : site.debug().name) +
                                      "): " + e.what() + "; running it on the CPU";
             deviceStats_.messages.push_back(line);
-            if (warned_.insert(op.name).second) {
+            if (firstFailure(opts_.device, op.name)) {
                 if (opts_.warn) {
                     opts_.warn(line);
                 } else {
@@ -238,6 +258,7 @@ ops::KernelArg Executor::Impl::runKernel(const ir::CNode& site, const ops::OpDef
         }
     }
     if (opts_.device) {
+        ++deviceStats_.opsOnCpu[op.name];
         for (const ops::KernelArg& a : inputs) {
             forEachTensor(a, [&](const Tensor& t) {
                 syncToHost(*opts_.device, mirrors_, deviceStats_, t);
@@ -312,15 +333,28 @@ void Executor::Impl::endDeviceRun() {
             continue;
         }
         if (const std::shared_ptr<Storage> storage = m.host.lock()) {
-            opts_.device->copyToHost(storage->data(), *m.device.memory,
-                                     std::min(m.device.memory->bytes(), storage->size()));
+            try {
+                opts_.device->copyToHost(storage->data(), *m.device.memory,
+                                         std::min(m.device.memory->bytes(), storage->size()));
+            } catch (const DeviceError& e) {
+                mirrors_.clear();
+                throw EvalError("The device '" + opts_.device->info().name +
+                                    "' failed to copy a weight back to the host: " + e.what(),
+                                "RuntimeError");
+            }
             m.hostValid = true;
             ++deviceStats_.copiesToHost;
             deviceStats_.bytesCopied += storage->size();
         }
     }
-    opts_.device->synchronize();
     mirrors_.clear();
+    try {
+        opts_.device->synchronize();
+    } catch (const DeviceError& e) {
+        throw EvalError("The device '" + opts_.device->info().name +
+                            "' failed to finish the run: " + e.what(),
+                        "RuntimeError");
+    }
 }
 
 void Executor::Impl::fillDeviceStats(RunStats& s) const {
@@ -330,6 +364,8 @@ void Executor::Impl::fillDeviceStats(RunStats& s) const {
     s.copiesToHost = deviceStats_.copiesToHost;
     s.bytesCopied = deviceStats_.bytesCopied;
     s.messages = deviceStats_.messages;
+    s.opsOnDevice = deviceStats_.opsOnDevice;
+    s.opsOnCpu = deviceStats_.opsOnCpu;
 }
 
 }  // namespace irscope::runtime

@@ -28,6 +28,7 @@ public:
     void exclude(const Tensor& t);
     void produced(const ops::KernelArg& a);  // a kernel's output
     void collect();                          // forgets the buffers nobody holds any more
+    void maybeFreed() { dirty_ = true; }     // values were dropped: collect before the next
     void reset();
     std::uint64_t peakBytes() const { return peakBytes_; }
 
@@ -40,6 +41,7 @@ private:
     std::unordered_set<const void*> excluded_;
     std::uint64_t liveBytes_ = 0;
     std::uint64_t peakBytes_ = 0;
+    bool dirty_ = false;
 };
 
 // The device copy of one host buffer, and which side holds the current contents.
@@ -107,13 +109,13 @@ struct Executor::Impl : ExecInspector {
     std::size_t depth_ = 0;
     std::uint64_t steps_ = 0;
     std::uint64_t kernels_ = 0;
+    const char* stackLimit_ = nullptr;  // the running thread's stack end (checkDepth)
     MemoryMeter meter_;
 
     // Device state (executor_device.cpp).
     mutable std::unordered_map<const void*, Mirror> mirrors_;
     mutable RunStats deviceStats_;
     mutable std::unordered_map<const ir::CNode*, bool> supported_;
-    std::unordered_set<std::string> warned_;
 };
 
 }  // namespace irscope::runtime

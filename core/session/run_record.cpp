@@ -57,6 +57,15 @@ std::string formatRunStats(const RunRecord& r, std::size_t index) {
         out += fmt::format("  kernels:  {} ({} on {}, {} on the CPU, {} fallbacks)\n", s.kernels,
                            s.kernelsOnDevice, s.device, s.kernels - s.kernelsOnDevice,
                            s.fallbacks);
+        auto list = [](const std::map<std::string, std::uint64_t, std::less<>>& ops) {
+            std::string text;
+            for (const auto& [op, n] : ops) {
+                text += (text.empty() ? "" : ", ") + op + " x" + std::to_string(n);
+            }
+            return text.empty() ? std::string("-") : text;
+        };
+        out += "  on " + s.device + ": " + list(s.opsOnDevice) + "\n";
+        out += "  on cpu:   " + list(s.opsOnCpu) + "\n";
         out += fmt::format("  copies:   {} to the device, {} to the host, {} bytes\n",
                            s.copiesToDevice, s.copiesToHost, s.bytesCopied);
     }
