@@ -361,6 +361,16 @@ void TestOpenclDevice::everyClaimedOpMatchesTheCpu() {
             check({"Stack", "axis " + std::to_string(axis), {KernelArg::tuple({z, a, b})},
                    attrs({{"axis", Value::integer(axis)}}), {z, a, b}, {{"axis", axis}}});
         }
+        Tensor gp = rnd_.tensor(t, Shape{4, 3, 2});
+        const std::vector<std::int64_t> iv{2, -1, 0, 1, -3, 2};
+        Tensor i32 = Tensor::fromInts(DType::Int32, Shape{2, 3}, iv);
+        Tensor i64 = Tensor::fromInts(DType::Int64, Shape{6}, iv);
+        check({"Gather", "axis 1", {gp, i32, Value::integer(1)}, {}, {gp, i32},
+               {{"axis", std::int64_t{1}}}});
+        check({"Gather", "axis -1", {gp, i64.reshaped(Shape{6, 1}).clone(), Value::integer(-3)}, {},
+               {gp, i64.reshaped(Shape{6, 1}).clone()}, {{"axis", std::int64_t{-3}}}});
+        check({"Gather", "scalar index", {gp, Value::integer(-2), Value::integer(2)}, {}, {gp},
+               {{"input_indices", std::int64_t{-2}}, {"axis", std::int64_t{2}}}});
         const std::vector<std::pair<Shape, Shape>> extShapes = {{Shape{5}, Shape{5, 3}},
                                                                 {Shape{2, 4, 5}, Shape{5}},
                                                                 {Shape{5}, Shape{5}},
@@ -531,6 +541,21 @@ void TestOpenclDevice::badLaunchesGiveMessages() {
     QVERIFY(!dev_->supports("Add", std::vector<DType>{DType::String, DType::Float32},
                             std::vector<DType>{DType::Float32}));
     QVERIFY(!dev_->supports("NoSuchOp", {}, {}));
+    // A Gather index out of range: the CPU's IndexError message.
+    Tensor idx = Tensor::fromInts(DType::Int32, Shape{2}, std::vector<std::int64_t>{1, 5});
+    DeviceTensor gin[2];
+    upload(x, gin[0]);
+    upload(idx, gin[1]);
+    DeviceTensor gout{DType::Float32, Shape{2, 2}, dev_->allocate(16)};
+    const KernelParam axis[] = {{"axis", std::int64_t{1}}};
+    try {
+        dev_->launch({"Gather", gin, std::span(&gout, 1), axis});
+        QFAIL("no error");
+    } catch (const runtime::DeviceError& e) {
+        QVERIFY2(QString(e.what()).contains(
+                     "For 'Gather', index 5 is out of bounds for axis 1 with size 3."),
+                 e.what());
+    }
     dev_->synchronize();  // the queue is still usable
 }
 

@@ -404,6 +404,7 @@ enum class Kind : std::uint8_t {
     Gather,    // Transpose, BroadcastTo, Tile
     AddN,
     Join,  // Concat, Stack
+    Take,  // Gather
     Reduce,
     MatMul,
     Softmax,
@@ -443,7 +444,7 @@ const std::map<std::string, Kind, std::less<>>& table() {
         {"MatMulExt", Kind::MatMul},   {"Concat", Kind::Join},
         {"Stack", Kind::Join},
         {"Softmax", Kind::Softmax},    {"BiasAdd", Kind::BiasAdd},
-        {"LayerNorm", Kind::LayerNorm},
+        {"LayerNorm", Kind::LayerNorm}, {"Gather", Kind::Take},
     };
     return t;
 }
@@ -938,6 +939,88 @@ void runJoin(ClDevice& dev, Launch& l) {
     if (offset != out.dims[ax]) {
         l.fail("the inputs fill " + std::to_string(offset) + " of the " +
                std::to_string(out.dims[ax]) + " entries along the axis.");
+    }
+}
+
+// Gather (batch_dims 0): out[o, j, i] = params[o, indices[j], i]. An index out of range
+// is reported, as the CPU's IndexError, after a blocking read of a flag the kernel sets.
+void runTake(ClDevice& dev, Launch& l) {
+    std::vector<Tensor> ins = operands(dev, l, {"input_params", "input_indices"});
+    const Tensor& params = ins[0];
+    const Tensor& indices = ins[1];
+    const Tensor& out = l.out.at(0);
+    if (params.dtype != out.dtype ||
+        (indices.dtype != IRSCOPE_INT32 && indices.dtype != IRSCOPE_INT64)) {
+        l.unsupported(std::string("params ") + dtypeName(params.dtype) + " with indices " +
+                      dtypeName(indices.dtype) + ".");
+    }
+    if (const auto bd = l.intsParam("batch_dims"); bd && !bd->empty() && bd->front() != 0) {
+        l.unsupported("'batch_dims' other than 0.");
+    }
+    const auto rank = static_cast<std::int64_t>(params.dims.size());
+    const auto axes = l.intsParam("axis");
+    if (!axes || axes->size() != 1) {
+        l.fail("the 'axis' must be an int.");
+    }
+    std::int64_t axis = axes->front();
+    if (axis < -rank || axis >= rank) {
+        l.fail("the 'axis' must be in the range [" + std::to_string(-rank) + ", " +
+               std::to_string(rank) + "), but got " + std::to_string(axis) + ".");
+    }
+    axis = axis < 0 ? axis + rank : axis;
+    cl_long outer = 1, inner = 1;
+    for (std::int64_t d = 0; d < rank; ++d) {
+        if (d < axis) {
+            outer *= params.dims[static_cast<std::size_t>(d)];
+        } else if (d > axis) {
+            inner *= params.dims[static_cast<std::size_t>(d)];
+        }
+    }
+    const cl_long size = params.dims[static_cast<std::size_t>(axis)];
+    const auto n = static_cast<cl_long>(indices.count());
+    if (out.count() != static_cast<std::uint64_t>(outer * n * inner)) {
+        l.fail("the output shape " + shapeStr(out.dims) + " does not match gathering " +
+               shapeStr(indices.dims) + " from " + shapeStr(params.dims) + ".");
+    }
+    if (out.count() == 0) {
+        return;
+    }
+    static const char* kElem[] = {"uchar", "ushort", "uint", "ulong"};
+    const std::size_t sz = dtypeSize(params.dtype);
+    const std::string e = kElem[sz == 1 ? 0 : (sz == 2 ? 1 : (sz == 4 ? 2 : 3))];
+    const std::string src =
+        prelude(dev) + "__kernel void take(__global const " + e + "* p, __global const " +
+        clType(indices.dtype) + "* idx, __global " + e +
+        "* out, __global long* bad, long outer, long n, long inner, long size) {\n"
+        "  FOR_ITEMS(t, outer * n * inner) {\n"
+        "    const long i = t % inner, j = (t / inner) % n, o = t / (inner * n);\n"
+        "    long v = (long)idx[j];\n"
+        "    if (v < -size || v >= size) { bad[0] = 1; bad[1] = v; out[t] = 0; continue; }\n"
+        "    if (v < 0) v += size;\n"
+        "    out[t] = p[(o * size + v) * inner + i];\n  }\n}\n";
+    cl_kernel k = dev.kernel(src, "take");
+    const cl_long zero[2] = {0, 0};
+    cl_int err = CL_SUCCESS;
+    cl_mem bad = clCreateBuffer(dev.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                sizeof zero, const_cast<cl_long*>(zero), &err);
+    check(err, "clCreateBuffer");
+    l.temporaries.push_back(bad);
+    const cl_mem mems[] = {params.mem, indices.mem, out.mem, bad};
+    cl_uint arg = 0;
+    for (const cl_mem& m : mems) {
+        check(clSetKernelArg(k, arg++, sizeof(cl_mem), &m), "clSetKernelArg");
+    }
+    for (const cl_long v : {outer, n, inner, size}) {
+        check(clSetKernelArg(k, arg++, sizeof v, &v), "clSetKernelArg");
+    }
+    dev.run1d(k, out.count());
+    cl_long flag[2] = {0, 0};
+    check(clEnqueueReadBuffer(dev.queue(), bad, CL_TRUE, 0, sizeof flag, flag, 0, nullptr,
+                              nullptr),
+          "clEnqueueReadBuffer");
+    if (flag[0] != 0) {
+        l.fail("index " + std::to_string(flag[1]) + " is out of bounds for axis " +
+               std::to_string(axis) + " with size " + std::to_string(size) + ".");
     }
 }
 
@@ -1500,6 +1583,10 @@ bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::i
                    std::all_of(in.begin(), in.end(), [o](auto t) { return t == o; });
         case Kind::Join:
             return !in.empty() && std::all_of(in.begin(), in.end(), [o](auto t) { return t == o; });
+        case Kind::Take:
+            return (in.size() == 1 && in[0] == o) ||
+                   (in.size() == 2 && in[0] == o &&
+                    (in[1] == IRSCOPE_INT32 || in[1] == IRSCOPE_INT64));
         case Kind::Reduce:
             return in.size() == 1 && in[0] == o &&
                    (o != IRSCOPE_BOOL || op == "ReduceMax" || op == "ReduceMin");
@@ -1595,6 +1682,9 @@ void launchOp(ClDevice& dev, const irscope_launch& raw) {
             break;
         case Kind::Join:
             runJoin(dev, l);
+            break;
+        case Kind::Take:
+            runTake(dev, l);
             break;
         case Kind::Reduce:
             runReduce(dev, l);
