@@ -132,6 +132,7 @@ private slots:
     void everyClaimedOpMatchesTheCpu();
     void scalarOperandsAndMixedDtypes();
     void largeMatMulAndReductions();
+    void assignWritesInPlace();
     void kernelsAreCached();
     void badLaunchesGiveMessages();
 
@@ -371,6 +372,16 @@ void TestOpenclDevice::everyClaimedOpMatchesTheCpu() {
                {gp, i64.reshaped(Shape{6, 1}).clone()}, {{"axis", std::int64_t{-3}}}});
         check({"Gather", "scalar index", {gp, Value::integer(-2), Value::integer(2)}, {}, {gp},
                {{"input_indices", std::int64_t{-2}}, {"axis", std::int64_t{2}}}});
+        // Assign* write the variable in place on the CPU: it gets a copy.
+        for (const char* op : {"Assign", "AssignAdd", "AssignSub"}) {
+            Tensor var = rnd_.tensor(t, Shape{2, 3});
+            Tensor val = rnd_.tensor(t, Shape{2, 3});
+            Tensor single = rnd_.tensor(DType::Float32, Shape{});
+            check({op, "tensor", {var.clone(), val}, {}, {var, val}, {}});
+            check({op, "one element", {var.clone(), single}, {}, {var, single}, {}});
+            check({op, "number", {var.clone(), Value::integer(3)}, {}, {var},
+                   {{"value", std::int64_t{3}}}});
+        }
         const std::vector<std::pair<Shape, Shape>> extShapes = {{Shape{5}, Shape{5, 3}},
                                                                 {Shape{2, 4, 5}, Shape{5}},
                                                                 {Shape{5}, Shape{5}},
@@ -490,6 +501,26 @@ void TestOpenclDevice::largeMatMulAndReductions() {
     Tensor d = rnd_.tensor(DType::Float64, Shape{64, 64});
     QVERIFY(check({"MatMul", "f64 64^3", {d, d}, attrs({{"transpose_b", Value::boolean(true)}}), {d, d},
                    {{"transpose_b", true}}}));
+}
+
+void TestOpenclDevice::assignWritesInPlace() {
+    // As the executor launches it: the variable's buffer is also the output.
+    Tensor var = Tensor::fromDoubles(DType::Float32, Shape{3}, std::vector<double>{1, 2, 3});
+    Tensor val = Tensor::fromDoubles(DType::Float32, Shape{3}, std::vector<double>{10, 20, 30});
+    DeviceTensor ins[2];
+    upload(var, ins[0]);
+    upload(val, ins[1]);
+    dev_->launch({"AssignAdd", ins, std::span(ins, 1), {}});
+    dev_->launch({"AssignSub", ins, std::span(ins, 1), {}});
+    dev_->launch({"AssignAdd", ins, std::span(ins, 1), {}});
+    Tensor back(DType::Float32, Shape{3});
+    dev_->copyToHost(back.bytes(), *ins[0].memory, 12);
+    QCOMPARE(back.getDouble(0), 11.0);
+    QCOMPARE(back.getDouble(2), 33.0);
+    const KernelParam five[] = {{"value", 5.0}};
+    dev_->launch({"Assign", std::span(ins, 1), std::span(ins, 1), five});
+    dev_->copyToHost(back.bytes(), *ins[0].memory, 12);
+    QCOMPARE(back.getDouble(1), 5.0);
 }
 
 void TestOpenclDevice::kernelsAreCached() {

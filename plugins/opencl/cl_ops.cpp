@@ -405,6 +405,7 @@ enum class Kind : std::uint8_t {
     AddN,
     Join,  // Concat, Stack
     Take,  // Gather
+    Assign,  // Assign, AssignAdd, AssignSub: the output is the variable's own buffer
     Reduce,
     MatMul,
     Softmax,
@@ -445,6 +446,8 @@ const std::map<std::string, Kind, std::less<>>& table() {
         {"Stack", Kind::Join},
         {"Softmax", Kind::Softmax},    {"BiasAdd", Kind::BiasAdd},
         {"LayerNorm", Kind::LayerNorm}, {"Gather", Kind::Take},
+        {"Assign", Kind::Assign},      {"AssignAdd", Kind::Assign},
+        {"AssignSub", Kind::Assign},
     };
     return t;
 }
@@ -1024,6 +1027,47 @@ void runTake(ClDevice& dev, Launch& l) {
     }
 }
 
+// Assign/AssignAdd/AssignSub(variable, value): the host passes the variable's buffer as
+// the output too (a write in place). The value has the variable's element count or one
+// element; it is converted to the variable's dtype as Cast does.
+void runAssign(ClDevice& dev, Launch& l) {
+    const std::vector<Tensor> ins = operands(dev, l, {"variable", "value"});
+    const Tensor& var = ins[0];
+    const Tensor& value = ins[1];
+    const Tensor& out = l.out.at(0);
+    if (out.dtype != var.dtype || out.count() != var.count()) {
+        l.fail("the output must be the variable (dtype " + std::string(dtypeName(var.dtype)) +
+               ", shape " + shapeStr(var.dims) + ").");
+    }
+    const bool set = l.op == "Assign";
+    if (!set && var.dtype == IRSCOPE_BOOL) {
+        l.unsupported("Bool.");
+    }
+    if (value.count() != var.count() && value.count() != 1) {
+        l.fail("the shape of 'value' " + shapeStr(value.dims) +
+               " must match the variable's " + shapeStr(var.dims) + ".");
+    }
+    EwArgs a{};
+    a.n = static_cast<cl_long>(var.count());
+    a.rank = 1;
+    a.dims[0] = a.n;
+    a.mode[0] = 0;
+    a.mode[1] = value.count() == var.count() ? 0 : 1;
+    const std::string c = computeType(var.dtype);
+    if (set) {
+        const EwOperand ops[] = {{value.dtype, computeType(value.dtype)}};
+        EwArgs one = a;
+        one.mode[0] = a.mode[1];
+        runEw(dev, ewSource(dev, ops, out.dtype, "", "v0", one), std::span(&value, 1), out, one);
+        return;
+    }
+    const EwOperand ops[] = {{var.dtype, c}, {value.dtype, c}};
+    runEw(dev,
+          ewSource(dev, ops, out.dtype, arithHelper(set ? "Add" : l.op.substr(6), out.dtype, c),
+                   "f(v0, v1)", a),
+          ins, out, a);
+}
+
 // ---- reductions ------------------------------------------------------------------------
 
 struct ReduceArgs {
@@ -1583,6 +1627,9 @@ bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::i
                    std::all_of(in.begin(), in.end(), [o](auto t) { return t == o; });
         case Kind::Join:
             return !in.empty() && std::all_of(in.begin(), in.end(), [o](auto t) { return t == o; });
+        case Kind::Assign:
+            return !in.empty() && in.size() <= 2 && in[0] == o &&
+                   (op == "Assign" || o != IRSCOPE_BOOL);
         case Kind::Take:
             return (in.size() == 1 && in[0] == o) ||
                    (in.size() == 2 && in[0] == o &&
@@ -1685,6 +1732,9 @@ void launchOp(ClDevice& dev, const irscope_launch& raw) {
             break;
         case Kind::Take:
             runTake(dev, l);
+            break;
+        case Kind::Assign:
+            runAssign(dev, l);
             break;
         case Kind::Reduce:
             runReduce(dev, l);
