@@ -372,6 +372,38 @@ void TestOpenclDevice::everyClaimedOpMatchesTheCpu() {
                {gp, i64.reshaped(Shape{6, 1}).clone()}, {{"axis", std::int64_t{-3}}}});
         check({"Gather", "scalar index", {gp, Value::integer(-2), Value::integer(2)}, {}, {gp},
                {{"input_indices", std::int64_t{-2}}, {"axis", std::int64_t{2}}}});
+        struct Slice {
+            std::vector<std::int64_t> begin, end, strides;
+            std::int64_t beginMask, endMask, ellipsis, newAxis, shrink;
+        };
+        const Slice slices[] = {{{1, 0, 0}, {3, 5, 6}, {1, 1, 1}, 0, 0, 0, 0, 0},
+                                {{0, -1, 0}, {4, 0, 6}, {2, -2, 3}, 0, 0, 0, 0, 0},
+                                {{1, 2}, {2, 3}, {1, 1}, 0, 0, 0, 0, 3},
+                                {{0, 0, 1}, {0, 0, 3}, {1, 1, 1}, 0, 0, 1, 2, 0},
+                                {{0, 0, 0}, {0, 0, 0}, {1, 1, -1}, 7, 7, 0, 0, 0},
+                                {{-1, 9, -7}, {-9, 1, 2}, {-1, 1, 2}, 0, 0, 0, 0, 0}};
+        Tensor sliced = rnd_.tensor(t, Shape{4, 5, 6});
+        for (const Slice& sl : slices) {
+            check({"StridedSlice",
+                   "masks " + std::to_string(sl.beginMask) + std::to_string(sl.endMask) +
+                       std::to_string(sl.ellipsis) + std::to_string(sl.newAxis) +
+                       std::to_string(sl.shrink),
+                   {sliced, ints(sl.begin), ints(sl.end), ints(sl.strides)},
+                   attrs({{"begin_mask", Value::integer(sl.beginMask)},
+                          {"end_mask", Value::integer(sl.endMask)},
+                          {"ellipsis_mask", Value::integer(sl.ellipsis)},
+                          {"new_axis_mask", Value::integer(sl.newAxis)},
+                          {"shrink_axis_mask", Value::integer(sl.shrink)}}),
+                   {sliced},
+                   {{"begin", sl.begin},
+                    {"end", sl.end},
+                    {"strides", sl.strides},
+                    {"begin_mask", sl.beginMask},
+                    {"end_mask", sl.endMask},
+                    {"ellipsis_mask", sl.ellipsis},
+                    {"new_axis_mask", sl.newAxis},
+                    {"shrink_axis_mask", sl.shrink}}});
+        }
         // Assign* write the variable in place on the CPU: it gets a copy.
         for (const char* op : {"Assign", "AssignAdd", "AssignSub"}) {
             Tensor var = rnd_.tensor(t, Shape{2, 3});
