@@ -132,6 +132,7 @@ private slots:
     void everyClaimedOpMatchesTheCpu();
     void scalarOperandsAndMixedDtypes();
     void largeMatMulAndReductions();
+    void assignWritesInPlace();
     void kernelsAreCached();
     void badLaunchesGiveMessages();
 
@@ -361,6 +362,58 @@ void TestOpenclDevice::everyClaimedOpMatchesTheCpu() {
             check({"Stack", "axis " + std::to_string(axis), {KernelArg::tuple({z, a, b})},
                    attrs({{"axis", Value::integer(axis)}}), {z, a, b}, {{"axis", axis}}});
         }
+        Tensor gp = rnd_.tensor(t, Shape{4, 3, 2});
+        const std::vector<std::int64_t> iv{2, -1, 0, 1, -3, 2};
+        Tensor i32 = Tensor::fromInts(DType::Int32, Shape{2, 3}, iv);
+        Tensor i64 = Tensor::fromInts(DType::Int64, Shape{6}, iv);
+        check({"Gather", "axis 1", {gp, i32, Value::integer(1)}, {}, {gp, i32},
+               {{"axis", std::int64_t{1}}}});
+        check({"Gather", "axis -1", {gp, i64.reshaped(Shape{6, 1}).clone(), Value::integer(-3)}, {},
+               {gp, i64.reshaped(Shape{6, 1}).clone()}, {{"axis", std::int64_t{-3}}}});
+        check({"Gather", "scalar index", {gp, Value::integer(-2), Value::integer(2)}, {}, {gp},
+               {{"input_indices", std::int64_t{-2}}, {"axis", std::int64_t{2}}}});
+        struct Slice {
+            std::vector<std::int64_t> begin, end, strides;
+            std::int64_t beginMask, endMask, ellipsis, newAxis, shrink;
+        };
+        const Slice slices[] = {{{1, 0, 0}, {3, 5, 6}, {1, 1, 1}, 0, 0, 0, 0, 0},
+                                {{0, -1, 0}, {4, 0, 6}, {2, -2, 3}, 0, 0, 0, 0, 0},
+                                {{1, 2}, {2, 3}, {1, 1}, 0, 0, 0, 0, 3},
+                                {{0, 0, 1}, {0, 0, 3}, {1, 1, 1}, 0, 0, 1, 2, 0},
+                                {{0, 0, 0}, {0, 0, 0}, {1, 1, -1}, 7, 7, 0, 0, 0},
+                                {{-1, 9, -7}, {-9, 1, 2}, {-1, 1, 2}, 0, 0, 0, 0, 0}};
+        Tensor sliced = rnd_.tensor(t, Shape{4, 5, 6});
+        for (const Slice& sl : slices) {
+            check({"StridedSlice",
+                   "masks " + std::to_string(sl.beginMask) + std::to_string(sl.endMask) +
+                       std::to_string(sl.ellipsis) + std::to_string(sl.newAxis) +
+                       std::to_string(sl.shrink),
+                   {sliced, ints(sl.begin), ints(sl.end), ints(sl.strides)},
+                   attrs({{"begin_mask", Value::integer(sl.beginMask)},
+                          {"end_mask", Value::integer(sl.endMask)},
+                          {"ellipsis_mask", Value::integer(sl.ellipsis)},
+                          {"new_axis_mask", Value::integer(sl.newAxis)},
+                          {"shrink_axis_mask", Value::integer(sl.shrink)}}),
+                   {sliced},
+                   {{"begin", sl.begin},
+                    {"end", sl.end},
+                    {"strides", sl.strides},
+                    {"begin_mask", sl.beginMask},
+                    {"end_mask", sl.endMask},
+                    {"ellipsis_mask", sl.ellipsis},
+                    {"new_axis_mask", sl.newAxis},
+                    {"shrink_axis_mask", sl.shrink}}});
+        }
+        // Assign* write the variable in place on the CPU: it gets a copy.
+        for (const char* op : {"Assign", "AssignAdd", "AssignSub"}) {
+            Tensor var = rnd_.tensor(t, Shape{2, 3});
+            Tensor val = rnd_.tensor(t, Shape{2, 3});
+            Tensor single = rnd_.tensor(DType::Float32, Shape{});
+            check({op, "tensor", {var.clone(), val}, {}, {var, val}, {}});
+            check({op, "one element", {var.clone(), single}, {}, {var, single}, {}});
+            check({op, "number", {var.clone(), Value::integer(3)}, {}, {var},
+                   {{"value", std::int64_t{3}}}});
+        }
         const std::vector<std::pair<Shape, Shape>> extShapes = {{Shape{5}, Shape{5, 3}},
                                                                 {Shape{2, 4, 5}, Shape{5}},
                                                                 {Shape{5}, Shape{5}},
@@ -482,6 +535,26 @@ void TestOpenclDevice::largeMatMulAndReductions() {
                    {{"transpose_b", true}}}));
 }
 
+void TestOpenclDevice::assignWritesInPlace() {
+    // As the executor launches it: the variable's buffer is also the output.
+    Tensor var = Tensor::fromDoubles(DType::Float32, Shape{3}, std::vector<double>{1, 2, 3});
+    Tensor val = Tensor::fromDoubles(DType::Float32, Shape{3}, std::vector<double>{10, 20, 30});
+    DeviceTensor ins[2];
+    upload(var, ins[0]);
+    upload(val, ins[1]);
+    dev_->launch({"AssignAdd", ins, std::span(ins, 1), {}});
+    dev_->launch({"AssignSub", ins, std::span(ins, 1), {}});
+    dev_->launch({"AssignAdd", ins, std::span(ins, 1), {}});
+    Tensor back(DType::Float32, Shape{3});
+    dev_->copyToHost(back.bytes(), *ins[0].memory, 12);
+    QCOMPARE(back.getDouble(0), 11.0);
+    QCOMPARE(back.getDouble(2), 33.0);
+    const KernelParam five[] = {{"value", 5.0}};
+    dev_->launch({"Assign", std::span(ins, 1), std::span(ins, 1), five});
+    dev_->copyToHost(back.bytes(), *ins[0].memory, 12);
+    QCOMPARE(back.getDouble(1), 5.0);
+}
+
 void TestOpenclDevice::kernelsAreCached() {
     Tensor x = rnd_.tensor(DType::Float32, Shape{1000});
     Case c{"Sigmoid", "", {x}, {}, {x}, {}};
@@ -531,6 +604,21 @@ void TestOpenclDevice::badLaunchesGiveMessages() {
     QVERIFY(!dev_->supports("Add", std::vector<DType>{DType::String, DType::Float32},
                             std::vector<DType>{DType::Float32}));
     QVERIFY(!dev_->supports("NoSuchOp", {}, {}));
+    // A Gather index out of range: the CPU's IndexError message.
+    Tensor idx = Tensor::fromInts(DType::Int32, Shape{2}, std::vector<std::int64_t>{1, 5});
+    DeviceTensor gin[2];
+    upload(x, gin[0]);
+    upload(idx, gin[1]);
+    DeviceTensor gout{DType::Float32, Shape{2, 2}, dev_->allocate(16)};
+    const KernelParam axis[] = {{"axis", std::int64_t{1}}};
+    try {
+        dev_->launch({"Gather", gin, std::span(&gout, 1), axis});
+        QFAIL("no error");
+    } catch (const runtime::DeviceError& e) {
+        QVERIFY2(QString(e.what()).contains(
+                     "For 'Gather', index 5 is out of bounds for axis 1 with size 3."),
+                 e.what());
+    }
     dev_->synchronize();  // the queue is still usable
 }
 

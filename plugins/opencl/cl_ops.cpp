@@ -404,6 +404,9 @@ enum class Kind : std::uint8_t {
     Gather,    // Transpose, BroadcastTo, Tile
     AddN,
     Join,  // Concat, Stack
+    Take,  // Gather
+    Slice,  // StridedSlice
+    Assign,  // Assign, AssignAdd, AssignSub: the output is the variable's own buffer
     Reduce,
     MatMul,
     Softmax,
@@ -443,7 +446,10 @@ const std::map<std::string, Kind, std::less<>>& table() {
         {"MatMulExt", Kind::MatMul},   {"Concat", Kind::Join},
         {"Stack", Kind::Join},
         {"Softmax", Kind::Softmax},    {"BiasAdd", Kind::BiasAdd},
-        {"LayerNorm", Kind::LayerNorm},
+        {"LayerNorm", Kind::LayerNorm}, {"Gather", Kind::Take},
+        {"Assign", Kind::Assign},      {"AssignAdd", Kind::Assign},
+        {"StridedSlice", Kind::Slice},
+        {"AssignSub", Kind::Assign},
     };
     return t;
 }
@@ -755,6 +761,7 @@ void runCopy(ClDevice& dev, Launch& l) {
 struct GatherArgs {
     cl_long n;
     cl_long rank;
+    cl_long base;  // offset of output element 0 in the input
     cl_long dims[kMaxRank];
     cl_long mod[kMaxRank];
     cl_long str[kMaxRank];
@@ -769,6 +776,8 @@ std::vector<std::int64_t> stridesOf(const std::vector<std::int64_t>& dims) {
     }
     return s;
 }
+
+void gatherStrided(ClDevice& dev, const Tensor& x, const Tensor& out, const GatherArgs& g);
 
 void runGather(ClDevice& dev, Launch& l) {
     l.arity(1);
@@ -831,15 +840,21 @@ void runGather(ClDevice& dev, Launch& l) {
             g.str[d] = d < lead ? 0 : xs[d - lead];
         }
     }
+    gatherStrided(dev, x, out, g);
+}
+
+// out[i] = x[base + sum_d (c_d % mod_d) * str_d] over the output's coordinates c.
+void gatherStrided(ClDevice& dev, const Tensor& x, const Tensor& out, const GatherArgs& g) {
     static const char* kElem[] = {"uchar", "ushort", "uint", "ulong"};
     const std::size_t sz = dtypeSize(x.dtype);
     const std::string e = kElem[sz == 1 ? 0 : (sz == 2 ? 1 : (sz == 4 ? 2 : 3))];
     const std::string src =
         prelude(dev) +
-        "typedef struct { long n; long rank; long dims[8]; long mod[8]; long str[8]; } ga_t;\n"
+        "typedef struct { long n; long rank; long base; long dims[8]; long mod[8]; long str[8]; }"
+        " ga_t;\n"
         "__kernel void gather(__global const " + e + "* in, __global " + e + "* out, ga_t g) {\n"
         "  FOR_ITEMS(i, g.n) {\n"
-        "    long r = i, off = 0;\n"
+        "    long r = i, off = g.base;\n"
         "    for (int d = (int)g.rank - 1; d >= 0; --d) {\n"
         "      long c = r % g.dims[d]; r /= g.dims[d]; off += (c % g.mod[d]) * g.str[d];\n"
         "    }\n"
@@ -939,6 +954,250 @@ void runJoin(ClDevice& dev, Launch& l) {
         l.fail("the inputs fill " + std::to_string(offset) + " of the " +
                std::to_string(out.dims[ax]) + " entries along the axis.");
     }
+}
+
+// Gather (batch_dims 0): out[o, j, i] = params[o, indices[j], i]. An index out of range
+// is reported, as the CPU's IndexError, after a blocking read of a flag the kernel sets.
+void runTake(ClDevice& dev, Launch& l) {
+    std::vector<Tensor> ins = operands(dev, l, {"input_params", "input_indices"});
+    const Tensor& params = ins[0];
+    const Tensor& indices = ins[1];
+    const Tensor& out = l.out.at(0);
+    if (params.dtype != out.dtype ||
+        (indices.dtype != IRSCOPE_INT32 && indices.dtype != IRSCOPE_INT64)) {
+        l.unsupported(std::string("params ") + dtypeName(params.dtype) + " with indices " +
+                      dtypeName(indices.dtype) + ".");
+    }
+    if (const auto bd = l.intsParam("batch_dims"); bd && !bd->empty() && bd->front() != 0) {
+        l.unsupported("'batch_dims' other than 0.");
+    }
+    const auto rank = static_cast<std::int64_t>(params.dims.size());
+    const auto axes = l.intsParam("axis");
+    if (!axes || axes->size() != 1) {
+        l.fail("the 'axis' must be an int.");
+    }
+    std::int64_t axis = axes->front();
+    if (axis < -rank || axis >= rank) {
+        l.fail("the 'axis' must be in the range [" + std::to_string(-rank) + ", " +
+               std::to_string(rank) + "), but got " + std::to_string(axis) + ".");
+    }
+    axis = axis < 0 ? axis + rank : axis;
+    cl_long outer = 1, inner = 1;
+    for (std::int64_t d = 0; d < rank; ++d) {
+        if (d < axis) {
+            outer *= params.dims[static_cast<std::size_t>(d)];
+        } else if (d > axis) {
+            inner *= params.dims[static_cast<std::size_t>(d)];
+        }
+    }
+    const cl_long size = params.dims[static_cast<std::size_t>(axis)];
+    const auto n = static_cast<cl_long>(indices.count());
+    if (out.count() != static_cast<std::uint64_t>(outer * n * inner)) {
+        l.fail("the output shape " + shapeStr(out.dims) + " does not match gathering " +
+               shapeStr(indices.dims) + " from " + shapeStr(params.dims) + ".");
+    }
+    if (out.count() == 0) {
+        return;
+    }
+    static const char* kElem[] = {"uchar", "ushort", "uint", "ulong"};
+    const std::size_t sz = dtypeSize(params.dtype);
+    const std::string e = kElem[sz == 1 ? 0 : (sz == 2 ? 1 : (sz == 4 ? 2 : 3))];
+    const std::string src =
+        prelude(dev) + "__kernel void take(__global const " + e + "* p, __global const " +
+        clType(indices.dtype) + "* idx, __global " + e +
+        "* out, __global long* bad, long outer, long n, long inner, long size) {\n"
+        "  FOR_ITEMS(t, outer * n * inner) {\n"
+        "    const long i = t % inner, j = (t / inner) % n, o = t / (inner * n);\n"
+        "    long v = (long)idx[j];\n"
+        "    if (v < -size || v >= size) { bad[0] = 1; bad[1] = v; out[t] = 0; continue; }\n"
+        "    if (v < 0) v += size;\n"
+        "    out[t] = p[(o * size + v) * inner + i];\n  }\n}\n";
+    cl_kernel k = dev.kernel(src, "take");
+    const cl_long zero[2] = {0, 0};
+    cl_int err = CL_SUCCESS;
+    cl_mem bad = clCreateBuffer(dev.context(), CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
+                                sizeof zero, const_cast<cl_long*>(zero), &err);
+    check(err, "clCreateBuffer");
+    l.temporaries.push_back(bad);
+    const cl_mem mems[] = {params.mem, indices.mem, out.mem, bad};
+    cl_uint arg = 0;
+    for (const cl_mem& m : mems) {
+        check(clSetKernelArg(k, arg++, sizeof(cl_mem), &m), "clSetKernelArg");
+    }
+    for (const cl_long v : {outer, n, inner, size}) {
+        check(clSetKernelArg(k, arg++, sizeof v, &v), "clSetKernelArg");
+    }
+    dev.run1d(k, out.count());
+    cl_long flag[2] = {0, 0};
+    check(clEnqueueReadBuffer(dev.queue(), bad, CL_TRUE, 0, sizeof flag, flag, 0, nullptr,
+                              nullptr),
+          "clEnqueueReadBuffer");
+    if (flag[0] != 0) {
+        l.fail("index " + std::to_string(flag[1]) + " is out of bounds for axis " +
+               std::to_string(axis) + " with size " + std::to_string(size) + ".");
+    }
+}
+
+// Assign/AssignAdd/AssignSub(variable, value): the host passes the variable's buffer as
+// the output too (a write in place). The value has the variable's element count or one
+// element; it is converted to the variable's dtype as Cast does.
+void runAssign(ClDevice& dev, Launch& l) {
+    const std::vector<Tensor> ins = operands(dev, l, {"variable", "value"});
+    const Tensor& var = ins[0];
+    const Tensor& value = ins[1];
+    const Tensor& out = l.out.at(0);
+    if (out.dtype != var.dtype || out.count() != var.count()) {
+        l.fail("the output must be the variable (dtype " + std::string(dtypeName(var.dtype)) +
+               ", shape " + shapeStr(var.dims) + ").");
+    }
+    const bool set = l.op == "Assign";
+    if (!set && var.dtype == IRSCOPE_BOOL) {
+        l.unsupported("Bool.");
+    }
+    if (value.count() != var.count() && value.count() != 1) {
+        l.fail("the shape of 'value' " + shapeStr(value.dims) +
+               " must match the variable's " + shapeStr(var.dims) + ".");
+    }
+    EwArgs a{};
+    a.n = static_cast<cl_long>(var.count());
+    a.rank = 1;
+    a.dims[0] = a.n;
+    a.mode[0] = 0;
+    a.mode[1] = value.count() == var.count() ? 0 : 1;
+    const std::string c = computeType(var.dtype);
+    if (set) {
+        const EwOperand ops[] = {{value.dtype, computeType(value.dtype)}};
+        EwArgs one = a;
+        one.mode[0] = a.mode[1];
+        runEw(dev, ewSource(dev, ops, out.dtype, "", "v0", one), std::span(&value, 1), out, one);
+        return;
+    }
+    const EwOperand ops[] = {{var.dtype, c}, {value.dtype, c}};
+    runEw(dev,
+          ewSource(dev, ops, out.dtype, arithHelper(set ? "Add" : l.op.substr(6), out.dtype, c),
+                   "f(v0, v1)", a),
+          ins, out, a);
+}
+
+// StridedSlice with MindSpore's masks (as core/ops/index_ops.cpp plans it): every output
+// dim is an input dim walked from a start with a stride, or a new axis of size 1; shrunk
+// dims only move the base offset.
+void runStridedSlice(ClDevice& dev, Launch& l) {
+    l.arity(1);
+    const Tensor& x = l.in[0];
+    const Tensor& out = l.out[0];
+    if (x.dtype != out.dtype) {
+        l.fail("the output must have the input's dtype.");
+    }
+    auto ints = [&](const char* name) {
+        auto v = l.intsParam(name);
+        if (!v) {
+            l.fail(std::string("the '") + name + "' must be given.");
+        }
+        return *v;
+    };
+    auto mask = [&](const char* name) {
+        const auto v = l.intsParam(name);
+        return v && !v->empty() ? v->front() : std::int64_t{0};
+    };
+    const auto begin = ints("begin");
+    const auto end = ints("end");
+    const auto strides = ints("strides");
+    const std::int64_t mBegin = mask("begin_mask"), mEnd = mask("end_mask"),
+                       mEllipsis = mask("ellipsis_mask"), mNew = mask("new_axis_mask"),
+                       mShrink = mask("shrink_axis_mask");
+    if (begin.size() != end.size() || begin.size() != strides.size()) {
+        l.fail("the lengths of 'begin', 'end' and 'strides' must be equal.");
+    }
+    auto bit = [](std::int64_t m, std::size_t i) { return ((m >> i) & 1) != 0; };
+    const auto xs = stridesOf(x.dims);
+    const std::size_t rank = x.dims.size();
+    std::vector<std::int64_t> outDims, outStep;
+    std::int64_t base = 0;
+    std::size_t d = 0;
+    auto full = [&](std::size_t dim) {
+        outDims.push_back(x.dims[dim]);
+        outStep.push_back(xs[dim]);
+    };
+    bool ellipsisSeen = false;
+    const std::size_t n = begin.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (bit(mEllipsis, i) && !ellipsisSeen) {
+            ellipsisSeen = true;
+            std::size_t after = 0;
+            for (std::size_t j = i + 1; j < n; ++j) {
+                after += bit(mNew, j) ? 0 : 1;
+            }
+            while (d + after < rank) {
+                full(d++);
+            }
+            continue;
+        }
+        if (bit(mNew, i)) {
+            outDims.push_back(1);
+            outStep.push_back(0);
+            continue;
+        }
+        if (d >= rank) {
+            l.fail("the 'begin' indexes more dimensions than the input shape " +
+                   shapeStr(x.dims) + " has.");
+        }
+        const std::int64_t size = x.dims[d];
+        const std::int64_t stride = strides[i];
+        if (stride == 0) {
+            l.fail("the 'strides' must not contain 0.");
+        }
+        if (bit(mShrink, i)) {
+            std::int64_t idx = begin[i];
+            if (idx < -size || idx >= size) {
+                l.fail("index " + std::to_string(idx) + " is out of bounds for dimension " +
+                       std::to_string(d) + " with size " + std::to_string(size) + ".");
+            }
+            base += (idx < 0 ? idx + size : idx) * xs[d];
+            ++d;
+            continue;
+        }
+        auto clampIndex = [&](std::int64_t v) {
+            v = v < 0 ? v + size : v;
+            return stride > 0 ? std::clamp<std::int64_t>(v, 0, size)
+                              : std::clamp<std::int64_t>(v, -1, size - 1);
+        };
+        const std::int64_t start =
+            bit(mBegin, i) ? (stride > 0 ? 0 : size - 1) : clampIndex(begin[i]);
+        const std::int64_t stop = bit(mEnd, i) ? (stride > 0 ? size : -1) : clampIndex(end[i]);
+        const std::int64_t span = stride > 0 ? stop - start : start - stop;
+        const std::int64_t step = stride > 0 ? stride : -stride;
+        const std::int64_t length = span <= 0 ? 0 : (span + step - 1) / step;
+        if (length > 0) {
+            base += start * xs[d];
+        }
+        outDims.push_back(length);
+        outStep.push_back(stride * xs[d]);
+        ++d;
+    }
+    while (d < rank) {
+        full(d++);
+    }
+    if (outDims != out.dims) {
+        l.fail("the output shape " + shapeStr(out.dims) + " is not the slice's " +
+               shapeStr(outDims) + ".");
+    }
+    if (outDims.size() > kMaxRank) {
+        l.unsupported("outputs of rank " + std::to_string(outDims.size()) + ".");
+    }
+    if (out.count() == 0) {
+        return;
+    }
+    GatherArgs g{};
+    g.n = static_cast<cl_long>(out.count());
+    g.rank = static_cast<cl_long>(outDims.size());
+    g.base = base;
+    for (std::size_t k = 0; k < outDims.size(); ++k) {
+        g.dims[k] = outDims[k];
+        g.mod[k] = std::max<std::int64_t>(outDims[k], 1);
+        g.str[k] = outStep[k];
+    }
+    gatherStrided(dev, x, out, g);
 }
 
 // ---- reductions ------------------------------------------------------------------------
@@ -1494,12 +1753,20 @@ bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::i
             return in.empty();
         case Kind::Copy:
         case Kind::Gather:
+        case Kind::Slice:
             return in.size() == 1 && in[0] == o;
         case Kind::AddN:
             return !in.empty() && o != IRSCOPE_BOOL &&
                    std::all_of(in.begin(), in.end(), [o](auto t) { return t == o; });
         case Kind::Join:
             return !in.empty() && std::all_of(in.begin(), in.end(), [o](auto t) { return t == o; });
+        case Kind::Assign:
+            return !in.empty() && in.size() <= 2 && in[0] == o &&
+                   (op == "Assign" || o != IRSCOPE_BOOL);
+        case Kind::Take:
+            return (in.size() == 1 && in[0] == o) ||
+                   (in.size() == 2 && in[0] == o &&
+                    (in[1] == IRSCOPE_INT32 || in[1] == IRSCOPE_INT64));
         case Kind::Reduce:
             return in.size() == 1 && in[0] == o &&
                    (o != IRSCOPE_BOOL || op == "ReduceMax" || op == "ReduceMin");
@@ -1595,6 +1862,15 @@ void launchOp(ClDevice& dev, const irscope_launch& raw) {
             break;
         case Kind::Join:
             runJoin(dev, l);
+            break;
+        case Kind::Take:
+            runTake(dev, l);
+            break;
+        case Kind::Slice:
+            runStridedSlice(dev, l);
+            break;
+        case Kind::Assign:
+            runAssign(dev, l);
             break;
         case Kind::Reduce:
             runReduce(dev, l);
