@@ -231,6 +231,9 @@ private slots:
             << "        return ops.reduce_sum(ops.maximum(x, y) * 2.0 + ops.minimum(x, y * 0.5))\n";
         QTest::newRow("select")
             << "        return ops.reduce_sum(ops.select(x > y, x * y, x - y))\n";
+        QTest::newRow("reduce_prod")
+            << "        return ops.reduce_sum(ops.reduce_prod(x * y, 1)) + "
+               "ops.reduce_prod(y * y + 1.0) + ops.reduce_prod(x, 0, keep_dims=True).sum()\n";
         QTest::newRow("activations") << "        return ops.reduce_sum(ops.relu(x) * "
                                         "ops.sigmoid(y) + ops.tanh(x * y) + ops.gelu(x))\n";
         QTest::newRow("softmax reduce_mean") << "        return ops.reduce_mean(ops.softmax(x * y, "
@@ -269,6 +272,20 @@ private slots:
         QFETCH(QString, body);
         const Run r = runScript(finiteDifferenceScript(body.toStdString()));
         EXPECT_OUTPUT(r, "(2, 3) (3,) ok\n");
+    }
+
+    // ReduceProd at zeros: the product of the other elements (a row with one zero gives that
+    // product at the zero and 0 elsewhere; two zeros, 0 everywhere), not prod / x.
+    void reduceProdGradientAtZeros() {
+        const Run r = runScript(std::string(kHeader) +
+                                "def f(x):\n"
+                                "    return ops.reduce_prod(x, 1).sum()\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        return ops.grad(f)(x)\n"
+                                "print(Net()(Tensor([[2.0, 3.0, 4.0], [2.0, 0.0, 5.0], "
+                                "[0.0, 3.0, 0.0]])))\n");
+        EXPECT_OUTPUT(r, "[[12.  8.  6.]\n [ 0. 10.  0.]\n [ 0.  0.  0.]]\n");
     }
 
     // sens_param: the last input scales the output's gradient.
