@@ -3,6 +3,9 @@
 // float64, if/else on a tensor, second order, has_aux, a training step.
 #include <QtTest>
 
+#include <numeric>
+#include <set>
+
 #include <string>
 
 #include "autodiff_fixture.h"
@@ -228,6 +231,9 @@ private slots:
             << "        return ops.reduce_sum(ops.maximum(x, y) * 2.0 + ops.minimum(x, y * 0.5))\n";
         QTest::newRow("select")
             << "        return ops.reduce_sum(ops.select(x > y, x * y, x - y))\n";
+        QTest::newRow("reduce_prod")
+            << "        return ops.reduce_sum(ops.reduce_prod(x * y, 1)) + "
+               "ops.reduce_prod(y * y + 1.0) + ops.reduce_prod(x, 0, keep_dims=True).sum()\n";
         QTest::newRow("activations") << "        return ops.reduce_sum(ops.relu(x) * "
                                         "ops.sigmoid(y) + ops.tanh(x * y) + ops.gelu(x))\n";
         QTest::newRow("softmax reduce_mean") << "        return ops.reduce_mean(ops.softmax(x * y, "
@@ -266,6 +272,20 @@ private slots:
         QFETCH(QString, body);
         const Run r = runScript(finiteDifferenceScript(body.toStdString()));
         EXPECT_OUTPUT(r, "(2, 3) (3,) ok\n");
+    }
+
+    // ReduceProd at zeros: the product of the other elements (a row with one zero gives that
+    // product at the zero and 0 elsewhere; two zeros, 0 everywhere), not prod / x.
+    void reduceProdGradientAtZeros() {
+        const Run r = runScript(std::string(kHeader) +
+                                "def f(x):\n"
+                                "    return ops.reduce_prod(x, 1).sum()\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x):\n"
+                                "        return ops.grad(f)(x)\n"
+                                "print(Net()(Tensor([[2.0, 3.0, 4.0], [2.0, 0.0, 5.0], "
+                                "[0.0, 3.0, 0.0]])))\n");
+        EXPECT_OUTPUT(r, "[[12.  8.  6.]\n [ 0. 10.  0.]\n [ 0.  0.  0.]]\n");
     }
 
     // sens_param: the last input scales the output's gradient.
@@ -322,6 +342,40 @@ private slots:
             "52.0\n"
             "(Tensor(shape=[2], dtype=Float32, value= [ 2.00000000e+00,  6.00000000e+00]), "
             "(Tensor(shape=[2], dtype=Float32, value= [ 5.00000000e+00,  1.40000000e+01]),))\n");
+    }
+
+    // Nodes of the backward pass carry MindSpore's scope: "Gradients/" + the forward scope +
+    // "/Grad_<Prim>" of the primitive whose bprop made them; the forward copy keeps its own.
+    void backwardNodesHaveGradientsScope() {
+        const Run r = runScript(std::string(kHeader) +
+                                "class Net(nn.Cell):\n"
+                                "    def __init__(self):\n"
+                                "        super().__init__()\n"
+                                "        self.w = Parameter(Tensor([2.0, 3.0]), name='w')\n"
+                                "    def construct(self, x):\n"
+                                "        return ops.reduce_sum(ops.exp(x) * self.w)\n"
+                                "class G(nn.Cell):\n"
+                                "    def __init__(self, net):\n"
+                                "        super().__init__()\n"
+                                "        self.net = net\n"
+                                "        self.grad = C.GradOperation()\n"
+                                "    def construct(self, x):\n"
+                                "        return self.grad(self.net)(x)\n"
+                                "print(G(Net())(Tensor([0.0, 1.0])))\n");
+        EXPECT_OUTPUT(r, "[2.       8.154845]\n");
+        const auto m = r.session->compiles.at(0).find("meta_fg_expand")->module();
+        std::set<std::string> scopes;
+        for (ir::FuncGraph* g : m->reachableGraphs()) {
+            for (ir::CNode* c : g->topoOrder()) {
+                scopes.insert(c->debug().scope);
+            }
+        }
+        const std::string all = std::accumulate(
+            scopes.begin(), scopes.end(), std::string(),
+            [](std::string acc, const std::string& x) { return acc + x + "\n"; });
+        QVERIFY2(scopes.count("Gradients/Default/net-Net/Grad_Mul") == 1, all.c_str());
+        QVERIFY2(scopes.count("Gradients/Default/net-Net/Grad_Exp") == 1, all.c_str());
+        QVERIFY2(scopes.count("Default/net-Net") == 1, all.c_str());
     }
 
     // An if on a tensor condition: the Switch chooses between fprop graphs, whose bprops

@@ -225,12 +225,17 @@ ir::Parameter* Resolver::weight(const interp::Value& param, const Node* at) {
     if (name.empty()) {
         fail("RuntimeError", "irscope: a Parameter without a name cannot be a weight.", at);
     }
-    for (const WeightBinding& w : s_.weights) {
-        if (w.name == name) {
-            fail("RuntimeError", "The parameter name '" + name + "' is used by two different Parameters; give them "
-                 "unique names.", at);
+    if (weightNames_.size() != s_.weights.size()) {
+        weightNames_.clear();
+        for (const WeightBinding& w : s_.weights) {
+            weightNames_.insert(w.name);
         }
     }
+    if (weightNames_.count(name) != 0) {
+        fail("RuntimeError", "The parameter name '" + name + "' is used by two different Parameters; give them "
+             "unique names.", at);
+    }
+    weightNames_.insert(name);
     const runtime::Tensor& t = *modules::tensorOf(param);
     ir::Parameter* p = m_.addParameter(entry, name);
     p->setDefault(Value::tensorValue(t.toValueData()));

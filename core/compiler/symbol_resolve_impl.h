@@ -7,6 +7,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "compiler/frontend_state.h"
@@ -98,6 +99,8 @@ public:
     // every run while equal addresses still give equal text.
     std::string stableInitArgs(const std::string& text);
     std::map<std::string, int> objectNumbers_;
+    // The names in s_.weights, for the duplicate-name check of each new weight.
+    std::unordered_set<std::string> weightNames_;
 };
 
 // Erases nodes nothing uses and graphs nothing reaches (after calls were replaced).

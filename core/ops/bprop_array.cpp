@@ -142,6 +142,36 @@ void bpropReduceExtremum(BpropContext& c) {
     c.setGrad(0, c.emit("Mul", {share, back(c.dout())}));
 }
 
+// ReduceProd: d prod / d x_i is the product of the other elements. Dividing the product by
+// x_i fails at zeros, so per reduced group, with z the zeros and p the product of the nonzero
+// elements: no zero, p / x_i; exactly one zero, p at the zero and 0 elsewhere; more, 0.
+void bpropReduceProd(BpropContext& c) {
+    const ir::Shape& xs = c.absOf(0)->shape;
+    if (!xs.isStatic()) {
+        c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
+               " is not supported yet.");
+    }
+    const std::vector<std::int64_t> kept = keptShape(c, xs);
+    auto back = [&](Node* n) {
+        if (n->abstract()->shape != ir::Shape(kept)) {
+            n = c.emit("Reshape", {n, c.constant(intTuple(kept))});
+        }
+        return c.broadcastTo(n, xs);
+    };
+    const ir::DType t = c.dout()->abstract()->dtype;
+    ir::AttrMap keep;
+    keep.set("keep_dims", Value::boolean(true));
+    Node* zero = c.mask(c.emit("Equal", {c.input(0), c.scalar(t, 0.0)}), t);
+    Node* safe = c.emit("Add", {c.input(0), zero});  // the zeros become ones
+    Node* nonzeroProd = c.broadcastTo(c.emit("ReduceProd", {safe, c.input(1)}, keep), xs);
+    Node* zeros = c.broadcastTo(c.emit("ReduceSum", {zero, c.input(1)}, keep), xs);
+    Node* none = c.mask(c.emit("Equal", {zeros, c.scalar(t, 0.0)}), t);
+    Node* one = c.mask(c.emit("Equal", {zeros, c.scalar(t, 1.0)}), t);
+    Node* noZero = c.emit("Mul", {none, c.emit("RealDiv", {nonzeroProd, safe})});
+    Node* atTheZero = c.emit("Mul", {c.emit("Mul", {one, zero}), nonzeroProd});
+    c.setGrad(0, c.emit("Mul", {c.emit("Add", {noZero, atTheZero}), back(c.dout())}));
+}
+
 }  // namespace
 
 void registerArrayBprops(OpRegistry& reg) {
@@ -155,6 +185,7 @@ void registerArrayBprops(OpRegistry& reg) {
     setBprop(reg, "ReduceMean", [](BpropContext& c) { bpropReduce(c, true); });
     setBprop(reg, "ReduceMax", bpropReduceExtremum);
     setBprop(reg, "ReduceMin", bpropReduceExtremum);
+    setBprop(reg, "ReduceProd", bpropReduceProd);
     // A copy of the value (load elimination's TensorMove) passes the gradient through.
     setBprop(reg, "TensorMove", [](BpropContext& c) { c.setGrad(0, c.dout()); });
     setBprop(reg, "Dropout", [](BpropContext& c) {

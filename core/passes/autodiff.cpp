@@ -82,10 +82,22 @@ Node* Expander::prim(const Node* like, std::string_view name, const std::vector<
     n->setAbstract(r.abs && r.abs->kind == Abstract::Kind::Tensor
                        ? Abstract::tensor(r.abs->dtype, r.abs->shape)
                        : r.abs);
-    n->debug().scope = like->debug().scope;
+    n->debug().scope = gradientScope(like);
     n->debug().trace = like->debug().trace;
     created_.push_back(n);
     return n;
+}
+
+std::string gradientScope(const Node* forward) {
+    const std::string& scope = forward->debug().scope;
+    if (scope.rfind("Gradients", 0) == 0) {
+        return scope;  // a backward node already
+    }
+    std::string out = scope.empty() ? std::string("Gradients") : "Gradients/" + scope;
+    if (const auto* c = ir::nodeCast<CNode>(forward); c != nullptr && c->primitive() != nullptr) {
+        out += "/Grad_" + c->primitive()->name;
+    }
+    return out;
 }
 
 Node* Expander::zerosFor(const Node* like, const ir::AbstractPtr& a) {

@@ -202,7 +202,7 @@ void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dou
     }
     CNode* grads = m_.addCNode(bwd_, {bprop, d});
     grads->setAbstract(Abstract::tuple(abs));
-    grads->debug().scope = value->debug().scope;
+    grads->debug().scope = gradientScope(value);
     grads->debug().trace = value->debug().trace;
     created_.push_back(grads);
     auto item = [&](std::size_t k) {

@@ -48,6 +48,10 @@ struct Mapped {
 void eraseUnreachableGraphs(ir::Module& m);
 
 CompileError errorAt(const ir::Node* at, const std::string& pyType, const std::string& message);
+// MindSpore's scope of a node the backward pass makes for `forward`: "Gradients/" before the
+// forward scope, then "Grad_<Prim>" when a primitive's bprop made it, as 2.x dumps show
+// (`Gradients/Default/network-Net/Grad_MatMul`).
+std::string gradientScope(const ir::Node* forward);
 
 class Expander {
 public:
