@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_debug.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
@@ -284,6 +285,11 @@ const std::vector<Command>& commands() {
         {"svg", "lay out a .ir file with Graphviz and write SVG", exportCommand<svg>(true)},
         {"json", "export a .ir file as JSON for other tools", exportCommand<json>(false)},
         {"run", "run a network script (print to stdout, tracebacks to stderr)", runCommand()},
+        {"debug", "debug the graphs a network script runs, gdb-like, commands from stdin",
+         [](CLI::App& sub) -> Runner {
+             DebugRunner r = declareDebugCommand(sub);
+             return [r](Streams io) { return r(std::cin, io.out, io.err); };
+         }},
     };
     return list;
 }

@@ -30,6 +30,10 @@
 #include "passes/settings.h"
 #include "session/session.h"
 
+namespace irscope::runtime {
+class ExecObserver;
+}
+
 namespace irscope::compiler {
 
 struct CompilerOptions {
@@ -39,6 +43,9 @@ struct CompilerOptions {
     // Read MS_DEV_* from the process environment, as MindSpore does (tests turn it off).
     bool readEnvironment = true;
     CompileLimits limits;
+    // Every run of a compiled graph reports to this observer (irscope-cli debug's debugger),
+    // with every computed value kept inspectable until the run ends. Not owned; null: none.
+    runtime::ExecObserver* observer = nullptr;
 };
 
 class GraphCompilerImpl : public modules::GraphCompiler {

@@ -92,6 +92,10 @@ struct TensorSummary {
 };
 TensorSummary summarize(const Tensor& t);
 
+// Whether a node's source file (as its location gives it) is the file a user named: the
+// same path, or one is a path suffix of the other ("net.py" names "models/net.py").
+bool sourceFileMatches(std::string_view nodeFile, std::string_view wanted);
+
 // A computed value as the debugger shows it.
 struct ValueInfo {
     std::string name;  // how it was asked for: "%12", "%para1_x"

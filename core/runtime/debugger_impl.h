@@ -56,7 +56,6 @@ struct ModuleIndex {
 
 // The innermost known source location of a node (line 0 when none).
 ir::SourceLocation innermostSource(const ir::Node& n);
-bool fileMatches(std::string_view nodeFile, std::string_view wanted);
 
 // The kernels `loc` names in the index's module. `graphHint` is the graph a bare %N is in
 // ("" = the entry). `firstOfLine`: for a source line, only the first kernel of each run of

@@ -217,7 +217,11 @@ ir::SourceLocation innermostSource(const ir::Node& n) {
     return {};
 }
 
-bool fileMatches(std::string_view nodeFile, std::string_view wanted) {
+}  // namespace irscope::runtime::debug
+
+namespace irscope::runtime {
+
+bool sourceFileMatches(std::string_view nodeFile, std::string_view wanted) {
     auto strip = [](std::string_view s) {
         while (s.starts_with("./")) {
             s.remove_prefix(2);
@@ -236,6 +240,10 @@ bool fileMatches(std::string_view nodeFile, std::string_view wanted) {
     return nodeFile == wanted || suffixOf(nodeFile, wanted) || suffixOf(wanted, nodeFile);
 }
 
+}  // namespace irscope::runtime
+
+namespace irscope::runtime::debug {
+
 namespace {
 
 std::span<const ir::CNode* const> kernelsOf(const ir::FuncGraph* g, const ModuleIndex& idx,
@@ -251,7 +259,7 @@ std::span<const ir::CNode* const> kernelsOf(const ir::FuncGraph* g, const Module
 bool onLine(const ir::CNode& c, const Location& loc) {
     const auto& trace = c.debug().trace;
     return std::any_of(trace.begin(), trace.end(), [&](const ir::SourceLocation& s) {
-        return s.line == loc.line && fileMatches(s.file, loc.text);
+        return s.line == loc.line && sourceFileMatches(s.file, loc.text);
     });
 }
 
