@@ -57,6 +57,8 @@ bench: deps
 	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline
 	$(BENCH_DIR)/bench/bench_pipeline
 	$(BENCH_DIR)/bench/bench_pipeline --lazy-inline --cell-reuse 1
+	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_debugger
+	$(BENCH_DIR)/bench/bench_debugger
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

@@ -80,7 +80,7 @@ void Debugger::Impl::ensureResolved(const ExecInspector& ex) {
 void Debugger::Impl::onStoppedThread(const std::function<void()>& fn) {
     std::unique_lock lk(mu);
     if (state != State::Stopped || !stop) {
-        throw DebugError("The program is not stopped.");
+        throw debug::NotStopped();
     }
     if (std::this_thread::get_id() == stoppedThread) {
         lk.unlock();
@@ -263,10 +263,8 @@ int Debugger::addPoint(Breakpoint b, const debug::Location& loc, std::string* no
             }
             checked = true;
         });
-    } catch (const DebugError& e) {
-        if (std::string_view(e.what()) != "The program is not stopped.") {
-            throw;
-        }
+    } catch (const debug::NotStopped&) {
+        // checked against each run's module when it starts
     }
     if (note != nullptr) {
         note->clear();
@@ -331,7 +329,6 @@ void Debugger::start(std::function<void()> job, Resume first) {
     impl_->runCount = 0;
     impl_->cancelRequested = false;
     impl_->cancelDelivered = false;
-    impl_->pauseRequested = false;
     impl_->mode = first.mode == Mode::Continue || first.mode == Mode::Advance ? first.mode
                                                                               : Mode::StepInstruction;
     impl_->startDepth = 0;

@@ -23,6 +23,12 @@
 
 namespace irscope::runtime::debug {
 
+// What onStoppedThread throws when no run is stopped.
+class NotStopped : public DebugError {
+public:
+    NotStopped() : DebugError("The program is not stopped.") {}
+};
+
 // A location as typed (see debugger.h).
 struct Location {
     enum class Kind : std::uint8_t { Node, Parameter, Word, SourceLine };
