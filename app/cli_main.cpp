@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_devices.h"
 #include "cli_debug.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
@@ -204,13 +205,19 @@ std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequi
 // pass there, as MindSpore's save_graphs does: level 1 (the passes' files), or the level of
 // MS_DEV_SAVE_GRAPHS when that is higher (2 adds opt_a's sub-passes, 3 a .dot per file).
 // --pass-stats prints one table per compile to stderr once the script is done (as LLVM's
-// -time-passes does), so the script's own output stays clean.
+// -time-passes does), so the script's own output stays clean. --load-elim N and
+// --cell-reuse N set MS_DEV_SIDE_EFFECT_LOAD_ELIM / MS_DEV_CELL_REUSE for this run (over the
+// environment); --run-stats prints, per execution of a compiled graph, where it ran, its
+// kernels and copies, the memory it held against the plan, and its time (stderr).
 struct RunArgs {
     std::string script;
     std::uint64_t maxSteps = interp::Limits{}.maxSteps;
     std::size_t maxUnroll = compiler::CompileLimits{}.maxUnroll;
     std::string saveGraphs;
     bool passStats = false;
+    std::optional<std::int64_t> loadElim;
+    std::optional<std::int64_t> cellReuse;
+    bool runStats = false;
 };
 
 // The save-graphs level --save-graphs asks for: 1, or MS_DEV_SAVE_GRAPHS when higher.
@@ -231,6 +238,12 @@ int runScript(const RunArgs& a, Streams io) {
     if (!a.saveGraphs.empty()) {
         options.overrides.set(std::string(passes::kSaveGraphs), saveGraphsLevel());
         options.overrides.set(std::string(passes::kSaveGraphsPath), a.saveGraphs);
+    }
+    if (a.loadElim) {
+        options.overrides.set(std::string(passes::kSideEffectLoadElim), *a.loadElim);
+    }
+    if (a.cellReuse) {
+        options.overrides.set(std::string(passes::kCellReuse), *a.cellReuse);
     }
     // The context owns the compiler (it holds interpreter values and must go with it); the
     // session outlives it.
@@ -254,6 +267,15 @@ int runScript(const RunArgs& a, Streams io) {
         }
         io.err.flush();
     }
+    if (a.runStats) {
+        for (std::size_t i = 0; i < session->runs.size(); ++i) {
+            io.err << session::formatRunStats(session->runs[i], i);
+        }
+        if (session->runs.empty()) {
+            io.err << "Run statistics: the script ran no compiled graph (GRAPH_MODE Cell or @jit)\n";
+        }
+        io.err.flush();
+    }
     return r.exitStatus;
 }
 
@@ -274,7 +296,26 @@ std::function<Runner(CLI::App&)> runCommand() {
         sub.add_flag("--pass-stats", args->passStats,
                      "after the script, print per compile each pass's time, node counts, change "
                      "and peak memory to stderr");
+        sub.add_option("--load-elim", args->loadElim,
+                       "MS_DEV_SIDE_EFFECT_LOAD_ELIM for this run (0-3; 3 skips the copies "
+                       "and may compute wrong values)")
+            ->check(CLI::Range(0, 3));
+        sub.add_option("--cell-reuse", args->cellReuse,
+                       "MS_DEV_CELL_REUSE for this run (0 off, 1 lazy inline, 2 lazy inline "
+                       "then inline in task_emit)")
+            ->check(CLI::Range(0, 2));
+        sub.add_flag("--run-stats", args->runStats,
+                     "after the script, print per graph run its device, kernels (on the device "
+                     "/ fallbacks), copies, peak vs planned bytes and time to stderr");
         return [args](Streams io) { return runScript(*args, io); };
+    };
+}
+
+std::function<Runner(CLI::App&)> devicesCommand() {
+    return [](CLI::App& sub) -> Runner {
+        auto verbose = std::make_shared<bool>(false);
+        sub.add_flag("-v,--verbose", *verbose, "also name the registry ops each device lacks");
+        return [verbose](Streams io) { return listDevices(*verbose, io.out, io.err); };
     };
 }
 
@@ -285,6 +326,8 @@ const std::vector<Command>& commands() {
         {"svg", "lay out a .ir file with Graphviz and write SVG", exportCommand<svg>(true)},
         {"json", "export a .ir file as JSON for other tools", exportCommand<json>(false)},
         {"run", "run a network script (print to stdout, tracebacks to stderr)", runCommand()},
+        {"devices", "list the devices of the device plugins and their ops coverage",
+         devicesCommand()},
         {"debug", "debug the graphs a network script runs, gdb-like, commands from stdin",
          [](CLI::App& sub) -> Runner {
              DebugRunner r = declareDebugCommand(sub);

@@ -16,7 +16,7 @@
 #include "ir/module.h"
 #include "passes/compile_error.h"
 #include "passes/pipeline.h"
-#include "runtime/graph_eval.h"
+#include "runtime/executor.h"
 
 using namespace irscope;
 using ops::KernelArg;
@@ -107,10 +107,10 @@ Eval evaluate(const ir::Module& m, const Tensor& x, const std::string& name, con
     Eval e;
     const Tensor w = w0.clone();
     const Weights weights{{name, w}};
-    runtime::EvalOptions opts;
+    runtime::ExecOptions opts;
     opts.print = [&](std::string_view s) { e.printed += std::string(s) + "\n"; };
     const KernelArg in[] = {KernelArg(x)};
-    const KernelArg out = runtime::evaluateGraph(m, in, weights, opts);
+    const KernelArg out = runtime::Executor(m, opts).run(in, weights);
     e.out = values(out.tensor());
     e.weight = values(w);
     return e;

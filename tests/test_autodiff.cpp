@@ -10,7 +10,7 @@
 #include "ir/ir_text.h"
 #include "passes/compile_error.h"
 #include "passes/pipeline.h"
-#include "runtime/graph_eval.h"
+#include "runtime/executor.h"
 
 using namespace irscope;
 using namespace autodiff_test;
@@ -242,7 +242,7 @@ subgraph @CR_block(%para4_b) {
         const runtime::Tensor w = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
                                                                std::vector<double>{3.0, 5.0});
         const ops::KernelArg in[] = {ops::KernelArg(x)};
-        const ops::KernelArg r = runtime::evaluateGraph(*m, in, {{"w", w}});
+        const ops::KernelArg r = runtime::Executor(*m, {}).run(in, {{"w", w}});
         QVERIFY(r.isTuple());
         const runtime::Tensor& dx = r.elements()[0].elements()[0].tensor();
         const runtime::Tensor& dw = r.elements()[1].elements()[0].tensor();
@@ -303,7 +303,7 @@ subgraph @f(%para3_a, %para4_u) {
         const runtime::Tensor w = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
                                                                std::vector<double>{3.0, 5.0});
         const ops::KernelArg in[] = {ops::KernelArg(x)};
-        const ops::KernelArg r = runtime::evaluateGraph(*m, in, {{"w", w}});
+        const ops::KernelArg r = runtime::Executor(*m, {}).run(in, {{"w", w}});
         const runtime::Tensor& value = r.elements()[0].tensor();
         const runtime::Tensor& dw = r.elements()[1].elements()[0].tensor();
         QCOMPARE(value.getDouble(1), 50.0);

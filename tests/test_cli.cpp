@@ -303,6 +303,29 @@ private slots:
                  r.err.constData());
         QVERIFY2(err.contains("# 0 In file " + script + ":"), r.err.constData());
     }
+
+    // --load-elim overrides MS_DEV_SIDE_EFFECT_LOAD_ELIM for one run: the seed's net gets
+    // its gradient right at 1 and fails its assert at 3; --run-stats reports the run.
+    void runLoadElimOverrideAndRunStats() {
+        const QString script =
+            QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py");
+        const Result ok = runCli({QStringLiteral("run"), script, QStringLiteral("--load-elim"),
+                                  QStringLiteral("1"), QStringLiteral("--run-stats")});
+        QCOMPARE(ok.status, 0);
+        QVERIFY2(ok.out.contains("value= 3)"), ok.out.constData());
+        const QString stats = QString::fromUtf8(ok.err);
+        QVERIFY2(stats.contains("run 1: @BackwardNet_construct on cpu"), ok.err.constData());
+        QVERIFY2(stats.contains(QRegularExpression("memory:   peak \\d+ bytes \\(planned \\d+\\)")),
+                 ok.err.constData());
+        QVERIFY2(stats.contains("kernels:"), ok.err.constData());
+        const Result bad = runCli({QStringLiteral("run"), script, QStringLiteral("--load-elim"),
+                                   QStringLiteral("3")});
+        QCOMPARE(bad.status, 1);
+        QVERIFY2(bad.err.contains("AssertionError"), bad.err.constData());
+        const Result usage = runCli({QStringLiteral("run"), script, QStringLiteral("--load-elim"),
+                                     QStringLiteral("4")});
+        QCOMPARE(usage.status, 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCli)

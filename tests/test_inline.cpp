@@ -15,7 +15,7 @@
 #include "passes/compile_error.h"
 #include "passes/inline.h"
 #include "passes/pipeline.h"
-#include "runtime/graph_eval.h"
+#include "runtime/executor.h"
 
 using namespace irscope;
 using namespace irscope::ir;
@@ -286,7 +286,7 @@ private slots:
         QVERIFY(printIr(*m).find("Mul(%0, %para1_x)") != std::string::npos);
         // The result is still computed the same: (x - x) * x = 0.
         const runtime::Tensor x = f32({2, 3});
-        const auto out = runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{x}, {});
+        const auto out = runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{x}, {});
         QCOMPARE(out.tensor().getDouble(1), 0.0);
     }
 
@@ -320,7 +320,7 @@ private slots:
         QVERIFY2(m->verify().empty(), m->verify().c_str());
         const std::string printed = printIr(*m);
         QVERIFY2(printed.find("$(@f:%") != std::string::npos, printed.c_str());
-        const auto out = runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 2})}, {});
+        const auto out = runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{f32({1, 2})}, {});
         QCOMPARE(out.elements()[0].tensor().getDouble(1), 2.0 + 4.0);   // y + 2x
         QCOMPARE(out.elements()[1].tensor().getDouble(1), 2.0 + 40.0);  // y + 2*20
     }
@@ -355,7 +355,7 @@ private slots:
         auto m = parseIr(text, "closure_loop.ir");
         auto run = [&] {
             const auto out =
-                runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 2})}, {});
+                runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{f32({1, 2})}, {});
             return std::vector<double>{out.elements()[0].tensor().getDouble(0),
                                        out.elements()[1].tensor().getDouble(0)};
         };
@@ -423,7 +423,7 @@ private slots:
         QCOMPARE(nodeCast<CNode>(mul)->input(2), static_cast<Node*>(m->entry()->parameters()[1]));
         runtime::Tensor w = f32({3, 4});
         const auto out =
-            runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({-1, -2})}, {{"w", w}});
+            runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{f32({-1, -2})}, {{"w", w}});
         QCOMPARE(out.tensor().getDouble(1), -8.0);
     }
 
@@ -467,7 +467,7 @@ private slots:
         QVERIFY2(text.find("UpdateState(U, %") != std::string::npos, text.c_str());
         runtime::Tensor w = f32({0, 0});
         const auto out =
-            runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({5, 6})}, {{"w", w}});
+            runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{f32({5, 6})}, {{"w", w}});
         QCOMPARE(out.tensor().getDouble(0), 5.0);  // the Load reads the assigned value
     }
 
@@ -493,9 +493,9 @@ private slots:
         QVERIFY(runInline(*m));
         QCOMPARE(countCalls(*m), std::size_t(0));
         std::vector<std::string> lines;
-        runtime::EvalOptions opts;
+        runtime::ExecOptions opts;
         opts.print = [&](std::string_view s) { lines.emplace_back(s); };
-        runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 2})}, {}, opts);
+        runtime::Executor(*m, opts).run(std::vector<ops::KernelArg>{f32({1, 2})}, {});
         QCOMPARE(lines, (std::vector<std::string>{"first", "second"}));
         QVERIFY2(m->verify().empty(), m->verify().c_str());
     }
@@ -513,11 +513,11 @@ private slots:
             auto m = parseIr(text, "random.ir");
             const runtime::Tensor x = f32({1.5, -2, 3});
             auto run = [&] {
-                runtime::EvalOptions opts;
+                runtime::ExecOptions opts;
                 std::string printed;
                 opts.print = [&](std::string_view line) { printed += std::string(line) + ","; };
                 const auto out =
-                    runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{x}, {}, opts);
+                    runtime::Executor(*m, opts).run(std::vector<ops::KernelArg>{x}, {});
                 std::vector<double> v{static_cast<double>(std::hash<std::string>{}(printed))};
                 for (std::int64_t i = 0; i < 3; ++i) {
                     v.push_back(out.tensor().getDouble(i));

@@ -16,7 +16,7 @@
 #include "passes/compile_error.h"
 #include "passes/opt_a.h"
 #include "passes/pipeline.h"
-#include "runtime/graph_eval.h"
+#include "runtime/executor.h"
 
 using namespace irscope;
 using namespace irscope::ir;
@@ -72,7 +72,7 @@ std::vector<double> values(const Tensor& t) {
 }
 
 std::vector<double> eval(const Module& m, const Tensor& x) {
-    return values(runtime::evaluateGraph(m, std::vector<ops::KernelArg>{x}, {}).tensor());
+    return values(runtime::Executor(m, {}).run(std::vector<ops::KernelArg>{x}, {}).tensor());
 }
 
 // A tensor-condition loop `i = Tensor(0); while i < n: x = x * 2; i = i + 1; return x`.
@@ -308,7 +308,7 @@ private slots:
         QCOMPARE(countPrim(*m, "UpdateState"), std::size_t(2));
         Tensor w = f32({0, 0});
         const auto out =
-            runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({5, 6})}, {{"w", w}});
+            runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{f32({5, 6})}, {{"w", w}});
         QCOMPARE(values(out.tensor()), (std::vector<double>{-25, -36}));
         QCOMPARE(values(w), (std::vector<double>{5, 6}));
     }
@@ -534,7 +534,7 @@ private slots:
         auto run = [&] {
             Tensor w = f32({0, 0});
             const auto out =
-                runtime::evaluateGraph(*m, std::vector<ops::KernelArg>{f32({1, 3})}, {{"w", w}});
+                runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{f32({1, 3})}, {{"w", w}});
             std::vector<double> v = values(out.tensor());
             const std::vector<double> wv = values(w);
             v.insert(v.end(), wv.begin(), wv.end());

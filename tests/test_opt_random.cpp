@@ -19,7 +19,7 @@
 #include "passes/opt_a.h"
 #include "passes/pipeline.h"
 #include "random_module.h"
-#include "runtime/graph_eval.h"
+#include "runtime/executor.h"
 
 using namespace irscope;
 using namespace irscope::ir;
@@ -227,11 +227,10 @@ private slots:
             auto m = parseIr(text, "monad.ir");
             auto run = [&] {
                 runtime::Tensor w = f32({0.5, 1, -1});
-                runtime::EvalOptions opts;
+                runtime::ExecOptions opts;
                 std::string printed;
                 opts.print = [&](std::string_view line) { printed += std::string(line) + "\n"; };
-                const auto out = runtime::evaluateGraph(
-                    *m, std::vector<ops::KernelArg>{f32({2, -1, 0.25})}, {{"w", w}}, opts);
+                const auto out = runtime::Executor(*m, opts).run(std::vector<ops::KernelArg>{f32({2, -1, 0.25})}, {{"w", w}});
                 std::vector<double> v = values(out.tensor());
                 v.push_back(static_cast<double>(std::hash<std::string>{}(printed)));
                 const std::vector<double> wv = values(w);

@@ -9,7 +9,7 @@
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "passes/type_inference.h"
-#include "runtime/graph_eval.h"
+#include "runtime/executor.h"
 #include "session/compile_record.h"
 
 namespace irscope::compiler {
@@ -93,6 +93,7 @@ struct GraphCompilerImpl::Compiled {
     // method), kept alive so that their addresses (part of the cache key) cannot be reused
     // by other objects while this graph is cached.
     std::vector<Value> pinned;
+    std::size_t record = 0;  // its CompileRecord in the session
 };
 
 GraphCompilerImpl::GraphCompilerImpl(CompilerOptions options,
@@ -238,6 +239,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     }
 
     auto c = std::make_shared<Compiled>();
+    c->record = session_->compiles.size() - 1;
     for (const WeightBinding& w : entryWeights(*state)) {
         c->weights.emplace(w.name, w.storage);
         for (const auto& entry : state->weightParams) {
@@ -315,7 +317,7 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
             throw interp::PyError(interp::Exc::TypeError, e.message());
         }
     }
-    runtime::EvalOptions opts;
+    runtime::ExecOptions opts;
     opts.print = [&I](std::string_view line) {
         std::string text(line);
         text += "\n";
@@ -330,10 +332,21 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
             opts.maxCallDepth = static_cast<std::size_t>(std::get<std::int64_t>(it->second));
         }
     }
+    opts.device = options_.device;
+    opts.observer = options_.observer;
+    opts.keepValues = options_.observer != nullptr;  // the debugger inspects any value
     ops::KernelArg out;
+    session::RunRecord record;
+    record.graphName = c.module->entry()->name();
+    record.compile = c.record;
     try {
-        out = runtime::evaluateGraph(*c.module, inputs, currentWeights(c), opts);
+        runtime::Executor executor(*c.module, std::move(opts));
+        out = executor.run(inputs, currentWeights(c), &record.stats);
+        record.outputs = session::summarizeOutput(out);
+        session_->runs.push_back(std::move(record));
     } catch (const runtime::EvalError& e) {
+        record.error = e.message();
+        session_->runs.push_back(std::move(record));
         I.checkCancel();
         detail::raiseEvalError(I, e, c.function);
     }

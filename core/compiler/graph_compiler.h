@@ -3,7 +3,7 @@
 // compiles the target through the pass pipeline (parse, symbol_resolve, type_inference,
 // ...), recording every pass into a CompileRecord of the Session; later calls with the same
 // signature reuse the compiled graph, as MindSpore does. Every call then runs the compiled
-// entry graph with the CPU kernels (runtime/graph_eval.h) on the call's inputs, with the
+// entry graph with the executor (runtime/executor.h) on the call's inputs, with the
 // Cell's Parameters bound by name so Assign updates them in place.
 //
 //   auto compiler = GraphCompilerImpl::install(interpreter);   // on mindspore's context
@@ -43,6 +43,9 @@ struct CompilerOptions {
     // Read MS_DEV_* from the process environment, as MindSpore does (tests turn it off).
     bool readEnvironment = true;
     CompileLimits limits;
+    // Where compiled graphs run: null for the CPU, else kernels the device supports run
+    // there (irscope-cli run --device).
+    runtime::DevicePtr device;
     // Every run of a compiled graph reports to this observer (irscope-cli debug's debugger),
     // with every computed value kept inspectable until the run ends. Not owned; null: none.
     runtime::ExecObserver* observer = nullptr;

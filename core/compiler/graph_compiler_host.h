@@ -12,7 +12,7 @@
 #include "ops/op_registry.h"
 #include "passes/compile_error.h"
 #include "passes/settings.h"
-#include "runtime/graph_eval.h"
+#include "runtime/eval_error.h"
 
 namespace irscope::compiler::detail {
 

@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <stdexcept>
 #include <stop_token>
 #include <string>
 #include <string_view>
@@ -32,7 +33,7 @@
 #include "ir/node.h"
 #include "ops/op_registry.h"
 #include "runtime/device.h"
-#include "runtime/graph_eval.h"  // EvalError (the executor's error type) and EvalOptions
+#include "runtime/eval_error.h"
 #include "runtime/tensor.h"
 
 namespace irscope::ir {
@@ -42,10 +43,14 @@ class FuncGraph;
 
 namespace irscope::runtime {
 
-// Thrown (by the executor or an observer) to stop a run; the host sees a RuntimeError.
-class ExecCancelled : public std::runtime_error {
+// Thrown (by the executor when ExecOptions::cancel / isCancelled say so, or by an observer)
+// to stop a run; it is an EvalError (a RuntimeError for the host), so every driver that
+// catches EvalError sees it. The executor adds the node it stopped before.
+class ExecCancelled : public EvalError {
 public:
-    ExecCancelled() : std::runtime_error("The run was stopped.") {}
+    ExecCancelled() : EvalError("The run was stopped.") {}
+    ExecCancelled(ir::SourceLocation where, const std::string& node)
+        : EvalError("The run was stopped.", "RuntimeError", std::move(where), node) {}
 };
 
 // One active graph call, outermost first.
@@ -54,7 +59,10 @@ struct StackFrame {
     const ir::CNode* callSite = nullptr;  // the caller's kernel (null for the entry)
 };
 
-// Where a kernel runs: "cpu" or the device's name.
+// One kernel about to run or just run. A graph call's afterKernel comes when the callee
+// returned; a tail call (the graph's last action, how while loops iterate) has no
+// afterKernel: the callee's frame replaces the caller's on the stack, whose callSite is
+// then the tail call.
 struct KernelEvent {
     const ir::CNode* node = nullptr;      // the kernel
     std::span<const StackFrame> stack;    // stack.back().graph == node->graph()
@@ -93,10 +101,15 @@ public:
 
 struct ExecOptions {
     std::function<void(std::string_view)> print;  // Print's lines (without newline)
+    // Device warnings (a failed launch, once per op), without newline. Null: stderr.
+    std::function<void(std::string_view)> warn;
     std::stop_token cancel;                       // checked before every kernel
     std::function<bool()> isCancelled;            // also checked before every kernel
     std::size_t maxCallDepth = 1000;
-    std::uint64_t maxSteps = 50'000'000;
+    std::uint64_t maxSteps = 50'000'000;          // CNodes evaluated per run
+    // Keep every computed value until the run ends (ExecInspector::valueOf sees them all,
+    // what a debugger needs); otherwise a value is released after its last use.
+    bool keepValues = false;
     DevicePtr device;                  // null: everything on the CPU
     ExecObserver* observer = nullptr;  // not owned
 };

@@ -80,6 +80,8 @@ public:
     bool sharesStorageWith(const Tensor& o) const { return storage_ == o.storage_; }
     // Identity of the buffer, for memory statistics and the debugger.
     const void* storageId() const { return storage_.get(); }
+    // A handle that tells when the buffer is freed (the executor's memory accounting).
+    std::weak_ptr<Storage> storageHandle() const { return storage_; }
 
 private:
     DType dtype_ = DType::Float32;

@@ -6,9 +6,6 @@
 // shared_ptr<const Session>) to the UI thread when the run is done; from then on it is
 // only read, so readers need no locks. Nothing inside refers back to the interpreter, the
 // compiler or a live Module: snapshots are self-contained text.
-//
-// Runs (device, outputs, timings of executing the compiled graphs) are not part of it
-// yet; they will be added with the runtime.
 #pragma once
 
 #include <string>
@@ -16,6 +13,7 @@
 
 #include "passes/settings.h"
 #include "session/compile_record.h"
+#include "session/run_record.h"
 
 namespace irscope::session {
 
@@ -24,6 +22,7 @@ struct Session {
     std::string scriptText;
     passes::Settings settings;            // as the run started (each compile keeps its own copy)
     std::vector<CompileRecord> compiles;  // in the order the script triggered them
+    std::vector<RunRecord> runs;          // every execution of a compiled graph, in order
     std::string output;                   // what the script printed (stdout and stderr interleaved)
 };
 

@@ -1,4 +1,4 @@
-// What the Print operator writes for one of its inputs, in graph mode (the evaluator) and
+// What the Print operator writes for one of its inputs, in graph mode (the executor) and
 // in PyNative (ops.Print / F.print_): each input on its own line, strings as they are,
 // tensors as MindSpore's Tensor::ToStringNoLimit (`Tensor(shape=[3], dtype=Float32,
 // value=[...])`), Python scalars as Python prints them, tuples element by element.

@@ -1,4 +1,4 @@
-// The evaluator's runtime values and the helpers on them (internal to graph_eval): a value
+// The executor's runtime values and the helpers on them (internal to the executor): a value
 // is a kernel argument, a function (a closure over a frame, a Partial application, a
 // primitive) or a tuple holding functions; a frame is one activation of a graph.
 #pragma once
@@ -10,7 +10,7 @@
 
 #include "ir/module.h"
 #include "ops/op_registry.h"
-#include "runtime/graph_eval.h"
+#include "runtime/eval_error.h"
 
 namespace irscope::runtime::detail {
 

@@ -1,4 +1,4 @@
-#include "runtime/graph_eval_print.h"
+#include "runtime/print_format.h"
 
 #include "ir/ir_text.h"
 #include "runtime/float_format.h"

@@ -1,4 +1,15 @@
-#include "runtime/graph_eval_values.h"
+#include "runtime/executor_values.h"
+
+namespace irscope::runtime {
+
+EvalError::EvalError(const std::string& message, std::string pyType, ir::SourceLocation where,
+                     const std::string& node)
+    : std::runtime_error(node.empty() ? message : message + "\n  at " + node),
+      pyType_(std::move(pyType)),
+      message_(message),
+      where_(std::move(where)) {}
+
+}  // namespace irscope::runtime
 
 namespace irscope::runtime::detail {
 

@@ -1,0 +1,639 @@
+// The executor: a frame per graph activation, closures for graph values (a graph and the
+// frame its free variables live in), Partial applications, tail calls for loops, kernels in
+// task_emit's execution order, values released after their last use, and the registry's
+// CPU kernels (or the device's, executor_device.cpp) for every primitive that is not
+// structural.
+#include "runtime/executor.h"
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "ir/module.h"
+#include "runtime/executor_impl.h"
+#include "runtime/print_format.h"
+
+namespace irscope::runtime {
+
+using namespace detail;  // NOLINT: the runtime values and their helpers
+
+namespace {
+
+bool isMonad(const RValue& v) {
+    return v.arg.isValue() && v.arg.value() && v.arg.value()->kind == ir::Value::Kind::Monad;
+}
+
+}  // namespace
+
+const ops::OpDef* findOp(std::string_view name) {
+    const ops::OpRegistry& reg = ops::OpRegistry::instance();
+    const ops::OpDef* op = reg.find(name);
+    constexpr std::string_view kPrimFunc = "PrimFunc_";
+    if (op == nullptr && std::string_view(name).substr(0, kPrimFunc.size()) == kPrimFunc) {
+        op = reg.find(std::string_view(name).substr(kPrimFunc.size()));
+    }
+    return op;
+}
+
+// ---------------------------------------------------------------------------------------
+// Memory accounting
+
+void MemoryMeter::exclude(const Tensor& t) { excluded_.insert(t.storageId()); }
+
+void MemoryMeter::produced(const ops::KernelArg& a) {
+    if (a.isTuple()) {
+        for (const ops::KernelArg& e : a.elements()) {
+            produced(e);
+        }
+        return;
+    }
+    if (!a.isTensor()) {
+        return;
+    }
+    const Tensor& t = a.tensor();
+    const void* id = t.storageId();
+    if (t.nbytes() == 0 || excluded_.count(id)) {
+        return;
+    }
+    collect();  // the peak is taken here: forget what was freed since the last kernel
+    auto it = live_.find(id);
+    if (it != live_.end() && !it->second.storage.expired()) {
+        return;  // a view of a buffer already counted (Reshape, Depend)
+    }
+    const std::uint64_t bytes =
+        (t.nbytes() + passes::backend::kMemAlign - 1) / passes::backend::kMemAlign *
+        passes::backend::kMemAlign;
+    if (it != live_.end()) {
+        liveBytes_ -= it->second.bytes;  // a freed buffer's address came back
+    }
+    live_[id] = Entry{t.storageHandle(), bytes};
+    liveBytes_ += bytes;
+    peakBytes_ = std::max(peakBytes_, liveBytes_);
+}
+
+void MemoryMeter::collect() {
+    for (auto it = live_.begin(); it != live_.end();) {
+        if (it->second.storage.expired()) {
+            liveBytes_ -= it->second.bytes;
+            it = live_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void MemoryMeter::reset() {
+    live_.clear();
+    excluded_.clear();
+    liveBytes_ = 0;
+    peakBytes_ = 0;
+}
+
+// ---------------------------------------------------------------------------------------
+// The inspector
+
+std::optional<ops::KernelArg> Executor::Impl::valueOf(const ir::Node* n) const {
+    if (n == nullptr) {
+        return std::nullopt;
+    }
+    if (const auto* v = ir::nodeCast<ir::ValueNode>(n)) {
+        if (v->value() && (v->value()->kind == ir::Value::Kind::Graph ||
+                           v->value()->kind == ir::Value::Kind::Primitive)) {
+            return std::nullopt;
+        }
+        return ops::kernelArgFromValue(v->value());
+    }
+    for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+        for (const Frame* f = *it; f != nullptr; f = f->parent.get()) {
+            if (f->graph != n->graph()) {
+                continue;
+            }
+            const auto found = f->values.find(n);
+            if (found == f->values.end()) {
+                break;
+            }
+            if (found->second.fn) {
+                return std::nullopt;
+            }
+            try {
+                return hostValue(found->second);
+            } catch (const std::exception&) {
+                return std::nullopt;  // a function inside a tuple
+            }
+        }
+    }
+    if (const auto* p = ir::nodeCast<ir::Parameter>(n)) {
+        const auto it = globals_.find(p);
+        if (it != globals_.end() && !it->second.fn) {
+            return hostValue(it->second);
+        }
+    }
+    return std::nullopt;
+}
+
+std::span<const ir::CNode* const> Executor::Impl::order(const ir::FuncGraph* g) const {
+    const auto it = plans_.find(g);
+    if (it == plans_.end()) {
+        return {};
+    }
+    return it->second.order;
+}
+
+// ---------------------------------------------------------------------------------------
+// Running graphs
+
+Executor::Impl::Impl(const ir::Module& m, ExecOptions o)
+    : m_(m), opts_(std::move(o)), plans_(planModule(m)), owners_(freeVariableOwners(m)) {}
+
+const GraphPlan& Executor::Impl::plan(const ir::FuncGraph* g) {
+    auto it = plans_.find(g);
+    if (it == plans_.end()) {
+        it = plans_.emplace(g, planModule(m_).at(g)).first;
+    }
+    return it->second;
+}
+
+void Executor::Impl::step(const ir::Node& n) {
+    if (++steps_ > opts_.maxSteps) {
+        failAt(n, "The graph evaluation exceeded " + std::to_string(opts_.maxSteps) +
+                      " steps (the step limit of the run).");
+    }
+    if (opts_.cancel.stop_requested() || (opts_.isCancelled && opts_.isCancelled())) {
+        ir::SourceLocation where;
+        for (auto it = n.debug().trace.rbegin(); it != n.debug().trace.rend(); ++it) {
+            if (it->line > 0) {
+                where = *it;
+                break;
+            }
+        }
+        throw ExecCancelled(std::move(where), describeNode(n));
+    }
+}
+
+// The frame of `g` for a closure made in `cur`: the nearest activation of a graph whose
+// nodes g uses, so loop frames do not chain up behind each other.
+FramePtr Executor::Impl::closureParent(const ir::FuncGraph* g, const FramePtr& cur) {
+    const auto it = owners_.find(g);
+    if (it == owners_.end() || it->second.empty()) {
+        return nullptr;
+    }
+    for (FramePtr f = cur; f; f = f->parent) {
+        if (it->second.count(f->graph)) {
+            return f;
+        }
+    }
+    return cur;
+}
+
+RValue Executor::Impl::constant(const ir::ValuePtr& v, const FramePtr& frame) {
+    if (v && v->kind == ir::Value::Kind::Graph) {
+        auto f = std::make_shared<Func>();
+        f->kind = Func::Kind::Closure;
+        f->graph = v->graph;
+        f->parent = closureParent(v->graph, frame);
+        return RValue::func(std::move(f));
+    }
+    if (v && v->kind == ir::Value::Kind::Primitive) {
+        auto f = std::make_shared<Func>();
+        f->kind = Func::Kind::Primitive;
+        f->prim = v->prim;
+        return RValue::func(std::move(f));
+    }
+    return RValue::of(ops::kernelArgFromValue(v));
+}
+
+static FramePtr findFrame(const FramePtr& from, const Frame* target) {
+    for (FramePtr f = from; f; f = f->parent) {
+        if (f.get() == target) {
+            return f;
+        }
+    }
+    return from;
+}
+
+RValue Executor::Impl::valueIn(const ir::Node* n, const FramePtr& frame) {
+    if (const auto* v = ir::nodeCast<ir::ValueNode>(n)) {
+        return constant(v->value(), frame);
+    }
+    for (Frame* f = frame.get(); f != nullptr; f = f->parent.get()) {
+        if (f->graph != n->graph()) {
+            continue;
+        }
+        const auto it = f->values.find(n);
+        if (it != f->values.end()) {
+            return it->second;
+        }
+        if (const auto* c = ir::nodeCast<ir::CNode>(n)) {
+            // A node of an enclosing graph its order has not reached yet (or never reaches:
+            // only an inner graph uses it): evaluate it there now.
+            FramePtr owner = findFrame(frame, f);
+            RValue r = evalCNode(*c, owner, nullptr);
+            owner->values[n] = r;
+            return r;
+        }
+        break;
+    }
+    if (const auto* p = ir::nodeCast<ir::Parameter>(n)) {
+        const auto it = globals_.find(p);
+        if (it != globals_.end()) {
+            return it->second;
+        }
+    }
+    failAt(*n, "The value of this node is not available here: it belongs to graph @" +
+                   (n->graph() ? n->graph()->name() : std::string("?")) +
+                   ", which is not an enclosing activation.");
+}
+
+void Executor::Impl::checkDepth(const ir::CNode* site) {
+    if (depth_ < opts_.maxCallDepth) {
+        return;
+    }
+    const std::string msg =
+        "Exceed function call depth limit " + std::to_string(opts_.maxCallDepth) +
+        ", (function call depth: " + std::to_string(depth_ + 1) +
+        "). It's always happened with complex construction of code or infinite "
+        "recursion or loop. Please check the code if it's has the infinite recursion "
+        "or call 'context.set_context(max_call_depth=value)' to adjust this value.";
+    if (site != nullptr) {
+        failAt(*site, msg);
+    }
+    throw EvalError(msg, "RuntimeError");
+}
+
+RValue Executor::Impl::runGraph(const ir::FuncGraph* g, FramePtr parent, std::vector<RValue> args,
+                                const ir::CNode* site) {
+    checkDepth(site);
+    ++depth_;
+    stack_.push_back(StackFrame{g, site});
+    frames_.push_back(nullptr);
+    struct Leave {
+        Impl& ex;
+        ~Leave() {
+            --ex.depth_;
+            ex.stack_.pop_back();
+            ex.frames_.pop_back();
+        }
+    } leave{*this};
+    for (;;) {
+        if (g->returnNode() == nullptr || g->output() == nullptr) {
+            throw EvalError("Graph @" + g->name() + " has no Return node (or returns nothing).",
+                            "RuntimeError");
+        }
+        auto frame = std::make_shared<Frame>();
+        frame->graph = g;
+        frame->parent = std::move(parent);
+        stack_.back() = StackFrame{g, site};
+        frames_.back() = frame.get();
+        const auto& params = g->parameters();
+        // Real dumps pass a trailing U monad to branch graphs that list no parameter for it
+        // (`%7(UMonad[U])`): drop surplus monads.
+        while (args.size() > params.size() && isMonad(args.back())) {
+            args.pop_back();
+        }
+        if (params.size() != args.size()) {
+            const std::string msg = "The graph @" + g->name() + " takes " +
+                                    std::to_string(params.size()) + " arguments, but " +
+                                    std::to_string(args.size()) + " were given.";
+            if (site != nullptr) {
+                failAt(*site, msg, "TypeError");
+            }
+            throw EvalError(msg, "TypeError");
+        }
+        for (std::size_t i = 0; i < params.size(); ++i) {
+            frame->values[params[i]] = std::move(args[i]);
+        }
+        const GraphPlan& p = plan(g);
+        for (std::size_t t = 0; t < p.body.size(); ++t) {
+            const ir::CNode* c = p.body[t];
+            if (frame->values.count(c) == 0) {
+                frame->values[c] = evalCNode(*c, frame, &p);
+            }
+            if (!opts_.keepValues) {
+                if (!p.releaseAfter[t].empty()) {
+                    for (const ir::Node* dead : p.releaseAfter[t]) {
+                        frame->values.erase(dead);
+                    }
+                    if (opts_.device) {
+                        collectMirrors();
+                    }
+                }
+            }
+        }
+        if (p.tailCall == nullptr) {
+            return valueIn(g->output(), frame);
+        }
+        // The tail call: resolve the callee; a graph continues in this loop.
+        const ir::CNode& call = *p.tailCall;
+        step(call);
+        RValue callee = valueIn(call.input(0), frame);
+        std::vector<RValue> next = callArgs(call, frame);
+        while (callee.fn && callee.fn->kind == Func::Kind::Partial) {
+            std::vector<RValue> all = callee.fn->bound;
+            all.insert(all.end(), next.begin(), next.end());
+            next = std::move(all);
+            RValue inner = callee.fn->inner;
+            callee = std::move(inner);
+        }
+        if (!callee.fn || callee.fn->kind != Func::Kind::Closure) {
+            return callValue(call, callee, std::move(next));
+        }
+        if (opts_.observer != nullptr) {
+            KernelEvent e = event(call, p, true);
+            opts_.observer->beforeKernel(e, *this);
+        }
+        g = callee.fn->graph;
+        parent = callee.fn->parent;
+        args = std::move(next);
+        site = &call;
+        frame.reset();
+    }
+}
+
+std::vector<RValue> Executor::Impl::callArgs(const ir::CNode& c, const FramePtr& frame) {
+    std::vector<RValue> args;
+    args.reserve(c.size() - 1);
+    for (std::size_t i = 1; i < c.size(); ++i) {
+        args.push_back(valueIn(c.input(i), frame));
+    }
+    return args;
+}
+
+RValue Executor::Impl::callValue(const ir::CNode& site, const RValue& f, std::vector<RValue> args) {
+    if (!f.fn) {
+        failAt(site, "The callee is not a function (a graph, a Partial or a primitive).",
+               "TypeError");
+    }
+    switch (f.fn->kind) {
+        case Func::Kind::Closure:
+            return runGraph(f.fn->graph, f.fn->parent, std::move(args), &site);
+        case Func::Kind::Partial: {
+            std::vector<RValue> all = f.fn->bound;
+            all.insert(all.end(), std::make_move_iterator(args.begin()),
+                       std::make_move_iterator(args.end()));
+            return callValue(site, f.fn->inner, std::move(all));
+        }
+        case Func::Kind::Primitive:
+            return applyPrimitive(site, *f.fn->prim, std::move(args));
+    }
+    return {};
+}
+
+KernelEvent Executor::Impl::event(const ir::CNode& c, const GraphPlan& p, bool callsGraph) {
+    KernelEvent e;
+    e.node = &c;
+    e.stack = stack_;
+    const auto it = p.index.find(&c);
+    e.index = it != p.index.end() ? it->second : 0;
+    e.step = steps_;
+    e.callsGraph = callsGraph;
+    e.placement = callsGraph ? std::string_view("cpu") : placementName(c);
+    return e;
+}
+
+RValue Executor::Impl::evalCNode(const ir::CNode& c, const FramePtr& frame, const GraphPlan* p) {
+    step(c);
+    const ir::PrimitiveData* prim = c.primitive();
+    if (prim == nullptr && c.size() == 0) {
+        failAt(c, "A CNode without a callee.");
+    }
+    const bool observed = opts_.observer != nullptr && p != nullptr;
+    const bool callsGraph = prim == nullptr || prim->name == "Switch" || prim->name == "Partial";
+    KernelEvent e;
+    if (observed) {
+        e = event(c, *p, callsGraph);
+        opts_.observer->beforeKernel(e, *this);
+    }
+    RValue out;
+    if (prim != nullptr) {
+        out = applyPrimitive(c, *prim, callArgs(c, frame));
+    } else {
+        RValue callee = valueIn(c.input(0), frame);
+        out = callValue(c, callee, callArgs(c, frame));
+    }
+    if (observed) {
+        const ops::KernelArg shown = out.fn ? ops::KernelArg() : hostValue(out, true);
+        e.stack = stack_;
+        opts_.observer->afterKernel(e, shown, *this);
+    }
+    return out;
+}
+
+RValue Executor::Impl::print(const std::vector<RValue>& args, const ir::CNode& site) {
+    for (const RValue& a : args) {
+        const ops::KernelArg k = hostArg(site, a);
+        if (isPrintSkipped(k)) {
+            continue;
+        }
+        if (opts_.print) {
+            opts_.print(formatPrintInput(k));
+        }
+    }
+    return RValue::of(ops::KernelArg(Tensor(DType::Int32, Shape{1})));
+}
+
+RValue Executor::Impl::applyPrimitive(const ir::CNode& site, const ir::PrimitiveData& prim,
+                                      std::vector<RValue> args) {
+    const std::string& name = prim.name;
+    auto need = [&](std::size_t n) {
+        if (args.size() < n) {
+            failAt(site,
+                   "For '" + name + "', " + std::to_string(n) + " inputs are needed, but got " +
+                       std::to_string(args.size()) + ".",
+                   "TypeError");
+        }
+    };
+    if (name == "MakeTuple" || name == "MakeList" || name == "make_list") {
+        return makeTuple(std::move(args));
+    }
+    if (name == "TupleGetItem" || name == "ListGetItem" || name == "tuple_getitem" ||
+        name == "list_getitem") {
+        need(2);
+        return tupleItem(site, args[0], args[1]);
+    }
+    if (name == "Depend" || name == "StopGradient" || name == "stop_gradient") {
+        need(1);
+        return std::move(args[0]);
+    }
+    if (name == "UpdateState") {
+        return RValue::of(ops::KernelArg(ir::Value::monadValue(ir::MonadKind::U)));
+    }
+    if (name == "Switch") {
+        need(3);
+        return truthOf(site, hostCondition(args[0])) ? std::move(args[1]) : std::move(args[2]);
+    }
+    if (name == "Partial") {
+        need(1);
+        auto f = std::make_shared<Func>();
+        f->kind = Func::Kind::Partial;
+        f->inner = std::move(args[0]);
+        f->bound.assign(std::make_move_iterator(args.begin() + 1),
+                        std::make_move_iterator(args.end()));
+        if (!f->inner.fn) {
+            failAt(site, "For 'Partial', the first input must be a function.", "TypeError");
+        }
+        return RValue::func(std::move(f));
+    }
+    if (name == "Print") {
+        return print(args, site);
+    }
+    if (name == "Return") {
+        need(1);
+        return std::move(args[0]);
+    }
+    const ops::OpDef* op = findOp(name);
+    if (op == nullptr || !op->cpuKernel) {
+        failAt(site, "The primitive '" + name + "' has no CPU kernel.", "RuntimeError");
+    }
+    ++kernels_;
+    std::vector<ops::KernelArg> inputs;
+    inputs.reserve(args.size());
+    for (const RValue& a : args) {
+        inputs.push_back(toKernel(site, a));
+    }
+    // MindSpore 2.x dumps pass constructor attributes as trailing inputs
+    // (`ReduceSum(%x, (), Bool(0))`): map them back onto the registry's attributes.
+    ir::AttrMap attrs = prim.attrs;
+    const bool variadic = std::any_of(op->inputs.begin(), op->inputs.end(),
+                                      [](const ops::ArgSpec& a) { return a.variadic; });
+    if (!variadic && inputs.size() > op->inputs.size()) {
+        std::size_t extra = inputs.size() - op->inputs.size();
+        for (std::size_t k = 0; k < extra && k < op->attrs.size(); ++k) {
+            const ops::KernelArg& in = inputs[op->inputs.size() + k];
+            if (in.isValue() && in.value() && in.value()->kind != ir::Value::Kind::Monad) {
+                attrs.set(op->attrs[k].name, in.value());
+            }
+        }
+        // Monads stay (the kernels ignore an absent or monad trailing input).
+        inputs.resize(op->inputs.size());
+    }
+    ops::KernelArg out = runKernel(site, *op, attrs, std::move(inputs));
+    meter_.produced(out);
+    return RValue::of(std::move(out));
+}
+
+ops::KernelArg Executor::Impl::runOnCpu(const ir::CNode& site, const ops::OpDef& op,
+                                        const ir::AttrMap& attrs,
+                                        std::span<const ops::KernelArg> inputs) {
+    try {
+        return ops::OpRegistry::instance().run(op, attrs, inputs);
+    } catch (const EvalError&) {
+        throw;
+    } catch (const ops::OpError& e) {
+        failAt(site, e.what(), std::string(ops::errorKindName(e.kind())));
+    } catch (const std::exception& e) {
+        failAt(site, e.what());
+    }
+}
+
+ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
+                                   const std::map<std::string, Tensor, std::less<>>& weights,
+                                   RunStats* stats) {
+    const ir::FuncGraph* entry = m_.entry();
+    if (entry == nullptr) {
+        throw EvalError("The module has no entry graph.", "RuntimeError");
+    }
+    const auto start = std::chrono::steady_clock::now();
+    globals_.clear();
+    stack_.clear();
+    frames_.clear();
+    meter_.reset();
+    depth_ = 0;
+    steps_ = 0;
+    kernels_ = 0;
+    beginDeviceRun();
+    std::vector<RValue> args;
+    std::vector<const void*> shared;
+    std::size_t next = 0;
+    for (const ir::Parameter* p : entry->parameters()) {
+        if (p->hasDefault()) {
+            const auto it = weights.find(p->name());
+            if (it == weights.end()) {
+                throw EvalError("The weight '" + p->name() + "' of graph @" + entry->name() +
+                                    " has no bound value (no Parameter named '" + p->name() +
+                                    "').",
+                                "RuntimeError");
+            }
+            // A Parameter owns its storage: the run reads and writes the caller's tensor.
+            RValue w = RValue::of(ops::KernelArg(it->second));
+            shared.push_back(it->second.storageId());
+            meter_.exclude(it->second);
+            globals_[p] = w;
+            args.push_back(std::move(w));
+            continue;
+        }
+        if (next >= inputs.size()) {
+            break;
+        }
+        const ops::KernelArg& in = inputs[next++];
+        if (in.isTensor()) {
+            shared.push_back(in.tensor().storageId());
+            meter_.exclude(in.tensor());
+        }
+        RValue v = RValue::of(in);
+        globals_[p] = v;
+        args.push_back(std::move(v));
+    }
+    const std::size_t wanted = static_cast<std::size_t>(
+        std::count_if(entry->parameters().begin(), entry->parameters().end(),
+                      [](const ir::Parameter* p) { return !p->hasDefault(); }));
+    if (inputs.size() != wanted) {
+        throw EvalError("The graph @" + entry->name() + " takes " + std::to_string(wanted) +
+                            " inputs, but " + std::to_string(inputs.size()) + " were given.",
+                        "TypeError");
+    }
+    struct Finish {
+        Impl& ex;
+        ~Finish() {
+            ex.globals_.clear();
+            try {
+                ex.endDeviceRun();  // weights written on the device go back (no-op if done)
+            } catch (const std::exception&) {
+            }
+            if (ex.opts_.observer != nullptr) {
+                ex.opts_.observer->runFinished();
+            }
+        }
+    } finish{*this};
+    if (opts_.observer != nullptr) {
+        opts_.observer->runStarted(m_, *this);
+    }
+    const RValue out = runGraph(entry, nullptr, std::move(args), nullptr);
+    ops::KernelArg result = detach(hostValue(RValue::of(outputOf(out, entry->name()))), shared);
+    endDeviceRun();
+    if (stats != nullptr) {
+        stats->device = opts_.device ? opts_.device->info().name : std::string("cpu");
+        stats->millis = std::chrono::duration<double, std::milli>(
+                            std::chrono::steady_clock::now() - start)
+                            .count();
+        stats->kernels = kernels_;
+        stats->peakBytes = meter_.peakBytes();
+        stats->plannedPeakBytes = plan(entry).memory.peakBytes;
+        fillDeviceStats(*stats);
+    }
+    return result;
+}
+
+// ---------------------------------------------------------------------------------------
+// The public face
+
+Executor::Executor(const ir::Module& m, ExecOptions opts)
+    : impl_(std::make_unique<Impl>(m, std::move(opts))) {}
+
+Executor::~Executor() = default;
+
+ops::KernelArg Executor::run(std::span<const ops::KernelArg> inputs,
+                             const std::map<std::string, Tensor, std::less<>>& weights,
+                             RunStats* stats) {
+    return impl_->run(inputs, weights, stats);
+}
+
+std::string Executor::placementOf(const ir::CNode& n) const {
+    return std::string(impl_->placementName(n));
+}
+
+}  // namespace irscope::runtime

@@ -1,0 +1,119 @@
+// The executor's state (internal): executor.cpp runs graphs, executor_device.cpp places
+// kernels on the device and keeps the host and device copies of each buffer in step.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "runtime/executor.h"
+#include "runtime/executor_plan.h"
+#include "runtime/executor_values.h"
+
+namespace irscope::runtime {
+
+// The op of a primitive, also under MindSpore 2.3's generated names (`PrimFunc_Mul`).
+const ops::OpDef* findOp(std::string_view name);
+
+// What the run really holds: every buffer a kernel produced (weights and inputs excluded),
+// counted (aligned as the memory plan aligns) from its kernel until its storage is freed.
+class MemoryMeter {
+public:
+    void exclude(const Tensor& t);
+    void produced(const ops::KernelArg& a);  // a kernel's output
+    void collect();                          // forgets the buffers nobody holds any more
+    void reset();
+    std::uint64_t peakBytes() const { return peakBytes_; }
+
+private:
+    struct Entry {
+        std::weak_ptr<Storage> storage;
+        std::uint64_t bytes = 0;
+    };
+    std::unordered_map<const void*, Entry> live_;
+    std::unordered_set<const void*> excluded_;
+    std::uint64_t liveBytes_ = 0;
+    std::uint64_t peakBytes_ = 0;
+};
+
+// The device copy of one host buffer, and which side holds the current contents.
+struct Mirror {
+    DeviceTensor device;
+    bool hostValid = true;
+    bool deviceValid = false;
+    std::weak_ptr<Storage> host;  // to drop the mirror when the host buffer is gone
+};
+
+struct Executor::Impl : ExecInspector {
+    Impl(const ir::Module& m, ExecOptions o);
+
+    ops::KernelArg run(std::span<const ops::KernelArg> inputs,
+                       const std::map<std::string, Tensor, std::less<>>& weights, RunStats* stats);
+
+    // ExecInspector
+    std::optional<ops::KernelArg> valueOf(const ir::Node* n) const override;
+    std::span<const ir::CNode* const> order(const ir::FuncGraph* g) const override;
+
+    // executor.cpp
+    const detail::GraphPlan& plan(const ir::FuncGraph* g);
+    void step(const ir::Node& n);
+    void checkDepth(const ir::CNode* site);
+    detail::FramePtr closureParent(const ir::FuncGraph* g, const detail::FramePtr& cur);
+    detail::RValue constant(const ir::ValuePtr& v, const detail::FramePtr& frame);
+    detail::RValue valueIn(const ir::Node* n, const detail::FramePtr& frame);
+    detail::RValue runGraph(const ir::FuncGraph* g, detail::FramePtr parent,
+                            std::vector<detail::RValue> args, const ir::CNode* site);
+    std::vector<detail::RValue> callArgs(const ir::CNode& c, const detail::FramePtr& frame);
+    detail::RValue callValue(const ir::CNode& site, const detail::RValue& f,
+                             std::vector<detail::RValue> args);
+    detail::RValue evalCNode(const ir::CNode& c, const detail::FramePtr& frame,
+                             const detail::GraphPlan* p);
+    KernelEvent event(const ir::CNode& c, const detail::GraphPlan& p, bool callsGraph);
+    detail::RValue print(const std::vector<detail::RValue>& args, const ir::CNode& site);
+    detail::RValue applyPrimitive(const ir::CNode& site, const ir::PrimitiveData& prim,
+                                  std::vector<detail::RValue> args);
+    ops::KernelArg runOnCpu(const ir::CNode& site, const ops::OpDef& op, const ir::AttrMap& attrs,
+                            std::span<const ops::KernelArg> inputs);
+
+    // executor_device.cpp
+    std::string_view placementName(const ir::CNode& c) const;
+    ops::KernelArg runKernel(const ir::CNode& site, const ops::OpDef& op, const ir::AttrMap& attrs,
+                             std::vector<ops::KernelArg> inputs);
+    // A value with every tensor's current contents on the host (device results copied
+    // back). `quiet`: functions become None instead of an error.
+    ops::KernelArg hostValue(const detail::RValue& v, bool quiet = false) const;
+    ops::KernelArg hostArg(const ir::CNode& site, const detail::RValue& v) const;
+    detail::RValue hostCondition(const detail::RValue& v) const;
+    void collectMirrors();  // drops the mirrors of freed host buffers
+    void beginDeviceRun();
+    void endDeviceRun();
+    void fillDeviceStats(RunStats& s) const;
+
+    const ir::Module& m_;
+    ExecOptions opts_;
+    std::unordered_map<const ir::FuncGraph*, detail::GraphPlan> plans_;
+    std::unordered_map<const ir::FuncGraph*, std::unordered_set<const ir::FuncGraph*>> owners_;
+
+    // One run's state.
+    std::unordered_map<const ir::Parameter*, detail::RValue> globals_;
+    std::vector<StackFrame> stack_;
+    std::vector<const detail::Frame*> frames_;  // parallel to stack_
+    std::size_t depth_ = 0;
+    std::uint64_t steps_ = 0;
+    std::uint64_t kernels_ = 0;
+    MemoryMeter meter_;
+
+    // Device state (executor_device.cpp).
+    mutable std::unordered_map<const void*, Mirror> mirrors_;
+    mutable RunStats deviceStats_;
+    mutable std::unordered_map<const ir::CNode*, bool> supported_;
+    std::unordered_set<std::string> warned_;
+};
+
+}  // namespace irscope::runtime
