@@ -162,6 +162,11 @@ int DebugSession::run() {
         }
         return readFile(std::string(file));
     });
+    dbg_.setWarningCallback([this](const std::string& w) {
+        out_.flush();
+        err_ << w << "\n";
+        err_.flush();
+    });
     out_ << "irscope debugger on " << args_.script
          << ": 'run', 'continue' or a step starts the script; 'help' lists the commands.\n";
     for (;;) {
@@ -362,8 +367,9 @@ bool DebugSession::execute(const std::string& line) {
         cmdList(rest);
     } else if (cmd == "kill") {
         requireStopped();
-        dbg_.cancel();
         out_ << "Stopping graph run " << lastRun_ << ".\n";
+        out_.flush();
+        dbg_.cancel();
         waitAndReport();
     } else {
         throw DebugError("Undefined command: \"" + cmd + "\".  Try \"help\".");

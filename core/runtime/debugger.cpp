@@ -3,6 +3,7 @@
 #include "runtime/debugger.h"
 
 #include <algorithm>
+#include <cctype>
 #include <tuple>
 
 #include "runtime/debugger_impl.h"
@@ -55,9 +56,16 @@ void Debugger::Impl::ensureResolved(const ExecInspector& ex) {
     for (const Breakpoint& b : points) {
         try {
             const Location loc = debug::parseLocation(b.location);
+            std::string error;
             for (const ir::CNode* c :
-                 debug::resolveKernels(loc, b.graph, *index, ex, !b.watch, nullptr)) {
+                 debug::resolveKernels(loc, b.graph, *index, ex, !b.watch, &error)) {
                 (b.watch ? watchAt : breakAt)[c].push_back(b.id);
+            }
+            if (!error.empty() && warned.insert({b.id, &index->module}).second) {
+                std::string what = b.describe();
+                what[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(what[0])));
+                warnings.push_back("warning: " + what + " names nothing in graph run " +
+                                   std::to_string(runCount) + ": " + error);
             }
         } catch (const DebugError&) {
             // Checked when it was added; nothing to resolve.
@@ -181,6 +189,11 @@ Debugger::~Debugger() {
 void Debugger::setSourceLookup(SourceLookup lookup) {
     std::lock_guard lk(impl_->mu);
     impl_->sourceLookup = std::move(lookup);
+}
+
+void Debugger::setWarningCallback(std::function<void(const std::string&)> cb) {
+    std::lock_guard lk(impl_->mu);
+    impl_->warningCallback = std::move(cb);
 }
 
 void Debugger::setStopCallback(std::function<void(const StopInfo&)> cb) {
@@ -326,6 +339,7 @@ void Debugger::start(std::function<void()> job, Resume first) {
     impl_->indexes.clear();
     impl_->index = nullptr;
     impl_->watchHistory.clear();
+    impl_->warned.clear();
     impl_->runCount = 0;
     impl_->cancelRequested = false;
     impl_->cancelDelivered = false;
@@ -430,6 +444,9 @@ void Debugger::pause() {
 
 void Debugger::cancel() {
     std::lock_guard lk(impl_->mu);
+    if (impl_->state == State::Stopped) {
+        impl_->state = State::Running;  // wait() must not see the stop being left
+    }
     impl_->cancelRequested = true;
     impl_->updateActive();
     impl_->cv.notify_all();
@@ -470,6 +487,8 @@ std::uint64_t Debugger::runs() const {
 
 void Debugger::runStarted(const ir::Module& m, const ExecInspector& ex) {
     std::function<void(std::uint64_t, const std::string&)> cb;
+    std::function<void(const std::string&)> warn;
+    std::vector<std::string> warnings;
     std::uint64_t run = 0;
     std::string entry;
     {
@@ -483,9 +502,17 @@ void Debugger::runStarted(const ir::Module& m, const ExecInspector& ex) {
         d.state = State::Running;
         entry = m.entry() != nullptr ? d.index->graphName(m.entry()) : std::string();
         cb = d.runStartedCallback;
+        d.ensureResolved(ex);
+        warnings.swap(d.warnings);
+        warn = d.warningCallback;
     }
     if (cb) {
         cb(run, entry);
+    }
+    if (warn) {
+        for (const std::string& w : warnings) {
+            warn(w);
+        }
     }
 }
 

@@ -192,6 +192,9 @@ public:
     // Called on the executing thread when a graph run starts / ends (run number, entry graph).
     void setRunCallbacks(std::function<void(std::uint64_t, const std::string&)> started,
                          std::function<void(std::uint64_t, bool cancelled)> finished);
+    // Called on the executing thread with warnings, once per breakpoint and module: a
+    // location that cannot name anything in a run's module (an unknown %N or graph).
+    void setWarningCallback(std::function<void(const std::string&)> cb);
 
     // --- breakpoints and watchpoints (any time) ---
     // Returns the new id. Throws DebugError for a malformed location, or one that names

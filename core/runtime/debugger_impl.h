@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -96,6 +97,7 @@ struct Debugger::Impl {
     std::function<void(const StopInfo&)> stopCallback;
     std::function<void(std::uint64_t, const std::string&)> runStartedCallback;
     std::function<void(std::uint64_t, bool)> runFinishedCallback;
+    std::function<void(const std::string&)> warningCallback;
 
     // breakpoints and watchpoints
     std::vector<Breakpoint> points;
@@ -118,6 +120,8 @@ struct Debugger::Impl {
     std::uint64_t resolvedGeneration = 0;
     std::unordered_map<const ir::CNode*, std::vector<int>> breakAt, watchAt;
     std::map<std::pair<int, const ir::CNode*>, std::vector<Tensor>> watchHistory;
+    std::set<std::pair<int, const ir::Module*>> warned;  // (breakpoint, module) reported
+    std::vector<std::string> warnings;                    // to report once mu is released
 
     // stepping
     Mode mode = Mode::Continue;

@@ -217,9 +217,16 @@ ValueInfo Debugger::inspect(std::string_view location) const {
             v = d.inspector->valueOf(n);
         }
         if (!v) {
-            throw DebugError(name + " in @" + idx.graphName(n->graph()) +
-                             " has no value in this run yet" +
-                             (c == stop.node ? " (it is the next kernel to run)." : "."));
+            const bool active = std::any_of(
+                d.event->stack.begin(), d.event->stack.end(),
+                [&](const StackFrame& f) { return f.graph == n->graph(); });
+            const std::string graph = "@" + idx.graphName(n->graph());
+            throw DebugError(
+                name + " in " + graph + " has no value now: " +
+                (c == stop.node ? std::string("it is the next kernel to run.")
+                 : active       ? "it has not run yet in this call of " + graph + "."
+                                : "no active call of " + graph +
+                                      " holds it (values live while their graph runs)."));
         }
         result = debug::describeValue(*v, name);
         result.node = c != nullptr ? idx.lineOf(*c, 200)
@@ -238,6 +245,7 @@ std::vector<ListedKernel> Debugger::listing(std::size_t radius) const {
         std::unordered_set<const ir::CNode*> breaks;
         {
             std::lock_guard lk(d.mu);
+            d.ensureResolved(*d.inspector);
             for (const auto& [c, ids] : d.breakAt) {
                 for (int id : ids) {
                     const Breakpoint* b = d.find(id);
