@@ -145,8 +145,9 @@ private:
 int DebugSession::run() {
     source_ = [&] {
         if (args_.script == "-") {
-            throw std::runtime_error("debug reads its commands from standard input: give the "
-                                     "script as a file");
+            throw std::runtime_error(
+                "debug reads its commands from standard input: give the "
+                "script as a file");
         }
         auto text = readFile(args_.script);
         if (!text) {
@@ -230,13 +231,15 @@ void DebugSession::start(Debugger::Resume first) {
     exitStatus_ = 0;
     lastRun_ = 0;
     interp::Interpreter* I = interp_.get();
-    dbg_.start(
-        [this, I] { exitStatus_ = I->runScript(source_, args_.script).exitStatus; }, first);
+    dbg_.start([this, I] { exitStatus_ = I->runScript(source_, args_.script).exitStatus; }, first);
     waitAndReport();
 }
 
 void DebugSession::resume(Debugger::Resume r) {
-    if (!started_ || finished_) {
+    if (finished_) {
+        throw DebugError("The script is not running; 'run' starts it again.");
+    }
+    if (!started_) {
         if (r.mode == Mode::Finish) {
             throw DebugError("The script is not running.");
         }
@@ -274,7 +277,7 @@ void DebugSession::waitAndReport() {
 
 void DebugSession::reportStop(const runtime::StopInfo& s) {
     if (s.run != lastRun_) {
-        out_ << "Graph run " << s.run << ": @" << s.stack.front().graph << "\n";
+        out_ << "Graph run " << s.run << ": @" << s.entryGraph << "\n";
         lastRun_ = s.run;
     }
     switch (s.reason) {
@@ -437,8 +440,7 @@ void DebugSession::cmdDelete(const std::string& rest, int action) {
 
 void DebugSession::cmdInfo(const std::string& rest) {
     if (rest != "breakpoints" && rest != "b" && rest != "break" && rest != "watchpoints") {
-        throw DebugError("Undefined info command: \"" + rest +
-                         "\".  Try \"info breakpoints\".");
+        throw DebugError("Undefined info command: \"" + rest + "\".  Try \"info breakpoints\".");
     }
     const auto points = dbg_.breakpoints();
     if (points.empty()) {

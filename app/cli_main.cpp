@@ -338,7 +338,8 @@ const std::vector<Command>& commands() {
 }
 
 constexpr const char* kUsageHint =
-    "usage: irscope-cli <dump|dot|svg|json|run> FILE [options]; see 'irscope-cli --help'";
+    "usage: irscope-cli <dump|dot|svg|json|run|debug|devices> FILE [options]; "
+    "see 'irscope-cli --help'";
 
 int run(int argc, char** argv, Streams io) {
     CLI::App app{"irscope-cli " IRSCOPE_VERSION

@@ -42,14 +42,13 @@ Session debugScript(const QString& script, const QString& commands, bool cellReu
     return {QString::fromUtf8(p.readAll()), p.exitCode()};
 }
 
-#define COMPARE_TRANSCRIPT(session, expected)                                        \
-    do {                                                                             \
-        const Session& s_ = (session);                                               \
-        if (s_.text != (expected)) {                                                 \
-            qWarning().noquote() << "actual transcript:\n" << s_.text;               \
-        }                                                                            \
-        QCOMPARE(s_.text, QString(expected));                                        \
-    } while (false)
+QString golden(const QString& name) {
+    QFile f(QStringLiteral(IRSCOPE_TEST_DATA) + "/debug/" + name + ".transcript");
+    if (!f.open(QIODevice::ReadOnly)) {
+        return QStringLiteral("<missing golden file %1>").arg(f.fileName());
+    }
+    return QString::fromUtf8(f.readAll());
+}
 
 }  // namespace
 
@@ -57,7 +56,79 @@ class TestCliDebug : public QObject {
     Q_OBJECT
 
 private slots:
-    void placeholder() { QVERIFY(true); }
+    // Each row is a scripted session whose whole transcript (prompts, echoed commands, the
+    // script's prints, stops, values and error messages in the order a user sees them) must
+    // equal tests/data/debug/<row>.transcript.
+    void sessions_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<bool>("cellReuse");
+        QTest::addColumn<QString>("commands");
+        QTest::addColumn<int>("exitCode");
+        // Breakpoints on an op type and on a source line (stopping once where execution
+        // reaches the line), a NaN watchpoint on Log, where/print/list, hit counts.
+        QTest::newRow("breakAndWatch")
+            << "lazy_blocks.py" << false
+            << "break AddN\nbreak lazy_blocks.py:29\nwatch Log nan\ninfo breakpoints\nrun\n"
+               "where\nprint\nlist\ncontinue\nprint\ncontinue\ninfo breakpoints\n"
+            << 0;
+        // Lazy inline keeps the Block graph as a call: stepi into it, step by line, finish
+        // back with the returned value, next over the second call; kill stops the run (the
+        // script gets RuntimeError, exit status 1).
+        QTest::newRow("stepping")
+            << "lazy_blocks.py" << true
+            << "stepi\nwhere\nstepi\nwhere\nprint %para2_h\nstep\nprint %0\nfinish\nfinish\n"
+               "stepi\nnext\nprint @CR_Block_construct:%0\nnexti\nkill\nprint\n"
+            << 1;
+        // Clear messages for bad commands, locations, lines, files and conditions; a %N that
+        // names nothing in the run's graph is reported when the run starts.
+        QTest::newRow("errors")
+            << "lazy_blocks.py" << false
+            << "print %1\nfinish\nbreak %x\nbreak lazy_blocks.py:999\nbreak nosuch.py:1\n"
+               "break lazy_blocks.py:abc\nwatch Log purple\nwatch Log\nwatch Log above x\n"
+               "frobnicate\ndelete 7\ninfo frobs\nbreak\nbreak %99\nwatch %3 above 2\nrun\n"
+               "break %99\nprint %5\nbreak NoSuchName\nadvance Nothing\ncontinue\ncontinue\n"
+            << 0;
+        // A while loop (its body a graph entered by tail calls): a 'changed' watchpoint hits
+        // from the second iteration; the same compiled graph runs twice and a @jit function
+        // once, every run debuggable; list source; delete all.
+        QTest::newRow("loops")
+            << "loop.py" << false
+            << "watch Mul changed\nbreak loop.py:16\nrun\nprint\ncontinue\ncontinue\nwhere\n"
+               "info breakpoints\ndisable 1\ncontinue\nprint %para1_x\nlist source\ndelete\n"
+               "continue\nnext\n"
+            << 0;
+        // End of input while stopped quits without a traceback.
+        QTest::newRow("eofWhileStopped") << "loop.py" << false << "break Mul\nrun\n" << 0;
+    }
+
+    void sessions() {
+        QFETCH(QString, script);
+        QFETCH(bool, cellReuse);
+        QFETCH(QString, commands);
+        QFETCH(int, exitCode);
+        const Session s = debugScript(script, commands, cellReuse);
+        const QString expected = golden(QString::fromLatin1(QTest::currentDataTag()));
+        if (s.text != expected) {
+            qWarning().noquote() << "actual transcript:\n" << s.text;
+        }
+        QCOMPARE(s.text, expected);
+        QCOMPARE(s.exitCode, exitCode);
+    }
+
+    // The usage line lists debug; a missing script is a usage error; an unreadable one an
+    // input error.
+    void usage() {
+        QProcess p;
+        p.start(QStringLiteral(IRSCOPE_CLI), {QStringLiteral("debug")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+        p.start(QStringLiteral(IRSCOPE_CLI),
+                {QStringLiteral("debug"), QStringLiteral("/no/such.py")});
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("cannot open /no/such.py"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliDebug)

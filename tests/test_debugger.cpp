@@ -6,10 +6,10 @@
 #include <cmath>
 #include <fstream>
 #include <limits>
-#include <vector>
 #include <mutex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"

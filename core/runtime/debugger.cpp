@@ -23,8 +23,8 @@ bool sameLine(const ir::SourceLocation& a, const ir::SourceLocation& b) {
 // --- Impl helpers (mu held) ---------------------------------------------------------------
 
 void Debugger::Impl::updateActive() {
-    const bool points_ = std::any_of(points.begin(), points.end(),
-                                     [](const Breakpoint& b) { return b.enabled; });
+    const bool points_ =
+        std::any_of(points.begin(), points.end(), [](const Breakpoint& b) { return b.enabled; });
     active.store(points_ || mode != Mode::Continue || pauseRequested || cancelRequested,
                  std::memory_order_release);
 }
@@ -74,9 +74,9 @@ void Debugger::Impl::ensureResolved(const ExecInspector& ex) {
     advanceAt.clear();
     if (mode == Mode::Advance) {
         try {
-            for (const ir::CNode* c : debug::resolveKernels(debug::parseLocation(advanceLocation),
-                                                            advanceGraph, *index, ex, true,
-                                                            nullptr)) {
+            for (const ir::CNode* c :
+                 debug::resolveKernels(debug::parseLocation(advanceLocation), advanceGraph, *index,
+                                       ex, true, nullptr)) {
                 advanceAt.insert(c);
             }
         } catch (const DebugError&) {
@@ -104,8 +104,8 @@ void Debugger::Impl::onStoppedThread(const std::function<void()>& fn) {
     }
 }
 
-void Debugger::Impl::stopHere(std::unique_lock<std::mutex>& lk, StopInfo info,
-                              const KernelEvent& e, const ExecInspector& ex) {
+void Debugger::Impl::stopHere(std::unique_lock<std::mutex>& lk, StopInfo info, const KernelEvent& e,
+                              const ExecInspector& ex) {
     mode = Mode::Continue;
     advanceAt.clear();
     stop = std::move(info);
@@ -224,8 +224,8 @@ void checkSourceLine(const Location& loc, const Debugger::SourceLookup& lookup) 
     const auto lines = static_cast<int>(std::count(text->begin(), text->end(), '\n') +
                                         (!text->empty() && text->back() != '\n' ? 1 : 0));
     if (loc.line > lines) {
-        throw DebugError("Line " + std::to_string(loc.line) + " is out of range for \"" +
-                         loc.text + "\" (" + std::to_string(lines) + " lines).");
+        throw DebugError("Line " + std::to_string(loc.line) + " is out of range for \"" + loc.text +
+                         "\" (" + std::to_string(lines) + " lines).");
     }
 }
 
@@ -268,8 +268,7 @@ int Debugger::addPoint(Breakpoint b, const debug::Location& loc, std::string* no
             if (loc.kind == Location::Kind::Node && loc.graph.empty()) {
                 b.graph = d.currentGraphName();
             }
-            matches = debug::resolveKernels(loc, b.graph, *d.index, *d.inspector, !b.watch,
-                                            &error)
+            matches = debug::resolveKernels(loc, b.graph, *d.index, *d.inspector, !b.watch, &error)
                           .size();
             if (!error.empty()) {
                 throw DebugError(error);
@@ -309,7 +308,8 @@ void Debugger::setEnabled(int id, bool enabled) {
 void Debugger::remove(int id) {
     std::lock_guard lk(impl_->mu);
     auto& ps = impl_->points;
-    const auto it = std::find_if(ps.begin(), ps.end(), [&](const Breakpoint& b) { return b.id == id; });
+    const auto it =
+        std::find_if(ps.begin(), ps.end(), [&](const Breakpoint& b) { return b.id == id; });
     if (it == ps.end()) {
         throw DebugError("No breakpoint number " + std::to_string(id) + ".");
     }
@@ -343,8 +343,9 @@ void Debugger::start(std::function<void()> job, Resume first) {
     impl_->runCount = 0;
     impl_->cancelRequested = false;
     impl_->cancelDelivered = false;
-    impl_->mode = first.mode == Mode::Continue || first.mode == Mode::Advance ? first.mode
-                                                                              : Mode::StepInstruction;
+    impl_->mode = first.mode == Mode::Continue || first.mode == Mode::Advance
+                      ? first.mode
+                      : Mode::StepInstruction;
     impl_->startDepth = 0;
     impl_->advanceLocation = first.location;
     impl_->advanceGraph.clear();
@@ -394,8 +395,8 @@ void Debugger::resume(const Resume& r) {
     }
     if (d.state != State::Stopped) {
         // Sets how the next run begins.
-        d.mode = r.mode == Mode::Continue || r.mode == Mode::Advance ? r.mode
-                                                                      : Mode::StepInstruction;
+        d.mode =
+            r.mode == Mode::Continue || r.mode == Mode::Advance ? r.mode : Mode::StepInstruction;
         d.startDepth = 0;
         d.advanceLocation = r.location;
         d.advanceGraph.clear();
@@ -412,10 +413,10 @@ void Debugger::resume(const Resume& r) {
         std::size_t matches = 0;
         impl_->onStoppedThread([&] {
             std::string error;
-            matches = debug::resolveKernels(debug::parseLocation(r.location),
-                                            impl_->currentGraphName(), *impl_->index,
-                                            *impl_->inspector, true, &error)
-                          .size();
+            matches =
+                debug::resolveKernels(debug::parseLocation(r.location), impl_->currentGraphName(),
+                                      *impl_->index, *impl_->inspector, true, &error)
+                    .size();
             if (!error.empty()) {
                 throw DebugError(error);
             }
@@ -605,9 +606,9 @@ void Debugger::beforeKernel(const KernelEvent& e, const ExecInspector& ex) {
                            (known && (depth != d.startDepth || !sameLine(here, d.startSource)));
                 break;
             case Mode::Next:
-                stepDone = d.startDepth == 0 ||
-                           (depth <= d.startDepth && known &&
-                            (depth < d.startDepth || !sameLine(here, d.startSource)));
+                stepDone =
+                    d.startDepth == 0 || (depth <= d.startDepth && known &&
+                                          (depth < d.startDepth || !sameLine(here, d.startSource)));
                 break;
             case Mode::Advance:
                 if (d.advanceAt.count(e.node) != 0) {

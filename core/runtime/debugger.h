@@ -70,7 +70,7 @@ std::string_view watchConditionName(WatchCondition c);  // "nan", ..., "above"
 
 struct Breakpoint {
     int id = 0;
-    bool watch = false;  // a watchpoint (stops after the node ran) or a breakpoint (before)
+    bool watch = false;    // a watchpoint (stops after the node ran) or a breakpoint (before)
     std::string location;  // as typed: "AddN", "%12", "net.py:7"
     std::string graph;     // for %N: the graph it was set in ("" = the entry graph)
     WatchCondition condition = WatchCondition::Nan;
@@ -101,7 +101,7 @@ struct ValueInfo {
     std::string name;  // how it was asked for: "%12", "%para1_x"
     std::string node;  // the node's line: "%12 = Add(%10, %11)"
     enum class Kind : std::uint8_t { Tensor, Tuple, Scalar, None } kind = Kind::None;
-    TensorSummary summary;          // Tensor
+    TensorSummary summary;            // Tensor
     std::vector<ValueInfo> elements;  // Tuple
     // Tensor: "Tensor[Float32] shape=(2, 3) min=... max=... mean=..."; Scalar: its text.
     std::string header;
@@ -121,35 +121,36 @@ enum class StopReason : std::uint8_t {
 };
 
 struct FrameInfo {
-    std::string graph;     // "Net_construct"
-    std::string callSite;  // the caller's kernel line ("%0 = call @g(...)"); "" for the entry
+    std::string graph;         // "Net_construct"
+    std::string callSite;      // the caller's kernel line ("%0 = call @g(...)"); "" for the entry
     ir::SourceLocation where;  // the call site's source (line 0 when unknown)
 };
 
 // Where a run stopped. `node` is valid only while the run stays stopped there.
 struct StopInfo {
     StopReason reason = StopReason::Step;
-    int breakpoint = 0;   // Breakpoint / Watchpoint: the first that matched
-    std::string detail;   // what the watch saw: "has NaN (2 of 4 elements)"
+    int breakpoint = 0;        // Breakpoint / Watchpoint: the first that matched
+    std::string detail;        // what the watch saw: "has NaN (2 of 4 elements)"
     bool afterKernel = false;  // stopped after the kernel ran (watchpoints, finish)
     const ir::CNode* node = nullptr;
-    std::string nodeName;  // "%12"
-    std::string nodeLine;  // "%12 = Log(%11)"
-    std::string op;        // "Log"; "call" for a graph call
-    std::string graph;     // the graph the kernel is in
-    std::size_t index = 0;      // position in the graph's execution order (0-based)
-    std::size_t orderSize = 0;  // kernels in that execution order (Return included)
-    std::uint64_t step = 0;     // kernels started so far in this run
-    std::uint64_t run = 0;      // runs seen by this debugger so far (1-based)
-    std::string placement;      // "cpu" or a device
-    ir::SourceLocation source;  // innermost source location (line 0 when unknown)
+    std::string nodeName;          // "%12"
+    std::string nodeLine;          // "%12 = Log(%11)"
+    std::string op;                // "Log"; "call" for a graph call
+    std::string graph;             // the graph the kernel is in
+    std::size_t index = 0;         // position in the graph's execution order (0-based)
+    std::size_t orderSize = 0;     // kernels in that execution order (Return included)
+    std::uint64_t step = 0;        // kernels started so far in this run
+    std::uint64_t run = 0;         // runs seen by this debugger so far (1-based)
+    std::string entryGraph;        // the run's entry graph
+    std::string placement;         // "cpu" or a device
+    ir::SourceLocation source;     // innermost source location (line 0 when unknown)
     std::vector<FrameInfo> stack;  // outermost first; back() is the kernel's graph
 };
 
 // One kernel of an execution order, for `list`.
 struct ListedKernel {
     std::size_t index = 0;
-    std::string line;    // "%3 = Mul(%para6_x, ...)"
+    std::string line;  // "%3 = Mul(%para6_x, ...)"
     ir::SourceLocation source;
     bool current = false;
     bool breakpoint = false;  // an enabled breakpoint stops here

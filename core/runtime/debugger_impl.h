@@ -34,10 +34,10 @@ public:
 struct Location {
     enum class Kind : std::uint8_t { Node, Parameter, Word, SourceLine };
     Kind kind = Kind::Word;
-    std::string graph;        // Node: "@GRAPH:" given ("" otherwise)
-    std::size_t number = 0;   // Node: N of %N; Parameter: k of %para<k>
-    std::string text;         // Word: the word; SourceLine: the file; Parameter: its name
-    int line = 0;             // SourceLine
+    std::string graph;       // Node: "@GRAPH:" given ("" otherwise)
+    std::size_t number = 0;  // Node: N of %N; Parameter: k of %para<k>
+    std::string text;        // Word: the word; SourceLine: the file; Parameter: its name
+    int line = 0;            // SourceLine
 };
 // Throws DebugError for malformed text. Parameters are accepted only with `allowParams`.
 Location parseLocation(std::string_view text, bool allowParams = false);
@@ -78,8 +78,7 @@ const ir::Node* resolveNode(const Location& loc, const std::string& graphHint,
 // Evaluates a watch condition on a kernel output. `previous` holds the tensors of the last
 // evaluation for Changed (updated here). Returns the detail text when it triggers.
 std::optional<std::string> checkWatch(WatchCondition c, double threshold,
-                                      const ops::KernelArg& output,
-                                      std::vector<Tensor>* previous);
+                                      const ops::KernelArg& output, std::vector<Tensor>* previous);
 
 ValueInfo describeValue(const ops::KernelArg& a, std::string name);
 std::string formatNumber(double v);
@@ -121,7 +120,7 @@ struct Debugger::Impl {
     std::unordered_map<const ir::CNode*, std::vector<int>> breakAt, watchAt;
     std::map<std::pair<int, const ir::CNode*>, std::vector<Tensor>> watchHistory;
     std::set<std::pair<int, const ir::Module*>> warned;  // (breakpoint, module) reported
-    std::vector<std::string> warnings;                    // to report once mu is released
+    std::vector<std::string> warnings;                   // to report once mu is released
 
     // stepping
     Mode mode = Mode::Continue;

@@ -97,8 +97,8 @@ ValueInfo describeValue(const ops::KernelArg& a, std::string name) {
         info.kind = ValueInfo::Kind::Tensor;
         info.summary = summarize(t);
         const TensorSummary& s = info.summary;
-        info.header = fmt::format("Tensor[{}] shape={}", ir::dtypeName(t.dtype()),
-                                  t.shape().toString());
+        info.header =
+            fmt::format("Tensor[{}] shape={}", ir::dtypeName(t.dtype()), t.shape().toString());
         if (s.elements > s.nan + s.posInf + s.negInf) {
             info.header += " min=" + formatNumber(s.min) + " max=" + formatNumber(s.max) +
                            " mean=" + formatNumber(s.mean);
@@ -152,6 +152,7 @@ StopInfo Debugger::Impl::makeStop(StopReason reason, const KernelEvent& e,
     s.orderSize = ex.order(e.node->graph()).size();
     s.step = e.step;
     s.run = runCount;
+    s.entryGraph = idx.module.entry() != nullptr ? idx.graphName(idx.module.entry()) : s.graph;
     s.placement = std::string(e.placement);
     s.source = debug::innermostSource(*e.node);
     for (const StackFrame& f : e.stack) {
@@ -217,21 +218,21 @@ ValueInfo Debugger::inspect(std::string_view location) const {
             v = d.inspector->valueOf(n);
         }
         if (!v) {
-            const bool active = std::any_of(
-                d.event->stack.begin(), d.event->stack.end(),
-                [&](const StackFrame& f) { return f.graph == n->graph(); });
+            const bool active =
+                std::any_of(d.event->stack.begin(), d.event->stack.end(),
+                            [&](const StackFrame& f) { return f.graph == n->graph(); });
             const std::string graph = "@" + idx.graphName(n->graph());
-            throw DebugError(
-                name + " in " + graph + " has no value now: " +
-                (c == stop.node ? std::string("it is the next kernel to run.")
-                 : active       ? "it has not run yet in this call of " + graph + "."
-                                : "no active call of " + graph +
-                                      " holds it (values live while their graph runs)."));
+            throw DebugError(name + " in " + graph + " has no value now: " +
+                             (c == stop.node ? std::string("it is the next kernel to run.")
+                              : active       ? "it has not run yet in this call of " + graph + "."
+                                             : "no active call of " + graph +
+                                             " holds it (values live while their graph runs)."));
         }
         result = debug::describeValue(*v, name);
         result.node = c != nullptr ? idx.lineOf(*c, 200)
-                                   : name + ": " + (n->abstract() ? ir::formatAbstract(*n->abstract())
-                                                                  : std::string("?"));
+                                   : name + ": " +
+                                         (n->abstract() ? ir::formatAbstract(*n->abstract())
+                                                        : std::string("?"));
     });
     return result;
 }

@@ -21,7 +21,8 @@ std::string_view trim(std::string_view s) {
 }
 
 bool allDigits(std::string_view s) {
-    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    return !s.empty() &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 std::size_t parseIndex(std::string_view digits, std::string_view whole) {
@@ -75,8 +76,9 @@ Location parseNode(std::string_view s, std::string_view whole, bool allowParams)
 Location parseLocation(std::string_view text, bool allowParams) {
     const std::string_view s = trim(text);
     if (s.empty()) {
-        throw DebugError("A location is needed: %N, @GRAPH:%N, an op type (AddN), FILE:LINE "
-                         "or a node name.");
+        throw DebugError(
+            "A location is needed: %N, @GRAPH:%N, an op type (AddN), FILE:LINE "
+            "or a node name.");
     }
     if (s.find_first_of(" \t") != std::string_view::npos) {
         throw DebugError("Bad location '" + std::string(s) + "': it has spaces.");
@@ -102,8 +104,8 @@ Location parseLocation(std::string_view text, bool allowParams) {
             throw DebugError("Bad location '" + std::string(s) + "': no file before ':'.");
         }
         if (!allDigits(line)) {
-            throw DebugError("Bad line number '" + std::string(line) + "' in '" +
-                             std::string(s) + "': expected FILE:LINE, e.g. net.py:12.");
+            throw DebugError("Bad line number '" + std::string(line) + "' in '" + std::string(s) +
+                             "': expected FILE:LINE, e.g. net.py:12.");
         }
         int n = 0;
         const auto [p, ec] = std::from_chars(line.data(), line.data() + line.size(), n);
@@ -127,7 +129,8 @@ std::pair<WatchCondition, double> parseWatchCondition(std::string_view text) {
     const std::string_view s = trim(text);
     const auto sp = s.find_first_of(" \t");
     const std::string_view word = s.substr(0, sp);
-    const std::string_view arg = sp == std::string_view::npos ? std::string_view{} : trim(s.substr(sp));
+    const std::string_view arg =
+        sp == std::string_view::npos ? std::string_view{} : trim(s.substr(sp));
     static constexpr std::pair<std::string_view, WatchCondition> kNames[] = {
         {"nan", WatchCondition::Nan},     {"inf", WatchCondition::Inf},
         {"zero", WatchCondition::Zero},   {"changed", WatchCondition::Changed},
@@ -139,7 +142,8 @@ std::pair<WatchCondition, double> parseWatchCondition(std::string_view text) {
         throw DebugError("Unknown watch condition '" + std::string(s) +
                          "': expected nan, inf, zero, changed, above V or below V.");
     }
-    const bool needsValue = it->second == WatchCondition::Above || it->second == WatchCondition::Below;
+    const bool needsValue =
+        it->second == WatchCondition::Above || it->second == WatchCondition::Below;
     if (!needsValue) {
         if (!arg.empty()) {
             throw DebugError("The watch condition '" + std::string(word) +
@@ -150,8 +154,8 @@ std::pair<WatchCondition, double> parseWatchCondition(std::string_view text) {
     double v = 0.0;
     const auto [p, ec] = std::from_chars(arg.data(), arg.data() + arg.size(), v);
     if (arg.empty() || ec != std::errc() || p != arg.data() + arg.size() || std::isnan(v)) {
-        throw DebugError("The watch condition '" + std::string(word) +
-                         "' needs a number, e.g. '" + std::string(word) + " 100'" +
+        throw DebugError("The watch condition '" + std::string(word) + "' needs a number, e.g. '" +
+                         std::string(word) + " 100'" +
                          (arg.empty() ? std::string(".") : " (got '" + std::string(arg) + "')."));
     }
     return {it->second, v};
@@ -159,8 +163,7 @@ std::pair<WatchCondition, double> parseWatchCondition(std::string_view text) {
 
 // --- module index ----------------------------------------------------------------------
 
-ModuleIndex::ModuleIndex(const ir::Module& m)
-    : module(m), names(ir::localNames(m)), lines(m) {
+ModuleIndex::ModuleIndex(const ir::Module& m) : module(m), names(ir::localNames(m)), lines(m) {
     graphs.assign(names.order.begin(), names.order.end());
 }
 
@@ -186,8 +189,8 @@ std::string ModuleIndex::graphName(const ir::FuncGraph* g) const {
 }
 
 std::string ModuleIndex::nameOf(const ir::Node& n) const {
-    if (const auto* c = ir::nodeCast<ir::CNode>(&n); c != nullptr && c->graph() != nullptr &&
-                                                     c->graph()->returnNode() == c) {
+    if (const auto* c = ir::nodeCast<ir::CNode>(&n);
+        c != nullptr && c->graph() != nullptr && c->graph()->returnNode() == c) {
         return "Return";
     }
     const std::string s = names.of(n);
@@ -247,7 +250,7 @@ namespace irscope::runtime::debug {
 namespace {
 
 std::span<const ir::CNode* const> kernelsOf(const ir::FuncGraph* g, const ModuleIndex& idx,
-                                           const ExecInspector& ex) {
+                                            const ExecInspector& ex) {
     const auto order = ex.order(g);
     if (!order.empty()) {
         return order;
@@ -296,8 +299,7 @@ std::vector<const ir::CNode*> resolveKernels(const Location& loc, const std::str
             const auto& body = idx.names.body(g);
             if (loc.number >= body.size()) {
                 if (error != nullptr) {
-                    *error = "No node %" + std::to_string(loc.number) + " in @" +
-                             idx.graphName(g) +
+                    *error = "No node %" + std::to_string(loc.number) + " in @" + idx.graphName(g) +
                              (body.empty() ? std::string(" (it has no nodes).")
                                            : " (its nodes are %0 to %" +
                                                  std::to_string(body.size() - 1) + ").");
@@ -349,10 +351,10 @@ const ir::Node* resolveNode(const Location& loc, const std::string& graphHint,
             if (loc.number < body.size()) {
                 return body[loc.number];
             }
-            *error = "No node %" + std::to_string(loc.number) + " in @" + idx.graphName(g) +
-                     (body.empty() ? std::string(" (it has no nodes).")
-                                   : " (its nodes are %0 to %" + std::to_string(body.size() - 1) +
-                                         ").");
+            *error =
+                "No node %" + std::to_string(loc.number) + " in @" + idx.graphName(g) +
+                (body.empty() ? std::string(" (it has no nodes).")
+                              : " (its nodes are %0 to %" + std::to_string(body.size() - 1) + ").");
             return nullptr;
         }
         case Location::Kind::Parameter:
@@ -430,8 +432,7 @@ bool sameContents(const Tensor& a, const Tensor& b) {
 }  // namespace
 
 std::optional<std::string> checkWatch(WatchCondition c, double threshold,
-                                      const ops::KernelArg& output,
-                                      std::vector<Tensor>* previous) {
+                                      const ops::KernelArg& output, std::vector<Tensor>* previous) {
     std::vector<Tensor> tensors;
     collectTensors(output, tensors);
     if (c == WatchCondition::Changed) {
@@ -462,12 +463,23 @@ std::optional<std::string> checkWatch(WatchCondition c, double threshold,
             const double v = t.getDouble(i);
             bool hit = false;
             switch (c) {
-                case WatchCondition::Nan: hit = std::isnan(v); break;
-                case WatchCondition::Inf: hit = std::isinf(v); break;
-                case WatchCondition::Zero: hit = v == 0.0; break;
-                case WatchCondition::Above: hit = v > threshold; break;
-                case WatchCondition::Below: hit = v < threshold; break;
-                case WatchCondition::Changed: break;
+                case WatchCondition::Nan:
+                    hit = std::isnan(v);
+                    break;
+                case WatchCondition::Inf:
+                    hit = std::isinf(v);
+                    break;
+                case WatchCondition::Zero:
+                    hit = v == 0.0;
+                    break;
+                case WatchCondition::Above:
+                    hit = v > threshold;
+                    break;
+                case WatchCondition::Below:
+                    hit = v < threshold;
+                    break;
+                case WatchCondition::Changed:
+                    break;
             }
             if (hit) {
                 ++count;
@@ -486,18 +498,19 @@ std::optional<std::string> checkWatch(WatchCondition c, double threshold,
         case WatchCondition::Inf:
             return count == 0 ? std::nullopt : std::optional<std::string>("has Inf" + ofAll);
         case WatchCondition::Zero:
-            return total == 0 || count != total ? std::nullopt
-                                                : std::optional<std::string>("is all zeros" + ofAll);
+            return total == 0 || count != total
+                       ? std::nullopt
+                       : std::optional<std::string>("is all zeros" + ofAll);
         case WatchCondition::Above:
-            return count == 0 ? std::nullopt
-                              : std::optional<std::string>("has values above " +
-                                                           formatNumber(threshold) + ", max " +
-                                                           formatNumber(extreme) + ofAll);
+            return count == 0
+                       ? std::nullopt
+                       : std::optional<std::string>("has values above " + formatNumber(threshold) +
+                                                    ", max " + formatNumber(extreme) + ofAll);
         case WatchCondition::Below:
-            return count == 0 ? std::nullopt
-                              : std::optional<std::string>("has values below " +
-                                                           formatNumber(threshold) + ", min " +
-                                                           formatNumber(extreme) + ofAll);
+            return count == 0
+                       ? std::nullopt
+                       : std::optional<std::string>("has values below " + formatNumber(threshold) +
+                                                    ", min " + formatNumber(extreme) + ofAll);
         case WatchCondition::Changed:
             break;
     }
@@ -510,12 +523,18 @@ namespace irscope::runtime {
 
 std::string_view watchConditionName(WatchCondition c) {
     switch (c) {
-        case WatchCondition::Nan: return "nan";
-        case WatchCondition::Inf: return "inf";
-        case WatchCondition::Zero: return "zero";
-        case WatchCondition::Changed: return "changed";
-        case WatchCondition::Above: return "above";
-        case WatchCondition::Below: return "below";
+        case WatchCondition::Nan:
+            return "nan";
+        case WatchCondition::Inf:
+            return "inf";
+        case WatchCondition::Zero:
+            return "zero";
+        case WatchCondition::Changed:
+            return "changed";
+        case WatchCondition::Above:
+            return "above";
+        case WatchCondition::Below:
+            return "below";
     }
     return "?";
 }
