@@ -97,6 +97,13 @@ private slots:
                "info breakpoints\ndisable 1\ncontinue\nprint %para1_x\nlist source\ndelete\n"
                "continue\nnext\n"
             << 0;
+        // NaN (0/0), Inf (1/0) and all-zeros watchpoints; two watchpoints met by one kernel
+        // both count a hit, the first reports.
+        QTest::newRow("watchConditions")
+            << "ratios.py" << false
+            << "watch RealDiv nan\nwatch RealDiv inf\nwatch Mul zero\nwatch Mul nan\nrun\n"
+               "print\ncontinue\ninfo breakpoints\ncontinue\n"
+            << 0;
         // End of input while stopped quits without a traceback.
         QTest::newRow("eofWhileStopped") << "loop.py" << false << "break Mul\nrun\n" << 0;
     }
