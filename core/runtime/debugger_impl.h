@@ -157,8 +157,9 @@ struct Debugger::Impl {
     void stopHere(std::unique_lock<std::mutex>& lk, StopInfo info, const KernelEvent& e,
                   const ExecInspector& ex);
     void applyResume(const Resume& r, const KernelEvent& e);
-    // The start of beforeKernel/afterKernel: locks `lk`, delivers a pending cancel, resolves
-    // the points. False when there is nothing to do (no run was reported started).
+    // The start of beforeKernel/afterKernel: false at once when nothing can stop the run;
+    // else locks `lk`, delivers a pending cancel, resolves the points (false when no run
+    // was reported started). mu not held.
     bool enterKernel(std::unique_lock<std::mutex>& lk, const ExecInspector& ex);
     // Runs `fn` on the stopped thread (directly when called there); throws DebugError when
     // no run is stopped. Takes the lock itself (mu not held).

@@ -102,6 +102,9 @@ void Debugger::Impl::applyResume(const Resume& r, const KernelEvent& e) {
 }
 
 bool Debugger::Impl::enterKernel(std::unique_lock<std::mutex>& lk, const ExecInspector& ex) {
+    if (!active.load(std::memory_order_acquire)) {
+        return false;  // nothing can stop the run: the fast path, no lock
+    }
     lk = std::unique_lock(mu);
     if (cancelRequested) {
         cancelDelivered = true;
@@ -183,9 +186,6 @@ void Debugger::runFinished() {
 }
 
 void Debugger::beforeKernel(const KernelEvent& e, const ExecInspector& ex) {
-    if (!impl_->active.load(std::memory_order_acquire)) {
-        return;
-    }
     std::unique_lock<std::mutex> lk;
     Impl& d = *impl_;
     if (!d.enterKernel(lk, ex)) {
@@ -259,9 +259,6 @@ void Debugger::beforeKernel(const KernelEvent& e, const ExecInspector& ex) {
 
 void Debugger::afterKernel(const KernelEvent& e, const ops::KernelArg& output,
                            const ExecInspector& ex) {
-    if (!impl_->active.load(std::memory_order_acquire)) {
-        return;
-    }
     std::unique_lock<std::mutex> lk;
     Impl& d = *impl_;
     if (!d.enterKernel(lk, ex)) {
