@@ -362,6 +362,42 @@ private slots:
         QVERIFY(s.finishes());
     }
 
+    // The GUI's path: the stop callback runs on the executing thread (where inspection is
+    // direct), run callbacks report each graph run; the controller resumes.
+    void callbacks() {
+        DebuggedScript s("loop.py");
+        std::mutex mu;
+        std::vector<std::string> seen;
+        std::vector<std::uint64_t> started, finished;
+        s.dbg.setStopCallback([&](const runtime::StopInfo& stop) {
+            const runtime::ValueInfo v = s.dbg.inspect("");  // the Sub's input, on this thread
+            std::lock_guard lk(mu);
+            seen.push_back(stop.op + " " + std::to_string(v.elements.size()));
+        });
+        s.dbg.setRunCallbacks(
+            [&](std::uint64_t run, const std::string& entry) {
+                std::lock_guard lk(mu);
+                started.push_back(run);
+                QVERIFY(!entry.empty());
+            },
+            [&](std::uint64_t run, bool cancelled) {
+                std::lock_guard lk(mu);
+                finished.push_back(run);
+                QVERIFY(!cancelled);
+            });
+        s.dbg.addBreakpoint("Sub");
+        s.start();
+        STOP(s);
+        s.dbg.resume({Mode::Continue, {}});
+        STOP(s);
+        s.dbg.resume({Mode::Continue, {}});
+        QVERIFY(s.finishes());
+        std::lock_guard lk(mu);
+        QCOMPARE(seen, (std::vector<std::string>{"Sub 1", "Sub 1"}));
+        QCOMPARE(started, (std::vector<std::uint64_t>{1, 2, 3}));
+        QCOMPARE(finished, (std::vector<std::uint64_t>{1, 2, 3}));
+    }
+
     void summaries() {
         const runtime::Tensor t = runtime::Tensor::fromDoubles(
             ir::DType::Float32, ir::Shape({4}),
