@@ -54,11 +54,12 @@ fuzz: deps
 bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=OFF \
 	  -DIRSCOPE_BENCH=ON
-	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl
+	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl bench_debugger
 	$(BENCH_DIR)/bench/bench_pipeline
 	$(BENCH_DIR)/bench/bench_pipeline --lazy-inline --cell-reuse 1
 	$(BENCH_DIR)/bench/bench_executor
 	$(BENCH_DIR)/bench/bench_opencl
+	$(BENCH_DIR)/bench/bench_debugger
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "cli_devices.h"
+#include "cli_debug.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
@@ -347,12 +348,18 @@ const std::vector<Command>& commands() {
         {"run", "run a network script (print to stdout, tracebacks to stderr)", runCommand()},
         {"devices", "list the devices of the device plugins and their ops coverage",
          devicesCommand()},
+        {"debug", "debug the graphs a network script runs, gdb-like, commands from stdin",
+         [](CLI::App& sub) -> Runner {
+             DebugRunner r = declareDebugCommand(sub);
+             return [r](Streams io) { return r(std::cin, io.out, io.err); };
+         }},
     };
     return list;
 }
 
 constexpr const char* kUsageHint =
-    "usage: irscope-cli <dump|dot|svg|json|run> FILE [options]; see 'irscope-cli --help'";
+    "usage: irscope-cli <dump|dot|svg|json|run|debug|devices> FILE [options]; "
+    "see 'irscope-cli --help'";
 
 int run(int argc, char** argv, Streams io) {
     CLI::App app{"irscope-cli " IRSCOPE_VERSION

@@ -338,6 +338,8 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
         }
     }
     opts.device = options_.device;
+    opts.observer = options_.observer;
+    opts.keepValues = options_.observer != nullptr;  // the debugger inspects any value
     ops::KernelArg out;
     session::RunRecord record;
     record.graphName = c.module->entry()->name();

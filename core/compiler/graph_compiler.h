@@ -30,6 +30,10 @@
 #include "passes/settings.h"
 #include "session/session.h"
 
+namespace irscope::runtime {
+class ExecObserver;
+}
+
 namespace irscope::compiler {
 
 struct CompilerOptions {
@@ -42,6 +46,9 @@ struct CompilerOptions {
     // Where compiled graphs run: null for the CPU, else kernels the device supports run
     // there (irscope-cli run --device).
     runtime::DevicePtr device;
+    // Every run of a compiled graph reports to this observer (irscope-cli debug's debugger),
+    // with every computed value kept inspectable until the run ends. Not owned; null: none.
+    runtime::ExecObserver* observer = nullptr;
 };
 
 class GraphCompilerImpl : public modules::GraphCompiler {

@@ -28,6 +28,31 @@ public:
         : m_(m), opts_(opts), fmt_([this](const FuncGraph* g) { return graphRef(g); }) {}
 
     std::string run();
+    std::string graphName(const FuncGraph* g) const { return graphRef(g); }
+    // For NodeLines: numbers the module once, then prints single node lines.
+    void prepare() { orderAndName(); }
+    std::string nodeLine(const CNode& c) {
+        out_.clear();
+        const FuncGraph* g = c.graph();
+        const bool isReturn = g != nullptr && g->returnNode() == &c;
+        std::string lead;
+        if (!isReturn) {
+            lead = local_.of(c);
+            const std::string& dbg = c.debug().name;
+            if (!dbg.empty()) {
+                lead += "(" +
+                        (text::isPlainDelimitedText(dbg, '(', ')') ? dbg : quoteString(dbg)) +
+                        ")";
+            }
+            lead += " = ";
+        }
+        const bool saved = opts_.debugInfo;
+        opts_.debugInfo = false;
+        cnodeLine(&c, g, lead, isReturn);
+        opts_.debugInfo = saved;
+        const auto nl = out_.find('\n');
+        return nl == std::string::npos ? out_ : out_.substr(0, nl);
+    }
 
 private:
     std::string graphRef(const FuncGraph* g) const {
@@ -278,6 +303,22 @@ std::string Printer::run() {
 
 std::string printIr(const Module& m, const PrintOptions& opts) {
     return Printer(m, opts).run();
+}
+
+struct NodeLines::Impl {
+    explicit Impl(const Module& m) : printer(m, PrintOptions{}) { printer.prepare(); }
+    Printer printer;
+};
+
+NodeLines::NodeLines(const Module& m) : impl_(std::make_unique<Impl>(m)) {}
+NodeLines::~NodeLines() = default;
+
+std::string NodeLines::line(const CNode& c) const {
+    return impl_->printer.nodeLine(c);
+}
+
+std::string NodeLines::graphName(const FuncGraph& g) const {
+    return impl_->printer.graphName(&g);
 }
 
 }  // namespace irscope::ir

@@ -18,6 +18,25 @@ struct PrintOptions {
 
 std::string printIr(const Module& m, const PrintOptions& opts = {});
 
+// One node's first line as printIr writes it in `m` (`%3(CNode_5) = Add(%1, %2)`, or
+// `Return(%4)`), without its type and debug lines: for views that show single nodes (the
+// debugger's listing). Built once per module, as it numbers the nodes the way printIr does.
+class NodeLines {
+public:
+    explicit NodeLines(const Module& m);
+    ~NodeLines();
+    NodeLines(const NodeLines&) = delete;
+    NodeLines& operator=(const NodeLines&) = delete;
+
+    std::string line(const CNode& c) const;
+    // The graph's name as printIr writes it after `@` (duplicates get `.N`).
+    std::string graphName(const FuncGraph& g) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
 // Parses .ir text. `fileName` is used in diagnostics only. Throws ParseError with the
 // line and column of the first problem and what was expected there.
 std::unique_ptr<Module> parseIr(std::string_view text, const std::string& fileName = {});

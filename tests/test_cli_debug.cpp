@@ -1,0 +1,158 @@
+// irscope-cli debug SCRIPT.py driven through standard input, as a user at a terminal would
+// (commands are echoed after the prompt when stdin is not a terminal, so the transcript
+// reads like a session). The scripts are tests/data/debug/*.py, run from that folder so the
+// transcript's paths are stable.
+#include <QtTest/QtTest>
+
+#include <QProcess>
+
+namespace {
+
+struct Session {
+    QString text;  // stdout and stderr as they interleave
+    int exitCode = -1;
+};
+
+// `script` is relative to tests/data/debug, or to the source tree when it starts with
+// "resources/". `loadElim`: MS_DEV_SIDE_EFFECT_LOAD_ELIM ("" leaves it unset).
+Session debugScript(const QString& script, const QString& commands, bool cellReuse,
+                    const QString& loadElim) {
+    QProcess p;
+    p.setProgram(QStringLiteral(IRSCOPE_CLI));
+    p.setArguments({QStringLiteral("debug"), script});
+    p.setWorkingDirectory(script.startsWith("resources/")
+                              ? QStringLiteral(IRSCOPE_SOURCE_DIR)
+                              : QStringLiteral(IRSCOPE_TEST_DATA) + "/debug");
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.remove(QStringLiteral("MS_DEV_SIDE_EFFECT_LOAD_ELIM"));
+    if (!loadElim.isEmpty()) {
+        env.insert(QStringLiteral("MS_DEV_SIDE_EFFECT_LOAD_ELIM"), loadElim);
+    }
+    env.remove(QStringLiteral("MS_DEV_SAVE_GRAPHS"));
+    if (cellReuse) {
+        env.insert(QStringLiteral("MS_DEV_CELL_REUSE"), QStringLiteral("1"));
+    } else {
+        env.remove(QStringLiteral("MS_DEV_CELL_REUSE"));
+    }
+    p.setProcessEnvironment(env);
+    p.setProcessChannelMode(QProcess::MergedChannels);
+    p.start();
+    if (!p.waitForStarted(30000)) {
+        return {};
+    }
+    p.write(commands.toUtf8());
+    p.closeWriteChannel();
+    if (!p.waitForFinished(120000)) {
+        p.kill();
+        p.waitForFinished();
+        return {QString::fromUtf8(p.readAll()) + "\n<timed out>", -1};
+    }
+    return {QString::fromUtf8(p.readAll()), p.exitCode()};
+}
+
+QString golden(const QString& name) {
+    QFile f(QStringLiteral(IRSCOPE_TEST_DATA) + "/debug/" + name + ".transcript");
+    if (!f.open(QIODevice::ReadOnly)) {
+        return QStringLiteral("<missing golden file %1>").arg(f.fileName());
+    }
+    return QString::fromUtf8(f.readAll());
+}
+
+}  // namespace
+
+class TestCliDebug : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Each row is a scripted session whose whole transcript (prompts, echoed commands, the
+    // script's prints, stops, values and error messages in the order a user sees them) must
+    // equal tests/data/debug/<row>.transcript.
+    void sessions_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<bool>("cellReuse");
+        QTest::addColumn<QString>("commands");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("loadElim");
+        // Breakpoints on an op type and on a source line (stopping once where execution
+        // reaches the line), a NaN watchpoint on Log, where/print/list, hit counts.
+        QTest::newRow("breakAndWatch")
+            << "lazy_blocks.py" << false
+            << "break AddN\nbreak lazy_blocks.py:29\nwatch Log nan\ninfo breakpoints\nrun\n"
+               "where\nprint\nlist\ncontinue\nprint\ncontinue\ninfo breakpoints\n"
+            << 0 << QString();
+        // Lazy inline keeps the Block graph as a call: stepi into it, step by line, finish
+        // back with the returned value, next over the second call; kill stops the run (the
+        // script gets RuntimeError, exit status 1).
+        QTest::newRow("stepping")
+            << "lazy_blocks.py" << true
+            << "stepi\nwhere\nstepi\nwhere\nprint %para2_h\nstep\nprint %0\nfinish\nfinish\n"
+               "stepi\nnext\nprint @CR_Block_construct:%0\nnexti\nkill\nprint\n"
+            << 1 << QString();
+        // Clear messages for bad commands, locations, lines, files and conditions; a %N that
+        // names nothing in the run's graph is reported when the run starts.
+        QTest::newRow("errors")
+            << "lazy_blocks.py" << false
+            << "print %1\nfinish\nbreak %x\nbreak lazy_blocks.py:999\nbreak nosuch.py:1\n"
+               "break lazy_blocks.py:abc\nwatch Log purple\nwatch Log\nwatch Log above x\n"
+               "frobnicate\ndelete 7\ninfo frobs\nbreak\nbreak %99\nwatch %3 above 2\nrun\n"
+               "break %99\nprint %5\nbreak NoSuchName\nadvance Nothing\ncontinue\ncontinue\n"
+            << 0 << QString();
+        // A while loop (its body a graph entered by tail calls): a 'changed' watchpoint hits
+        // from the second iteration; the same compiled graph runs twice and a @jit function
+        // once, every run debuggable; list source; delete all.
+        QTest::newRow("loops")
+            << "loop.py" << false
+            << "watch Mul changed\nbreak loop.py:16\nrun\nprint\ncontinue\ncontinue\nwhere\n"
+               "info breakpoints\ndisable 1\ncontinue\nprint %para1_x\nlist source\ndelete\n"
+               "continue\nnext\n"
+            << 0 << QString();
+        // NaN (0/0), Inf (1/0) and all-zeros watchpoints; two watchpoints met by one kernel
+        // both count a hit, the first reports.
+        QTest::newRow("watchConditions")
+            << "ratios.py" << false
+            << "watch RealDiv nan\nwatch RealDiv inf\nwatch Mul zero\nwatch Mul nan\nrun\n"
+               "print\ncontinue\ninfo breakpoints\ncontinue\n"
+            << 0 << QString();
+        // End of input while stopped quits without a traceback.
+        QTest::newRow("eofWhileStopped") << "loop.py" << false << "break Mul\nrun\n"
+                                         << 0 << QString();
+        // The seed's load elimination at level 3: the Loads that feed AddN alias the
+        // Parameter, so both inputs hold its last value (2), where levels 0-2 copy each read.
+        QTest::newRow("loadElimAliasing")
+            << "resources/examples/load_elim_fwd_bwd.py" << false << "break AddN\nrun\nprint\n"
+            << 0 << QStringLiteral("3");
+    }
+
+    void sessions() {
+        QFETCH(QString, script);
+        QFETCH(bool, cellReuse);
+        QFETCH(QString, commands);
+        QFETCH(int, exitCode);
+        QFETCH(QString, loadElim);
+        const Session s = debugScript(script, commands, cellReuse, loadElim);
+        const QString expected = golden(QString::fromLatin1(QTest::currentDataTag()));
+        if (s.text != expected) {
+            qWarning().noquote() << "actual transcript:\n" << s.text;
+        }
+        QCOMPARE(s.text, expected);
+        QCOMPARE(s.exitCode, exitCode);
+    }
+
+    // The usage line lists debug; a missing script is a usage error; an unreadable one an
+    // input error.
+    void usage() {
+        QProcess p;
+        p.start(QStringLiteral(IRSCOPE_CLI), {QStringLiteral("debug")});
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 2);
+        p.start(QStringLiteral(IRSCOPE_CLI),
+                {QStringLiteral("debug"), QStringLiteral("/no/such.py")});
+        p.closeWriteChannel();
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("cannot open /no/such.py"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliDebug)
+#include "test_cli_debug.moc"
