@@ -449,6 +449,7 @@ private slots:
         QCOMPARE(stats.kernelsOnDevice, std::uint64_t(0));
         QCOMPARE(stats.fallbacks, std::uint64_t(3));
         QCOMPARE(warnings.size(), std::size_t(3));  // once per op: Add, Mul, Sub
+        QCOMPARE(stats.messages.size(), std::size_t(3));
         QCOMPARE(dev->launches, 0);
     }
 

@@ -116,6 +116,7 @@ struct Executor::Impl : ExecInspector {
     mutable std::unordered_map<const void*, Mirror> mirrors_;
     mutable RunStats deviceStats_;
     mutable std::unordered_map<const ir::CNode*, bool> supported_;
+    std::unordered_set<std::string> failedThisRun_;
 };
 
 }  // namespace irscope::runtime
