@@ -404,6 +404,18 @@ private slots:
         ExecOptions opts;
         opts.device = dev;
         opts.warn = [&](std::string_view s) { warnings.emplace_back(s); };
+        struct Placements : runtime::ExecObserver {
+            std::vector<std::string> log;
+            void beforeKernel(const runtime::KernelEvent& e,
+                              const runtime::ExecInspector&) override {
+                log.push_back(e.node->primitive()->name + " " + std::string(e.placement));
+            }
+            void afterKernel(const runtime::KernelEvent& e, const KernelArg&,
+                             const runtime::ExecInspector&) override {
+                log.back() += " " + std::string(e.placement);
+            }
+        } placements;
+        opts.observer = &placements;
         runtime::Executor ex(*m, opts);
         QCOMPARE(ex.placementOf(*findNode(*m, "Add")), std::string("testdev"));
         QCOMPARE(ex.placementOf(*findNode(*m, "MakeTuple")), std::string("cpu"));
@@ -413,6 +425,11 @@ private slots:
         QCOMPARE(values(out.elements()[0].tensor()), (std::vector<double>{21.5, 43.5, 65.5}));
         QCOMPARE(values(out.elements()[1].tensor()), (std::vector<double>{11, 22, 33}));
         QCOMPARE(dev->launched, (std::vector<std::string>{"Add", "Mul"}));
+        const std::vector<std::string> where = {
+            "Add testdev testdev", "Mul testdev testdev", "Sub testdev cpu",
+            "MakeTuple cpu cpu",   "TupleGetItem cpu cpu", "TupleGetItem cpu cpu",
+            "MakeTuple cpu cpu"};
+        QCOMPARE(placements.log, where);
         QCOMPARE(stats.device, std::string("testdev"));
         QCOMPARE(stats.kernelsOnDevice, std::uint64_t(2));
         // Sub(%1, 0.5) gets one tensor: the device refuses it, the CPU runs it.

@@ -437,6 +437,7 @@ RValue Executor::Impl::evalCNode(const ir::CNode& c, const FramePtr& frame, cons
         e = event(c, *p, callsGraph);
         opts_.observer->beforeKernel(e, *this);
     }
+    const std::uint64_t fallbacks = deviceStats_.fallbacks;
     RValue out;
     if (prim != nullptr) {
         out = applyPrimitive(c, *prim, callArgs(c, frame));
@@ -447,6 +448,9 @@ RValue Executor::Impl::evalCNode(const ir::CNode& c, const FramePtr& frame, cons
     if (observed) {
         const ops::KernelArg shown = out.fn ? ops::KernelArg() : hostValue(out, true);
         e.stack = stack_;
+        if (deviceStats_.fallbacks != fallbacks) {
+            e.placement = "cpu";  // the device failed it: it ran on the CPU after all
+        }
         opts_.observer->afterKernel(e, shown, *this);
     }
     return out;

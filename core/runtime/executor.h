@@ -69,7 +69,8 @@ struct KernelEvent {
     std::size_t index = 0;                // its position in its graph's execution order
     std::uint64_t step = 0;               // kernels started so far in this run (1-based)
     bool callsGraph = false;              // a graph call (Switch/Partial included)
-    std::string_view placement;           // "cpu" or the device's name
+    std::string_view placement;           // "cpu" or the device's name (after a failed
+                                          // launch, afterKernel says "cpu")
 };
 
 // What an observer may ask of the paused executor.
