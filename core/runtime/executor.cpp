@@ -255,8 +255,9 @@ RValue Executor::Impl::valueIn(const ir::Node* n, const FramePtr& frame) {
                    ", which is not an enclosing activation.");
 }
 
-// The lowest address the current thread's stack may grow to (null when unknown).
-static const char* stackLimit() {
+// The lowest address the current thread's stack may grow to (null when unknown). Asked
+// once per thread: for the main thread glibc reads /proc/self/maps to answer.
+static const char* queryStackLimit() {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) {
         return nullptr;
@@ -266,6 +267,11 @@ static const char* stackLimit() {
     const int rc = pthread_attr_getstack(&attr, &base, &size);
     pthread_attr_destroy(&attr);
     return rc == 0 ? static_cast<const char*>(base) : nullptr;
+}
+
+static const char* stackLimit() {
+    thread_local const char* const limit = queryStackLimit();
+    return limit;
 }
 
 void Executor::Impl::checkDepth(const ir::CNode* site) {
