@@ -5,7 +5,9 @@
 //     difference per kernel is the executor's own cost (execution order, values, release,
 //     memory accounting).
 //  2. MatMul GFLOP/s: an n x n float32 MatMul through the executor, against Eigen's product
-//     called directly (the registry's CPU kernel is Eigen too).
+//     called directly (the registry's CPU kernel is Eigen too), and through the executor on
+//     the OpenCL device when its plugin is found (copies of the inputs and the result
+//     included, as a run makes them).
 //
 //   bench_executor [--chain N] [--repeat R]
 #include <Eigen/Dense>
@@ -23,6 +25,7 @@
 #include "ir/module.h"
 #include "ops/op_registry.h"
 #include "runtime/executor.h"
+#include "runtime/plugin_loader.h"
 
 using namespace irscope;
 
@@ -101,7 +104,7 @@ void dispatch(int n, int repeat) {
                 perExec / perDirect);
 }
 
-void matmulGflops(int n, int repeat) {
+void matmulGflops(int n, int repeat, const runtime::DevicePtr& device) {
     const auto m = matmul(n);
     const runtime::Tensor a = random(ir::Shape{n, n});
     const runtime::Tensor b = random(ir::Shape{n, n});
@@ -110,6 +113,11 @@ void matmulGflops(int n, int repeat) {
     ex.run(in, {});
     const double viaExecutor = best(repeat, [&] { ex.run(in, {}); });
 
+    const ops::OpRegistry& reg = ops::OpRegistry::instance();
+    const ops::OpDef& mm = *reg.find("MatMul");
+    const ir::AttrMap attrs;
+    const double kernel = best(repeat, [&] { (void)reg.run(mm, attrs, in); });
+
     using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     const Eigen::Map<const Mat> ea(a.data<float>(), n, n);
     const Eigen::Map<const Mat> eb(b.data<float>(), n, n);
@@ -117,9 +125,21 @@ void matmulGflops(int n, int repeat) {
     ec.noalias() = ea * eb;
     const double eigen = best(repeat, [&] { ec.noalias() = ea * eb; });
     const double flop = 2.0 * n * n * static_cast<double>(n);
-    std::printf("matmul %dx%d float32: executor %7.2f GFLOP/s, Eigen directly %7.2f GFLOP/s "
-                "(%.1f%%)\n",
-                n, n, flop / viaExecutor / 1e9, flop / eigen / 1e9, 100.0 * eigen / viaExecutor);
+    std::printf("matmul %dx%d float32: executor %7.2f GFLOP/s, registry kernel %7.2f, Eigen "
+                "directly %7.2f (executor at %.1f%% of Eigen)",
+                n, n, flop / viaExecutor / 1e9, flop / kernel / 1e9, flop / eigen / 1e9,
+                100.0 * eigen / viaExecutor);
+    if (device) {
+        runtime::ExecOptions opts;
+        opts.device = device;
+        runtime::Executor onDevice(*m, opts);
+        runtime::RunStats stats;
+        onDevice.run(in, {}, &stats);  // warm up (builds the device's kernels)
+        const double t = best(repeat, [&] { onDevice.run(in, {}, &stats); });
+        std::printf(", executor on %s %7.2f GFLOP/s%s", device->info().name.c_str(),
+                    flop / t / 1e9, stats.kernelsOnDevice == 1 ? "" : " (ran on the CPU)");
+    }
+    std::printf("\n");
 }
 
 }  // namespace
@@ -138,8 +158,13 @@ int main(int argc, char** argv) {
         }
     }
     dispatch(chain, repeat);
+    std::vector<std::string> errors;
+    const runtime::DevicePtr opencl = runtime::findDevice("opencl", &errors);
+    if (!opencl) {
+        std::printf("(no OpenCL device: %s)\n", errors.empty() ? "-" : errors.front().c_str());
+    }
     for (int n : {64, 256, 512}) {
-        matmulGflops(n, repeat);
+        matmulGflops(n, repeat, opencl);
     }
     return 0;
 }

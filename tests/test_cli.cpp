@@ -325,6 +325,16 @@ private slots:
         const Result usage = runCli({QStringLiteral("run"), script, QStringLiteral("--load-elim"),
                                      QStringLiteral("4")});
         QCOMPARE(usage.status, 2);
+        // --cell-reuse reaches the compile's settings (the pass-stats header shows them).
+        const QString gpt =
+            QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/lazy_inline_gpt.py");
+        for (const char* level : {"0", "2"}) {
+            const Result r = runCli({QStringLiteral("run"), gpt, QStringLiteral("--cell-reuse"),
+                                     QString::fromLatin1(level), QStringLiteral("--pass-stats")});
+            QCOMPARE(r.status, 0);
+            QVERIFY2(r.err.contains(QByteArray("settings: MS_DEV_CELL_REUSE=") + level),
+                     r.err.constData());
+        }
     }
 };
 

@@ -301,6 +301,63 @@ private slots:
         QCOMPARE(rec.finished, 2);
     }
 
+    void graphCallsNestOnTheStack() {
+        // if_branch: %5 = %4() calls the chosen branch (a nested call: its kernels run one
+        // level deeper and its afterKernel comes after them); the last call is a tail call.
+        const auto m = load("if_branch.ir");
+        struct Calls : runtime::ExecObserver {
+            std::vector<std::string> log;
+            std::optional<KernelArg> sumAfterRun, branchArg;
+            const ir::Node* sum = nullptr;
+            void beforeKernel(const runtime::KernelEvent& e,
+                              const runtime::ExecInspector& ex) override {
+                const ir::PrimitiveData* p = e.node->primitive();
+                log.push_back("> " + (p ? p->name : std::string("call")) + " @" +
+                              e.node->graph()->name() + " " + std::to_string(e.stack.size()) +
+                              (e.callsGraph ? " calls" : ""));
+                if (p && p->name == "ReduceSum") {
+                    sum = e.node;
+                }
+                if (p && p->name == "Mul") {
+                    branchArg = ex.valueOf(e.node->input(1));  // the branch's parameter
+                    sumAfterRun = ex.valueOf(sum);             // an outer frame's value
+                }
+            }
+            void afterKernel(const runtime::KernelEvent& e, const KernelArg&,
+                             const runtime::ExecInspector&) override {
+                if (e.callsGraph && !e.node->primitive()) {
+                    log.push_back("< call " + std::to_string(e.stack.size()));
+                }
+            }
+        } calls;
+        ExecOptions opts;
+        opts.observer = &calls;
+        opts.keepValues = true;
+        const KernelArg out = run(*m, {f32({1, 2, 3})}, {}, opts);
+        QCOMPARE(values(out.tensor()), (std::vector<double>{11, 21, 31}));
+        const std::vector<std::string> expected = {
+            "> ReduceSum @Net_construct 1",
+            "> Greater @Net_construct 1",
+            "> Partial @Net_construct 1 calls",
+            "> Partial @Net_construct 1 calls",
+            "> Switch @Net_construct 1 calls",
+            "> call @Net_construct 1 calls",
+            "> Mul @\u2713Net_construct 2",
+            "< call 1",
+            "> call @Net_construct 1 calls",
+            "> Add @\u2193Net_construct 1",
+        };
+        QCOMPARE(calls.log, expected);
+        QVERIFY(calls.branchArg && calls.sumAfterRun);
+        QCOMPARE(values(calls.branchArg->tensor()), (std::vector<double>{1, 2, 3}));
+        QCOMPARE(values(calls.sumAfterRun->tensor()), (std::vector<double>{6}));
+        // Without keepValues the sum is released after its last reader (Greater).
+        opts.keepValues = false;
+        calls.log.clear();
+        run(*m, {f32({1, 2, 3})}, {}, opts);
+        QVERIFY(!calls.sumAfterRun.has_value());
+    }
+
     void loopFramesReplaceEachOtherOnTheStack() {
         const auto m = load("while_loop.ir");
         Recorder rec;
@@ -347,6 +404,18 @@ private slots:
         ExecOptions opts;
         opts.device = dev;
         opts.warn = [&](std::string_view s) { warnings.emplace_back(s); };
+        struct Placements : runtime::ExecObserver {
+            std::vector<std::string> log;
+            void beforeKernel(const runtime::KernelEvent& e,
+                              const runtime::ExecInspector&) override {
+                log.push_back(e.node->primitive()->name + " " + std::string(e.placement));
+            }
+            void afterKernel(const runtime::KernelEvent& e, const KernelArg&,
+                             const runtime::ExecInspector&) override {
+                log.back() += " " + std::string(e.placement);
+            }
+        } placements;
+        opts.observer = &placements;
         runtime::Executor ex(*m, opts);
         QCOMPARE(ex.placementOf(*findNode(*m, "Add")), std::string("testdev"));
         QCOMPARE(ex.placementOf(*findNode(*m, "MakeTuple")), std::string("cpu"));
@@ -356,6 +425,11 @@ private slots:
         QCOMPARE(values(out.elements()[0].tensor()), (std::vector<double>{21.5, 43.5, 65.5}));
         QCOMPARE(values(out.elements()[1].tensor()), (std::vector<double>{11, 22, 33}));
         QCOMPARE(dev->launched, (std::vector<std::string>{"Add", "Mul"}));
+        const std::vector<std::string> where = {
+            "Add testdev testdev", "Mul testdev testdev", "Sub testdev cpu",
+            "MakeTuple cpu cpu",   "TupleGetItem cpu cpu", "TupleGetItem cpu cpu",
+            "MakeTuple cpu cpu"};
+        QCOMPARE(placements.log, where);
         QCOMPARE(stats.device, std::string("testdev"));
         QCOMPARE(stats.kernelsOnDevice, std::uint64_t(2));
         // Sub(%1, 0.5) gets one tensor: the device refuses it, the CPU runs it.
@@ -392,6 +466,7 @@ private slots:
         QCOMPARE(stats.kernelsOnDevice, std::uint64_t(0));
         QCOMPARE(stats.fallbacks, std::uint64_t(3));
         QCOMPARE(warnings.size(), std::size_t(3));  // once per op: Add, Mul, Sub
+        QCOMPARE(stats.messages.size(), std::size_t(3));
         QCOMPARE(dev->launches, 0);
     }
 

@@ -255,8 +255,9 @@ RValue Executor::Impl::valueIn(const ir::Node* n, const FramePtr& frame) {
                    ", which is not an enclosing activation.");
 }
 
-// The lowest address the current thread's stack may grow to (null when unknown).
-static const char* stackLimit() {
+// The lowest address the current thread's stack may grow to (null when unknown). Asked
+// once per thread: for the main thread glibc reads /proc/self/maps to answer.
+static const char* queryStackLimit() {
     pthread_attr_t attr;
     if (pthread_getattr_np(pthread_self(), &attr) != 0) {
         return nullptr;
@@ -266,6 +267,11 @@ static const char* stackLimit() {
     const int rc = pthread_attr_getstack(&attr, &base, &size);
     pthread_attr_destroy(&attr);
     return rc == 0 ? static_cast<const char*>(base) : nullptr;
+}
+
+static const char* stackLimit() {
+    thread_local const char* const limit = queryStackLimit();
+    return limit;
 }
 
 void Executor::Impl::checkDepth(const ir::CNode* site) {
@@ -431,12 +437,15 @@ RValue Executor::Impl::evalCNode(const ir::CNode& c, const FramePtr& frame, cons
         failAt(c, "A CNode without a callee.");
     }
     const bool observed = opts_.observer != nullptr && p != nullptr;
-    const bool callsGraph = prim == nullptr || prim->name == "Switch" || prim->name == "Partial";
+    const ResolvedPrim::Kind kind = prim ? resolve(*prim).kind : ResolvedPrim::Kind::Kernel;
+    const bool callsGraph = prim == nullptr || kind == ResolvedPrim::Kind::Switch ||
+                            kind == ResolvedPrim::Kind::Partial;
     KernelEvent e;
     if (observed) {
         e = event(c, *p, callsGraph);
         opts_.observer->beforeKernel(e, *this);
     }
+    const std::uint64_t fallbacks = deviceStats_.fallbacks;
     RValue out;
     if (prim != nullptr) {
         out = applyPrimitive(c, *prim, callArgs(c, frame));
@@ -447,6 +456,9 @@ RValue Executor::Impl::evalCNode(const ir::CNode& c, const FramePtr& frame, cons
     if (observed) {
         const ops::KernelArg shown = out.fn ? ops::KernelArg() : hostValue(out, true);
         e.stack = stack_;
+        if (deviceStats_.fallbacks != fallbacks) {
+            e.placement = "cpu";  // the device failed it: it ran on the CPU after all
+        }
         opts_.observer->afterKernel(e, shown, *this);
     }
     return out;
@@ -465,6 +477,34 @@ RValue Executor::Impl::print(const std::vector<RValue>& args, const ir::CNode& s
     return RValue::of(ops::KernelArg(Tensor(DType::Int32, Shape{1})));
 }
 
+const ResolvedPrim& Executor::Impl::resolve(const ir::PrimitiveData& prim) {
+    auto it = resolved_.find(&prim);
+    if (it != resolved_.end()) {
+        return it->second;
+    }
+    using K = ResolvedPrim::Kind;
+    static const std::unordered_map<std::string_view, K> structural = {
+        {"MakeTuple", K::MakeTuple},       {"MakeList", K::MakeTuple},
+        {"make_list", K::MakeTuple},       {"TupleGetItem", K::TupleGetItem},
+        {"ListGetItem", K::TupleGetItem},  {"tuple_getitem", K::TupleGetItem},
+        {"list_getitem", K::TupleGetItem}, {"Depend", K::Forward},
+        {"StopGradient", K::Forward},      {"stop_gradient", K::Forward},
+        {"Return", K::Forward},            {"UpdateState", K::UpdateState},
+        {"Switch", K::Switch},             {"Partial", K::Partial},
+        {"Print", K::Print},
+    };
+    ResolvedPrim r;
+    if (const auto s = structural.find(prim.name); s != structural.end()) {
+        r.kind = s->second;
+    } else {
+        r.op = findOp(prim.name);
+        r.variadic = r.op != nullptr &&
+                     std::any_of(r.op->inputs.begin(), r.op->inputs.end(),
+                                 [](const ops::ArgSpec& a) { return a.variadic; });
+    }
+    return resolved_.emplace(&prim, r).first->second;
+}
+
 RValue Executor::Impl::applyPrimitive(const ir::CNode& site, const ir::PrimitiveData& prim,
                                       std::vector<RValue> args) {
     const std::string& name = prim.name;
@@ -476,45 +516,40 @@ RValue Executor::Impl::applyPrimitive(const ir::CNode& site, const ir::Primitive
                    "TypeError");
         }
     };
-    if (name == "MakeTuple" || name == "MakeList" || name == "make_list") {
-        return makeTuple(std::move(args));
-    }
-    if (name == "TupleGetItem" || name == "ListGetItem" || name == "tuple_getitem" ||
-        name == "list_getitem") {
-        need(2);
-        return tupleItem(site, args[0], args[1]);
-    }
-    if (name == "Depend" || name == "StopGradient" || name == "stop_gradient") {
-        need(1);
-        return std::move(args[0]);
-    }
-    if (name == "UpdateState") {
-        return RValue::of(ops::KernelArg(ir::Value::monadValue(ir::MonadKind::U)));
-    }
-    if (name == "Switch") {
-        need(3);
-        return truthOf(site, hostCondition(args[0])) ? std::move(args[1]) : std::move(args[2]);
-    }
-    if (name == "Partial") {
-        need(1);
-        auto f = std::make_shared<Func>();
-        f->kind = Func::Kind::Partial;
-        f->inner = std::move(args[0]);
-        f->bound.assign(std::make_move_iterator(args.begin() + 1),
-                        std::make_move_iterator(args.end()));
-        if (!f->inner.fn) {
-            failAt(site, "For 'Partial', the first input must be a function.", "TypeError");
+    const ResolvedPrim& r = resolve(prim);
+    switch (r.kind) {
+        case ResolvedPrim::Kind::MakeTuple:
+            return makeTuple(std::move(args));
+        case ResolvedPrim::Kind::TupleGetItem:
+            need(2);
+            return tupleItem(site, args[0], args[1]);
+        case ResolvedPrim::Kind::Forward:  // Depend, StopGradient, Return
+            need(1);
+            return std::move(args[0]);
+        case ResolvedPrim::Kind::UpdateState:
+            return RValue::of(ops::KernelArg(ir::Value::monadValue(ir::MonadKind::U)));
+        case ResolvedPrim::Kind::Switch:
+            need(3);
+            return truthOf(site, hostCondition(args[0])) ? std::move(args[1])
+                                                         : std::move(args[2]);
+        case ResolvedPrim::Kind::Partial: {
+            need(1);
+            auto f = std::make_shared<Func>();
+            f->kind = Func::Kind::Partial;
+            f->inner = std::move(args[0]);
+            f->bound.assign(std::make_move_iterator(args.begin() + 1),
+                            std::make_move_iterator(args.end()));
+            if (!f->inner.fn) {
+                failAt(site, "For 'Partial', the first input must be a function.", "TypeError");
+            }
+            return RValue::func(std::move(f));
         }
-        return RValue::func(std::move(f));
+        case ResolvedPrim::Kind::Print:
+            return print(args, site);
+        case ResolvedPrim::Kind::Kernel:
+            break;
     }
-    if (name == "Print") {
-        return print(args, site);
-    }
-    if (name == "Return") {
-        need(1);
-        return std::move(args[0]);
-    }
-    const ops::OpDef* op = findOp(name);
+    const ops::OpDef* op = r.op;
     if (op == nullptr || !op->cpuKernel) {
         failAt(site, "The primitive '" + name + "' has no CPU kernel.", "RuntimeError");
     }
@@ -527,9 +562,7 @@ RValue Executor::Impl::applyPrimitive(const ir::CNode& site, const ir::Primitive
     // MindSpore 2.x dumps pass constructor attributes as trailing inputs
     // (`ReduceSum(%x, (), Bool(0))`): map them back onto the registry's attributes.
     std::optional<ir::AttrMap> mapped;  // prim.attrs plus the trailing inputs, when any
-    const bool variadic = std::any_of(op->inputs.begin(), op->inputs.end(),
-                                      [](const ops::ArgSpec& a) { return a.variadic; });
-    if (!variadic && inputs.size() > op->inputs.size()) {
+    if (!r.variadic && inputs.size() > op->inputs.size()) {
         mapped = prim.attrs;
         std::size_t extra = inputs.size() - op->inputs.size();
         for (std::size_t k = 0; k < extra && k < op->attrs.size(); ++k) {

@@ -69,7 +69,8 @@ struct KernelEvent {
     std::size_t index = 0;                // its position in its graph's execution order
     std::uint64_t step = 0;               // kernels started so far in this run (1-based)
     bool callsGraph = false;              // a graph call (Switch/Partial included)
-    std::string_view placement;           // "cpu" or the device's name
+    std::string_view placement;           // "cpu" or the device's name (after a failed
+                                          // launch, afterKernel says "cpu")
 };
 
 // What an observer may ask of the paused executor.
@@ -121,9 +122,12 @@ struct RunStats {
     std::uint64_t kernelsOnDevice = 0;  // of which on the device
     std::uint64_t fallbacks = 0;        // device launches that failed and ran on the CPU
     std::uint64_t copiesToDevice = 0, copiesToHost = 0, bytesCopied = 0;
-    std::uint64_t peakBytes = 0;         // most bytes of kernel outputs alive at once
-    std::uint64_t plannedPeakBytes = 0;  // the entry graph's memory plan (task_emit)
-    std::vector<std::string> messages;   // device failures and fallbacks, one line each
+    // Most bytes of kernel outputs alive at once (each aligned to 512 bytes as the memory
+    // plan does; weights and inputs not counted), and the entry graph's plan (task_emit;
+    // graphs reached through Switch/Partial, such as loop bodies, are not in the plan).
+    std::uint64_t peakBytes = 0;
+    std::uint64_t plannedPeakBytes = 0;
+    std::vector<std::string> messages;  // the first failed launch of each op, one line each
     // With a device: kernels run per op on each side ("Add" -> 3), fallbacks on the CPU side.
     std::map<std::string, std::uint64_t, std::less<>> opsOnDevice, opsOnCpu;
 };

@@ -247,7 +247,9 @@ ops::KernelArg Executor::Impl::runKernel(const ir::CNode& site, const ops::OpDef
                                      (site.debug().name.empty() ? std::string("?")
                                                                 : site.debug().name) +
                                      "): " + e.what() + "; running it on the CPU";
-            deviceStats_.messages.push_back(line);
+            if (failedThisRun_.insert(op.name).second) {
+                deviceStats_.messages.push_back(line);  // the run's first failure of op
+            }
             if (firstFailure(opts_.device, op.name)) {
                 if (opts_.warn) {
                     opts_.warn(line);
@@ -320,6 +322,7 @@ void Executor::Impl::collectMirrors() {
 void Executor::Impl::beginDeviceRun() {
     mirrors_.clear();
     deviceStats_ = RunStats{};
+    failedThisRun_.clear();
 }
 
 void Executor::Impl::endDeviceRun() {

@@ -21,6 +21,16 @@ namespace irscope::runtime {
 // The op of a primitive, also under MindSpore 2.3's generated names (`PrimFunc_Mul`).
 const ops::OpDef* findOp(std::string_view name);
 
+// What a primitive does in the executor, worked out once per primitive.
+struct ResolvedPrim {
+    enum class Kind : std::uint8_t {
+        MakeTuple, TupleGetItem, Forward, UpdateState, Switch, Partial, Print, Kernel
+    };
+    Kind kind = Kind::Kernel;
+    const ops::OpDef* op = nullptr;  // Kernel: the registry's op (null: none)
+    bool variadic = false;           // Kernel: the op takes a variadic input
+};
+
 // What the run really holds: every buffer a kernel produced (weights and inputs excluded),
 // counted (aligned as the memory plan aligns) from its kernel until its storage is freed.
 class MemoryMeter {
@@ -78,6 +88,7 @@ struct Executor::Impl : ExecInspector {
                              const detail::GraphPlan* p);
     KernelEvent event(const ir::CNode& c, const detail::GraphPlan& p, bool callsGraph);
     detail::RValue print(const std::vector<detail::RValue>& args, const ir::CNode& site);
+    const ResolvedPrim& resolve(const ir::PrimitiveData& prim);
     detail::RValue applyPrimitive(const ir::CNode& site, const ir::PrimitiveData& prim,
                                   std::vector<detail::RValue> args);
     ops::KernelArg runOnCpu(const ir::CNode& site, const ops::OpDef& op, const ir::AttrMap& attrs,
@@ -101,6 +112,7 @@ struct Executor::Impl : ExecInspector {
     ExecOptions opts_;
     std::unordered_map<const ir::FuncGraph*, detail::GraphPlan> plans_;
     std::unordered_map<const ir::FuncGraph*, std::unordered_set<const ir::FuncGraph*>> owners_;
+    std::unordered_map<const ir::PrimitiveData*, ResolvedPrim> resolved_;
 
     // One run's state.
     std::unordered_map<const ir::Parameter*, detail::RValue> globals_;
@@ -116,6 +128,7 @@ struct Executor::Impl : ExecInspector {
     mutable std::unordered_map<const void*, Mirror> mirrors_;
     mutable RunStats deviceStats_;
     mutable std::unordered_map<const ir::CNode*, bool> supported_;
+    std::unordered_set<std::string> failedThisRun_;
 };
 
 }  // namespace irscope::runtime
