@@ -5,6 +5,9 @@
 // NAME.env (optional KEY=VALUE lines added to the environment, e.g.
 // MS_DEV_SIDE_EFFECT_LOAD_ELIM=3).
 //
+// When the OpenCL plugin is built, every example also runs with `--device opencl` and must
+// print exactly the same (the device's kernels match the CPU's; what it lacks runs on the CPU).
+//
 // Expected files are literal text with two placeholders: `{{float}}` matches one number
 // (the times the seeds print), and a line that is only `{{...}}` matches any number of
 // lines (the internal frames of a traceback, MindSpore's C++ call stack).
@@ -106,7 +109,8 @@ struct Run {
     QByteArray err;
 };
 
-Run runExample(const QString& name) {
+// `device` empty: the CPU, as a user runs it without --device.
+Run runExample(const QString& name, const QString& device = {}) {
     QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     // A developer's own switches must not change what the examples print.
@@ -128,7 +132,11 @@ Run runExample(const QString& name) {
     }
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(examplesDir());  // tracebacks then name the file as "X.py"
-    p.start(QStringLiteral(IRSCOPE_CLI), {QStringLiteral("run"), name + QStringLiteral(".py")});
+    QStringList args{QStringLiteral("run"), name + QStringLiteral(".py")};
+    if (!device.isEmpty()) {
+        args << QStringLiteral("--device") << device;
+    }
+    p.start(QStringLiteral(IRSCOPE_CLI), args);
     if (!p.waitForStarted(30000)) {
         qWarning() << "cannot start" << IRSCOPE_CLI;
         return {};
@@ -199,13 +207,21 @@ private slots:
 
     void example_data() {
         QTest::addColumn<QString>("name");
+        QTest::addColumn<QString>("device");
         for (const QString& name : exampleNames()) {
-            QTest::newRow(qPrintable(name)) << name;
+            QTest::newRow(qPrintable(name)) << name << QString();
         }
+#ifdef IRSCOPE_HAVE_OPENCL_PLUGIN
+        for (const QString& name : exampleNames()) {
+            QTest::newRow(qPrintable(name + QStringLiteral(" on opencl")))
+                << name << QStringLiteral("opencl");
+        }
+#endif
     }
 
     void example() {
         QFETCH(QString, name);
+        QFETCH(QString, device);
         QByteArray expectedOut;
         QByteArray expectedErr;
         const QString base = expectedDir() + QLatin1Char('/') + name;
@@ -215,7 +231,7 @@ private slots:
         const bool expectError = readText(base + QStringLiteral(".err"), &expectedErr);
         const int expectedStatus = expectError ? 1 : 0;
 
-        const Run r = runExample(name);
+        const Run r = runExample(name, device);
         QVERIFY2(r.finished, "crashed or did not finish");
         const auto pending = kPending.find(name);
         if (pending != kPending.end()) {
