@@ -97,22 +97,36 @@ std::vector<std::int64_t> keptShape(BpropContext& c, const ir::Shape& xs) {
     return kept;
 }
 
-// ReduceSum/ReduceMean(x, axis): dout, reshaped with the reduced axes kept as 1, broadcast
-// back to x's shape (and divided by the number of elements reduced, for the mean).
-void bpropReduce(BpropContext& c, bool mean) {
+// What a reduction's bprop works with: x's static shape, the reduced shape with the reduced
+// axes kept as 1, and `back`, which takes a reduced value (out, dout) back to x's shape.
+struct ReducedShapes {
+    ir::Shape xs;
+    std::vector<std::int64_t> kept;
+    BpropContext* c = nullptr;
+    Node* back(Node* n) const {
+        if (n->abstract()->shape != ir::Shape(kept)) {
+            n = c->emit("Reshape", {n, c->constant(intTuple(kept))});
+        }
+        return c->broadcastTo(n, xs);
+    }
+};
+
+ReducedShapes reducedShapes(BpropContext& c) {
     const ir::Shape& xs = c.absOf(0)->shape;
     if (!xs.isStatic()) {
         c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
                " is not supported yet.");
     }
-    const std::vector<std::int64_t> kept = keptShape(c, xs);
+    return {xs, keptShape(c, xs), &c};
+}
+
+// ReduceSum/ReduceMean(x, axis): dout, reshaped with the reduced axes kept as 1, broadcast
+// back to x's shape (and divided by the number of elements reduced, for the mean).
+void bpropReduce(BpropContext& c, bool mean) {
+    const ReducedShapes r = reducedShapes(c);
     const std::int64_t count =
-        xs.elementCount() / std::max<std::int64_t>(1, ir::Shape(kept).elementCount());
-    Node* d = c.dout();
-    if (d->abstract()->shape != ir::Shape(kept)) {
-        d = c.emit("Reshape", {d, c.constant(intTuple(kept))});
-    }
-    d = c.broadcastTo(d, xs);
+        r.xs.elementCount() / std::max<std::int64_t>(1, ir::Shape(r.kept).elementCount());
+    Node* d = r.back(c.dout());
     if (mean && count != 1) {
         d = c.emit("RealDiv", {d, c.scalar(d->abstract()->dtype, static_cast<double>(count))});
     }
@@ -121,43 +135,23 @@ void bpropReduce(BpropContext& c, bool mean) {
 
 // ReduceMax/ReduceMin: dout shared by the elements equal to the extremum.
 void bpropReduceExtremum(BpropContext& c) {
-    const ir::Shape& xs = c.absOf(0)->shape;
-    if (!xs.isStatic()) {
-        c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
-               " is not supported yet.");
-    }
-    const std::vector<std::int64_t> kept = keptShape(c, xs);
-    auto back = [&](Node* n) {
-        if (n->abstract()->shape != ir::Shape(kept)) {
-            n = c.emit("Reshape", {n, c.constant(intTuple(kept))});
-        }
-        return c.broadcastTo(n, xs);
-    };
+    const ReducedShapes r = reducedShapes(c);
+    const ir::Shape& xs = r.xs;
     const ir::DType t = c.dout()->abstract()->dtype;
-    Node* hit = c.mask(c.emit("Equal", {c.input(0), back(c.out())}), t);
+    Node* hit = c.mask(c.emit("Equal", {c.input(0), r.back(c.out())}), t);
     ir::AttrMap a;
     a.set("keep_dims", Value::boolean(true));
     Node* count = c.emit("ReduceSum", {hit, c.input(1)}, a);
     Node* share = c.emit("RealDiv", {hit, c.broadcastTo(count, xs)});
-    c.setGrad(0, c.emit("Mul", {share, back(c.dout())}));
+    c.setGrad(0, c.emit("Mul", {share, r.back(c.dout())}));
 }
 
 // ReduceProd: d prod / d x_i is the product of the other elements. Dividing the product by
 // x_i fails at zeros, so per reduced group, with z the zeros and p the product of the nonzero
 // elements: no zero, p / x_i; exactly one zero, p at the zero and 0 elsewhere; more, 0.
 void bpropReduceProd(BpropContext& c) {
-    const ir::Shape& xs = c.absOf(0)->shape;
-    if (!xs.isStatic()) {
-        c.fail("irscope: the gradient of a reduction of dynamic shape " + xs.toString() +
-               " is not supported yet.");
-    }
-    const std::vector<std::int64_t> kept = keptShape(c, xs);
-    auto back = [&](Node* n) {
-        if (n->abstract()->shape != ir::Shape(kept)) {
-            n = c.emit("Reshape", {n, c.constant(intTuple(kept))});
-        }
-        return c.broadcastTo(n, xs);
-    };
+    const ReducedShapes r = reducedShapes(c);
+    const ir::Shape& xs = r.xs;
     const ir::DType t = c.dout()->abstract()->dtype;
     ir::AttrMap keep;
     keep.set("keep_dims", Value::boolean(true));
@@ -169,7 +163,7 @@ void bpropReduceProd(BpropContext& c) {
     Node* one = c.mask(c.emit("Equal", {zeros, c.scalar(t, 1.0)}), t);
     Node* noZero = c.emit("Mul", {none, c.emit("RealDiv", {nonzeroProd, safe})});
     Node* atTheZero = c.emit("Mul", {c.emit("Mul", {one, zero}), nonzeroProd});
-    c.setGrad(0, c.emit("Mul", {c.emit("Add", {noZero, atTheZero}), back(c.dout())}));
+    c.setGrad(0, c.emit("Mul", {c.emit("Add", {noZero, atTheZero}), r.back(c.dout())}));
 }
 
 }  // namespace
