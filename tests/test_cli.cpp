@@ -6,38 +6,16 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
+#include "cli_runner.h"
 #include "irscope_version.h"
 
 namespace {
 
-struct Result {
-    int status = -1;
-    QByteArray out;
-    QByteArray err;
-};
-
-Result runCli(const QStringList& args, const QByteArray& stdinData = {}) {
-    QProcess p;
-    p.start(QStringLiteral(IRSCOPE_CLI), args);
-    if (!p.waitForStarted(30000)) {
-        qWarning() << "cannot start" << IRSCOPE_CLI;
-        return {};
-    }
-    if (!stdinData.isEmpty()) {
-        p.write(stdinData);
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitCode(), p.readAllStandardOutput(), p.readAllStandardError()};
-}
+using Result = cli_test::CliRun;
+using cli_test::runCli;
 
 // The seed's LOAD_ELIM=3 listing (static_graph_expert_programming, the first IR shown).
 QString seedListing() {
@@ -134,7 +112,7 @@ private slots:
         QVERIFY(r.out.contains("= Depend(%15, %16)"));
         QVERIFY(r.out.contains("Return(%17)"));
         // Normalized: dumping the dump changes nothing; "-" reads standard input.
-        const Result again = runCli({QStringLiteral("dump"), QStringLiteral("-")}, r.out);
+        const Result again = runCli({QStringLiteral("dump"), QStringLiteral("-")}, {.input = r.out});
         QCOMPARE(again.status, 0);
         QCOMPARE(again.out, r.out);
     }

@@ -4,9 +4,9 @@
 // not a library, launches that fail) instead of a crash. Also `irscope-cli devices`.
 #include <QtTest>
 
-#include <QProcess>
 #include <QTemporaryDir>
 
+#include "cli_runner.h"
 #include "runtime/plugin_loader.h"
 
 using namespace irscope;
@@ -208,15 +208,12 @@ void TestDevicePlugins::aPluginFoundTwiceLoadsOnce() {
 }
 
 void TestDevicePlugins::cliListsDevicesAndErrors() {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert("IRSCOPE_PLUGIN_PATH", kLaunchDir + ":" + kAbiFile);
-    p.setProcessEnvironment(env);
-    p.start(IRSCOPE_CLI, {"devices", "-v"});
-    QVERIFY(p.waitForFinished(120000));
-    const QString out = p.readAllStandardOutput();
-    const QString err = p.readAllStandardError();
-    QCOMPARE(p.exitCode(), 0);
+    const cli_test::CliRun r = cli_test::runCli(
+        {"devices", "-v"}, {.env = {{"IRSCOPE_PLUGIN_PATH", kLaunchDir + ":" + kAbiFile}}});
+    QVERIFY(r.finished);
+    const QString out = r.outText();
+    const QString err = r.errText();
+    QCOMPARE(r.status, 0);
     QVERIFY2(out.contains("broken") && out.contains("libirscope_broken_launch.so"),
              qPrintable(out));
     QVERIFY2(out.contains(QRegularExpression("ops: 2 of \\d+ registry ops")), qPrintable(out));

@@ -15,11 +15,11 @@
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QRegularExpression>
 
 #include <map>
+
+#include "cli_runner.h"
 
 namespace {
 
@@ -102,53 +102,19 @@ QString errorLine(const QByteArray& err) {
     return last.isEmpty() ? QStringLiteral("wrong output") : last;
 }
 
-struct Run {
-    bool finished = false;  // ended on its own, without a signal, in time
-    int status = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = cli_test::CliRun;
 
 // `device` empty: the CPU, as a user runs it without --device.
 Run runExample(const QString& name, const QString& device = {}) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    // A developer's own switches must not change what the examples print.
-    for (const QString& key : env.keys()) {
-        if (key.startsWith(QLatin1String("MS_DEV_")) ||
-            key.startsWith(QLatin1String("MS_COMPILER_"))) {
-            env.remove(key);
-        }
-    }
-    QByteArray envFile;
-    if (readText(expectedDir() + QLatin1Char('/') + name + QStringLiteral(".env"), &envFile)) {
-        for (const QByteArray& line : envFile.split('\n')) {
-            const qsizetype eq = line.indexOf('=');
-            if (eq > 0) {
-                env.insert(QString::fromUtf8(line.left(eq)).trimmed(),
-                           QString::fromUtf8(line.mid(eq + 1)).trimmed());
-            }
-        }
-    }
-    p.setProcessEnvironment(env);
-    p.setWorkingDirectory(examplesDir());  // tracebacks then name the file as "X.py"
     QStringList args{QStringLiteral("run"), name + QStringLiteral(".py")};
     if (!device.isEmpty()) {
         args << QStringLiteral("--device") << device;
     }
-    p.start(QStringLiteral(IRSCOPE_CLI), args);
-    if (!p.waitForStarted(30000)) {
-        qWarning() << "cannot start" << IRSCOPE_CLI;
-        return {};
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(90000)) {  // 90 s a script; the whole suite has 300 s
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit, p.exitCode(), p.readAllStandardOutput(),
-            p.readAllStandardError()};
+    cli_test::CliOptions o;
+    o.env = cli_test::readEnvFile(expectedDir() + QLatin1Char('/') + name + QStringLiteral(".env"));
+    o.workingDirectory = examplesDir();  // tracebacks then name the file as "X.py"
+    o.timeoutMs = 90000;                 // 90 s a script
+    return cli_test::runCli(args, o);
 }
 
 }  // namespace

@@ -7,14 +7,13 @@
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
-#include <QProcessEnvironment>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 
 #include <fstream>
 #include <sstream>
 
+#include "cli_runner.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
@@ -52,44 +51,19 @@ struct Cli {
     QString err;
 };
 
-// Runs irscope-cli with the example's NAME.env on top of an environment without MS_DEV_*.
+// Runs irscope-cli with the example's NAME.env (and `extraEnv`) in its environment.
 Cli runCli(const QStringList& args, const QString& example = {},
            const QMap<QString, QString>& extraEnv = {}) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    for (const QString& key : env.keys()) {
-        if (key.startsWith(QLatin1String("MS_DEV_"))) {
-            env.remove(key);
-        }
+    cli_test::CliOptions o;
+    if (!example.isEmpty()) {
+        o.env = cli_test::readEnvFile(expectedDir() + QLatin1Char('/') + example +
+                                      QStringLiteral(".env"));
     }
-    QFile envFile(expectedDir() + QLatin1Char('/') + example + QStringLiteral(".env"));
-    if (!example.isEmpty() && envFile.open(QIODevice::ReadOnly)) {
-        for (const QByteArray& line : envFile.readAll().split('\n')) {
-            const qsizetype eq = line.indexOf('=');
-            if (eq > 0) {
-                env.insert(QString::fromUtf8(line.left(eq)).trimmed(),
-                           QString::fromUtf8(line.mid(eq + 1)).trimmed());
-            }
-        }
-    }
-    for (auto it = extraEnv.begin(); it != extraEnv.end(); ++it) {
-        env.insert(it.key(), it.value());
-    }
-    p.setProcessEnvironment(env);
-    p.setWorkingDirectory(examplesDir());
-    p.start(QStringLiteral(IRSCOPE_CLI), args);
-    if (!p.waitForStarted(30000)) {
-        return {};
-    }
-    p.closeWriteChannel();
-    if (!p.waitForFinished(90000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit, p.exitCode(),
-            QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    o.env.insert(extraEnv);
+    o.workingDirectory = examplesDir();
+    o.timeoutMs = 90000;
+    const cli_test::CliRun r = cli_test::runCli(args, o);
+    return {r.finished, r.status, r.outText(), r.errText()};
 }
 
 // The pipeline's top-level passes, as every table lists them for a compile that finished.

@@ -4,9 +4,10 @@
 // on the CPU (timings aside), with their kernels on the device (--run-stats).
 #include <QtTest>
 
-#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
+
+#include "cli_runner.h"
 
 namespace {
 
@@ -16,22 +17,15 @@ struct Result {
     QString err;
 };
 
+// `pluginPath`: IRSCOPE_PLUGIN_PATH for the run (none by default: only the build's plugins).
 Result runCli(const QStringList& args, const QString& pluginPath = {}) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("IRSCOPE_PLUGIN_PATH"));
+    cli_test::CliOptions o;
     if (!pluginPath.isEmpty()) {
-        env.insert(QStringLiteral("IRSCOPE_PLUGIN_PATH"), pluginPath);
+        o.env.insert(QStringLiteral("IRSCOPE_PLUGIN_PATH"), pluginPath);
     }
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(IRSCOPE_CLI), args);
-    if (!p.waitForFinished(600000) || p.exitStatus() != QProcess::NormalExit) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    o.timeoutMs = 600000;  // PoCL compiles a process's kernels on first use
+    const cli_test::CliRun r = cli_test::runCli(args, o);
+    return {r.status, r.outText(), r.errText()};
 }
 
 QString example(const char* name) {
