@@ -6,7 +6,6 @@
 #include <QMouseEvent>
 #include <QProgressBar>
 #include <QPushButton>
-#include <QScrollBar>
 #include <QShortcut>
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
@@ -68,10 +67,6 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
 
     minimap_ = new GraphMinimap(this);
     minimap_->hide();
-    connect(horizontalScrollBar(), &QScrollBar::valueChanged, minimap_->viewport(),
-            qOverload<>(&QWidget::update));
-    connect(verticalScrollBar(), &QScrollBar::valueChanged, minimap_->viewport(),
-            qOverload<>(&QWidget::update));
 }
 
 // Layout threads still running keep only their own copies (DOT text in, geometry out), so
@@ -198,9 +193,9 @@ void GraphView::applyLayout(std::uint64_t, LayoutOutcome& outcome) {
         pendingSelect_.reset();
         selectModelNode(n);
     }
-    minimap_->show();
     minimap_->refit();
     placeOverlays();
+    updateMinimap();
     emit layoutFinished(true);
 }
 
@@ -209,6 +204,15 @@ NodeItem* GraphView::itemFor(int node) const {
         return nullptr;
     }
     return itemByRef_.value(refKey(model_.visibleFor(node)));
+}
+
+void GraphView::expandWithin(int budget) {
+    if (module_ == nullptr) {
+        return;
+    }
+    model_.expandWithin(budget);
+    fitPending_ = true;
+    requestLayout();
 }
 
 void GraphView::setGroupExpanded(int group, bool expanded) {
@@ -341,7 +345,7 @@ void GraphView::zoomBy(double factor) {
         return;
     }
     scale(factor, factor);
-    minimap_->viewport()->update();
+    updateMinimap();
 }
 
 void GraphView::fitToView() {
@@ -355,6 +359,19 @@ void GraphView::fitToView() {
         fitInView(r, Qt::KeepAspectRatio);
     }
     centerOn(r.center());
+    updateMinimap();
+}
+
+// The minimap shows only when part of the graph is out of view.
+void GraphView::updateMinimap() {
+    const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
+    const bool needed = !items_.empty() && !visible.contains(scene()->sceneRect().adjusted(15, 15, -15, -15));
+    if (needed != minimap_->isVisible()) {
+        minimap_->setVisible(needed);
+        if (needed) {
+            minimap_->refit();
+        }
+    }
     minimap_->viewport()->update();
 }
 
@@ -370,11 +387,12 @@ void GraphView::wheelEvent(QWheelEvent* e) {
 void GraphView::resizeEvent(QResizeEvent* e) {
     QGraphicsView::resizeEvent(e);
     placeOverlays();
+    updateMinimap();
 }
 
 void GraphView::scrollContentsBy(int dx, int dy) {
     QGraphicsView::scrollContentsBy(dx, dy);
-    minimap_->viewport()->update();
+    updateMinimap();
 }
 
 void GraphView::placeOverlays() {

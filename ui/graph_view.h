@@ -52,6 +52,8 @@ public:
     GraphMinimap* minimap() const { return minimap_; }
     QString layoutError() const { return error_; }
 
+    // Re-lays out with groups expanded breadth-first within `budget` (0: all collapsed).
+    void expandWithin(int budget);
     void setGroupExpanded(int group, bool expanded);
     void toggleGroup(int group);
     void zoomBy(double factor);
@@ -88,6 +90,7 @@ private:
     void selectModelNode(int node);
     void refreshHighlights();
     void placeOverlays();
+    void updateMinimap();
 
     std::shared_ptr<const ir::Module> module_;
     GraphModel model_;

@@ -26,6 +26,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "graph_scene.h"
 #include "irscope_version.h"
 
 namespace irscope::ui {
@@ -195,6 +196,7 @@ QWidget* MainWindow::buildGraphPanel(QWidget* parent) {
     search_->setObjectName(QStringLiteral("graphSearch"));
     search_->setPlaceholderText(tr("Search nodes (regex over name, op, attributes, shape)"));
     search_->setClearButtonEnabled(true);
+    search_->setMinimumWidth(220);
     search_->setMaximumWidth(420);
     bar->addWidget(search_);
     QAction* prev = bar->addAction(tr("Previous"), this, [this] { graphView_->previousMatch(); });
@@ -207,6 +209,26 @@ QWidget* MainWindow::buildGraphPanel(QWidget* parent) {
     bar->addWidget(searchStatus_);
     bar->addSeparator();
     bar->addAction(tr("Fit"), this, [this] { graphView_->fitToView(); })->setToolTip(tr("Fit (Ctrl+0)"));
+    bar->addAction(tr("Collapse all"), this, [this] { graphView_->expandWithin(0); })
+        ->setToolTip(tr("Show every graph as one box (double-click a box to expand it)"));
+    bar->addAction(tr("Overview"), this, [this] { graphView_->expandWithin(kDefaultNodeBudget); })
+        ->setToolTip(tr("Expand groups breadth-first up to %1 drawn items").arg(kDefaultNodeBudget));
+    bar->addSeparator();
+    // Legend of the node styles.
+    QString legend;
+    const std::pair<NodeStyle, QString> styles[] = {
+        {NodeStyle::Primitive, tr("op")},           {NodeStyle::SideEffect, tr("side effect")},
+        {NodeStyle::Monad, tr("monad/state")},      {NodeStyle::GraphCall, tr("graph call")},
+        {NodeStyle::Parameter, tr("parameter")},    {NodeStyle::Constant, tr("constant")}};
+    for (const auto& [style, name] : styles) {
+        legend += QStringLiteral("<span style='background:%1; border:1px solid %2'>&nbsp;%3&nbsp;</span> ")
+                      .arg(NodeItem::fillFor(style).name(), NodeItem::borderFor(style).name(), name);
+    }
+    auto* legendLabel = new QLabel(legend, bar);
+    legendLabel->setObjectName(QStringLiteral("graphLegend"));
+    legendLabel->setToolTip(tr("Data edges are solid, monad/control edges dashed; a stacked box is "
+                               "a collapsed group"));
+    bar->addWidget(legendLabel);
     auto* find = new QShortcut(QKeySequence::Find, this);
     connect(find, &QShortcut::activated, this, [this] {
         tabs_->setCurrentIndex(0);
