@@ -3,6 +3,7 @@
 // module whose first view is collapsed and laid out off the UI thread.
 #include <QtTest>
 
+#include <QDirIterator>
 #include <QFile>
 #include <QThreadPool>
 #include <QTimer>
@@ -125,6 +126,10 @@ private slots:
         QVERIFY2(tip.contains(QStringLiteral("Int32")), qPrintable(tip));
         QVERIFY(NodeItem::fillFor(NodeStyle::Monad) != NodeItem::fillFor(NodeStyle::SideEffect));
 
+        auto moves = loadIr(QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level0.ir"));
+        QVERIFY(show(v, moves));
+        QCOMPARE(itemLabelled(v, QStringLiteral("TensorMove\n"))->style(), NodeStyle::Monad);
+
         auto calls = loadIr(QStringLiteral(IRSCOPE_TEST_DATA "/eval/if_branch.ir"));
         QVERIFY(calls);
         QVERIFY(show(v, calls));
@@ -133,9 +138,39 @@ private slots:
         QCOMPARE(call->style(), NodeStyle::GraphCall);
     }
 
+    // Every .ir the project ships (irscope's own and real MindSpore dumps) lays out, and the
+    // view draws exactly what its model says is visible, each item once.
+    void everyBundledIrFileLaysOut() {
+        QStringList files;
+        for (const QString& dir : {QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples"),
+                                   QStringLiteral(IRSCOPE_TEST_DATA)}) {
+            QDirIterator it(dir, {QStringLiteral("*.ir")}, QDir::Files, QDirIterator::Subdirectories);
+            while (it.hasNext()) {
+                files << it.next();
+            }
+        }
+        QVERIFY(files.size() >= 10);
+        GraphView v;
+        for (const QString& f : files) {
+            std::shared_ptr<const ir::Module> m;
+            try {
+                m = loadIr(f);
+            } catch (const std::exception&) {
+                continue;  // deliberately malformed inputs are the parser's tests
+            }
+            QVERIFY2(show(v, m), qPrintable(f + QStringLiteral(": ") + v.layoutError()));
+            QCOMPARE(static_cast<int>(drawn(v).size()), v.model().visibleCount());
+            const auto items = drawn(v);
+            const QSet<NodeItem*> unique(items.begin(), items.end());
+            QCOMPARE(unique.size(), static_cast<qsizetype>(items.size()));
+        }
+    }
+
     void collapsingAndExpandingAGraphChangesTheItems() {
         auto m = loadIr(QStringLiteral(IRSCOPE_TEST_DATA "/eval/if_branch.ir"));
         GraphView v;
+        v.resize(800, 600);
+        v.show();
         QVERIFY(show(v, m));
         const int full = static_cast<int>(drawn(v).size());
         QCOMPARE(full, drawableNodes(*m));
@@ -146,10 +181,15 @@ private slots:
         QVERIFY(waitLayout(spy));
         const int collapsed = static_cast<int>(drawn(v).size());
         QCOMPARE(collapsed, full - v.model().group(0).total + 1);
-        QVERIFY(v.itemFor(v.model().group(0).nodes.front())->isGroup());
-        v.toggleGroup(0);
+        NodeItem* box = v.itemFor(v.model().group(0).nodes.front());
+        QVERIFY(box->isGroup());
+        // Double-clicking the box expands the graph again.
+        QTest::mouseDClick(v.viewport(), Qt::LeftButton, {}, v.mapFromScene(box->sceneBoundingRect().center()));
         QVERIFY(waitLayout(spy));
         QCOMPARE(static_cast<int>(drawn(v).size()), full);
+        v.toggleGroup(0);
+        QVERIFY(waitLayout(spy));
+        QCOMPARE(static_cast<int>(drawn(v).size()), collapsed);
     }
 
     void searchCyclesThroughMatches() {

@@ -2,7 +2,9 @@
 
 #include <QFutureWatcher>
 #include <QHBoxLayout>
+#include <QContextMenuEvent>
 #include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QProgressBar>
 #include <QPushButton>
@@ -45,6 +47,8 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     connect(zoomOut, &QShortcut::activated, this, [this] { zoomBy(0.8); });
     auto* fit = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_0), this);
     connect(fit, &QShortcut::activated, this, &GraphView::fitToView);
+    auto* cancel = new QShortcut(QKeySequence(Qt::Key_Escape), this);
+    connect(cancel, &QShortcut::activated, this, &GraphView::cancelLayout);
     connect(scene(), &QGraphicsScene::selectionChanged, this, &GraphView::onSelectionChanged);
 
     progress_ = new QFrame(this);
@@ -249,6 +253,36 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent* e) {
         }
     }
     QGraphicsView::mouseDoubleClickEvent(e);
+}
+
+void GraphView::contextMenuEvent(QContextMenuEvent* e) {
+    QMenu menu(this);
+    for (QGraphicsItem* it : items(e->pos())) {
+        if (it->type() == kNodeItemType) {
+            const auto* node = static_cast<NodeItem*>(it);
+            const int g = node->isGroup() ? node->ref().index
+                                          : model_.nodes()[static_cast<std::size_t>(node->ref().index)].group;
+            if (node->isGroup()) {
+                menu.addAction(tr("Expand %1").arg(model_.group(g).title), this,
+                               [this, g] { setGroupExpanded(g, true); });
+            } else if (g >= 0) {
+                menu.addAction(tr("Collapse %1").arg(model_.group(g).title), this,
+                               [this, g] { setGroupExpanded(g, false); });
+            }
+            break;
+        }
+        if (it->type() == kClusterItemType) {
+            const int g = static_cast<ClusterItem*>(it)->group();
+            menu.addAction(tr("Collapse %1").arg(model_.group(g).title), this,
+                           [this, g] { setGroupExpanded(g, false); });
+            break;
+        }
+    }
+    if (!menu.isEmpty()) {
+        menu.addSeparator();
+    }
+    menu.addAction(tr("Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &GraphView::fitToView);
+    menu.exec(e->globalPos());
 }
 
 void GraphView::onSelectionChanged() {

@@ -1,6 +1,7 @@
 // The interactive graph view: a QGraphicsView of a dot layout of the module, computed off
 // the UI thread. FuncGraphs and scopes are collapsible groups (double-click toggles; only
-// what is expanded is laid out, within a node budget); Ctrl+wheel and Ctrl +/- zoom,
+// what is expanded is laid out, within a node budget; the context menu collapses the group of
+// a node); Ctrl+wheel and Ctrl +/- zoom,
 // dragging pans, Ctrl+0 fits; a minimap shows the viewport and can be dragged; regex search
 // over names, op types, attributes and shapes with next/previous; nodeSelected/selectNode
 // keep other panels in sync.
@@ -60,7 +61,10 @@ public:
     void fitToView();
     void cancelLayout();
 
-    // Search: highlights every match and goes to the first; returns the match count.
+    // Search: a case-insensitive regex over each node's name, debug name, op type,
+    // attributes, shape/dtype and scope (one per line: ^...$ matches a whole field).
+    // Highlights every match and goes to the first; returns the match count, -1 for an
+    // invalid pattern. Going to a match inside a collapsed group expands it.
     int setSearch(const QString& pattern);
     const std::vector<int>& searchMatches() const { return matches_; }
     int currentMatch() const { return current_; }  // index into searchMatches(), or -1
@@ -79,6 +83,7 @@ signals:
 protected:
     void wheelEvent(QWheelEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
     void scrollContentsBy(int dx, int dy) override;
 
