@@ -98,7 +98,7 @@ void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel mo
 }
 
 void GraphView::showMessage(const QString& text) {
-    ++generation_;  // abandon any layout in flight
+    latest_->store(++generation_);  // abandon any layout in flight
     awaiting_ = false;
     progress_->hide();
     scene()->clear();
@@ -130,8 +130,13 @@ void GraphView::requestLayout() {
         LayoutOutcome outcome = watcher->result();
         applyLayout(gen, outcome);
     });
-    watcher->setFuture(QtConcurrent::run([dot = std::move(dot)]() mutable {
+    latest_->store(gen);
+    watcher->setFuture(QtConcurrent::run([dot = std::move(dot), gen, latest = latest_]() mutable {
         LayoutOutcome out;
+        if (latest->load() != gen) {
+            out.error = QStringLiteral("superseded");  // a newer request came before it started
+            return out;
+        }
         try {
             out.layout = layout::layoutDot(dot.dot);
         } catch (const std::exception& e) {
@@ -147,7 +152,7 @@ void GraphView::cancelLayout() {
         return;
     }
     awaiting_ = false;
-    ++generation_;
+    latest_->store(++generation_);
     progress_->hide();
     emit layoutFinished(false);
 }
