@@ -52,14 +52,16 @@ fuzz: deps
 
 # Benchmarks (figures, not pass/fail), in a Release tree of their own.
 bench: deps
-	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=OFF \
+	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=ON \
 	  -DIRSCOPE_BENCH=ON
-	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl bench_debugger
+	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl \
+	  bench_debugger bench_graph_view
 	$(BENCH_DIR)/bench/bench_pipeline
 	$(BENCH_DIR)/bench/bench_pipeline --lazy-inline --cell-reuse 1
 	$(BENCH_DIR)/bench/bench_executor
 	$(BENCH_DIR)/bench/bench_opencl
 	$(BENCH_DIR)/bench/bench_debugger
+	$(BENCH_DIR)/bench/bench_graph_view
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

@@ -1,15 +1,20 @@
 // The main window, driven as a user would: open files, pick a graph, see errors.
 #include <QtTest>
 
+#include <QGraphicsScene>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QTemporaryDir>
 #include <QTextBlock>
 
+#include "graph_scene.h"
 #include "main_window.h"
 
+using irscope::ui::GraphView;
 using irscope::ui::MainWindow;
+using irscope::ui::NodeItem;
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -22,6 +27,14 @@ private:
             return false;
         }
         return spy.takeFirst().at(0).toBool();
+    }
+
+    static bool waitForGraph(MainWindow& w) {
+        if (w.graphView()->hasGraph() && !w.graphView()->isLayoutRunning()) {
+            return true;
+        }
+        QSignalSpy spy(w.graphView(), &GraphView::layoutFinished);
+        return spy.wait(60000) && spy.takeFirst().at(0).toBool();
     }
 
 private slots:
@@ -42,10 +55,13 @@ private slots:
         QVERIFY(text.contains(QStringLiteral("subgraph @BackwardNet_construct()")));
         QCOMPARE(text.count(QStringLiteral("= Load(")), 3);
         QVERIFY(w.windowTitle().startsWith(QStringLiteral("load_elim_level3.ir")));
-        // The Graphviz drawing of the graph is shown, and it names the ops.
-        QVERIFY(w.graphView()->hasDrawing());
-        QVERIFY(w.document().svg.contains("Load"));
-        QVERIFY(w.document().svg.contains("UpdateState"));
+        // The graph view lays the graph out and draws its nodes, Loads included.
+        QVERIFY(waitForGraph(w));
+        int loads = 0;
+        for (const NodeItem* item : w.graphView()->nodeItems()) {
+            loads += item != nullptr && item->label().startsWith(QStringLiteral("Load\n")) ? 1 : 0;
+        }
+        QCOMPARE(loads, 3);
     }
 
     void selectingAGraphMovesTheTextCursorToIt() {
@@ -55,6 +71,34 @@ private slots:
         w.graphList()->setCurrentRow(0);
         const QString line = w.irTextView()->textCursor().block().text();
         QVERIFY2(line.startsWith(QStringLiteral("subgraph @BackwardNet_construct(")), qPrintable(line));
+    }
+
+    void graphSelectionAndIrTextFollowEachOther() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir")));
+        QVERIFY(waitForGraph(w));
+        // Selecting a node in the graph moves the text cursor to its line.
+        NodeItem* addn = nullptr;
+        for (NodeItem* item : w.graphView()->nodeItems()) {
+            if (item != nullptr && item->label() == QStringLiteral("AddN\n%14")) {
+                addn = item;
+            }
+        }
+        QVERIFY(addn != nullptr);
+        addn->setSelected(true);
+        QCOMPARE(w.irTextView()->textCursor().block().text().trimmed().left(12),
+                 QStringLiteral("%14 = AddN(%"));
+        // Putting the cursor on a line selects its node.
+        const QTextBlock block = w.irTextView()->document()->findBlockByNumber(
+            w.irTextView()->document()->find(QStringLiteral("%6 = Load(")).blockNumber());
+        w.irTextView()->setTextCursor(QTextCursor(block));
+        const auto selected = w.graphView()->scene()->selectedItems();
+        QCOMPARE(selected.size(), 1);
+        QCOMPARE(static_cast<NodeItem*>(selected.front())->label(), QStringLiteral("Load\n%6"));
+        // Search from the toolbar field.
+        w.graphSearch()->setText(QStringLiteral("^UpdateState$"));
+        QCOMPARE(static_cast<int>(w.graphView()->searchMatches().size()), 6);
     }
 
     void malformedFileShowsLocatedErrorAndKeepsDocument() {
@@ -70,12 +114,13 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir")));
         const QString before = w.irTextView()->toPlainText();
+        QVERIFY(waitForGraph(w));
         QVERIFY(!openAndWait(w, bad));
         QVERIFY(w.errorBanner()->isVisible());
         QVERIFY2(w.errorBanner()->text().contains(QStringLiteral("bad.ir:3:")),
                  qPrintable(w.errorBanner()->text()));
         QCOMPARE(w.irTextView()->toPlainText(), before);
-        QVERIFY(w.graphView()->hasDrawing());
+        QVERIFY(w.graphView()->hasGraph());
     }
 
     void missingFileIsAnErrorNotACrash() {

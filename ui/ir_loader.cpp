@@ -2,9 +2,7 @@
 
 #include <QFile>
 
-#include "ir/export_dot.h"
 #include "ir/ir_text.h"
-#include "layout/graphviz.h"
 
 namespace irscope::ui {
 
@@ -39,19 +37,7 @@ LoadedIr loadIrFile(const QString& path) {
             }
             out.graphs.push_back(s);
         }
-        if (out.counts.cnodes <= kMaxDrawnCNodes) {
-            try {
-                const std::string svg = layout::renderDot(ir::exportDot(*module), "svg");
-                out.svg = QByteArray(svg.data(), static_cast<qsizetype>(svg.size()));
-            } catch (const std::exception& e) {
-                out.graphNote = QStringLiteral("Graphviz could not draw this graph: %1")
-                                    .arg(QString::fromUtf8(e.what()));
-            }
-        } else {
-            out.graphNote = QStringLiteral("%1 CNodes is more than the %2 drawn at once.")
-                                .arg(out.counts.cnodes)
-                                .arg(kMaxDrawnCNodes);
-        }
+        out.graph = std::make_shared<const GraphModel>(*module);
         out.module = std::move(module);
     } catch (const ParseError& e) {
         out.error = QString::fromStdString(e.what());

@@ -1,12 +1,13 @@
-// Loads an .ir file off the UI thread: read, parse, print normalised text, count nodes.
+// Loads an .ir file off the UI thread: read, parse, print normalised text, count nodes and
+// build what the graph view draws.
 #pragma once
 
-#include <QByteArray>
 #include <QList>
 #include <QString>
 
 #include <memory>
 
+#include "graph_model.h"
 #include "ir/module.h"
 
 namespace irscope::ui {
@@ -24,15 +25,10 @@ struct LoadedIr {
     QString text;                              // normalised .ir text
     QList<GraphSummary> graphs;                // in printed order
     ir::NodeCounts counts;
-    QByteArray svg;       // the graph drawn by Graphviz; empty when too large or not drawn
-    QString graphNote;    // why there is no drawing, when there is none
+    std::shared_ptr<const GraphModel> graph;  // the graph view's model of `module`
     QString error;  // `file:line:col: error: ...` with the source line and caret
     bool ok() const { return module != nullptr; }
 };
-
-// Largest module (in CNodes) drawn when a file is opened. Bigger ones need the grouped,
-// collapsible graph view of the desktop-app issue: dot takes seconds to minutes past this.
-inline constexpr std::size_t kMaxDrawnCNodes = 1500;
 
 // Blocking; call it from a worker thread. Never throws.
 LoadedIr loadIrFile(const QString& path);

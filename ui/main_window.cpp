@@ -17,11 +17,16 @@
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QStatusBar>
+#include <QRegularExpression>
+#include <QShortcut>
 #include <QTabWidget>
+#include <QToolBar>
+#include <QLineEdit>
 #include <QTextBlock>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include "graph_scene.h"
 #include "irscope_version.h"
 
 namespace irscope::ui {
@@ -52,9 +57,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     tabs_ = new QTabWidget(central);
     tabs_->setObjectName(QStringLiteral("viewTabs"));
     tabs_->setDocumentMode(true);
-    graphView_ = new SvgGraphView(tabs_);
-    graphView_->setObjectName(QStringLiteral("graphView"));
-    graphView_->showMessage(tr("Open an .ir file to see its graph."));
+    QWidget* graphPanel = buildGraphPanel(tabs_);
     irText_ = new QPlainTextEdit(tabs_);
     irText_->setObjectName(QStringLiteral("irText"));
     irText_->setReadOnly(true);
@@ -62,7 +65,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     irText_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     irText_->setPlaceholderText(tr("Open an .ir file (File ▸ Open, or drop it here)."));
     layout->addWidget(errorBanner_);
-    tabs_->addTab(graphView_, tr("Graph"));
+    tabs_->addTab(graphPanel, tr("Graph"));
     tabs_->addTab(irText_, tr("IR text"));
     layout->addWidget(tabs_);
     setCentralWidget(central);
@@ -82,6 +85,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
     buildMenus();
     connect(&watcher_, &QFutureWatcher<LoadedIr>::finished, this, &MainWindow::onLoaded);
+    connect(graphView_, &GraphView::nodeSelected, this, &MainWindow::showNodeInText);
+    connect(irText_, &QPlainTextEdit::cursorPositionChanged, this, &MainWindow::selectNodeAtCursor);
+    connect(graphView_, &GraphView::layoutStarted, this,
+            [this] { statusBar()->showMessage(tr("Laying out the graph…")); });
+    connect(graphView_, &GraphView::layoutFinished, this, [this](bool ok) {
+        statusBar()->showMessage(ok ? tr("Graph laid out") : graphView_->layoutError(), 3000);
+    });
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("geometry")).toByteArray());
@@ -142,10 +152,10 @@ void MainWindow::onLoaded() {
     doc_ = std::move(result);
     errorBanner_->hide();
     irText_->setPlainText(doc_.text);
-    if (doc_.svg.isEmpty() || !graphView_->setSvg(doc_.svg)) {
-        graphView_->showMessage(doc_.graphNote.isEmpty() ? tr("No drawing for this file.")
-                                                         : doc_.graphNote);
-    }
+    textLines_ = doc_.text.split(QLatin1Char('\n'));
+    graphView_->setModel(doc_.module, *doc_.graph);
+    search_->clear();
+    searchStatus_->clear();
     graphList_->blockSignals(true);
     graphList_->clear();
     for (const GraphSummary& g : doc_.graphs) {
@@ -173,6 +183,155 @@ void MainWindow::jumpToGraph(int row) {
     QTextCursor cursor(block);
     irText_->setTextCursor(cursor);
     irText_->centerCursor();
+}
+
+QWidget* MainWindow::buildGraphPanel(QWidget* parent) {
+    auto* panel = new QWidget(parent);
+    auto* column = new QVBoxLayout(panel);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    auto* bar = new QToolBar(panel);
+    bar->setObjectName(QStringLiteral("graphToolBar"));
+    search_ = new QLineEdit(bar);
+    search_->setObjectName(QStringLiteral("graphSearch"));
+    search_->setPlaceholderText(tr("Search nodes (regex over name, op, attributes, shape)"));
+    search_->setClearButtonEnabled(true);
+    search_->setMinimumWidth(220);
+    search_->setMaximumWidth(420);
+    bar->addWidget(search_);
+    QAction* prev = bar->addAction(tr("Previous"), this, [this] { graphView_->previousMatch(); });
+    prev->setShortcut(QKeySequence::FindPrevious);
+    prev->setToolTip(tr("Previous match (Shift+F3)"));
+    QAction* next = bar->addAction(tr("Next"), this, [this] { graphView_->nextMatch(); });
+    next->setShortcut(QKeySequence::FindNext);
+    next->setToolTip(tr("Next match (F3)"));
+    searchStatus_ = new QLabel(bar);
+    bar->addWidget(searchStatus_);
+    bar->addSeparator();
+    bar->addAction(tr("Fit"), this, [this] { graphView_->fitToView(); })->setToolTip(tr("Fit (Ctrl+0)"));
+    bar->addAction(tr("Collapse all"), this, [this] { graphView_->expandWithin(0); })
+        ->setToolTip(tr("Show every graph as one box (double-click a box to expand it)"));
+    bar->addAction(tr("Overview"), this, [this] { graphView_->expandWithin(kDefaultNodeBudget); })
+        ->setToolTip(tr("Expand groups breadth-first up to %1 drawn items").arg(kDefaultNodeBudget));
+    bar->addSeparator();
+    // Legend of the node styles.
+    QString legend;
+    const std::pair<NodeStyle, QString> styles[] = {
+        {NodeStyle::Primitive, tr("op")},           {NodeStyle::SideEffect, tr("side effect")},
+        {NodeStyle::Monad, tr("monad/state")},      {NodeStyle::GraphCall, tr("graph call")},
+        {NodeStyle::Parameter, tr("parameter")},    {NodeStyle::Constant, tr("constant")}};
+    for (const auto& [style, name] : styles) {
+        legend += QStringLiteral("<span style='background:%1; border:1px solid %2'>&nbsp;%3&nbsp;</span> ")
+                      .arg(NodeItem::fillFor(style).name(), NodeItem::borderFor(style).name(), name);
+    }
+    auto* legendLabel = new QLabel(legend, bar);
+    legendLabel->setObjectName(QStringLiteral("graphLegend"));
+    legendLabel->setToolTip(tr("Data edges are solid, monad/control edges dashed; a stacked box is "
+                               "a collapsed group"));
+    bar->addWidget(legendLabel);
+    auto* find = new QShortcut(QKeySequence::Find, this);
+    connect(find, &QShortcut::activated, this, [this] {
+        tabs_->setCurrentIndex(0);
+        search_->setFocus();
+        search_->selectAll();
+    });
+    connect(search_, &QLineEdit::returnPressed, this, [this] {
+        if (graphView_->searchMatches().empty()) {
+            runSearch();
+        } else {
+            graphView_->nextMatch();
+        }
+    });
+    connect(search_, &QLineEdit::textChanged, this, &MainWindow::runSearch);
+    graphView_ = new GraphView(panel);
+    graphView_->setObjectName(QStringLiteral("graphView"));
+    graphView_->showMessage(tr("Open an .ir file to see its graph."));
+    column->addWidget(bar);
+    column->addWidget(graphView_);
+    return panel;
+}
+
+void MainWindow::runSearch() {
+    const QString pattern = search_->text();
+    if (pattern.isEmpty()) {
+        graphView_->setSearch(QString());
+        searchStatus_->clear();
+        return;
+    }
+    const int n = graphView_->setSearch(pattern);
+    searchStatus_->setText(n < 0 ? tr("invalid regular expression")
+                                 : n == 0 ? tr("no match") : tr("%n match(es)", nullptr, n));
+}
+
+void MainWindow::showNodeInText(const ir::Node* node) {
+    if (node == nullptr || syncing_) {
+        return;
+    }
+    const GraphModel& model = graphView_->model();
+    const int k = model.indexOf(node);
+    if (k < 0) {
+        return;
+    }
+    const ModelNode& mn = model.nodes()[static_cast<std::size_t>(k)];
+    // A constant has no line of its own: show its user's.
+    const int named = mn.user != nullptr ? model.indexOf(mn.user) : k;
+    const ModelNode& target = model.nodes()[static_cast<std::size_t>(named)];
+    int from = 0;
+    for (int g = target.group; g >= 0; g = model.group(g).parent) {
+        if (model.group(g).isGraph) {
+            for (const GraphSummary& s : doc_.graphs) {
+                if (QStringLiteral("@") + s.name == model.group(g).title) {
+                    from = s.textLine;
+                }
+            }
+        }
+    }
+    const int line = findNodeLine(textLines_, from, target.name);
+    if (line < 0) {
+        return;
+    }
+    syncing_ = true;
+    QTextCursor cursor(irText_->document()->findBlockByNumber(line));
+    irText_->setTextCursor(cursor);
+    irText_->centerCursor();
+    syncing_ = false;
+}
+
+void MainWindow::selectNodeAtCursor() {
+    if (syncing_ || !doc_.ok()) {
+        return;
+    }
+    const int line = irText_->textCursor().blockNumber();
+    const QString text = irText_->textCursor().block().text();
+    static const QRegularExpression lead(QStringLiteral("^\\s*(%[A-Za-z0-9_]+)[ (:]"));
+    const QRegularExpressionMatch m = lead.match(text);
+    if (!m.hasMatch()) {
+        return;
+    }
+    // The graph whose section holds the line.
+    QString graph;
+    for (const GraphSummary& s : doc_.graphs) {
+        if (s.textLine <= line) {
+            graph = QStringLiteral("@") + s.name;
+        }
+    }
+    const QString name = m.captured(1);
+    const GraphModel& model = graphView_->model();
+    for (const ModelNode& mn : model.nodes()) {
+        if (mn.name != name || mn.user != nullptr) {
+            continue;
+        }
+        int g = mn.group;
+        while (g >= 0 && !model.group(g).isGraph) {
+            g = model.group(g).parent;
+        }
+        if (name.startsWith(QStringLiteral("%para")) || (g >= 0 && model.group(g).title == graph)) {
+            syncing_ = true;
+            graphView_->selectNode(mn.node);
+            syncing_ = false;
+            return;
+        }
+    }
 }
 
 void MainWindow::addRecentFile(const QString& path) {

@@ -6,9 +6,10 @@
 #include <QMainWindow>
 
 #include "ir_loader.h"
-#include "svg_graph_view.h"
+#include "graph_view.h"
 
 class QLabel;
+class QLineEdit;
 class QListWidget;
 class QMenu;
 class QPlainTextEdit;
@@ -32,7 +33,8 @@ public:
     QPlainTextEdit* irTextView() const { return irText_; }
     QListWidget* graphList() const { return graphList_; }
     QLabel* errorBanner() const { return errorBanner_; }
-    SvgGraphView* graphView() const { return graphView_; }
+    GraphView* graphView() const { return graphView_; }
+    QLineEdit* graphSearch() const { return search_; }
     QTabWidget* viewTabs() const { return tabs_; }
 
 signals:
@@ -50,9 +52,19 @@ private:
     void jumpToGraph(int row);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
+    QWidget* buildGraphPanel(QWidget* parent);
+    void runSearch();
+    // Graph view <-> IR text: a selected node moves the text cursor to its line, and
+    // putting the cursor on a node's line selects the node.
+    void showNodeInText(const ir::Node* node);
+    void selectNodeAtCursor();
 
     QTabWidget* tabs_ = nullptr;
-    SvgGraphView* graphView_ = nullptr;
+    GraphView* graphView_ = nullptr;
+    QLineEdit* search_ = nullptr;
+    QLabel* searchStatus_ = nullptr;
+    QStringList textLines_;
+    bool syncing_ = false;
     QPlainTextEdit* irText_ = nullptr;
     QListWidget* graphList_ = nullptr;
     QLabel* errorBanner_ = nullptr;

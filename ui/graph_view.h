@@ -1,0 +1,125 @@
+// The interactive graph view: a QGraphicsView of a dot layout of the module, computed off
+// the UI thread. FuncGraphs and scopes are collapsible groups (double-click toggles; only
+// what is expanded is laid out, within a node budget; the context menu collapses the group of
+// a node); Ctrl+wheel and Ctrl +/- zoom,
+// dragging pans, Ctrl+0 fits; a minimap shows the viewport and can be dragged; regex search
+// over names, op types, attributes and shapes with next/previous; nodeSelected/selectNode
+// keep other panels in sync.
+#pragma once
+
+#include <QGraphicsView>
+#include <QHash>
+#include <QRegularExpression>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "graph_model.h"
+#include "ir/node.h"
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QWidget;
+
+namespace irscope::ui {
+
+class GraphMinimap;
+class NodeItem;
+struct LayoutOutcome;
+
+class GraphView : public QGraphicsView {
+    Q_OBJECT
+
+public:
+    explicit GraphView(QWidget* parent = nullptr);
+    ~GraphView() override;
+
+    // Shows `module` (kept alive by the view), first view collapsed to the node budget.
+    void setModule(std::shared_ptr<const ir::Module> module, int budget = kDefaultNodeBudget);
+    // The same with a model built beforehand (e.g. on the loading thread) for `module`.
+    void setModel(std::shared_ptr<const ir::Module> module, GraphModel model,
+                  int budget = kDefaultNodeBudget);
+    // Shows a short centred message instead of a graph.
+    void showMessage(const QString& text);
+
+    const GraphModel& model() const { return model_; }
+    bool hasGraph() const { return !items_.empty(); }
+    bool isLayoutRunning() const { return running_ > 0; }
+    const std::vector<NodeItem*>& nodeItems() const { return items_; }
+    // The drawn item for model node `node` (its own, or its collapsed group's), or nullptr.
+    NodeItem* itemFor(int node) const;
+    GraphMinimap* minimap() const { return minimap_; }
+    QString layoutError() const { return error_; }
+
+    // Re-lays out with groups expanded breadth-first within `budget` (0: all collapsed).
+    void expandWithin(int budget);
+    void setGroupExpanded(int group, bool expanded);
+    void toggleGroup(int group);
+    void zoomBy(double factor);
+    void fitToView();
+    void cancelLayout();
+
+    // Search: a case-insensitive regex over each node's name, debug name, op type,
+    // attributes, shape/dtype and scope (one per line: ^...$ matches a whole field).
+    // Highlights every match and goes to the first; returns the match count, -1 for an
+    // invalid pattern. Going to a match inside a collapsed group expands it.
+    int setSearch(const QString& pattern);
+    const std::vector<int>& searchMatches() const { return matches_; }
+    int currentMatch() const { return current_; }  // index into searchMatches(), or -1
+    void nextMatch();
+    void previousMatch();
+
+public slots:
+    // Centres on `node` and selects it, expanding (and re-laying out) its groups if needed.
+    void selectNode(const irscope::ir::Node* node);
+
+signals:
+    void nodeSelected(const irscope::ir::Node* node);
+    void layoutStarted();
+    void layoutFinished(bool ok);
+
+protected:
+    void wheelEvent(QWheelEvent* e) override;
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void contextMenuEvent(QContextMenuEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    void requestLayout();
+    void applyLayout(std::uint64_t generation, LayoutOutcome& outcome);
+    void onSelectionChanged();
+    void goToMatch(int k);
+    void selectModelNode(int node);
+    void refreshHighlights();
+    void placeOverlays();
+    void updateMinimap();
+
+    std::shared_ptr<const ir::Module> module_;
+    GraphModel model_;
+    DotScene dot_;
+    std::vector<NodeItem*> items_;
+    std::uint64_t generation_ = 0;
+    // The newest request, read by layout tasks: one superseded before it starts skips dot.
+    std::shared_ptr<std::atomic<std::uint64_t>> latest_ = std::make_shared<std::atomic<std::uint64_t>>(0);
+    int running_ = 0;       // layout threads not finished (abandoned ones included)
+    bool awaiting_ = false;  // the newest layout request has not been applied
+    std::optional<int> pendingSelect_;
+    std::optional<int> pendingGroup_;
+    QHash<qint64, NodeItem*> itemByRef_;
+    bool fitPending_ = true;
+    bool selecting_ = false;
+    QString error_;
+    std::vector<int> matches_;
+    int current_ = -1;
+    QWidget* progress_ = nullptr;
+    QLabel* progressLabel_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    GraphMinimap* minimap_ = nullptr;
+};
+
+}  // namespace irscope::ui
