@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_run_options.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
@@ -35,6 +36,8 @@ struct DebugArgs {
     std::string script;
     std::uint64_t maxSteps = interp::Limits{}.maxSteps;
     std::size_t maxUnroll = compiler::CompileLimits{}.maxUnroll;
+    RunOptionArgs shared;  // --load-elim, --cell-reuse, --device (as run has them)
+    compiler::CompilerOptions options;  // what `shared` sets, applied before the session
 };
 
 constexpr const char* kHelp =
@@ -209,7 +212,7 @@ void DebugSession::start(Debugger::Resume first) {
     dbg_.join();
     interp_ = std::make_unique<interp::Interpreter>();
     modules::registerBuiltinModules(*interp_);
-    compiler::CompilerOptions options;
+    compiler::CompilerOptions options = args_.options;
     options.limits.maxUnroll = args_.maxUnroll;
     options.observer = &dbg_;
     compiler::GraphCompilerImpl::install(*interp_, std::move(options));
@@ -525,7 +528,11 @@ DebugRunner declareDebugCommand(CLI::App& sub) {
                    "stop the script after this many statements and loop iterations (0: no limit)");
     sub.add_option("--max-unroll", args->maxUnroll,
                    "fail a compile whose for loops unroll more than this many iterations in total");
+    addRunOptions(sub, args->shared);
     return [args](std::istream& in, std::ostream& out, std::ostream& err) {
+        if (!applyRunOptions(args->shared, args->options, err)) {
+            return kExitUsage;
+        }
         DebugSession session(*args, in, out, err);
         return session.run();
     };

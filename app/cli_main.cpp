@@ -27,6 +27,7 @@
 
 #include "cli_devices.h"
 #include "cli_debug.h"
+#include "cli_run_options.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
@@ -45,7 +46,6 @@ namespace irscope::cli {
 
 constexpr int kExitOk = 0;
 constexpr int kExitInputError = 1;
-constexpr int kExitUsage = 2;
 
 // An error the user caused outside parsing (unreadable file, unwritable output).
 class CliError : public std::runtime_error {
@@ -216,10 +216,8 @@ struct RunArgs {
     std::size_t maxUnroll = compiler::CompileLimits{}.maxUnroll;
     std::string saveGraphs;
     bool passStats = false;
-    std::optional<std::int64_t> loadElim;
-    std::optional<std::int64_t> cellReuse;
+    RunOptionArgs shared;  // --load-elim, --cell-reuse, --device (shared with debug)
     bool runStats = false;
-    std::string device = "cpu";
 };
 
 // The save-graphs level --save-graphs asks for: 1, or MS_DEV_SAVE_GRAPHS when higher.
@@ -241,25 +239,8 @@ int runScript(const RunArgs& a, Streams io) {
         options.overrides.set(std::string(passes::kSaveGraphs), saveGraphsLevel());
         options.overrides.set(std::string(passes::kSaveGraphsPath), a.saveGraphs);
     }
-    if (a.loadElim) {
-        options.overrides.set(std::string(passes::kSideEffectLoadElim), *a.loadElim);
-    }
-    if (a.cellReuse) {
-        options.overrides.set(std::string(passes::kCellReuse), *a.cellReuse);
-    }
-    if (a.device != "cpu") {
-        std::vector<std::string> errors;
-        options.device = runtime::findDevice(a.device, &errors);
-        if (!options.device) {
-            // A usage error: the message lists the devices found, then plugin failures.
-            io.err << "irscope-cli: error: --device: "
-                   << (errors.empty() ? "no device named '" + a.device + "'" : errors.front())
-                   << "\n";
-            for (std::size_t i = 1; i < errors.size(); ++i) {
-                io.err << "  " << errors[i] << "\n";
-            }
-            return kExitUsage;
-        }
+    if (!applyRunOptions(a.shared, options, io.err)) {
+        return kExitUsage;
     }
     // The context owns the compiler (it holds interpreter values and must go with it); the
     // session outlives it.
@@ -312,18 +293,7 @@ std::function<Runner(CLI::App&)> runCommand() {
         sub.add_flag("--pass-stats", args->passStats,
                      "after the script, print per compile each pass's time, node counts, change "
                      "and peak memory to stderr");
-        sub.add_option("--load-elim", args->loadElim,
-                       "MS_DEV_SIDE_EFFECT_LOAD_ELIM for this run (0-3; 3 skips the copies "
-                       "and may compute wrong values)")
-            ->check(CLI::Range(0, 3));
-        sub.add_option("--cell-reuse", args->cellReuse,
-                       "MS_DEV_CELL_REUSE for this run (0 off, 1 lazy inline, 2 lazy inline "
-                       "then inline in task_emit)")
-            ->check(CLI::Range(0, 2));
-        sub.add_option("--device", args->device,
-                       "where compiled graphs run: cpu (default), opencl, opencl:N or a "
-                       "plugin device's name (see 'irscope-cli devices'); kernels the device "
-                       "lacks run on the CPU");
+        addRunOptions(sub, args->shared);
         sub.add_flag("--run-stats", args->runStats,
                      "after the script, print per graph run its device, kernels (on the device "
                      "/ fallbacks), copies, peak vs planned bytes and time to stderr");

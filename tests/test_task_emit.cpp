@@ -1,7 +1,8 @@
 // task_emit on .ir text (passes/README.md, "task_emit"): the execution order respects data,
 // UpdateState and Depend edges and the Load rule, breaks ties by source order and is
 // deterministic; node ids follow it; the memory plan reuses buffers first-fit; reused CR_
-// graphs are inlined at MS_DEV_CELL_REUSE=2 and kept at 1.
+// graphs are inlined at MS_DEV_CELL_REUSE=2 and kept at 1; graphs run through Switch and
+// Partial (branches, loop bodies) are planned as the executor runs them.
 #include <QtTest>
 
 #include <algorithm>
@@ -15,6 +16,8 @@
 #include "passes/pipeline.h"
 #include "passes/task_emit.h"
 #include "passes/type_inference.h"
+#include "script_fixture.h"
+#include "session/session.h"
 
 using namespace irscope;
 namespace backend = irscope::passes::backend;
@@ -295,6 +298,50 @@ private slots:
         QVERIFY(peaks[0] >= peaks[1] && peaks[1] >= peaks[2] && peaks[2] >= peaks[3]);
         QVERIFY(peaks[0] > peaks[3]);
         QVERIFY(peaks[3] > 0);
+    }
+
+    // A tensor `while` (a cycle of tail calls through Switch/Partial) and an `if` on a
+    // tensor (one branch graph per side) are planned as the executor runs them: the plan's
+    // peak is the peak the run really held. 256 float32 = 1024 bytes, a scalar 512.
+    void plannedPeakIsTheRunsThroughSwitchAndLoops_data() {
+        QTest::addColumn<QString>("script");
+        QTest::addColumn<qulonglong>("peak");
+        const std::string header =
+            "import numpy as np\nimport mindspore as ms\nfrom mindspore import Tensor, jit\n";
+        // Each iteration's frame: x and i (1536), x * 2 and its + 1 (2048).
+        QTest::newRow("while") << QString::fromStdString(
+            header +
+            "@jit\ndef f(x, n):\n    i = Tensor(0, ms.int32)\n    while i < n:\n"
+            "        x = x * 2.0 + 1.0\n        i = i + 1\n    return x\n"
+            "print(f(Tensor(np.ones((256,)), ms.float32), Tensor(3, ms.int32)))\n")
+                               << qulonglong(3584);
+        // The comparison's sums and bool (3 * 512) until the Switch, then x * 3 and + y.
+        QTest::newRow("if") << QString::fromStdString(
+            header +
+            "@jit\ndef g(x, y):\n    if x.sum() > y.sum():\n        z = x * 3.0 + y\n"
+            "    else:\n        z = y - x\n    return z * 2.0\n"
+            "print(g(Tensor(np.ones((256,)), ms.float32), "
+            "Tensor(np.zeros((256,)), ms.float32)))\n") << qulonglong(2048);
+        // Four unrolled `if`s chained by tail calls: x and out carried (1024), x - y, the
+        // Less and out + x (1536) in the third branch graph.
+        QTest::newRow("if chain") << QString::fromStdString(
+            header +
+            "@jit\ndef h(x, y):\n    out = 0\n    for _ in range(4):\n        if x < y:\n"
+            "            x = x - y\n        else:\n            x = x + y\n"
+            "        out = out + x\n    return out\n"
+            "print(h(Tensor([0]), Tensor([1])))\n") << qulonglong(2560);
+    }
+
+    void plannedPeakIsTheRunsThroughSwitchAndLoops() {
+        QFETCH(QString, script);
+        QFETCH(qulonglong, peak);
+        const script_test::Run r = script_test::runScript(script.toStdString());
+        QVERIFY2(r.result.status == interp::RunResult::Status::Ok, r.out.c_str());
+        QVERIFY(!r.session->runs.empty());
+        const session::RunRecord& run = r.session->runs.front();
+        QVERIFY2(run.error.empty(), run.error.c_str());
+        QCOMPARE(qulonglong(run.stats.peakBytes), peak);
+        QCOMPARE(qulonglong(run.stats.plannedPeakBytes), peak);
     }
 
     void reusedGraphsInlineAtLevel2() {

@@ -26,7 +26,9 @@ bool runTaskEmit(ir::Module& m, PassContext& ctx) {
     // Plans callees first: a call's peak includes its graph's.
     std::unordered_map<const ir::FuncGraph*, std::uint64_t> peaks;
     std::unordered_set<const ir::FuncGraph*> inProgress;
-    std::function<std::uint64_t(ir::FuncGraph*)> plan = [&](ir::FuncGraph* g) -> std::uint64_t {
+    const std::unordered_set<const ir::Node*> inputs = backend::inputParameters(m);
+    std::function<std::uint64_t(const ir::FuncGraph*)> plan =
+        [&](const ir::FuncGraph* g) -> std::uint64_t {
         if (auto it = peaks.find(g); it != peaks.end()) {
             return it->second;
         }
@@ -35,11 +37,11 @@ bool runTaskEmit(ir::Module& m, PassContext& ctx) {
         }
         const std::vector<ir::CNode*> order = backend::executionOrder(*g);
         for (ir::CNode* c : order) {
-            if (ir::FuncGraph* callee = c->calledGraph()) {
+            for (const ir::FuncGraph* callee : backend::graphsCalledBy(*c)) {
                 plan(callee);
             }
         }
-        const backend::MemoryPlan mp = backend::planMemory(*g, order, peaks);
+        const backend::MemoryPlan mp = backend::planMemory(*g, order, peaks, inputs);
         inProgress.erase(g);
         peaks[g] = mp.peakBytes;
         return mp.peakBytes;

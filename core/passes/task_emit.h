@@ -60,8 +60,28 @@ struct Buffer {
 
 struct MemoryPlan {
     std::vector<Buffer> buffers;
+    // The most a frame of the graph holds: its tensor parameters, its own buffers and what
+    // the graphs it calls hold on top (a tail call: the callee's frame instead of this one).
     std::uint64_t peakBytes = 0;
+    std::uint64_t paramBytes = 0;  // the tensor parameters' part of it
 };
+
+// The tail chain of `g`: Return's input, then through Depend (input 1) each node used only
+// by the previous one, ending at a call of a graph or of a computed function (`%3()`),
+// whose frame replaces this graph's when it runs; empty when the output is not such a call.
+std::vector<const ir::CNode*> tailCallChain(const ir::FuncGraph& g);
+
+// The graphs a call may run: the called graph, or the graphs a computed callee may be, seen
+// through Switch (either branch) and Partial; empty for a primitive or an unknown function.
+std::vector<const ir::FuncGraph*> graphsCalledBy(const ir::CNode& call);
+
+// The parameters that only ever hold the run's inputs or constants: the entry's, and those
+// every call binds to such values (a loop's unchanged operand). They own no device buffer.
+std::unordered_set<const ir::Node*> inputParameters(const ir::Module& m);
+
+// The bytes of `g`'s tensor parameters but `inputs`, each aligned as a buffer (none for
+// the entry: its parameters are the run's inputs).
+std::uint64_t paramBytes(const ir::FuncGraph& g, const std::unordered_set<const ir::Node*>& inputs);
 
 // Device memory alignment of every buffer (MindSpore aligns device memory to 512 bytes).
 inline constexpr std::uint64_t kMemAlign = 512;
@@ -70,10 +90,17 @@ inline constexpr std::uint64_t kMemAlign = 512;
 // kernel except views (Load, Depend, UpdateState, MakeTuple, TupleGetItem, Reshape-like
 // ops; TensorMove is a copy and gets one), live from its definition to its last use through
 // views (the graph's output to the end), placed first-fit by offset among the buffers live
-// at its definition. A call of another graph adds that graph's peak (from `calleePeaks`)
-// above the buffers live at the call. Weights and inputs are not counted.
+// at its definition. A call of another graph (graphsCalledBy, the larger of a Switch's
+// branches) adds the callee's peak less its parameters (buffers of this frame, live at
+// the call) above the buffers live at the call; the tail call (tailCallChain) instead
+// counts the callee's whole peak, as its frame replaces this one. `calleePeaks` holds the
+// callees' peakBytes; a callee missing there (a recursive one) counts nothing, so a loop
+// (a cycle of tail calls) is counted once, by the first of its graphs planned. Partial and
+// Switch keep the buffers they bind live until the call. Module weights and inputs are
+// not counted; the graph's own parameters but `inputs` are (paramBytes).
 MemoryPlan planMemory(
     const ir::FuncGraph& g, const std::vector<ir::CNode*>& order,
-    const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& calleePeaks = {});
+    const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& calleePeaks = {},
+    const std::unordered_set<const ir::Node*>& inputs = {});
 
 }  // namespace irscope::passes::backend

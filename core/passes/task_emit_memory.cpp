@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "passes/task_emit.h"
 
@@ -54,11 +55,187 @@ std::uint64_t aligned(std::uint64_t bytes) {
     return (bytes + kMemAlign - 1) / kMemAlign * kMemAlign;
 }
 
+// The graphs a function-valued node may be, with the nodes Partials bind on the way.
+void collectCallees(const Node* fn, std::vector<const ir::FuncGraph*>& out, int depth) {
+    if (fn == nullptr || depth > 64) {
+        return;  // a chain of Partials that long is not a program irscope plans
+    }
+    if (const auto* v = ir::nodeCast<ir::ValueNode>(fn)) {
+        if (v->value() && v->value()->kind == ir::Value::Kind::Graph && v->value()->graph) {
+            if (std::find(out.begin(), out.end(), v->value()->graph) == out.end()) {
+                out.push_back(v->value()->graph);
+            }
+        }
+        return;
+    }
+    const auto* c = ir::nodeCast<CNode>(fn);
+    if (c == nullptr) {
+        return;  // a parameter: any function
+    }
+    if (c->isPrimitive("Switch") && c->size() == 4) {
+        collectCallees(c->input(2), out, depth + 1);
+        collectCallees(c->input(3), out, depth + 1);
+    } else if (c->isPrimitive("Partial") && c->size() > 1) {
+        collectCallees(c->input(1), out, depth + 1);
+    } else if (c->isPrimitive("Depend") && c->size() > 1) {
+        collectCallees(c->input(1), out, depth + 1);
+    }
+}
+
+bool isCallOfValue(const CNode* n) {
+    return n->callee() != nullptr && n->primitive() == nullptr;
+}
+
+bool onlyUsedBy(const Node* n, const CNode* user) {
+    for (const ir::Use& u : n->users()) {
+        if (u.user != user) {
+            return false;
+        }
+    }
+    return !n->users().empty();
+}
+
 }  // namespace
 
+std::vector<const CNode*> tailCallChain(const ir::FuncGraph& g) {
+    const CNode* ret = g.returnNode();
+    std::vector<const CNode*> path;
+    if (ret == nullptr) {
+        return path;
+    }
+    const CNode* user = ret;
+    const Node* n = ret->size() > 1 ? ret->input(1) : nullptr;
+    while (const auto* c = ir::nodeCast<CNode>(n)) {
+        if (c->graph() != &g || !onlyUsedBy(c, user)) {
+            break;
+        }
+        if (c->isPrimitive("Depend") && c->size() > 1) {
+            path.push_back(c);
+            user = c;
+            n = c->input(1);
+            continue;
+        }
+        if (isCallOfValue(c)) {
+            path.push_back(c);
+            return path;
+        }
+        break;
+    }
+    return {};
+}
+
+std::vector<const ir::FuncGraph*> graphsCalledBy(const CNode& call) {
+    std::vector<const ir::FuncGraph*> out;
+    if (call.primitive() == nullptr && call.size() > 0) {
+        collectCallees(call.input(0), out, 0);
+    }
+    return out;
+}
+
+std::uint64_t paramBytes(const ir::FuncGraph& g, const std::unordered_set<const Node*>& inputs) {
+    if (g.module() != nullptr && g.module()->entry() == &g) {
+        return 0;  // the run's inputs
+    }
+    std::uint64_t sum = 0;
+    for (const auto* p : g.parameters()) {
+        if (inputs.count(p) == 0) {
+            sum += aligned(tensorBytes(p->abstract()));
+        }
+    }
+    return sum;
+}
+
+std::unordered_set<const Node*> inputParameters(const ir::Module& m) {
+    // What each parameter is bound to: by Partials, direct calls and calls of computed
+    // functions (after the arguments the Partials on the way bind).
+    std::unordered_map<const Node*, std::vector<const Node*>> bound;
+    auto bind = [&](const ir::FuncGraph& g, std::size_t first, const CNode& c, std::size_t from) {
+        const auto& params = g.parameters();
+        for (std::size_t i = from; i < c.size() && first + (i - from) < params.size(); ++i) {
+            bound[params[first + (i - from)]].push_back(c.input(i));
+        }
+    };
+    for (const ir::FuncGraph* g : m.graphs()) {
+        for (const CNode* c : g->topoOrder()) {
+            if (c->isPrimitive("Partial") && c->size() > 1) {
+                std::vector<const ir::FuncGraph*> direct;
+                if (ir::nodeCast<ir::ValueNode>(c->input(1)) != nullptr) {
+                    collectCallees(c->input(1), direct, 0);
+                }
+                for (const ir::FuncGraph* h : direct) {
+                    bind(*h, 0, *c, 2);
+                }
+                continue;
+            }
+            if (c->primitive() != nullptr || c->size() == 0) {
+                continue;
+            }
+            for (const ir::FuncGraph* h : graphsCalledBy(*c)) {
+                // The Partial on the way to h binds its leading parameters.
+                std::size_t nbound = 0;
+                for (const Node* fn = c->input(0);;) {
+                    const auto* f = ir::nodeCast<CNode>(fn);
+                    if (f == nullptr) {
+                        break;
+                    }
+                    if (f->isPrimitive("Partial") && f->size() > 1) {
+                        nbound = f->size() - 2;
+                        break;
+                    }
+                    if (f->isPrimitive("Switch") && f->size() == 4) {
+                        std::vector<const ir::FuncGraph*> left;
+                        collectCallees(f->input(2), left, 0);
+                        fn = std::find(left.begin(), left.end(), h) != left.end() ? f->input(2)
+                                                                                 : f->input(3);
+                        continue;
+                    }
+                    if (f->isPrimitive("Depend") && f->size() > 1) {
+                        fn = f->input(1);
+                        continue;
+                    }
+                    break;
+                }
+                bind(*h, nbound, *c, 1);
+            }
+        }
+    }
+    // The largest set closed under "bound only to constants, entry parameters or members".
+    std::unordered_set<const Node*> inputs;
+    for (const ir::FuncGraph* g : m.graphs()) {
+        for (const auto* p : g->parameters()) {
+            if (g == m.entry() || bound.count(p) != 0) {
+                inputs.insert(p);
+            }
+        }
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (auto it = inputs.begin(); it != inputs.end();) {
+            const auto b = bound.find(*it);
+            const bool keep =
+                b == bound.end() ||
+                std::all_of(b->second.begin(), b->second.end(), [&](const Node* a) {
+                    return ir::nodeCast<ir::ValueNode>(a) != nullptr || inputs.count(a) != 0;
+                });
+            if (keep) {
+                ++it;
+            } else {
+                it = inputs.erase(it);
+                changed = true;
+            }
+        }
+    }
+    return inputs;
+}
+
 MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
-                      const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& calleePeaks) {
+                      const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& calleePeaks,
+                      const std::unordered_set<const Node*>& inputs) {
     MemoryPlan plan;
+    plan.paramBytes = paramBytes(g, inputs);
+    plan.peakBytes = plan.paramBytes;
+    const std::vector<const CNode*> tail = tailCallChain(g);
+    const CNode* tailCall = tail.empty() ? nullptr : tail.back();
     std::unordered_map<const Node*, std::size_t> position;
     for (std::size_t t = 0; t < order.size(); ++t) {
         position[order[t]] = t;
@@ -83,8 +260,18 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
             }
             continue;
         }
-        if (writesInPlace(c)) {
+        if (c->isPrimitive("Partial") || c->isPrimitive("Switch")) {
+            // A function value holds what it binds (a Switch: either branch) until called.
+            for (std::size_t i = c->isPrimitive("Switch") ? 2 : 1; i < c->size(); ++i) {
+                auto it = sources.find(c->input(i));
+                if (it != sources.end()) {
+                    own.insert(own.end(), it->second.begin(), it->second.end());
+                }
+            }
             continue;
+        }
+        if (writesInPlace(c) || c == tailCall) {
+            continue;  // a weight's storage; the tail callee's output, counted in its frame
         }
         const std::uint64_t bytes = tensorBytes(c->abstract());
         if (bytes == 0) {
@@ -114,6 +301,25 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
     std::size_t next = 0;
     for (std::size_t t = 0; t < order.size(); ++t) {
         std::erase_if(live, [&](std::size_t b) { return plan.buffers[b].lastUse < t; });
+        // A call runs its graph above everything live here (its arguments among it), before
+        // its result (the callee's output, counted in the callee) comes back; the tail
+        // call's frame replaces this one.
+        std::uint64_t top = 0;
+        for (std::size_t b : live) {
+            top = std::max(top, plan.buffers[b].offset + plan.buffers[b].size);
+        }
+        for (const ir::FuncGraph* callee : graphsCalledBy(*order[t])) {
+            auto it = calleePeaks.find(callee);
+            if (it == calleePeaks.end()) {
+                continue;
+            }
+            const std::uint64_t own = paramBytes(*callee, inputs);
+            const std::uint64_t peak =
+                order[t] == tailCall
+                    ? it->second
+                    : plan.paramBytes + top + (it->second > own ? it->second - own : 0);
+            plan.peakBytes = std::max(plan.peakBytes, peak);
+        }
         for (; next < plan.buffers.size() && plan.buffers[next].def == t; ++next) {
             Buffer& buf = plan.buffers[next];
             std::sort(live.begin(), live.end(), [&](std::size_t a, std::size_t b) {
@@ -128,18 +334,7 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
             }
             buf.offset = at;
             live.push_back(next);
-            plan.peakBytes = std::max(plan.peakBytes, at + buf.size);
-        }
-        // A call runs its graph above everything live here.
-        if (const ir::FuncGraph* callee = order[t]->calledGraph()) {
-            auto it = calleePeaks.find(callee);
-            if (it != calleePeaks.end()) {
-                std::uint64_t top = 0;
-                for (std::size_t b : live) {
-                    top = std::max(top, plan.buffers[b].offset + plan.buffers[b].size);
-                }
-                plan.peakBytes = std::max(plan.peakBytes, top + it->second);
-            }
+            plan.peakBytes = std::max(plan.peakBytes, plan.paramBytes + at + buf.size);
         }
     }
     return plan;

@@ -7,22 +7,9 @@ namespace irscope::runtime::detail {
 
 namespace {
 
-bool isCallOfValue(const ir::CNode* n) {
-    // A graph call (`@g(...)`) or a call of a computed function (`%3()`), not a primitive.
-    return n->callee() != nullptr && n->primitive() == nullptr;
-}
-
-bool onlyUsedBy(const ir::Node* n, const ir::CNode* user) {
-    for (const ir::Use& u : n->users()) {
-        if (u.user != user) {
-            return false;
-        }
-    }
-    return !n->users().empty();
-}
-
 GraphPlan planGraph(const ir::FuncGraph& g,
-                    const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& peaks) {
+                    const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& peaks,
+                    const std::unordered_set<const ir::Node*>& inputs) {
     GraphPlan plan;
     const ir::CNode* ret = g.returnNode();
     if (ret == nullptr) {
@@ -33,32 +20,11 @@ GraphPlan planGraph(const ir::FuncGraph& g,
     for (std::size_t i = 0; i < plan.order.size(); ++i) {
         plan.index.emplace(plan.order[i], i);
     }
-    plan.memory = passes::backend::planMemory(g, order, peaks);
+    plan.memory = passes::backend::planMemory(g, order, peaks, inputs);
 
-    // Follow Return -> Depend(value, ...) -> ... -> the call, each used only by the next.
-    std::unordered_set<const ir::CNode*> chain;
-    const ir::CNode* user = ret;
-    const ir::Node* n = ret->size() > 1 ? ret->input(1) : nullptr;
-    std::vector<const ir::CNode*> path;
-    while (const auto* c = ir::nodeCast<ir::CNode>(n)) {
-        if (c->graph() != &g || !onlyUsedBy(c, user)) {
-            break;
-        }
-        if (c->isPrimitive("Depend") && c->size() > 1) {
-            path.push_back(c);
-            user = c;
-            n = c->input(1);
-            continue;
-        }
-        if (isCallOfValue(c)) {
-            path.push_back(c);
-            plan.tailCall = c;
-        }
-        break;
-    }
-    if (plan.tailCall != nullptr) {
-        chain.insert(path.begin(), path.end());
-    }
+    const std::vector<const ir::CNode*> path = passes::backend::tailCallChain(g);
+    const std::unordered_set<const ir::CNode*> chain(path.begin(), path.end());
+    plan.tailCall = path.empty() ? nullptr : path.back();
     std::unordered_map<const ir::Node*, std::size_t> position;
     for (const ir::CNode* c : plan.order) {
         if (c != ret && !chain.count(c)) {
@@ -93,16 +59,17 @@ std::unordered_map<const ir::FuncGraph*, GraphPlan> planModule(const ir::Module&
     std::unordered_map<const ir::FuncGraph*, GraphPlan> plans;
     std::unordered_map<const ir::FuncGraph*, std::uint64_t> peaks;
     std::unordered_set<const ir::FuncGraph*> visiting;
+    const std::unordered_set<const ir::Node*> inputs = passes::backend::inputParameters(m);
     std::function<void(const ir::FuncGraph*)> visit = [&](const ir::FuncGraph* g) {
         if (plans.count(g) || !visiting.insert(g).second) {
             return;  // planned, or recursion (its own peak is not known yet)
         }
         for (const ir::CNode* c : g->topoOrder()) {
-            if (const ir::FuncGraph* callee = c->calledGraph()) {
+            for (const ir::FuncGraph* callee : passes::backend::graphsCalledBy(*c)) {
                 visit(callee);
             }
         }
-        GraphPlan p = planGraph(*g, peaks);
+        GraphPlan p = planGraph(*g, peaks, inputs);
         peaks[g] = p.memory.peakBytes;
         plans.emplace(g, std::move(p));
     };

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <optional>
+#include <set>
 
 namespace irscope_opencl {
 
@@ -30,7 +31,7 @@ bool dtypeOk(const ClDevice& dev, std::int32_t t) {
         case IRSCOPE_FLOAT64:
             return dev.hasFp64();
         case IRSCOPE_FLOAT16:
-            return dev.hasFp16();
+            return true;  // storage only: vload_half / vstore_half_rte, computed in float
         default:
             return false;
     }
@@ -1701,10 +1702,48 @@ const std::vector<std::string>& opNames() {
     return names;
 }
 
+// Whether `op` on float16 gives exactly the CPU's values without cl_khr_fp16. The kernels
+// load halves into float and store with round-to-nearest-even, as the CPU kernels compute
+// Float16 in Float32 and round: exact for one correctly rounded float operation (+ - * /,
+// max/min, comparisons, negation, abs, square, relu), selections, copies, in-place writes
+// and casts between float16, float32 and bool. Not for transcendental functions (the
+// device's float exp/log/tanh may differ from the CPU's by an ulp), nor for reductions,
+// matmuls, AddN and softmax (accumulation order), nor for kernels that move raw halves.
+bool halfExactToCpu(Kind kind, std::string_view op, std::span<const std::int32_t> in,
+                    std::span<const std::int32_t> out) {
+    static const std::set<std::string_view> arith = {"Add", "Sub",     "Mul",    "Div",
+                                                     "RealDiv", "Maximum", "Minimum"};
+    static const std::set<std::string_view> unary = {"Neg", "Abs", "Square", "ReLU"};
+    auto narrowOrBool = [](std::int32_t t) {
+        return t == IRSCOPE_FLOAT16 || t == IRSCOPE_FLOAT32 || t == IRSCOPE_BOOL;
+    };
+    switch (kind) {
+        case Kind::Arith:
+            return arith.count(op) != 0;
+        case Kind::Unary:
+            return unary.count(op) != 0;
+        case Kind::Compare:
+        case Kind::Select:
+        case Kind::Copy:
+        case Kind::Assign:
+            return true;
+        case Kind::Cast:
+            return std::all_of(in.begin(), in.end(), narrowOrBool) &&
+                   std::all_of(out.begin(), out.end(), narrowOrBool);
+        default:
+            return false;
+    }
+}
+
 bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::int32_t> in,
                 std::span<const std::int32_t> out) {
     const auto it = table().find(op);
     if (it == table().end()) {
+        return false;
+    }
+    const auto isHalf = [](std::int32_t t) { return t == IRSCOPE_FLOAT16; };
+    if ((std::any_of(in.begin(), in.end(), isHalf) || std::any_of(out.begin(), out.end(), isHalf)) &&
+        !halfExactToCpu(it->second, op, in, out)) {
         return false;
     }
     for (const auto t : in) {

@@ -1,0 +1,54 @@
+#include "cli_run_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <ostream>
+#include <vector>
+
+#include "compiler/graph_compiler.h"
+#include "passes/settings.h"
+#include "runtime/plugin_loader.h"
+
+namespace irscope::cli {
+
+void addRunOptions(CLI::App& sub, RunOptionArgs& args) {
+    sub.add_option("--load-elim", args.loadElim,
+                   "MS_DEV_SIDE_EFFECT_LOAD_ELIM for this run (0-3; 3 skips the copies "
+                   "and may compute wrong values)")
+        ->check(CLI::Range(0, 3));
+    sub.add_option("--cell-reuse", args.cellReuse,
+                   "MS_DEV_CELL_REUSE for this run (0 off, 1 lazy inline, 2 lazy inline "
+                   "then inline in task_emit)")
+        ->check(CLI::Range(0, 2));
+    sub.add_option("--device", args.device,
+                   "where compiled graphs run: cpu (default), opencl, opencl:N or a "
+                   "plugin device's name (see 'irscope-cli devices'); kernels the device "
+                   "lacks run on the CPU");
+}
+
+bool applyRunOptions(const RunOptionArgs& args, compiler::CompilerOptions& options,
+                     std::ostream& err) {
+    if (args.loadElim) {
+        options.overrides.set(std::string(passes::kSideEffectLoadElim), *args.loadElim);
+    }
+    if (args.cellReuse) {
+        options.overrides.set(std::string(passes::kCellReuse), *args.cellReuse);
+    }
+    if (args.device == "cpu") {
+        return true;
+    }
+    std::vector<std::string> errors;
+    options.device = runtime::findDevice(args.device, &errors);
+    if (!options.device) {
+        err << "irscope-cli: error: --device: "
+            << (errors.empty() ? "no device named '" + args.device + "'" : errors.front())
+            << "\n";
+        for (std::size_t i = 1; i < errors.size(); ++i) {
+            err << "  " << errors[i] << "\n";
+        }
+        return false;
+    }
+    return true;
+}
+
+}  // namespace irscope::cli
