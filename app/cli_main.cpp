@@ -30,7 +30,6 @@
 #include "cli_run_options.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
-#include "frontend/modules/modules.h"
 #include "ir/export_dot.h"
 #include "ir/export_json.h"
 #include "ir/ir_text.h"
@@ -39,6 +38,7 @@
 #include "passes/settings.h"
 #include "runtime/plugin_loader.h"
 #include "session/pass_stats.h"
+#include "session/run_script.h"
 #include "session/session.h"
 #include "util/diagnostic.h"
 
@@ -231,29 +231,27 @@ std::int64_t saveGraphsLevel() {
 
 int runScript(const RunArgs& a, Streams io) {
     const std::string source = readInput(a.script);
-    interp::Interpreter interpreter;
-    modules::registerBuiltinModules(interpreter);  // mindspore, numpy, time
-    compiler::CompilerOptions options;
-    options.limits.maxUnroll = a.maxUnroll;
+    session::ScriptOptions options;
+    options.maxSteps = a.maxSteps;
+    options.compiler.limits.maxUnroll = a.maxUnroll;
+    passes::Settings& overrides = options.compiler.overrides;
     if (!a.saveGraphs.empty()) {
-        options.overrides.set(std::string(passes::kSaveGraphs), saveGraphsLevel());
-        options.overrides.set(std::string(passes::kSaveGraphsPath), a.saveGraphs);
+        overrides.set(std::string(passes::kSaveGraphs), saveGraphsLevel());
+        overrides.set(std::string(passes::kSaveGraphsPath), a.saveGraphs);
     }
-    if (!applyRunOptions(a.shared, options, io.err)) {
+    if (!applyRunOptions(a.shared, options.compiler, io.err)) {
         return kExitUsage;
     }
-    // The context owns the compiler (it holds interpreter values and must go with it); the
-    // session outlives it.
-    const std::shared_ptr<session::Session> session =
-        compiler::GraphCompilerImpl::install(interpreter, std::move(options))->sharedSession();
-    interpreter.limits().maxSteps = a.maxSteps;
-    interpreter.setOutputSink([&](std::string_view s) { io.out << s; });
-    interpreter.setErrorSink([&](std::string_view s) {
-        io.out.flush();
-        io.err << s;
-    });
-    const interp::RunResult r =
-        interpreter.runScript(source, a.script == "-" ? "<stdin>" : a.script);
+    session::ScriptRunner runner;
+    const session::ScriptOutcome outcome = runner.run(
+        source, a.script == "-" ? "<stdin>" : a.script, std::move(options),
+        [&](std::string_view s) { io.out << s; },
+        [&](std::string_view s) {
+            io.out.flush();
+            io.err << s;
+        });
+    const std::shared_ptr<session::Session>& session = outcome.session;
+    const interp::RunResult& r = outcome.result;
     io.out.flush();
     if (a.passStats) {
         for (std::size_t i = 0; i < session->compiles.size(); ++i) {

@@ -15,9 +15,15 @@ LoadedIr loadIrFile(const QString& path) {
         return out;
     }
     const QByteArray bytes = f.readAll();
+    return loadIrText(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                      path);
+}
+
+LoadedIr loadIrText(std::string_view text, const QString& path) {
+    LoadedIr out;
+    out.path = path;
     try {
-        auto module = ir::parseIr(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                                  path.toStdString());
+        auto module = ir::parseIr(text, path.toStdString());
         out.text = QString::fromStdString(ir::printIr(*module));
         out.counts = module->counts();
         const QStringList lines = out.text.split(QLatin1Char('\n'));

@@ -6,6 +6,7 @@
 #include <QString>
 
 #include <memory>
+#include <string_view>
 
 #include "graph_model.h"
 #include "ir/module.h"
@@ -32,5 +33,7 @@ struct LoadedIr {
 
 // Blocking; call it from a worker thread. Never throws.
 LoadedIr loadIrFile(const QString& path);
+// The same for .ir text already in memory (a pass snapshot); `name` locates parse errors.
+LoadedIr loadIrText(std::string_view text, const QString& name);
 
 }  // namespace irscope::ui

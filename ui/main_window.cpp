@@ -2,6 +2,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QDragEnterEvent>
@@ -15,6 +16,8 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QPlainTextEdit>
+#include <QProgressBar>
+#include <QToolButton>
 #include <QSettings>
 #include <QStatusBar>
 #include <QRegularExpression>
@@ -25,9 +28,14 @@
 #include <QTextBlock>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+#include <QHBoxLayout>
+#include <QPointer>
 
+#include "compilations_dock.h"
 #include "graph_scene.h"
 #include "irscope_version.h"
+#include "output_dock.h"
+#include "pass_timeline_dock.h"
 
 namespace irscope::ui {
 
@@ -63,7 +71,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     irText_->setReadOnly(true);
     irText_->setLineWrapMode(QPlainTextEdit::NoWrap);
     irText_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    irText_->setPlaceholderText(tr("Open an .ir file (File ▸ Open, or drop it here)."));
+    irText_->setPlaceholderText(
+        tr("Open a .py script or an .ir file (File ▸ Open, or drop it here)."));
     layout->addWidget(errorBanner_);
     tabs_->addTab(graphPanel, tr("Graph"));
     tabs_->addTab(irText_, tr("IR text"));
@@ -79,12 +88,45 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     resizeDocks({dock}, {320}, Qt::Horizontal);
     connect(graphList_, &QListWidget::currentRowChanged, this, &MainWindow::jumpToGraph);
 
+    compilationsDock_ = new CompilationsDock(this);
+    addDockWidget(Qt::LeftDockWidgetArea, compilationsDock_);
+    timelineDock_ = new PassTimelineDock(this);
+    addDockWidget(Qt::LeftDockWidgetArea, timelineDock_);
+    outputDock_ = new OutputDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, outputDock_);
+    resizeDocks({outputDock_}, {160}, Qt::Vertical);
+    connect(compilationsDock_, &CompilationsDock::compileSelected, this, &MainWindow::showCompile);
+    connect(timelineDock_, &PassTimelineDock::snapshotSelected, this, &MainWindow::showSnapshot);
+
+    // Busy indicator with Cancel, shown while a script runs.
+    busy_ = new QWidget(this);
+    busy_->setObjectName(QStringLiteral("busyIndicator"));
+    auto* busyRow = new QHBoxLayout(busy_);
+    busyRow->setContentsMargins(0, 0, 0, 0);
+    busyBar_ = new QProgressBar(busy_);
+    busyBar_->setRange(0, 0);
+    busyBar_->setMaximumWidth(160);
+    busyBar_->setTextVisible(false);
+    cancelButton_ = new QToolButton(busy_);
+    cancelButton_->setObjectName(QStringLiteral("cancelButton"));
+    cancelButton_->setText(tr("Cancel"));
+    cancelButton_->setToolTip(tr("Stop the running script"));
+    connect(cancelButton_, &QToolButton::clicked, this, &MainWindow::cancelScript);
+    busyRow->addWidget(busyBar_);
+    busyRow->addWidget(cancelButton_);
+    busy_->hide();
+    statusBar()->addPermanentWidget(busy_);
+
     countsLabel_ = new QLabel(this);
     statusBar()->addPermanentWidget(countsLabel_);
     statusBar()->showMessage(tr("Ready"));
 
     buildMenus();
     connect(&watcher_, &QFutureWatcher<LoadedIr>::finished, this, &MainWindow::onLoaded);
+    connect(&scriptWatcher_, &QFutureWatcher<LoadedScript>::finished, this,
+            &MainWindow::onScriptFinished);
+    connect(&snapshotWatcher_, &QFutureWatcher<LoadedIr>::finished, this,
+            &MainWindow::onSnapshotLoaded);
     connect(graphView_, &GraphView::nodeSelected, this, &MainWindow::showNodeInText);
     connect(irText_, &QPlainTextEdit::cursorPositionChanged, this, &MainWindow::selectNodeAtCursor);
     connect(graphView_, &GraphView::layoutStarted, this,
@@ -98,7 +140,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     restoreState(settings.value(QStringLiteral("windowState")).toByteArray());
 }
 
-MainWindow::~MainWindow() { watcher_.waitForFinished(); }
+MainWindow::~MainWindow() {
+    if (runner_) {
+        runner_->cancel();
+    }
+    scriptWatcher_.waitForFinished();
+    snapshotWatcher_.waitForFinished();
+    watcher_.waitForFinished();
+}
 
 void MainWindow::buildMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
@@ -107,8 +156,24 @@ void MainWindow::buildMenus() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addSeparator();
+    QAction* cancel = file->addAction(tr("&Stop Script"), this, &MainWindow::cancelScript);
+    cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
+    file->addSeparator();
     QAction* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+
+    QMenu* passes = menuBar()->addMenu(tr("&Passes"));
+    passes->addAction(timelineDock_->previousAction());
+    passes->addAction(timelineDock_->nextAction());
+    QAction* hide = passes->addAction(tr("&Hide Passes That Changed Nothing"));
+    hide->setCheckable(true);
+    connect(hide, &QAction::toggled, timelineDock_->hideUnchangedBox(), &QAbstractButton::setChecked);
+    connect(timelineDock_->hideUnchangedBox(), &QAbstractButton::toggled, hide, &QAction::setChecked);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        view->addAction(d->toggleViewAction());
+    }
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About irscope"), this, [this] {
@@ -122,35 +187,196 @@ void MainWindow::buildMenus() {
 
 void MainWindow::showOpenDialog() {
     const QString path = QFileDialog::getOpenFileName(
-        this, tr("Open IR"), QString(), tr("IR files (*.ir);;All files (*)"));
+        this, tr("Open"), QString(),
+        tr("Scripts and IR (*.py *.ir);;Python scripts (*.py);;IR files (*.ir);;All files (*)"));
     if (!path.isEmpty()) {
         openFile(path);
     }
 }
 
-bool MainWindow::isLoading() const { return watcher_.isRunning(); }
+// A watcher stops "running" before its finished() reaches us: the flags last until the
+// result is handled.
+bool MainWindow::isLoading() const { return loadingIr_ || runningScript_; }
+
+bool MainWindow::isBusy() const {
+    return isLoading() || loadingSnapshot_ || graphView_->isLayoutRunning();
+}
+
+QWidget* MainWindow::busyIndicator() const { return busy_; }
 
 void MainWindow::openFile(const QString& path) {
-    if (watcher_.isRunning()) {
+    if (isLoading()) {
         statusBar()->showMessage(tr("Still loading; try again when it is done"), 3000);
         return;
     }
+    if (QFileInfo(path).suffix().compare(QStringLiteral("py"), Qt::CaseInsensitive) == 0) {
+        startScript(path);
+        return;
+    }
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    loadingIr_ = true;
     watcher_.setFuture(QtConcurrent::run(&loadIrFile, path));
 }
 
+void MainWindow::showError(const QString& text) {
+    errorBanner_->setText(text);
+    errorBanner_->show();
+}
+
 void MainWindow::onLoaded() {
+    loadingIr_ = false;
     LoadedIr result = watcher_.result();
     if (!result.ok()) {
         // Keep what was shown before; say what is wrong and where.
-        errorBanner_->setText(result.error);
-        errorBanner_->show();
+        showError(result.error);
         statusBar()->showMessage(tr("Could not open %1").arg(QFileInfo(result.path).fileName()));
         emit loadFinished(false);
         return;
     }
-    doc_ = std::move(result);
     errorBanner_->hide();
+    showDocument(std::move(result));
+    setWindowTitle(tr("%1 — irscope").arg(QFileInfo(doc_.path).fileName()));
+    statusBar()->showMessage(tr("Opened %1").arg(doc_.path), 5000);
+    addRecentFile(doc_.path);
+    emit loadFinished(true);
+}
+
+void MainWindow::setBusy(bool busy, const QString& what) {
+    busy_->setVisible(busy);
+    cancelButton_->setEnabled(busy);
+    if (!what.isEmpty()) {
+        statusBar()->showMessage(what);
+    }
+}
+
+void MainWindow::startScript(const QString& path) {
+    runner_ = std::make_shared<session::ScriptRunner>();
+    outputDock_->clear();
+    errorBanner_->hide();
+    setBusy(true, tr("Running %1…").arg(QFileInfo(path).fileName()));
+    // Printed text reaches the Output dock as it is printed (queued onto the UI thread).
+    QPointer<OutputDock> dock = outputDock_;
+    auto output = [dock](const QString& text) {
+        QMetaObject::invokeMethod(
+            dock, [dock, text] {
+                if (dock) {
+                    dock->append(text);
+                }
+            },
+            Qt::QueuedConnection);
+    };
+    runningScript_ = true;
+    scriptWatcher_.setFuture(QtConcurrent::run([path, runner = runner_, output] {
+        return runScriptFile(path, runner, output);
+    }));
+}
+
+void MainWindow::cancelScript() {
+    if (runner_ && runningScript_) {
+        runner_->cancel();
+        cancelButton_->setEnabled(false);
+        statusBar()->showMessage(tr("Stopping the script…"));
+    }
+}
+
+void MainWindow::onScriptFinished() {
+    runningScript_ = false;
+    script_ = scriptWatcher_.result();
+    runner_.reset();
+    setBusy(false, QString());
+    const QString name = QFileInfo(script_.path).fileName();
+    if (!script_.error.isEmpty()) {
+        const QString where = script_.errorLine > 0
+                                  ? QStringLiteral("%1:%2").arg(script_.errorFile).arg(script_.errorLine)
+                                  : QString();
+        // A traceback gets its innermost location on top; a diagnostic starts with it.
+        const QString text = script_.error.trimmed();
+        showError(where.isEmpty() || text.startsWith(where) ? text
+                                                            : tr("%1: error\n%2").arg(where, text));
+    } else {
+        errorBanner_->hide();
+    }
+    if (script_.session == nullptr) {
+        statusBar()->showMessage(tr("Could not open %1").arg(name));
+        emit loadFinished(false);
+        return;
+    }
+    session_ = script_.session;
+    setWindowTitle(tr("%1 — irscope").arg(name));
+    addRecentFile(script_.path);
+    const int compiles = static_cast<int>(session_->compiles.size());
+    statusBar()->showMessage(
+        script_.cancelled() ? tr("%1 stopped; %n compile(s) so far", nullptr, compiles).arg(name)
+        : script_.ok()      ? tr("%1 ran; %n compile(s)", nullptr, compiles).arg(name)
+                            : tr("%1 failed; %n compile(s)", nullptr, compiles).arg(name),
+        8000);
+    compilationsDock_->setSession(session_);
+    if (compiles == 0) {
+        timelineDock_->setCompile(nullptr, nullptr);
+        graphView_->showMessage(tr("The script compiled no graph (GRAPH_MODE Cell or @jit)."));
+    } else {
+        compilationsDock_->selectRow(0);
+    }
+    emit loadFinished(script_.ok());
+}
+
+void MainWindow::showCompile(const session::CompileRecord* compile) {
+    timelineDock_->setCompile(compile != nullptr ? session_ : nullptr, compile);
+}
+
+void MainWindow::showSnapshot(const session::CompileRecord* compile, int snapshot) {
+    // Only compiles of the current session (a pending request may predate a newer script).
+    const bool current = session_ != nullptr && compile != nullptr && !session_->compiles.empty() &&
+                         compile >= &session_->compiles.front() && compile <= &session_->compiles.back();
+    if (!current || snapshot < 0 || snapshot >= static_cast<int>(compile->snapshots.size())) {
+        return;
+    }
+    if (loadingSnapshot_) {
+        pendingSnapshot_ = SnapshotRequest{compile, snapshot};
+        return;
+    }
+    loadingSnapshot_ = true;
+    pendingSnapshot_.reset();
+    const session::PassSnapshot& s = compile->snapshots[static_cast<std::size_t>(snapshot)];
+    const QString name = QStringLiteral("%1@%2.ir")
+                             .arg(QString::fromStdString(compile->graphName),
+                                  QString::fromStdString(s.pass).replace(QLatin1Char('/'), QLatin1Char('.')));
+    // The session (kept alive by the lambda) owns the compressed text.
+    snapshotWatcher_.setFuture(QtConcurrent::run([owner = session_, compressed = s.compressed, name] {
+        if (!compressed) {
+            LoadedIr failed;
+            failed.path = name;
+            failed.error = QStringLiteral("%1: error: the IR could not be printed after this pass").arg(name);
+            return failed;
+        }
+        return loadIrText(compressed->text(), name);
+    }));
+}
+
+void MainWindow::onSnapshotLoaded() {
+    loadingSnapshot_ = false;
+    LoadedIr result = snapshotWatcher_.result();
+    if (pendingSnapshot_) {
+        // A newer pass was selected meanwhile: show that one instead.
+        const SnapshotRequest next = *pendingSnapshot_;
+        pendingSnapshot_.reset();
+        showSnapshot(next.compile, next.snapshot);
+        return;
+    }
+    if (!result.ok()) {
+        showError(result.error);
+        emit snapshotShown(false);
+        return;
+    }
+    if (script_.error.isEmpty()) {
+        errorBanner_->hide();
+    }
+    showDocument(std::move(result));
+    emit snapshotShown(true);
+}
+
+void MainWindow::showDocument(LoadedIr result) {
+    doc_ = std::move(result);
     irText_->setPlainText(doc_.text);
     textLines_ = doc_.text.split(QLatin1Char('\n'));
     graphView_->setModel(doc_.module, *doc_.graph);
@@ -169,10 +395,6 @@ void MainWindow::onLoaded() {
                               .arg(doc_.counts.graphs)
                               .arg(doc_.counts.nodes)
                               .arg(doc_.counts.cnodes));
-    setWindowTitle(tr("%1 — irscope").arg(QFileInfo(doc_.path).fileName()));
-    statusBar()->showMessage(tr("Opened %1").arg(doc_.path), 5000);
-    addRecentFile(doc_.path);
-    emit loadFinished(true);
 }
 
 void MainWindow::jumpToGraph(int row) {

@@ -1,21 +1,34 @@
-// The irscope main window. For now it opens .ir files and shows their graphs and
-// normalised text; the panels of the desktop-app issue dock around this.
+// The irscope main window. It opens .ir files (their graphs and normalised text) and .py
+// scripts: a script runs on a worker thread into a Session (busy indicator, Cancel); the
+// Compilations dock lists its compiles, the Pass timeline the selected compile's passes,
+// and the selected pass's IR snapshot is parsed off the UI thread and shown in the graph
+// view and the IR text. What the script printed goes to the Output dock.
 #pragma once
 
 #include <QFutureWatcher>
 #include <QMainWindow>
 
+#include <memory>
+#include <optional>
+
 #include "ir_loader.h"
 #include "graph_view.h"
+#include "script_loader.h"
 
 class QLabel;
 class QLineEdit;
 class QListWidget;
 class QMenu;
 class QPlainTextEdit;
+class QProgressBar;
 class QTabWidget;
+class QToolButton;
 
 namespace irscope::ui {
+
+class CompilationsDock;
+class OutputDock;
+class PassTimelineDock;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -24,10 +37,18 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Starts loading `path` on a worker thread; emits loadFinished when done.
+    // Starts loading `path` on a worker thread (.py: runs the script); emits loadFinished
+    // when done.
     void openFile(const QString& path);
     bool isLoading() const;
+    // Loading, running a script, parsing a snapshot or laying out a graph.
+    bool isBusy() const;
+    // Stops the running script (its compiles so far are kept and shown).
+    void cancelScript();
     const LoadedIr& document() const { return doc_; }
+    // The session of the last script opened (null before one ran).
+    std::shared_ptr<const session::Session> session() const { return session_; }
+    const LoadedScript& script() const { return script_; }
 
     // Widgets exposed for tests.
     QPlainTextEdit* irTextView() const { return irText_; }
@@ -36,9 +57,15 @@ public:
     GraphView* graphView() const { return graphView_; }
     QLineEdit* graphSearch() const { return search_; }
     QTabWidget* viewTabs() const { return tabs_; }
+    CompilationsDock* compilationsDock() const { return compilationsDock_; }
+    PassTimelineDock* passTimelineDock() const { return timelineDock_; }
+    OutputDock* outputDock() const { return outputDock_; }
+    QWidget* busyIndicator() const;
 
 signals:
     void loadFinished(bool ok);
+    // A pass snapshot's IR is shown (ok) or could not be parsed (the error banner says why).
+    void snapshotShown(bool ok);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -49,6 +76,14 @@ private:
     void buildMenus();
     void showOpenDialog();
     void onLoaded();
+    void startScript(const QString& path);
+    void onScriptFinished();
+    void showCompile(const session::CompileRecord* compile);
+    void showSnapshot(const session::CompileRecord* compile, int snapshot);
+    void onSnapshotLoaded();
+    void showDocument(LoadedIr doc);
+    void setBusy(bool busy, const QString& what);
+    void showError(const QString& text);
     void jumpToGraph(int row);
     void addRecentFile(const QString& path);
     void rebuildRecentMenu();
@@ -72,6 +107,27 @@ private:
     QMenu* recentMenu_ = nullptr;
     QFutureWatcher<LoadedIr> watcher_;
     LoadedIr doc_;
+
+    CompilationsDock* compilationsDock_ = nullptr;
+    PassTimelineDock* timelineDock_ = nullptr;
+    OutputDock* outputDock_ = nullptr;
+    QWidget* busy_ = nullptr;
+    QProgressBar* busyBar_ = nullptr;
+    QToolButton* cancelButton_ = nullptr;
+    QFutureWatcher<LoadedScript> scriptWatcher_;
+    std::shared_ptr<session::ScriptRunner> runner_;
+    LoadedScript script_;
+    std::shared_ptr<const session::Session> session_;
+    // Snapshot parsing: one at a time; a newer request waits in pending_ (older ones drop).
+    QFutureWatcher<LoadedIr> snapshotWatcher_;
+    struct SnapshotRequest {
+        const session::CompileRecord* compile = nullptr;
+        int snapshot = -1;
+    };
+    std::optional<SnapshotRequest> pendingSnapshot_;
+    bool loadingIr_ = false;
+    bool runningScript_ = false;
+    bool loadingSnapshot_ = false;
 };
 
 }  // namespace irscope::ui

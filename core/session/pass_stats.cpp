@@ -20,6 +20,51 @@ std::string row(fmt::format_string<Args...> f, Args&&... args) {
 
 }  // namespace
 
+std::vector<std::size_t> passDisplayOrder(const CompileRecord& rec) {
+    const auto& snaps = rec.snapshots;
+    std::vector<std::size_t> rows;
+    for (std::size_t i = 0; i < snaps.size(); ++i) {
+        if (snaps[i].depth > 0 && (i == 0 || snaps[i - 1].depth == 0)) {
+            std::size_t group = i;
+            while (group < snaps.size() && snaps[group].depth > 0) {
+                ++group;
+            }
+            if (group < snaps.size()) {
+                rows.push_back(group);
+            }
+        }
+        if (snaps[i].depth > 0 || rows.empty() || rows.back() != i) {
+            rows.push_back(i);
+        }
+    }
+    std::vector<std::size_t> order;
+    std::set<std::size_t> shown;
+    for (std::size_t i : rows) {
+        if (shown.insert(i).second) {
+            order.push_back(i);
+        }
+    }
+    return order;
+}
+
+std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t i) {
+    const auto& snaps = rec.snapshots;
+    if (i >= snaps.size()) {
+        return std::nullopt;
+    }
+    std::size_t j = i;
+    if (snaps[i].depth == 0) {
+        while (j > 0 && snaps[j - 1].depth > 0) {
+            --j;
+        }
+    }
+    if (j == 0) {
+        return std::nullopt;
+    }
+    return static_cast<long long>(snaps[i].counts.nodes) -
+           static_cast<long long>(snaps[j - 1].counts.nodes);
+}
+
 std::string formatPassStats(const CompileRecord& rec, std::size_t index) {
     std::ostringstream os;
     const std::string rule(104, '-');
@@ -38,53 +83,15 @@ std::string formatPassStats(const CompileRecord& rec, std::size_t index) {
                       "peak bytes");
     const double total = rec.totalMillis > 0.0 ? rec.totalMillis : 1.0;
     const auto& snaps = rec.snapshots;
-    // Snapshots are in finishing order (a group's children before the group); rows show a
-    // group first, then its children.
-    std::vector<std::size_t> rows;
-    for (std::size_t i = 0; i < snaps.size(); ++i) {
-        if (snaps[i].depth > 0 && (i == 0 || snaps[i - 1].depth == 0)) {
-            std::size_t group = i;
-            while (group < snaps.size() && snaps[group].depth > 0) {
-                ++group;
-            }
-            if (group < snaps.size()) {
-                rows.push_back(group);
-            }
-        }
-        if (snaps[i].depth > 0 || rows.empty() || rows.back() != i) {
-            rows.push_back(i);
-        }
-    }
-    // The node count before each snapshot: the previous one in finishing order; a group's
-    // is the one before its first child.
-    auto before = [&](std::size_t i) -> std::optional<std::size_t> {
-        std::size_t j = i;
-        if (snaps[i].depth == 0) {
-            while (j > 0 && snaps[j - 1].depth > 0) {
-                --j;
-            }
-        }
-        if (j == 0) {
-            return std::nullopt;
-        }
-        return snaps[j - 1].counts.nodes;
-    };
-    std::set<std::size_t> shown;
-    for (std::size_t i : rows) {
-        if (!shown.insert(i).second) {
-            continue;
-        }
+    for (std::size_t i : passDisplayOrder(rec)) {
         const PassSnapshot& s = snaps[i];
         const std::string indent(static_cast<std::size_t>(s.depth) * 2, ' ');
         std::string name = s.pass;
         if (s.depth > 0) {
             name = name.substr(name.rfind('/') + 1);
         }
-        const std::optional<std::size_t> prev = before(i);
-        const std::string delta = prev
-                                      ? fmt::format("{:+}", static_cast<long long>(s.counts.nodes) -
-                                                                static_cast<long long>(*prev))
-                                      : std::string("-");
+        const std::optional<long long> change = nodeDelta(rec, i);
+        const std::string delta = change ? fmt::format("{:+}", *change) : std::string("-");
         os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}% {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}",
                   indent + name, s.depth > 0 ? std::to_string(s.round) : std::string(), s.millis,
                   100.0 * s.millis / total, s.counts.graphs, s.counts.nodes, s.counts.cnodes, delta,

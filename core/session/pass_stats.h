@@ -7,11 +7,21 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "session/compile_record.h"
 
 namespace irscope::session {
+
+// The snapshots' indices in display order: a group (opt_a) before its children, each
+// snapshot once (snapshots are stored in finishing order, children first).
+std::vector<std::size_t> passDisplayOrder(const CompileRecord& rec);
+
+// The change in node count a snapshot made: against the snapshot before it in finishing
+// order (for a group: before its first child). nullopt for the first pass.
+std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t snapshot);
 
 // `index` is the compile's position in the session (printed 1-based).
 std::string formatPassStats(const CompileRecord& rec, std::size_t index);

@@ -1,0 +1,48 @@
+#include "session/run_script.h"
+
+#include "frontend/modules/modules.h"
+
+namespace irscope::session {
+
+ScriptRunner::ScriptRunner() : interpreter_(std::make_unique<interp::Interpreter>()) {
+    modules::registerBuiltinModules(*interpreter_);  // mindspore, numpy, time
+}
+
+ScriptRunner::~ScriptRunner() = default;
+
+ScriptOutcome ScriptRunner::run(const std::string& source, const std::string& path,
+                                ScriptOptions options, interp::OutputSink out,
+                                interp::OutputSink err) {
+    interp::Interpreter& I = *interpreter_;
+    ScriptOutcome outcome;
+    const passes::Settings overrides = options.compiler.overrides;
+    // The context owns the compiler (it holds interpreter values and must go with it); the
+    // session outlives it.
+    outcome.session =
+        compiler::GraphCompilerImpl::install(I, std::move(options.compiler))->sharedSession();
+    Session& s = *outcome.session;
+    s.scriptPath = path;
+    s.scriptText = source;
+    if (s.settings.empty()) {
+        s.settings = overrides;
+    }
+    I.limits().maxSteps = options.maxSteps;
+    I.setOutputSink([&s, out = std::move(out)](std::string_view text) {
+        s.output += text;
+        if (out) {
+            out(text);
+        }
+    });
+    I.setErrorSink([&s, err = std::move(err)](std::string_view text) {
+        s.output += text;
+        if (err) {
+            err(text);
+        }
+    });
+    outcome.result = I.runScript(source, path);
+    I.setOutputSink({});
+    I.setErrorSink({});
+    return outcome;
+}
+
+}  // namespace irscope::session

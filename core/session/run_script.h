@@ -1,0 +1,54 @@
+// Running a network script into a Session: the one way both front ends (irscope-cli run and
+// the desktop app) execute a .py file. A ScriptRunner owns an interpreter with the builtin
+// modules (mindspore, numpy, time) and a graph compiler installed on it; run() executes the
+// script and hands back the Session the run filled (script, every compile with its pass
+// snapshots, every graph run, everything printed).
+//
+// Threads: run() blocks; call it on a worker thread. cancel() may be called from any thread
+// while run() is in progress (the run then ends with RunResult::Status::Cancelled). A runner
+// runs one script once.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "compiler/graph_compiler.h"
+#include "frontend/interp/interpreter.h"
+#include "session/session.h"
+
+namespace irscope::session {
+
+struct ScriptOptions {
+    compiler::CompilerOptions compiler;  // overrides (LOAD_ELIM, CELL_REUSE, save-graphs), device
+    std::uint64_t maxSteps = interp::Limits{}.maxSteps;
+};
+
+struct ScriptOutcome {
+    std::shared_ptr<Session> session;  // never null after run()
+    interp::RunResult result;          // exit status; a syntax error or traceback in `error`
+};
+
+class ScriptRunner {
+public:
+    ScriptRunner();
+    ~ScriptRunner();
+    ScriptRunner(const ScriptRunner&) = delete;
+    ScriptRunner& operator=(const ScriptRunner&) = delete;
+
+    // Runs `source` (named `path` in tracebacks). print() and graph prints go to `out`,
+    // tracebacks and syntax errors to `err` (either may be empty); both are also kept,
+    // interleaved, in Session::output.
+    ScriptOutcome run(const std::string& source, const std::string& path, ScriptOptions options,
+                      interp::OutputSink out = {}, interp::OutputSink err = {});
+
+    // Stops a run in progress at its next step (thread-safe).
+    void cancel() { interpreter_->cancel(); }
+    bool cancelRequested() const { return interpreter_->cancelRequested(); }
+
+private:
+    std::unique_ptr<interp::Interpreter> interpreter_;
+};
+
+}  // namespace irscope::session

@@ -1,0 +1,36 @@
+// The Compilations dock: every compile the opened script's run triggered, in order.
+// Selecting one shows its passes in the Pass timeline.
+#pragma once
+
+#include <QDockWidget>
+
+#include <memory>
+
+#include "compilations_model.h"
+
+class QTableView;
+
+namespace irscope::ui {
+
+class CompilationsDock : public QDockWidget {
+    Q_OBJECT
+
+public:
+    explicit CompilationsDock(QWidget* parent = nullptr);
+
+    void setSession(std::shared_ptr<const session::Session> s);
+    CompilationsModel* model() const { return model_; }
+    QTableView* view() const { return view_; }
+    int currentRow() const;
+    void selectRow(int row);
+
+signals:
+    // `compile` belongs to the session last set; null when the selection is cleared.
+    void compileSelected(const session::CompileRecord* compile);
+
+private:
+    CompilationsModel* model_ = nullptr;
+    QTableView* view_ = nullptr;
+};
+
+}  // namespace irscope::ui

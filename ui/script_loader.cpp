@@ -1,0 +1,61 @@
+#include "script_loader.h"
+
+#include <QFile>
+#include <QRegularExpression>
+
+namespace irscope::ui {
+
+bool locateError(const QString& error, QString* file, int* line) {
+    static const QRegularExpression frame(QStringLiteral("File \"([^\"]+)\", line (\\d+)"));
+    QRegularExpressionMatch last;
+    for (auto it = frame.globalMatch(error); it.hasNext();) {
+        last = it.next();
+    }
+    if (last.hasMatch()) {
+        *file = last.captured(1);
+        *line = last.captured(2).toInt();
+        return true;
+    }
+    static const QRegularExpression diag(QStringLiteral("^([^\\s:][^:\\n]*):(\\d+):(\\d+:)?"),
+                                         QRegularExpression::MultilineOption);
+    const QRegularExpressionMatch m = diag.match(error);
+    if (m.hasMatch()) {
+        *file = m.captured(1);
+        *line = m.captured(2).toInt();
+        return true;
+    }
+    return false;
+}
+
+LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::ScriptRunner>& runner,
+                           const std::function<void(const QString&)>& output) {
+    LoadedScript out;
+    out.path = path;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        out.status = interp::RunResult::Status::Exception;
+        out.error = QStringLiteral("%1: error: cannot open file: %2").arg(path, f.errorString());
+        return out;
+    }
+    const QByteArray bytes = f.readAll();
+    try {
+        auto sink = [&output](std::string_view s) {
+            if (output) {
+                output(QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())));
+            }
+        };
+        session::ScriptOutcome r = runner->run(bytes.toStdString(), path.toStdString(), {}, sink, sink);
+        out.session = std::move(r.session);
+        out.status = r.result.status;
+        out.error = QString::fromStdString(r.result.error);
+    } catch (const std::exception& e) {
+        out.status = interp::RunResult::Status::Exception;
+        out.error = QStringLiteral("%1: error: %2").arg(path, QString::fromUtf8(e.what()));
+    }
+    if (!out.error.isEmpty()) {
+        locateError(out.error, &out.errorFile, &out.errorLine);
+    }
+    return out;
+}
+
+}  // namespace irscope::ui
