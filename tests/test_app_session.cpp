@@ -264,6 +264,47 @@ private slots:
         QVERIFY(waitIdle(w));
     }
 
+    void showsACompileErrorOnItsPass() {
+        QTemporaryDir dir;
+        const QString path = writeScript(dir, QStringLiteral("bad_add.py"),
+                                         "import mindspore as ms\n"
+                                         "from mindspore import nn, ops, Tensor\n"
+                                         "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                         "class Net(nn.Cell):\n"
+                                         "    def construct(self, x):\n"
+                                         "        return ops.add(x, 'text')\n"
+                                         "net = Net()\n"
+                                         "print('before')\n"
+                                         "net(Tensor([1.0]))\n");
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        w.show();
+        bool ok = true;
+        QVERIFY(openAndWait(w, path, &ok));
+        QVERIFY(!ok);
+        // The traceback's innermost frame: the construct line that failed to compile.
+        QCOMPARE(w.script().errorLine, 6);
+        QVERIFY(w.errorBanner()->isVisible());
+        QVERIFY(w.errorBanner()->text().startsWith(path + QStringLiteral(":6: error")));
+        QVERIFY(w.outputDock()->text().startsWith(QStringLiteral("before\n")));
+        // The failed compile is listed, and its timeline ends on the failing pass.
+        const auto* compiles = w.compilationsDock()->model();
+        QCOMPARE(compiles->rowCount(), 1);
+        QVERIFY(compiles->data(compiles->index(0, CompilationsModel::Status)).toString().startsWith(
+            QStringLiteral("failed at ")));
+        auto* timeline = w.passTimelineDock();
+        QVERIFY(timeline->model()->rowCount() > 0);
+        const int last = timeline->model()->rowCount() - 1;
+        QCOMPARE(timeline->model()->data(timeline->model()->index(last, PassTimelineModel::Changed)).toString(),
+                 QStringLiteral("error"));
+        timeline->hideUnchangedBox()->setChecked(true);
+        QCOMPARE(timeline->model()->data(timeline->model()->index(timeline->model()->rowCount() - 1,
+                                                                  PassTimelineModel::Changed))
+                     .toString(),
+                 QStringLiteral("error"));
+        QVERIFY(waitIdle(w));
+    }
+
     void cancelStopsALongScript() {
         QTemporaryDir dir;
         const QString path =

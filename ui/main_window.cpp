@@ -312,8 +312,14 @@ void MainWindow::onScriptFinished() {
         8000);
     compilationsDock_->setSession(session_);
     if (compiles == 0) {
-        timelineDock_->setCompile(nullptr, nullptr);
-        graphView_->showMessage(tr("The script compiled no graph (GRAPH_MODE Cell or @jit)."));
+        // Nothing of an earlier file stays on screen as if it were this script's.
+        doc_ = LoadedIr();
+        irText_->clear();
+        textLines_.clear();
+        graphList_->clear();
+        countsLabel_->clear();
+        graphView_->showMessage(script_.ok() ? tr("The script compiled no graph (GRAPH_MODE Cell or @jit).")
+                                             : tr("The script stopped before it compiled a graph."));
     } else {
         compilationsDock_->selectRow(0);
     }
