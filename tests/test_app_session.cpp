@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QProcess>
+#include <QSettings>
 #include <QTableView>
 #include <QTemporaryDir>
 
@@ -321,6 +322,31 @@ private slots:
         QVERIFY(spy.wait(20000));
         QVERIFY(w.script().cancelled());
         QVERIFY(!w.busyIndicator()->isVisible());
+    }
+
+    void docksAreRestoredAndScriptsAreRecent() {
+        QSettings().clear();
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.passTimelineDock()->isVisible());
+            w.passTimelineDock()->hide();
+            w.outputDock()->setFloating(true);
+            bool ok = false;
+            QVERIFY(openAndWait(w, kExample, &ok));
+            QVERIFY(waitIdle(w));
+            w.close();
+        }
+        QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(
+            QFileInfo(kExample).absoluteFilePath()));
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QVERIFY(!again.passTimelineDock()->isVisible());
+        QVERIFY(again.outputDock()->isFloating());
+        QVERIFY(again.compilationsDock()->isVisible());
+        QSettings().clear();
     }
 
     void screenshotWritesAPng() {
