@@ -9,8 +9,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QMimeData>
 #include <QProcess>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 
@@ -318,10 +320,30 @@ private slots:
         QVERIFY(w.isBusy());
         QTRY_VERIFY_WITH_TIMEOUT(w.outputDock()->text().contains(QStringLiteral("start")), 20000);
         QVERIFY(w.busyIndicator()->isVisible());
+        // The status bar counts the steps the script has run.
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QStringLiteral(" steps, ")), 20000);
         w.cancelScript();
         QVERIFY(spy.wait(20000));
         QVERIFY(w.script().cancelled());
         QVERIFY(!w.busyIndicator()->isVisible());
+    }
+
+    void droppingAScriptRunsIt() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(kExample)});
+        QSignalSpy spy(&w, &MainWindow::loadFinished);
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(spy.wait(120000));
+        QVERIFY(spy.takeFirst().at(0).toBool());
+        QVERIFY(w.compilationsDock()->model()->rowCount() >= 1);
+        QVERIFY(waitIdle(w));
     }
 
     void docksAreRestoredAndScriptsAreRecent() {
