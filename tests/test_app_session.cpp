@@ -68,6 +68,13 @@ private:
         return true;
     }
 
+    // Shows `w`, opens `path` and waits: true when the open finished and reported failure.
+    static bool opensWithAnError(MainWindow& w, const QString& path) {
+        w.show();
+        bool ok = true;
+        return openAndWait(w, path, &ok) && !ok;
+    }
+
     // Writes `text` as `name` in `dir`; returns its path (empty on failure).
     static QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
         const QString path = dir.filePath(name);
@@ -256,10 +263,7 @@ private slots:
                                          "import mindspore as ms\nx = 1\ndef f(:\n    return x\n");
         QVERIFY(!path.isEmpty());
         MainWindow w;
-        w.show();
-        bool ok = true;
-        QVERIFY(openAndWait(w, path, &ok));
-        QVERIFY(!ok);
+        QVERIFY(opensWithAnError(w, path));
         QVERIFY(w.errorBanner()->isVisible());
         QCOMPARE(w.script().errorLine, 3);
         QVERIFY(w.errorBanner()->text().contains(QStringLiteral("broken.py:3")));
@@ -281,10 +285,7 @@ private slots:
                                          "net(Tensor([1.0]))\n");
         QVERIFY(!path.isEmpty());
         MainWindow w;
-        w.show();
-        bool ok = true;
-        QVERIFY(openAndWait(w, path, &ok));
-        QVERIFY(!ok);
+        QVERIFY(opensWithAnError(w, path));
         // The traceback's innermost frame: the construct line that failed to compile.
         QCOMPARE(w.script().errorLine, 6);
         QVERIFY(w.errorBanner()->isVisible());
