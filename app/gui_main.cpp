@@ -2,11 +2,13 @@
 // `irscope --screenshot OUT.png [--view graph|compare|stats|execution] FILE` opens FILE,
 // waits until every piece of work (script run, snapshot parsing, layout) is done, saves the
 // main window as a PNG and exits (0 when FILE opened, 1 otherwise); it works with
-// `-platform offscreen`.
+// `-platform offscreen`. A screenshot uses the default window layout and saves no settings.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QSettings>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <cstdio>
@@ -92,6 +94,14 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "irscope: error: --screenshot needs a FILE to open\n");
             return 2;
         }
+    }
+
+    // A screenshot shows the default layout and leaves the user's settings (window state,
+    // recent files) alone: its settings live in a throwaway folder.
+    QTemporaryDir scratchSettings;
+    if (shooting) {
+        QSettings::setDefaultFormat(QSettings::IniFormat);
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scratchSettings.path());
     }
 
     irscope::ui::MainWindow window;

@@ -9,7 +9,10 @@
 #include <QFile>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QMimeData>
 #include <QProcess>
+#include <QSettings>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTemporaryDir>
 
@@ -63,6 +66,13 @@ private:
             *ok = spy.takeFirst().at(0).toBool();
         }
         return true;
+    }
+
+    // Shows `w`, opens `path` and waits: true when the open finished and reported failure.
+    static bool opensWithAnError(MainWindow& w, const QString& path) {
+        w.show();
+        bool ok = true;
+        return openAndWait(w, path, &ok) && !ok;
     }
 
     // Writes `text` as `name` in `dir`; returns its path (empty on failure).
@@ -253,14 +263,49 @@ private slots:
                                          "import mindspore as ms\nx = 1\ndef f(:\n    return x\n");
         QVERIFY(!path.isEmpty());
         MainWindow w;
-        w.show();
-        bool ok = true;
-        QVERIFY(openAndWait(w, path, &ok));
-        QVERIFY(!ok);
+        QVERIFY(opensWithAnError(w, path));
         QVERIFY(w.errorBanner()->isVisible());
         QCOMPARE(w.script().errorLine, 3);
         QVERIFY(w.errorBanner()->text().contains(QStringLiteral("broken.py:3")));
         QCOMPARE(w.compilationsDock()->model()->rowCount(), 0);
+        QVERIFY(waitIdle(w));
+    }
+
+    void showsACompileErrorOnItsPass() {
+        QTemporaryDir dir;
+        const QString path = writeScript(dir, QStringLiteral("bad_add.py"),
+                                         "import mindspore as ms\n"
+                                         "from mindspore import nn, ops, Tensor\n"
+                                         "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                         "class Net(nn.Cell):\n"
+                                         "    def construct(self, x):\n"
+                                         "        return ops.add(x, 'text')\n"
+                                         "net = Net()\n"
+                                         "print('before')\n"
+                                         "net(Tensor([1.0]))\n");
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        QVERIFY(opensWithAnError(w, path));
+        // The traceback's innermost frame: the construct line that failed to compile.
+        QCOMPARE(w.script().errorLine, 6);
+        QVERIFY(w.errorBanner()->isVisible());
+        QVERIFY(w.errorBanner()->text().startsWith(path + QStringLiteral(":6: error")));
+        QVERIFY(w.outputDock()->text().startsWith(QStringLiteral("before\n")));
+        // The failed compile is listed, and its timeline ends on the failing pass.
+        const auto* compiles = w.compilationsDock()->model();
+        QCOMPARE(compiles->rowCount(), 1);
+        QVERIFY(compiles->data(compiles->index(0, CompilationsModel::Status)).toString().startsWith(
+            QStringLiteral("failed at ")));
+        auto* timeline = w.passTimelineDock();
+        QVERIFY(timeline->model()->rowCount() > 0);
+        const int last = timeline->model()->rowCount() - 1;
+        QCOMPARE(timeline->model()->data(timeline->model()->index(last, PassTimelineModel::Changed)).toString(),
+                 QStringLiteral("error"));
+        timeline->hideUnchangedBox()->setChecked(true);
+        QCOMPARE(timeline->model()->data(timeline->model()->index(timeline->model()->rowCount() - 1,
+                                                                  PassTimelineModel::Changed))
+                     .toString(),
+                 QStringLiteral("error"));
         QVERIFY(waitIdle(w));
     }
 
@@ -276,10 +321,55 @@ private slots:
         QVERIFY(w.isBusy());
         QTRY_VERIFY_WITH_TIMEOUT(w.outputDock()->text().contains(QStringLiteral("start")), 20000);
         QVERIFY(w.busyIndicator()->isVisible());
+        // The status bar counts the steps the script has run.
+        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QStringLiteral(" steps, ")), 20000);
         w.cancelScript();
         QVERIFY(spy.wait(20000));
         QVERIFY(w.script().cancelled());
         QVERIFY(!w.busyIndicator()->isVisible());
+    }
+
+    void droppingAScriptRunsIt() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(kExample)});
+        QSignalSpy spy(&w, &MainWindow::loadFinished);
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(spy.wait(120000));
+        QVERIFY(spy.takeFirst().at(0).toBool());
+        QVERIFY(w.compilationsDock()->model()->rowCount() >= 1);
+        QVERIFY(waitIdle(w));
+    }
+
+    void docksAreRestoredAndScriptsAreRecent() {
+        QSettings().clear();
+        {
+            MainWindow w;
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.passTimelineDock()->isVisible());
+            w.passTimelineDock()->hide();
+            w.outputDock()->setFloating(true);
+            bool ok = false;
+            QVERIFY(openAndWait(w, kExample, &ok));
+            QVERIFY(waitIdle(w));
+            w.close();
+        }
+        QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(
+            QFileInfo(kExample).absoluteFilePath()));
+        MainWindow again;
+        again.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&again));
+        QVERIFY(!again.passTimelineDock()->isVisible());
+        QVERIFY(again.outputDock()->isFloating());
+        QVERIFY(again.compilationsDock()->isVisible());
+        QSettings().clear();
     }
 
     void screenshotWritesAPng() {

@@ -17,6 +17,7 @@
 #include <QMimeData>
 #include <QPlainTextEdit>
 #include <QProgressBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QSettings>
 #include <QStatusBar>
@@ -116,6 +117,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     busyRow->addWidget(cancelButton_);
     busy_->hide();
     statusBar()->addPermanentWidget(busy_);
+    progressTimer_ = new QTimer(this);
+    progressTimer_->setInterval(250);
+    connect(progressTimer_, &QTimer::timeout, this, [this] {
+        if (runner_ && runningScript_ && !runner_->cancelRequested()) {
+            statusBar()->showMessage(tr("Running %1… %L2 steps, %3 s")
+                                         .arg(QFileInfo(script_.path).fileName())
+                                         .arg(runner_->stepsTaken())
+                                         .arg(static_cast<double>(scriptClock_.elapsed()) / 1000.0, 0, 'f', 1));
+        }
+    });
 
     countsLabel_ = new QLabel(this);
     statusBar()->addPermanentWidget(countsLabel_);
@@ -243,6 +254,12 @@ void MainWindow::onLoaded() {
 
 void MainWindow::setBusy(bool busy, const QString& what) {
     busy_->setVisible(busy);
+    if (busy) {
+        scriptClock_.start();
+        progressTimer_->start();
+    } else {
+        progressTimer_->stop();
+    }
     cancelButton_->setEnabled(busy);
     if (!what.isEmpty()) {
         statusBar()->showMessage(what);
@@ -251,6 +268,8 @@ void MainWindow::setBusy(bool busy, const QString& what) {
 
 void MainWindow::startScript(const QString& path) {
     runner_ = std::make_shared<session::ScriptRunner>();
+    script_ = LoadedScript();
+    script_.path = path;
     outputDock_->clear();
     errorBanner_->hide();
     setBusy(true, tr("Running %1…").arg(QFileInfo(path).fileName()));
@@ -312,8 +331,14 @@ void MainWindow::onScriptFinished() {
         8000);
     compilationsDock_->setSession(session_);
     if (compiles == 0) {
-        timelineDock_->setCompile(nullptr, nullptr);
-        graphView_->showMessage(tr("The script compiled no graph (GRAPH_MODE Cell or @jit)."));
+        // Nothing of an earlier file stays on screen as if it were this script's.
+        doc_ = LoadedIr();
+        irText_->clear();
+        textLines_.clear();
+        graphList_->clear();
+        countsLabel_->clear();
+        graphView_->showMessage(script_.ok() ? tr("The script compiled no graph (GRAPH_MODE Cell or @jit).")
+                                             : tr("The script stopped before it compiled a graph."));
     } else {
         compilationsDock_->selectRow(0);
     }

@@ -5,6 +5,7 @@
 // view and the IR text. What the script printed goes to the Output dock.
 #pragma once
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QMainWindow>
 
@@ -22,6 +23,7 @@ class QMenu;
 class QPlainTextEdit;
 class QProgressBar;
 class QTabWidget;
+class QTimer;
 class QToolButton;
 
 namespace irscope::ui {
@@ -114,6 +116,8 @@ private:
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
+    QTimer* progressTimer_ = nullptr;  // while a script runs: its steps and time so far
+    QElapsedTimer scriptClock_;
     QFutureWatcher<LoadedScript> scriptWatcher_;
     std::shared_ptr<session::ScriptRunner> runner_;
     LoadedScript script_;

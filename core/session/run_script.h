@@ -46,6 +46,8 @@ public:
     // Stops a run in progress at its next step (thread-safe).
     void cancel() { interpreter_->cancel(); }
     bool cancelRequested() const { return interpreter_->cancelRequested(); }
+    // Statements and loop iterations run so far, to within 1024 (thread-safe): progress.
+    std::uint64_t stepsTaken() const { return interpreter_->stepsTaken(); }
 
 private:
     std::unique_ptr<interp::Interpreter> interpreter_;
