@@ -8,7 +8,7 @@ EXAMPLE ?= resources/examples/load_elim_level3.ir
 FUZZ_SECONDS ?= 60
 BENCH_DIR ?= build-bench
 
-.PHONY: all deps configure build run test fuzz bench clean
+.PHONY: all deps configure build run test fuzz bench screenshots clean
 
 all: build
 
@@ -62,6 +62,12 @@ bench: deps
 	$(BENCH_DIR)/bench/bench_opencl
 	$(BENCH_DIR)/bench/bench_debugger
 	$(BENCH_DIR)/bench/bench_graph_view
+
+# The README's pictures, taken by the app itself (irscope --screenshot) offscreen.
+screenshots: build
+	mkdir -p docs
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph.png \
+	  --view graph resources/examples/load_elim_fwd_bwd.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)
