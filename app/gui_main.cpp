@@ -16,6 +16,7 @@
 
 #include "irscope_version.h"
 #include "main_window.h"
+#include "statistics_dock.h"
 
 namespace {
 
@@ -86,7 +87,7 @@ int main(int argc, char** argv) {
                          qPrintable(v));
             return 2;
         }
-        if (v != QStringLiteral("graph")) {
+        if (v != QStringLiteral("graph") && v != QStringLiteral("stats")) {
             std::fprintf(stderr, "irscope: note: the %s view is not built yet; showing the graph view\n",
                          qPrintable(v));
         }
@@ -111,6 +112,11 @@ int main(int argc, char** argv) {
             window.openFile(files.first());
         } else {
             window.viewTabs()->setCurrentIndex(0);
+            if (parser.value(view) == QStringLiteral("stats")) {
+                // The Statistics dock in front, tall enough for its charts to be read.
+                window.statisticsDock()->raise();
+                window.resizeDocks({window.statisticsDock()}, {window.height() * 2 / 3}, Qt::Vertical);
+            }
             QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, &window,
                              [&window, out = parser.value(screenshot)](bool ok) {
                                  screenshotWhenIdle(window, out, ok);

@@ -37,6 +37,7 @@
 #include "irscope_version.h"
 #include "output_dock.h"
 #include "pass_timeline_dock.h"
+#include "statistics_dock.h"
 
 namespace irscope::ui {
 
@@ -96,6 +97,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     outputDock_ = new OutputDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, outputDock_);
     resizeDocks({outputDock_}, {160}, Qt::Vertical);
+    statisticsDock_ = new StatisticsDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, statisticsDock_);
+    tabifyDockWidget(outputDock_, statisticsDock_);
+    outputDock_->raise();
     connect(compilationsDock_, &CompilationsDock::compileSelected, this, &MainWindow::showCompile);
     connect(timelineDock_, &PassTimelineDock::snapshotSelected, this, &MainWindow::showSnapshot);
 
@@ -330,6 +335,7 @@ void MainWindow::onScriptFinished() {
                             : tr("%1 failed; %n compile(s)", nullptr, compiles).arg(name),
         8000);
     compilationsDock_->setSession(session_);
+    statisticsDock_->setSession(session_);
     if (compiles == 0) {
         // Nothing of an earlier file stays on screen as if it were this script's.
         doc_ = LoadedIr();
@@ -347,6 +353,7 @@ void MainWindow::onScriptFinished() {
 
 void MainWindow::showCompile(const session::CompileRecord* compile) {
     timelineDock_->setCompile(compile != nullptr ? session_ : nullptr, compile);
+    statisticsDock_->setCompile(compile);
 }
 
 void MainWindow::showSnapshot(const session::CompileRecord* compile, int snapshot) {

@@ -2,7 +2,8 @@
 // scripts: a script runs on a worker thread into a Session (busy indicator, Cancel); the
 // Compilations dock lists its compiles, the Pass timeline the selected compile's passes,
 // and the selected pass's IR snapshot is parsed off the UI thread and shown in the graph
-// view and the IR text. What the script printed goes to the Output dock.
+// view and the IR text. What the script printed goes to the Output dock; the Statistics
+// dock charts the selected compile's pass times and node counts and totals every compile.
 #pragma once
 
 #include <QElapsedTimer>
@@ -31,6 +32,7 @@ namespace irscope::ui {
 class CompilationsDock;
 class OutputDock;
 class PassTimelineDock;
+class StatisticsDock;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -62,6 +64,7 @@ public:
     CompilationsDock* compilationsDock() const { return compilationsDock_; }
     PassTimelineDock* passTimelineDock() const { return timelineDock_; }
     OutputDock* outputDock() const { return outputDock_; }
+    StatisticsDock* statisticsDock() const { return statisticsDock_; }
     QWidget* busyIndicator() const;
 
 signals:
@@ -113,6 +116,7 @@ private:
     CompilationsDock* compilationsDock_ = nullptr;
     PassTimelineDock* timelineDock_ = nullptr;
     OutputDock* outputDock_ = nullptr;
+    StatisticsDock* statisticsDock_ = nullptr;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

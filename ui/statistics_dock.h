@@ -1,0 +1,58 @@
+// The Statistics dock: for the selected compile (the Compilations dock's selection), a bar
+// chart of each top-level pass's wall time and one of the node count after each top-level
+// pass (Qt Charts); below, a totals table with one row per compile of the session (graph,
+// total ms, nodes after parse / after opt_a / at the end, peak bytes), so the compiles of
+// one run sit side by side.
+#pragma once
+
+#include <QDockWidget>
+
+#include <memory>
+
+class QBarCategoryAxis;
+class QBarSet;
+class QChartView;
+class QTableWidget;
+
+namespace irscope::session {
+struct CompileRecord;
+struct Session;
+}  // namespace irscope::session
+
+namespace irscope::ui {
+
+class StatisticsDock : public QDockWidget {
+    Q_OBJECT
+
+public:
+    explicit StatisticsDock(QWidget* parent = nullptr);
+
+    // Fills the totals table from `s` (null clears it) and clears the charts.
+    void setSession(std::shared_ptr<const session::Session> s);
+    // Charts the top-level passes of `compile` (one of the session's; null clears them).
+    void setCompile(const session::CompileRecord* compile);
+
+    // Widgets exposed for tests.
+    QTableWidget* totalsTable() const { return totals_; }
+    QChartView* timeChart() const { return timeView_; }
+    QChartView* nodeChart() const { return nodeView_; }
+    // The bars: one value per top-level pass, in display order, named by the axis.
+    QBarSet* timeBars() const { return timeSet_; }
+    QBarSet* nodeBars() const { return nodeSet_; }
+    QBarCategoryAxis* timeAxis() const { return timeAxis_; }
+
+    // Columns of the totals table.
+    enum Column { Graph, TotalMs, NodesParse, NodesOptA, NodesFinal, PeakBytes, ColumnCount };
+
+private:
+    std::shared_ptr<const session::Session> session_;
+    QChartView* timeView_ = nullptr;
+    QChartView* nodeView_ = nullptr;
+    QBarSet* timeSet_ = nullptr;
+    QBarSet* nodeSet_ = nullptr;
+    QBarCategoryAxis* timeAxis_ = nullptr;
+    QBarCategoryAxis* nodeAxis_ = nullptr;
+    QTableWidget* totals_ = nullptr;
+};
+
+}  // namespace irscope::ui
