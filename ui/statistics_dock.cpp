@@ -41,7 +41,6 @@ BarChart makeBarChart(const QString& title, const QString& setName, const QStrin
     series->append(c.set);
     chart->addSeries(series);
     c.categories = new QBarCategoryAxis(chart);
-    c.categories->setReverse(true);  // the first pass on top
     c.categories->setTruncateLabels(false);
     chart->addAxis(c.categories, Qt::AlignLeft);
     series->attachAxis(c.categories);
