@@ -68,6 +68,8 @@ screenshots: build
 	mkdir -p docs
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph.png \
 	  --view graph resources/examples/load_elim_fwd_bwd.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-stats.png \
+	  --view stats resources/examples/if_vs_select.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)
