@@ -19,10 +19,8 @@
 #include <vector>
 
 #include "cli_run_options.h"
-#include "compiler/graph_compiler.h"
-#include "frontend/interp/interpreter.h"
-#include "frontend/modules/modules.h"
 #include "runtime/debugger.h"
+#include "session/run_script.h"
 
 namespace irscope::cli {
 
@@ -137,7 +135,7 @@ private:
 
     std::string source_;
     Debugger dbg_;
-    std::unique_ptr<interp::Interpreter> interp_;
+    std::unique_ptr<session::ScriptRunner> runner_;  // one per start: a runner runs once
     std::atomic<bool> quitting_{false};
     int exitStatus_ = 0;
     bool started_ = false;
@@ -210,31 +208,37 @@ void DebugSession::start(Debugger::Resume first) {
         throw DebugError("The script is already running.");
     }
     dbg_.join();
-    interp_ = std::make_unique<interp::Interpreter>();
-    modules::registerBuiltinModules(*interp_);
-    compiler::CompilerOptions options = args_.options;
-    options.limits.maxUnroll = args_.maxUnroll;
-    options.observer = &dbg_;
-    compiler::GraphCompilerImpl::install(*interp_, std::move(options));
-    interp_->limits().maxSteps = args_.maxSteps;
-    interp_->setOutputSink([this](std::string_view s) {
-        if (!quitting_) {
-            out_ << s;
-        }
-    });
-    interp_->setErrorSink([this](std::string_view s) {
-        if (!quitting_) {
-            out_.flush();
-            err_ << s;
-            err_.flush();
-        }
-    });
+    runner_ = std::make_unique<session::ScriptRunner>();
+    session::ScriptOptions options;
+    options.compiler = args_.options;
+    options.compiler.limits.maxUnroll = args_.maxUnroll;
+    options.compiler.observer = &dbg_;
+    options.maxSteps = args_.maxSteps;
     started_ = true;
     finished_ = false;
     exitStatus_ = 0;
     lastRun_ = 0;
-    interp::Interpreter* I = interp_.get();
-    dbg_.start([this, I] { exitStatus_ = I->runScript(source_, args_.script).exitStatus; }, first);
+    session::ScriptRunner* runner = runner_.get();
+    dbg_.start(
+        [this, runner, options = std::move(options)]() mutable {
+            exitStatus_ = runner
+                              ->run(
+                                  source_, args_.script, std::move(options),
+                                  [this](std::string_view s) {
+                                      if (!quitting_) {
+                                          out_ << s;
+                                      }
+                                  },
+                                  [this](std::string_view s) {
+                                      if (!quitting_) {
+                                          out_.flush();
+                                          err_ << s;
+                                          err_.flush();
+                                      }
+                                  })
+                              .result.exitStatus;
+        },
+        first);
     waitAndReport();
 }
 
@@ -319,8 +323,8 @@ void DebugSession::requireStopped() const {
 void DebugSession::quit() {
     if (started_ && !finished_) {
         quitting_ = true;
-        if (interp_) {
-            interp_->cancel();
+        if (runner_) {
+            runner_->cancel();
         }
         dbg_.cancel();
         dbg_.join();
