@@ -4,7 +4,7 @@
 // transcript's paths are stable.
 #include <QtTest/QtTest>
 
-#include <QProcess>
+#include "cli_runner.h"
 
 namespace {
 
@@ -18,37 +18,24 @@ struct Session {
 // follow the script on the command line.
 Session debugScript(const QString& script, const QString& commands, bool cellReuse,
                     const QString& loadElim, const QStringList& options = {}) {
-    QProcess p;
-    p.setProgram(QStringLiteral(IRSCOPE_CLI));
-    p.setArguments(QStringList{QStringLiteral("debug"), script} + options);
-    p.setWorkingDirectory(script.startsWith("resources/")
-                              ? QStringLiteral(IRSCOPE_SOURCE_DIR)
-                              : QStringLiteral(IRSCOPE_TEST_DATA) + "/debug");
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.remove(QStringLiteral("MS_DEV_SIDE_EFFECT_LOAD_ELIM"));
+    cli_test::CliOptions o;
+    o.workingDirectory = script.startsWith("resources/")
+                             ? QStringLiteral(IRSCOPE_SOURCE_DIR)
+                             : QStringLiteral(IRSCOPE_TEST_DATA) + "/debug";
     if (!loadElim.isEmpty()) {
-        env.insert(QStringLiteral("MS_DEV_SIDE_EFFECT_LOAD_ELIM"), loadElim);
+        o.env.insert(QStringLiteral("MS_DEV_SIDE_EFFECT_LOAD_ELIM"), loadElim);
     }
-    env.remove(QStringLiteral("MS_DEV_SAVE_GRAPHS"));
     if (cellReuse) {
-        env.insert(QStringLiteral("MS_DEV_CELL_REUSE"), QStringLiteral("1"));
-    } else {
-        env.remove(QStringLiteral("MS_DEV_CELL_REUSE"));
+        o.env.insert(QStringLiteral("MS_DEV_CELL_REUSE"), QStringLiteral("1"));
     }
-    p.setProcessEnvironment(env);
-    p.setProcessChannelMode(QProcess::MergedChannels);
-    p.start();
-    if (!p.waitForStarted(30000)) {
-        return {};
+    o.input = commands.toUtf8();
+    o.mergeChannels = true;
+    const cli_test::CliRun r =
+        cli_test::runCli(QStringList{QStringLiteral("debug"), script} + options, o);
+    if (!r.finished) {
+        return {r.outText() + "\n<timed out>", -1};
     }
-    p.write(commands.toUtf8());
-    p.closeWriteChannel();
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {QString::fromUtf8(p.readAll()) + "\n<timed out>", -1};
-    }
-    return {QString::fromUtf8(p.readAll()), p.exitCode()};
+    return {r.outText(), r.status};
 }
 
 QString golden(const QString& name) {
@@ -153,16 +140,14 @@ private slots:
     // The usage line lists debug; a missing script is a usage error; an unreadable one an
     // input error.
     void usage() {
-        QProcess p;
-        p.start(QStringLiteral(IRSCOPE_CLI), {QStringLiteral("debug")});
-        QVERIFY(p.waitForFinished(30000));
-        QCOMPARE(p.exitCode(), 2);
-        p.start(QStringLiteral(IRSCOPE_CLI),
-                {QStringLiteral("debug"), QStringLiteral("/no/such.py")});
-        p.closeWriteChannel();
-        QVERIFY(p.waitForFinished(30000));
-        QCOMPARE(p.exitCode(), 1);
-        QVERIFY(QString::fromUtf8(p.readAllStandardError()).contains("cannot open /no/such.py"));
+        const cli_test::CliRun noScript = cli_test::runCli({QStringLiteral("debug")});
+        QVERIFY(noScript.finished);
+        QCOMPARE(noScript.status, 2);
+        const cli_test::CliRun missing =
+            cli_test::runCli({QStringLiteral("debug"), QStringLiteral("/no/such.py")});
+        QVERIFY(missing.finished);
+        QCOMPARE(missing.status, 1);
+        QVERIFY(missing.errText().contains("cannot open /no/such.py"));
     }
 };
 
