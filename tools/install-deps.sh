@@ -5,7 +5,7 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config
-  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-svg-dev qt6-charts-dev
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev
   libqt6sql6-sqlite libqscintilla2-qt6-dev libgl-dev
   libgraphviz-dev graphviz
   libsqlite3-dev libeigen3-dev libzstd-dev
