@@ -6,6 +6,7 @@
 
 #include "ops/infer_util.h"
 #include "passes/autodiff_impl.h"
+#include "passes/opt_util.h"
 #include "passes/pipeline.h"
 #include "passes/type_inference_engine.h"
 
@@ -366,59 +367,6 @@ void Expander::sweepDead() {
     created_.clear();
 }
 
-void eraseUnreachableGraphs(ir::Module& m) {
-    const std::vector<ir::FuncGraph*> live = m.reachableGraphs();
-    const std::unordered_set<const ir::FuncGraph*> alive(live.begin(), live.end());
-    std::vector<ir::FuncGraph*> dead;
-    for (ir::FuncGraph* g : m.graphs()) {
-        if (alive.count(g) == 0) {
-            dead.push_back(g);
-        }
-    }
-    if (dead.empty()) {
-        return;
-    }
-    // Cut what ties the dead graphs to anything (inputs from other graphs, graph values),
-    // then drop unused graph values: each graph is then erased in one step.
-    std::vector<CNode*> cnodes;
-    std::vector<Node*> graphValues;
-    m.forEachNode([&](Node* n) {
-        if (alive.count(n->graph()) != 0) {
-            return;
-        }
-        if (auto* c = ir::nodeCast<CNode>(n)) {
-            cnodes.push_back(c);
-        }
-        const auto* v = ir::nodeCast<ir::ValueNode>(n);
-        if (v != nullptr && v->value()->kind == Value::Kind::Graph) {
-            graphValues.push_back(n);
-        }
-    });
-    std::unordered_map<ir::FuncGraph*, Node*> placeholder;
-    for (CNode* c : cnodes) {
-        for (std::size_t i = 0; i < c->size(); ++i) {
-            const auto* v = ir::nodeCast<ir::ValueNode>(c->input(i));
-            if (c->input(i)->graph() == c->graph() &&
-                (v == nullptr || v->value()->kind != Value::Kind::Graph)) {
-                continue;
-            }
-            Node*& p = placeholder[c->graph()];
-            if (p == nullptr) {
-                p = m.addValue(c->graph(), Value::none());
-            }
-            m.setInput(c, i, p);
-        }
-    }
-    for (Node* n : graphValues) {
-        if (n->users().empty()) {
-            m.erase(n);
-        }
-    }
-    for (ir::FuncGraph* g : dead) {
-        m.eraseGraph(g);
-    }
-}
-
 }  // namespace irscope::passes::autodiff
 
 namespace irscope::passes {
@@ -444,7 +392,7 @@ std::unique_ptr<Pass> makeMetaFgExpandPass() {
                 autodiff::Expander(m, *it).run();
             }
             if (!calls.empty()) {
-                autodiff::eraseUnreachableGraphs(m);
+                opt::eraseUnreachableGraphs(m);
             }
             return !calls.empty();
         });

@@ -8,6 +8,7 @@
 
 #include "ops/infer_util.h"
 #include "passes/autodiff_impl.h"
+#include "passes/opt_util.h"
 
 namespace irscope::passes::autodiff {
 
@@ -19,18 +20,6 @@ using ir::Node;
 using ir::Value;
 
 namespace {
-
-std::string uniqueGraphName(const ir::Module& m, const std::string& base) {
-    if (m.findGraph(base) == nullptr) {
-        return base;
-    }
-    for (int k = 1;; ++k) {
-        std::string n = base + "_" + std::to_string(k);
-        if (m.findGraph(n) == nullptr) {
-            return n;
-        }
-    }
-}
 
 AbstractPtr gradAbs(const AbstractPtr& a) {
     return Abstract::tensor(a->dtype, a->shape);
@@ -93,8 +82,8 @@ Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& cal
 FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
                                 const std::vector<Mapped>& wrt) {
     FuncGraph* g = callee.graph;
-    FuncGraph* fp = m_.addGraph(uniqueGraphName(m_, "\u25b8" + g->name()));
-    FuncGraph* bp = m_.addGraph(uniqueGraphName(m_, "\u25c2" + g->name()));
+    FuncGraph* fp = m_.addGraph(opt::uniqueGraphName(m_, "\u25b8" + g->name()));
+    FuncGraph* bp = m_.addGraph(opt::uniqueGraphName(m_, "\u25c2" + g->name()));
     fp->debug() = g->debug();
     bp->debug() = g->debug();
     Expander sub(m_, c, fp, bp, weights_);

@@ -44,9 +44,6 @@ struct Mapped {
     const void* key = nullptr;
 };
 
-// Erases the graphs the entry no longer reaches (the differentiated targets).
-void eraseUnreachableGraphs(ir::Module& m);
-
 CompileError errorAt(const ir::Node* at, const std::string& pyType, const std::string& message);
 // MindSpore's scope of a node the backward pass makes for `forward`: "Gradients/" before the
 // forward scope, then "Grad_<Prim>" when a primitive's bprop made it, as 2.x dumps show

@@ -11,8 +11,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "passes/opt_util.h"
 #include "passes/pipeline.h"
-#include "passes/task_emit.h"
 
 namespace irscope::passes {
 
@@ -452,7 +452,7 @@ bool runGraphReusing(ir::Module& m, PassContext& ctx) {
             replaced.insert(members[k]->owned.begin(), members[k]->owned.end());
         }
     }
-    backend::eraseUnreachableGraphs(m, &replaced);
+    opt::eraseUnreachableGraphs(m, &replaced);
     return true;
 }
 

@@ -264,7 +264,8 @@ bool usedOutside(const FuncGraph* g) {
     return false;
 }
 
-std::size_t eraseUnreachableGraphs(ir::Module& m) {
+std::size_t eraseUnreachableGraphs(ir::Module& m,
+                                   const std::unordered_set<const FuncGraph*>* among) {
     if (m.entry() == nullptr) {
         return 0;
     }
@@ -272,7 +273,7 @@ std::size_t eraseUnreachableGraphs(ir::Module& m) {
     const std::unordered_set<const FuncGraph*> liveSet(live.begin(), live.end());
     std::unordered_set<const FuncGraph*> dead;
     for (FuncGraph* g : m.graphs()) {
-        if (!liveSet.count(g)) {
+        if (!liveSet.count(g) && (among == nullptr || among->count(g))) {
             dead.insert(g);
         }
     }

@@ -57,9 +57,12 @@ std::size_t eraseIfDead(ir::Module& m, ir::Node* n);
 // Whether a node of another graph uses a node of g (a free variable of a closure).
 bool usedOutside(const ir::FuncGraph* g);
 
-// Erases every graph the entry cannot reach (with the constants that referred to it).
-// A graph whose nodes a reachable graph still uses is kept. Returns how many were erased.
-std::size_t eraseUnreachableGraphs(ir::Module& m);
+// Erases every graph the entry cannot reach (only those in `among` when it is given), with
+// the constants that referred to it. A graph whose nodes a reachable graph still uses, or
+// that dead code of a reachable graph still names, is kept (dce removes that code, and the
+// next sweep the graph). Returns how many graphs were erased. The one sweep every pass uses.
+std::size_t eraseUnreachableGraphs(ir::Module& m,
+                                   const std::unordered_set<const ir::FuncGraph*>* among = nullptr);
 
 // A graph name not used by any graph of the module: `base`, else `base_1`, `base_2`...
 std::string uniqueGraphName(const ir::Module& m, const std::string& base);

@@ -18,12 +18,6 @@
 
 namespace irscope::passes::backend {
 
-// Erases every graph the entry no longer reaches (only those in `among` when it is given),
-// cutting the edges they hold first (a dead graph may still use a node of a live one, or
-// refer to another dead graph). Returns how many graphs were erased.
-std::size_t eraseUnreachableGraphs(ir::Module& m,
-                                   const std::unordered_set<const ir::FuncGraph*>* among = nullptr);
-
 // Whether `g` is a reused graph made by graph_reusing (attr cell_reuse).
 bool isReusedGraph(const ir::FuncGraph& g);
 

@@ -98,68 +98,6 @@ bool isReusedGraph(const FuncGraph& g) {
     return g.flag("cell_reuse");
 }
 
-std::size_t eraseUnreachableGraphs(ir::Module& m,
-                                   const std::unordered_set<const FuncGraph*>* among) {
-    const std::vector<FuncGraph*> live = m.reachableGraphs();
-    const std::unordered_set<const FuncGraph*> keep(live.begin(), live.end());
-    std::unordered_set<const FuncGraph*> doomed;
-    for (FuncGraph* g : m.graphs()) {
-        if (!keep.count(g) && (among == nullptr || among->count(g))) {
-            doomed.insert(g);
-        }
-    }
-    if (doomed.empty()) {
-        return 0;
-    }
-    // Cut every edge leaving a doomed graph and every graph value it holds, so what is left
-    // of it refers to nothing outside itself.
-    std::vector<CNode*> cnodes;
-    std::vector<Node*> values;
-    m.forEachNode([&](Node* n) {
-        if (!doomed.count(n->graph())) {
-            // An unused constant of a live graph may still name a dead one.
-            if (const auto* v = ir::nodeCast<ValueNode>(n);
-                v && n->users().empty() && refersToGraph(*v->value())) {
-                values.push_back(n);
-            }
-            return;
-        }
-        if (auto* c = ir::nodeCast<CNode>(n)) {
-            cnodes.push_back(c);
-        } else if (const auto* v = ir::nodeCast<ValueNode>(n); v && refersToGraph(*v->value())) {
-            values.push_back(n);
-        }
-    });
-    std::unordered_map<const FuncGraph*, ValueNode*> placeholder;
-    for (CNode* c : cnodes) {
-        for (std::size_t i = 0; i < c->size(); ++i) {
-            Node* in = c->input(i);
-            const auto* v = ir::nodeCast<ValueNode>(in);
-            if (in->graph() == c->graph() && !(v && refersToGraph(*v->value()))) {
-                continue;
-            }
-            ValueNode*& p = placeholder[c->graph()];
-            if (p == nullptr) {
-                p = m.addValue(c->graph(), ir::Value::none());
-            }
-            m.setInput(c, i, p);
-        }
-    }
-    for (Node* n : values) {
-        if (n->users().empty()) {
-            m.erase(n);
-        }
-    }
-    std::size_t erased = 0;
-    for (FuncGraph* g : m.graphs()) {
-        if (doomed.count(g) && !opt::usedOutside(g)) {
-            m.eraseGraph(g);
-            ++erased;
-        }
-    }
-    return erased;
-}
-
 bool inlineReusedGraphs(ir::Module& m) {
     bool changed = false;
     std::unordered_set<const FuncGraph*> kept;  // used as free variables: stay calls
@@ -198,7 +136,7 @@ bool inlineReusedGraphs(ir::Module& m) {
         changed = true;
     }
     if (changed) {
-        eraseUnreachableGraphs(m);  // the reused graphs and what only they called
+        opt::eraseUnreachableGraphs(m);  // the reused graphs and what only they called
     }
     return changed;
 }
