@@ -4,11 +4,13 @@
 // progress, save_graphs files named as MindSpore names them, and snapshot memory.
 #include <QtTest>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <stop_token>
+#include <thread>
 
 #include "ir/ir_text.h"
 #include "ir/module.h"
@@ -192,6 +194,7 @@ private slots:
     void groupIteratesToFixedPointWithBound();
     void groupRunOutsideManager();
     void hooksRunInMlirOrder();
+    void groupTimeExcludesChildrensHooks();
     void errorRecordedAgainstFailingPass();
     void errorInsideGroup();
     void cancellationBetweenPasses();
@@ -419,6 +422,41 @@ void TestPassManager::hooksRunInMlirOrder() {
         "before:A:opt_a/cse", "before:B:opt_a/cse", "after:B:opt_a/cse", "after:A:opt_a/cse",
         "after:B:opt_a",      "after:A:opt_a",      "endPipeline:B:ok",  "endPipeline:A:ok"};
     QCOMPARE(log, expected);
+}
+
+// An instrumentation that is slow around every child of opt_a (as snapshots of a big module
+// are) must not be billed to opt_a: the group's time is its children's, the total keeps all.
+void TestPassManager::groupTimeExcludesChildrensHooks() {
+    class SlowHooks : public PassInstrumentation {
+    public:
+        void beforePass(const PassRun& run, const Module&, const PassContext&) override {
+            if (run.depth > 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+        }
+        void afterPass(const PassRun& run, const Module&, const PassContext&, bool) override {
+            if (run.depth > 0) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            }
+        }
+    };
+    PassManager pm;
+    auto& g = pm.emplace<PassGroup>("opt_a", "", 1);
+    g.add(makePass("cse", "", [](Module&, PassContext&) { return false; }));
+    g.add(makePass("dce", "", [](Module&, PassContext&) { return false; }));
+    pm.addInstrumentation(std::make_shared<SlowHooks>());
+    auto timing = std::make_shared<TimingInstrumentation>();
+    pm.addInstrumentation(timing);
+    auto m = smallModule();
+    PassContext ctx;
+    QCOMPARE(pm.run(*m, ctx).status, PipelineStatus::Ok);
+    const auto& e = timing->entries();
+    QCOMPARE(e.size(), std::size_t{3});
+    QCOMPARE(e[2].path, std::string("opt_a"));
+    // Four 20 ms hooks ran inside opt_a's span; none of them is opt_a's own time.
+    QVERIFY2(timing->totalMillis() >= 80.0, std::to_string(timing->totalMillis()).c_str());
+    QVERIFY2(e[2].millis < 40.0, std::to_string(e[2].millis).c_str());
+    QVERIFY(e[2].millis + 1e-6 >= e[0].millis + e[1].millis);  // its children are inside it
 }
 
 void TestPassManager::errorRecordedAgainstFailingPass() {

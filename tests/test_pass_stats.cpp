@@ -147,7 +147,7 @@ private slots:
         for (const QString& l : lines.mid(6)) {
             rows << l.simplified();
         }
-        QCOMPARE(rows.size(), 7);
+        QCOMPARE(rows.size(), 8);
         QCOMPARE(rows[0], QStringLiteral("parse 1.000 10.0% 1 10 5 - *"));
         // The group first (Δ against the IR before its first child), then its children.
         QCOMPARE(rows[1], QStringLiteral("opt_a 3.500 35.0% 1 6 3 -4 *"));
@@ -156,7 +156,8 @@ private slots:
         QCOMPARE(rows[3], QStringLiteral("dce 0 1.000 10.0% 1 6 3 -2 *"));
         QCOMPARE(rows[4], QStringLiteral("cse 1 0.500 5.0% 1 6 3 +0"));
         QCOMPARE(rows[5], QStringLiteral("task_emit 0.500 5.0% 1 6 3 +0 * 1024"));
-        QCOMPARE(rows[6], QStringLiteral("total 10.000 100.0% 1 6 3 1024"));
+        QCOMPARE(rows[6], QStringLiteral("(snapshots, dumps) 5.000 50.0%"));
+        QCOMPARE(rows[7], QStringLiteral("total 10.000 100.0% 1 6 3 1024"));
     }
 
     void tableReportsAFailedCompile() {

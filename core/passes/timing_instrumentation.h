@@ -1,6 +1,10 @@
 // TimingInstrumentation: steady-clock wall time of every pass run and of the whole run.
 // Add it after the other instrumentations so that its before-hook runs last and its
 // after-hook first: it then times the pass alone, not the snapshots taken around it.
+// A group (opt_a) is timed without the other instrumentations' hooks around its children
+// either: the gaps between its children's timed spans (snapshots, change detection, dumps)
+// are subtracted from its wall time, so its time is what its children and its own control
+// cost. The pipeline's total keeps everything.
 #pragma once
 
 #include <chrono>
@@ -45,7 +49,12 @@ private:
 
     Clock::time_point pipelineStart_{};
     std::optional<double> pipelineMillis_;
-    std::unordered_map<std::uint64_t, Clock::time_point> started_;  // by PassRun::sequence
+    struct Running {
+        Clock::time_point start;
+        std::optional<Clock::time_point> lastChildEnd;
+        double overheadMillis = 0.0;  // other instrumentations' time inside this run's span
+    };
+    std::unordered_map<std::uint64_t, Running> running_;  // by PassRun::sequence
     std::unordered_map<std::uint64_t, double> finished_;
     std::vector<Entry> entries_;
 };

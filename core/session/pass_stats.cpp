@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -98,6 +99,15 @@ std::string formatPassStats(const CompileRecord& rec, std::size_t index) {
                   !s.error.empty() ? "error" : (s.changed ? "*" : ""),
                   s.peakBytes ? std::to_string(*s.peakBytes) : std::string());
     }
+    // What the top-level passes do not account for: snapshots, change detection and
+    // save_graphs dumps around every pass (a group's children's included).
+    double passMillis = 0.0;
+    for (const PassSnapshot& s : snaps) {
+        passMillis += s.depth == 0 ? s.millis : 0.0;
+    }
+    const double instrumentation = std::max(0.0, rec.totalMillis - passMillis);
+    os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}%", "(snapshots, dumps)", "", instrumentation,
+              100.0 * instrumentation / total);
     const PassSnapshot* last = snaps.empty() ? nullptr : &snaps.back();
     os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}% {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}", "total", "",
               rec.totalMillis, 100.0, last ? last->counts.graphs : 0, last ? last->counts.nodes : 0,
