@@ -188,7 +188,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     try {
         state = makeFrontendState(std::move(gc));
     } catch (const passes::CompileError& e) {
-        detail::raiseCompileError(I, e, function);
+        detail::raiseSourceError(I, e, function);
     }
 
     auto module = std::make_unique<ir::Module>();
@@ -223,7 +223,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
             try {
                 std::rethrow_exception(result.exception);
             } catch (const passes::CompileError& e) {
-                detail::raiseCompileError(I, e, function);
+                detail::raiseSourceError(I, e, function);
             } catch (const interp::PyError&) {
                 throw;  // a Python error of the host code the compile ran (NameError...)
             } catch (const interp::ScriptAborted&) {
@@ -353,7 +353,7 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
         record.error = e.message();
         session_->runs.push_back(std::move(record));
         I.checkCancel();
-        detail::raiseEvalError(I, e, c.function);
+        detail::raiseSourceError(I, e, c.function);
     }
     const ir::Node* output = c.module->entry()->output();
     return detail::hostValueOf(I, out, output != nullptr ? output->abstract() : nullptr);

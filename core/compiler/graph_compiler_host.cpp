@@ -325,7 +325,7 @@ std::string constructTraceback(const ir::SourceLocation& w) {
 
 }  // namespace
 
-void raiseCompileError(Interpreter& I, const passes::CompileError& e, const std::string& function) {
+void raiseSourceError(Interpreter& I, const ir::SourceError& e, const std::string& function) {
     const interp::Exc type = excByName(e.pyType());
     std::string message = e.message() + constructTraceback(e.where());
     if (type == interp::Exc::RuntimeError && e.pyType() != "RuntimeError") {
@@ -338,11 +338,6 @@ void raiseCompileError(Interpreter& I, const passes::CompileError& e, const std:
         exc->traceback.push_back({here.unit, e.where().line, function, 0});
     }
     throw interp::PyError(Value(exc));
-}
-
-void raiseEvalError(Interpreter& I, const runtime::EvalError& e, const std::string& function) {
-    // Shown as a compile error is: MindSpore's block and the construct line in the traceback.
-    raiseCompileError(I, passes::CompileError(e.pyType(), e.message(), e.where()), function);
 }
 
 }  // namespace irscope::compiler::detail

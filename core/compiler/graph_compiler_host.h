@@ -51,14 +51,11 @@ interp::Value hostValueOf(interp::Interpreter& I, const ops::KernelArg& a,
 passes::Settings compileSettings(const modules::MsContext* ctx, const passes::Settings& overrides,
                                  bool readEnvironment);
 
-// Raises `e` in the interpreter as the Python exception MindSpore raises, its message
-// followed by MindSpore's "The Traceback of Net Construct Code" block, with the construct's
-// line as the innermost traceback entry (function name `function`).
-[[noreturn]] void raiseCompileError(interp::Interpreter& I, const passes::CompileError& e,
-                                    const std::string& function);
-// A run-time failure of the compiled graph, as the Python exception of its kind, shown
-// the same way (the failing node's line in the traceback).
-[[noreturn]] void raiseEvalError(interp::Interpreter& I, const runtime::EvalError& e,
-                                 const std::string& function);
+// Raises `e` (a CompileError, or a run-time EvalError of the compiled graph) in the
+// interpreter as the Python exception MindSpore raises, its message followed by MindSpore's
+// "The Traceback of Net Construct Code" block, with the construct's (or failing node's) line
+// as the innermost traceback entry (function name `function`).
+[[noreturn]] void raiseSourceError(interp::Interpreter& I, const ir::SourceError& e,
+                                   const std::string& function);
 
 }  // namespace irscope::compiler::detail

@@ -4,10 +4,8 @@ namespace irscope::runtime {
 
 EvalError::EvalError(const std::string& message, std::string pyType, ir::SourceLocation where,
                      const std::string& node)
-    : std::runtime_error(node.empty() ? message : message + "\n  at " + node),
-      pyType_(std::move(pyType)),
-      message_(message),
-      where_(std::move(where)) {}
+    : ir::SourceError(node.empty() ? message : message + "\n  at " + node, std::move(pyType),
+                      message, std::move(where)) {}
 
 }  // namespace irscope::runtime
 
