@@ -1,0 +1,484 @@
+// The Script editor and Node inspector docks in the real main window, offscreen: the opened
+// script's text in the editor, editing, saving and re-running it (F5), errors marked on
+// their lines, and one selection across graph view, IR text, inspector and source lines.
+// Also: every pass of a compile keeps the nodes' source locations through the snapshot text.
+#include <QtTest>
+
+#include <QFile>
+#include <QGraphicsScene>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTextBlock>
+#include <QTreeWidget>
+
+#include <Qsci/qsciscintilla.h>
+
+#include <fstream>
+#include <iterator>
+#include <set>
+
+#include "graph_scene.h"
+#include "ir/func_graph.h"
+#include "main_window.h"
+#include "node_inspector_dock.h"
+#include "script_editor_dock.h"
+#include "script_problems.h"
+#include "session/run_script.h"
+
+using irscope::ui::GraphView;
+using irscope::ui::MainWindow;
+using irscope::ui::NodeInspectorDock;
+using irscope::ui::NodeItem;
+using irscope::ui::ScriptEditorDock;
+using irscope::ui::ScriptProblem;
+namespace ir = irscope::ir;
+
+namespace {
+
+const QString kExample = QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py");
+
+QString readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+// The 1-based line of the first line of `text` containing `needle`, or 0.
+int lineOf(const QString& text, const QString& needle) {
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    for (int i = 0; i < lines.size(); ++i) {
+        if (lines[i].contains(needle)) {
+            return i + 1;
+        }
+    }
+    return 0;
+}
+
+// The printed names (%N) of the nodes whose `# In file` comment in `irText` names `line` of
+// a file ending in `fileName`, in print order: what the IR itself says that line created.
+QStringList nodesOfLineInText(const QString& irText, const QString& fileName, int line) {
+    static const QRegularExpression nodeLine(QStringLiteral("^  (%\\d+)(?:\\([^)]*\\))? = "));
+    const QRegularExpression loc(QStringLiteral("^      # In file .*%1:%2[,~ ]")
+                                     .arg(QRegularExpression::escape(fileName))
+                                     .arg(line));
+    QStringList out;
+    QString current;
+    for (const QString& l : irText.split(QLatin1Char('\n'))) {
+        const QRegularExpressionMatch m = nodeLine.match(l);
+        if (m.hasMatch()) {
+            current = m.captured(1);
+        } else if (l.startsWith(QLatin1String("  Return(")) || l.startsWith(QLatin1Char('}'))) {
+            current.clear();
+        } else if (!current.isEmpty() && loc.match(l).hasMatch()) {
+            out << current;
+            current.clear();
+        }
+    }
+    return out;
+}
+
+// The names (second label line) of the selected node items.
+QStringList selectedNames(GraphView* view) {
+    QStringList out;
+    for (QGraphicsItem* it : view->scene()->selectedItems()) {
+        if (it->type() == irscope::ui::kNodeItemType) {
+            const auto* item = static_cast<NodeItem*>(it);
+            out << item->label().section(QLatin1Char('\n'), 1, 1);
+        }
+    }
+    out.sort();
+    return out;
+}
+
+NodeItem* itemLabelled(GraphView* view, const QString& label) {
+    for (NodeItem* item : view->nodeItems()) {
+        if (item != nullptr && item->label() == label) {
+            return item;
+        }
+    }
+    return nullptr;
+}
+
+// Clicks 1-based `line` of the editor (at its first non-blank character) with the mouse.
+void clickLine(QsciScintilla* editor, int line) {
+    editor->ensureLineVisible(line - 1);
+    const QString text = editor->text(line - 1);
+    const int indent = static_cast<int>(text.size() - QString(text).remove(QRegularExpression(QStringLiteral("^\\s+"))).size());
+    const long pos = editor->positionFromLineIndex(line - 1, indent + 1);
+    const int x = static_cast<int>(editor->SendScintilla(QsciScintillaBase::SCI_POINTXFROMPOSITION, 0UL, pos));
+    const int y = static_cast<int>(editor->SendScintilla(QsciScintillaBase::SCI_POINTYFROMPOSITION, 0UL, pos));
+    const int h = static_cast<int>(editor->SendScintilla(QsciScintillaBase::SCI_TEXTHEIGHT, line - 1));
+    QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(x + 1, y + h / 2));
+}
+
+void clickRow(QTreeWidget* tree, QTreeWidgetItem* row) {
+    tree->scrollToItem(row);
+    const QRect r = tree->visualItemRect(row);  // all columns: may be wider than the viewport
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, QPoint(r.left() + 8, r.center().y()));
+}
+
+}  // namespace
+
+class TestScriptEditor : public QObject {
+    Q_OBJECT
+
+private:
+    static bool openAndWait(MainWindow& w, const QString& path, bool* ok = nullptr) {
+        QSignalSpy spy(&w, &MainWindow::loadFinished);
+        w.openFile(path);
+        if (!spy.wait(120000)) {
+            return false;
+        }
+        if (ok != nullptr) {
+            *ok = spy.takeFirst().at(0).toBool();
+        }
+        return true;
+    }
+
+    static bool waitIdle(MainWindow& w) {
+        return QTest::qWaitFor([&] { return !w.isBusy() && w.graphView()->hasGraph(); }, 120000);
+    }
+
+    static QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
+        const QString path = dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size()) {
+            return {};
+        }
+        return path;
+    }
+
+    // Opens the example and waits until its final IR is laid out.
+    static bool openExample(MainWindow& w) {
+        w.show();
+        if (!QTest::qWaitForWindowExposed(&w)) {
+            return false;
+        }
+        bool ok = false;
+        return openAndWait(w, kExample, &ok) && ok && waitIdle(w);
+    }
+
+private slots:
+    void initTestCase() {
+        QCoreApplication::setOrganizationName(QStringLiteral("irscope-tests"));
+        QCoreApplication::setApplicationName(QStringLiteral("test_script_editor"));
+    }
+
+    void problemsAreReadFromRealErrors() {
+        // A traceback: every frame, the innermost raised, the exception as the message.
+        irscope::session::ScriptRunner runner;
+        const auto r = runner.run("def g(a):\n    return a / 0\n\nprint(g(1))\n", "t.py", {});
+        const QList<ScriptProblem> p = irscope::ui::scriptProblems(QString::fromStdString(r.result.error));
+        QCOMPARE(p.size(), 2);
+        QCOMPARE(p[0].line, 4);
+        QVERIFY(!p[0].raised);
+        QCOMPARE(p[1].line, 2);
+        QVERIFY(p[1].raised);
+        QCOMPARE(p[1].function, QStringLiteral("g"));
+        QVERIFY2(p[1].message.startsWith(QStringLiteral("ZeroDivisionError")), qPrintable(p[1].message));
+        // A syntax error: its line and column.
+        irscope::session::ScriptRunner runner2;
+        const auto s = runner2.run("x = 1\ny = (2,\n", "s.py", {});
+        const QList<ScriptProblem> q = irscope::ui::scriptProblems(QString::fromStdString(s.result.error));
+        QCOMPARE(q.size(), 1);
+        QCOMPARE(q[0].file, QStringLiteral("s.py"));
+        QCOMPARE(q[0].line, 2);
+        QVERIFY(q[0].column > 0);
+        QVERIFY(q[0].message.startsWith(QStringLiteral("SyntaxError")));
+        QVERIFY(irscope::ui::scriptProblems(QStringLiteral("no location here")).isEmpty());
+    }
+
+    void opensTheScriptInTheEditor() {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        QCOMPARE(dock->text(), readFile(kExample));
+        QCOMPARE(dock->path(), kExample);
+        QVERIFY(!dock->isModified());
+        QCOMPARE(dock->windowTitle(), QStringLiteral("Script — load_elim_fwd_bwd.py"));
+        QVERIFY(dock->runAction()->isEnabled());
+        QVERIFY(dock->errorLines().isEmpty());
+        QVERIFY(dock->problemList()->isHidden());
+    }
+
+    void editsAreMarkedAndSavedWithCtrlS() {
+        QTemporaryDir dir;
+        const QString path = writeScript(dir, QStringLiteral("edit.py"), "x = 1\nprint(x)\n");
+        QVERIFY(!path.isEmpty());
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        bool ok = false;
+        QVERIFY(openAndWait(w, path, &ok));
+        QVERIFY(ok);
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        QsciScintilla* editor = dock->editor();
+        editor->setFocus();
+        editor->setCursorPosition(1, 0);
+        QTest::keyClicks(editor, QStringLiteral("y = 2"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QVERIFY(dock->isModified());
+        QVERIFY2(dock->windowTitle().endsWith(QStringLiteral(" *")), qPrintable(dock->windowTitle()));
+        QCOMPARE(readFile(path), QStringLiteral("x = 1\nprint(x)\n"));  // not saved yet
+        QTest::keyClick(editor, Qt::Key_S, Qt::ControlModifier);
+        QCOMPARE(readFile(path), QStringLiteral("x = 1\ny = 2\nprint(x)\n"));
+        QVERIFY(!dock->isModified());
+        QVERIFY(!dock->windowTitle().endsWith(QStringLiteral(" *")));
+    }
+
+    void runtimeErrorIsMarkedOnItsLine() {
+        QTemporaryDir dir;
+        const QString path = writeScript(dir, QStringLiteral("boom.py"),
+                                         "import mindspore as ms\n"
+                                         "\n"
+                                         "def g(a):\n"
+                                         "    return a / 0\n"
+                                         "\n"
+                                         "print(g(1))\n");
+        MainWindow w;
+        w.show();
+        bool ok = true;
+        QVERIFY(openAndWait(w, path, &ok));
+        QVERIFY(!ok);
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        QCOMPARE(dock->errorLines(), QList<int>{4});
+        QCOMPARE(dock->frameLines(), QList<int>{6});
+        QVERIFY2(dock->annotationAt(4).startsWith(QStringLiteral("ZeroDivisionError: division by zero")),
+                 qPrintable(dock->annotationAt(4)));
+        QVERIFY(dock->annotationAt(6).isEmpty());
+        QCOMPARE(dock->cursorLine(), 4);  // scrolled to the error
+        QVERIFY(dock->problemList()->isVisible());
+        QCOMPARE(dock->problemList()->count(), 2);
+    }
+
+    void syntaxAndCompileErrorsAreMarked() {
+        QTemporaryDir dir;
+        const QString syntax = writeScript(dir, QStringLiteral("syntax.py"),
+                                           "import mindspore as ms\nx = 1\ndef f(:\n    return x\n");
+        const QString compile = writeScript(dir, QStringLiteral("reshape.py"),
+                                            "import numpy as np\n"
+                                            "import mindspore as ms\n"
+                                            "from mindspore import ops\n"
+                                            "\n"
+                                            "@ms.jit\n"
+                                            "def f(x):\n"
+                                            "    y = x + 1\n"
+                                            "    z = ops.reshape(y, (5, 7))\n"
+                                            "    return z\n"
+                                            "\n"
+                                            "print(f(ms.Tensor(np.ones((2, 3), np.float32))))\n");
+        MainWindow w;
+        w.show();
+        bool ok = true;
+        QVERIFY(openAndWait(w, syntax, &ok));
+        QVERIFY(!ok);
+        QCOMPARE(w.scriptEditorDock()->errorLines(), QList<int>{3});
+        QVERIFY(w.scriptEditorDock()->annotationAt(3).startsWith(QStringLiteral("SyntaxError")));
+        QVERIFY(openAndWait(w, compile, &ok));
+        QVERIFY(!ok);
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        QCOMPARE(dock->text(), readFile(compile));
+        // The compile error is marked on the construct line that failed, not on the call.
+        QCOMPARE(dock->errorLines(), QList<int>{8});
+        QCOMPARE(dock->frameLines(), QList<int>{11});
+        QVERIFY2(dock->annotationAt(8).contains(QStringLiteral("For 'Reshape'")), qPrintable(dock->annotationAt(8)));
+        QCOMPARE(dock->cursorLine(), 8);
+    }
+
+    void problemsInOtherFilesAreListedWithoutMarker() {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        ScriptProblem other;
+        other.file = QStringLiteral("/elsewhere/helper.py");
+        other.line = 3;
+        other.message = QStringLiteral("ValueError: bad");
+        other.raised = true;
+        dock->setProblems({other});
+        QVERIFY(dock->errorLines().isEmpty());
+        QVERIFY(dock->frameLines().isEmpty());
+        QCOMPARE(dock->problemList()->count(), 1);
+        QVERIFY(dock->problemList()->item(0)->text().contains(QStringLiteral("helper.py:3")));
+        QVERIFY(dock->problemList()->item(0)->text().contains(QStringLiteral("ValueError: bad")));
+        // The same problem in the script is marked.
+        other.file = kExample;
+        dock->setProblems({other});
+        QCOMPARE(dock->errorLines(), QList<int>{3});
+    }
+
+    void f5RunsTheEditedBuffer() {
+        QTemporaryDir dir;
+        const QString path = writeScript(dir, QStringLiteral("rerun.py"), "x = 1\nprint(x)\n");
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        bool ok = false;
+        QVERIFY(openAndWait(w, path, &ok));
+        QVERIFY(ok);
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        QsciScintilla* editor = dock->editor();
+        editor->setFocus();
+        editor->setCursorPosition(1, 0);
+        QTest::keyClicks(editor, QStringLiteral("print(undefined_name)"));
+        QTest::keyClick(editor, Qt::Key_Return);
+        QSignalSpy done(&w, &MainWindow::loadFinished);
+        QTest::keyClick(editor, Qt::Key_F5);
+        QVERIFY(done.wait(60000));
+        QVERIFY(!done.takeFirst().at(0).toBool());
+        // The unsaved buffer ran: its new line 2 failed; the file is untouched.
+        QCOMPARE(readFile(path), QStringLiteral("x = 1\nprint(x)\n"));
+        QVERIFY(dock->isModified());
+        QCOMPARE(dock->errorLines(), QList<int>{2});
+        QVERIFY2(dock->annotationAt(2).contains(QStringLiteral("NameError")), qPrintable(dock->annotationAt(2)));
+        // Fix it and run again: the markers go.
+        editor->setSelection(1, 0, 2, 0);
+        editor->removeSelectedText();
+        QTest::keyClick(editor, Qt::Key_F5);
+        QVERIFY(done.wait(60000));
+        QVERIFY(done.takeFirst().at(0).toBool());
+        QVERIFY(dock->errorLines().isEmpty());
+        QCOMPARE(w.session()->output, std::string("1\n"));
+    }
+
+    void selectingANodeShowsItsSourceLineAndAbstract() {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        const QString script = readFile(kExample);
+        const int readLine = lineOf(script, QStringLiteral("out = x * self.weight + out"));
+        QVERIFY(readLine > 0);
+        // The first Load in the final IR reads the weight on that line.
+        const QString ir = w.irTextView()->toPlainText();
+        static const QRegularExpression firstLoad(QStringLiteral("\\n  (%\\d+) = Load\\("));
+        const QString load = firstLoad.match(ir).captured(1);
+        QVERIFY(!load.isEmpty());
+        NodeItem* item = itemLabelled(w.graphView(), QStringLiteral("Load\n") + load);
+        QVERIFY(item != nullptr);
+        w.graphView()->centerOn(item);
+        QTest::mouseClick(w.graphView()->viewport(), Qt::LeftButton, {},
+                          w.graphView()->mapFromScene(item->sceneBoundingRect().center()));
+        QVERIFY(item->isSelected());
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        QCOMPARE(dock->cursorLine(), readLine);
+        QCOMPARE(dock->highlightedLine(), readLine);
+        NodeInspectorDock* inspector = w.nodeInspectorDock();
+        QCOMPARE(inspector->property(QStringLiteral("Name")), load);
+        QCOMPARE(inspector->property(QStringLiteral("Op")), QStringLiteral("Load"));
+        QCOMPARE(inspector->property(QStringLiteral("Abstract")), QStringLiteral("<Tensor[Int32], ()>"));
+        QCOMPARE(inspector->property(QStringLiteral("DType")), QStringLiteral("Int32"));
+        QCOMPARE(inspector->property(QStringLiteral("Shape")), QStringLiteral("()"));
+        QCOMPARE(inspector->property(QStringLiteral("Graph")), QStringLiteral("@BackwardNet_construct"));
+        QCOMPARE(inspector->property(QStringLiteral("Scope")), QStringLiteral("Default/forward_net-ForwardNet"));
+        QTreeWidgetItem* source = inspector->section(QStringLiteral("Source"));
+        QVERIFY(source != nullptr && source->childCount() == 1);
+        QVERIFY(source->child(0)->text(0).endsWith(QStringLiteral(":%1, 18~33").arg(readLine)));
+        QCOMPARE(source->child(0)->text(1), QStringLiteral("out = x * self.weight + out"));
+        // The IR text follows too.
+        QVERIFY(w.irTextView()->textCursor().block().text().startsWith(QStringLiteral("  ") + load + QStringLiteral(" = Load(")));
+    }
+
+    void clickingASourceLineSelectsItsNodes() {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        const QString script = readFile(kExample);
+        const int assignLine = lineOf(script, QStringLiteral("F.assign(self.weight, i)"));
+        QVERIFY(assignLine > 0);
+        const QStringList expected = nodesOfLineInText(w.irTextView()->toPlainText(),
+                                                       QStringLiteral("load_elim_fwd_bwd.py"), assignLine);
+        QCOMPARE(expected.size(), 6);  // three Assigns and their UpdateStates (the loop is unrolled)
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        dock->editor()->setFocus();
+        QSignalSpy lines(dock, &ScriptEditorDock::lineSelected);
+        clickLine(dock->editor(), assignLine);
+        QCOMPARE(lines.count(), 1);
+        QCOMPARE(lines.takeFirst().at(0).toInt(), assignLine);
+        QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 60000));
+        QStringList sortedExpected = expected;
+        sortedExpected.sort();
+        QCOMPARE(selectedNames(w.graphView()), sortedExpected);
+        // The first one is current: in the inspector and the IR text.
+        QCOMPARE(w.nodeInspectorDock()->property(QStringLiteral("Name")), expected.front());
+        QVERIFY(w.irTextView()->textCursor().block().text().startsWith(QStringLiteral("  ") + expected.front() +
+                                                                       QStringLiteral(" = Assign(")));
+        // Clicking the same line again (after another selection) selects them again.
+        const int returnLine = lineOf(script, QStringLiteral("return grads"));
+        clickLine(dock->editor(), returnLine);
+        QCOMPARE(w.nodeInspectorDock()->property(QStringLiteral("Name")), QStringLiteral("Return"));
+        clickLine(dock->editor(), assignLine);
+        clickLine(dock->editor(), assignLine);
+        QCOMPARE(selectedNames(w.graphView()), sortedExpected);
+        // A line that made no node changes nothing.
+        clickLine(dock->editor(), lineOf(script, QStringLiteral("import numpy as np")));
+        QCOMPARE(selectedNames(w.graphView()), sortedExpected);
+    }
+
+    void clickingAnInputRowMovesTheSelection() {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        const QString ir = w.irTextView()->toPlainText();
+        // A TensorMove copies a Load: its input row leads to the Load.
+        static const QRegularExpression move(QStringLiteral("\\n  (%\\d+) = TensorMove\\((%\\d+)\\)"));
+        const QRegularExpressionMatch m = move.match(ir);
+        QVERIFY(m.hasMatch());
+        NodeItem* item = itemLabelled(w.graphView(), QStringLiteral("TensorMove\n") + m.captured(1));
+        QVERIFY(item != nullptr);
+        item->setSelected(true);
+        NodeInspectorDock* inspector = w.nodeInspectorDock();
+        QCOMPARE(inspector->property(QStringLiteral("Name")), m.captured(1));
+        QTreeWidgetItem* inputs = inspector->section(QStringLiteral("Inputs"));
+        QVERIFY(inputs != nullptr);
+        QCOMPARE(inputs->childCount(), 1);
+        QVERIFY(inputs->child(0)->text(1).startsWith(m.captured(2) + QStringLiteral(" = Load")));
+        QSignalSpy activated(inspector, &NodeInspectorDock::nodeActivated);
+        clickRow(inspector->tree(), inputs->child(0));
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(inspector->property(QStringLiteral("Name")), m.captured(2));
+        QCOMPARE(inspector->property(QStringLiteral("Op")), QStringLiteral("Load"));
+        QCOMPARE(selectedNames(w.graphView()), QStringList{m.captured(2)});
+        QVERIFY(w.irTextView()->textCursor().block().text().startsWith(QStringLiteral("  ") + m.captured(2) +
+                                                                       QStringLiteral(" = Load(")));
+        // Its users list the TensorMove; clicking it goes back.
+        QTreeWidgetItem* users = inspector->section(QStringLiteral("Users"));
+        QVERIFY(users != nullptr);
+        QTreeWidgetItem* back = nullptr;
+        for (int i = 0; i < users->childCount(); ++i) {
+            if (users->child(i)->text(1).startsWith(m.captured(1) + QStringLiteral(" = TensorMove"))) {
+                back = users->child(i);
+            }
+        }
+        QVERIFY(back != nullptr);
+        clickRow(inspector->tree(), back);
+        QCOMPARE(inspector->property(QStringLiteral("Name")), m.captured(1));
+        QCOMPARE(selectedNames(w.graphView()), QStringList{m.captured(1)});
+    }
+
+    void everyPassKeepsSourceLocations() {
+        // Each snapshot is re-parsed from its .ir text: every CNode must still say where in
+        // the script it came from, after inline, opt_a and the rest.
+        std::ifstream in(kExample.toStdString());
+        const std::string source((std::istreambuf_iterator<char>(in)), {});
+        irscope::session::ScriptRunner runner;
+        const auto r = runner.run(source, kExample.toStdString(), {});
+        QVERIFY(r.session != nullptr && !r.session->compiles.empty());
+        std::set<std::string> passes;
+        for (const auto& compile : r.session->compiles) {
+            for (const auto& snap : compile.snapshots) {
+                const auto m = snap.module();
+                for (const ir::FuncGraph* g : m->graphs()) {
+                    for (const ir::CNode* c : g->topoOrder()) {
+                        QVERIFY2(!c->debug().trace.empty() && c->debug().trace.back().file == kExample.toStdString() &&
+                                     c->debug().trace.back().line > 0,
+                                 qPrintable(QStringLiteral("a node of @%1 after %2 has no script location")
+                                                .arg(QString::fromStdString(g->name()),
+                                                     QString::fromStdString(snap.pass))));
+                    }
+                }
+                passes.insert(snap.pass);
+            }
+        }
+        QVERIFY(passes.count("inline") == 1 && passes.count("opt_a") == 1 && passes.count("task_emit") == 1);
+    }
+};
+
+QTEST_MAIN(TestScriptEditor)
+#include "test_script_editor.moc"
