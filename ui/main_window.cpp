@@ -108,9 +108,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::BottomDockWidgetArea, statisticsDock_);
     tabifyDockWidget(outputDock_, statisticsDock_);
     outputDock_->raise();
+    // The script and the inspector: a full-height column on the right.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     editorDock_ = new ScriptEditorDock(this);
     addDockWidget(Qt::RightDockWidgetArea, editorDock_);
-    resizeDocks({editorDock_}, {420}, Qt::Horizontal);
+    resizeDocks({editorDock_}, {380}, Qt::Horizontal);
     connect(editorDock_, &ScriptEditorDock::runRequested, this, &MainWindow::runEditorScript);
     connect(editorDock_, &ScriptEditorDock::lineSelected, this, &MainWindow::selectNodesAtSourceLine);
     inspectorDock_ = new NodeInspectorDock(this);
