@@ -17,16 +17,22 @@
 
 #include <fstream>
 #include <iterator>
+#include <optional>
 #include <set>
 
 #include "graph_scene.h"
+#include "gui_fixture.h"
 #include "ir/func_graph.h"
 #include "main_window.h"
 #include "node_inspector_dock.h"
+#include "pass_timeline_dock.h"
 #include "script_editor_dock.h"
 #include "script_problems.h"
 #include "session/run_script.h"
 
+using gui_test::openAndWait;
+using gui_test::waitIdle;
+using gui_test::writeScript;
 using irscope::ui::GraphView;
 using irscope::ui::MainWindow;
 using irscope::ui::NodeInspectorDock;
@@ -124,39 +130,19 @@ class TestScriptEditor : public QObject {
     Q_OBJECT
 
 private:
-    static bool openAndWait(MainWindow& w, const QString& path, bool* ok = nullptr) {
-        QSignalSpy spy(&w, &MainWindow::loadFinished);
-        w.openFile(path);
-        if (!spy.wait(120000)) {
-            return false;
+    // Shows `w` and opens `path`: the result it reported, or nullopt when it did not finish.
+    static std::optional<bool> openScript(MainWindow& w, const QString& path) {
+        w.show();
+        bool ok = false;
+        if (!QTest::qWaitForWindowExposed(&w) || !openAndWait(w, path, &ok)) {
+            return std::nullopt;
         }
-        if (ok != nullptr) {
-            *ok = spy.takeFirst().at(0).toBool();
-        }
-        return true;
-    }
-
-    static bool waitIdle(MainWindow& w) {
-        return QTest::qWaitFor([&] { return !w.isBusy() && w.graphView()->hasGraph(); }, 120000);
-    }
-
-    static QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-        const QString path = dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size()) {
-            return {};
-        }
-        return path;
+        return ok;
     }
 
     // Opens the example and waits until its final IR is laid out.
     static bool openExample(MainWindow& w) {
-        w.show();
-        if (!QTest::qWaitForWindowExposed(&w)) {
-            return false;
-        }
-        bool ok = false;
-        return openAndWait(w, kExample, &ok) && ok && waitIdle(w);
+        return openScript(w, kExample) == true && waitIdle(w) && w.graphView()->hasGraph();
     }
 
 private slots:
@@ -207,11 +193,7 @@ private slots:
         const QString path = writeScript(dir, QStringLiteral("edit.py"), "x = 1\nprint(x)\n");
         QVERIFY(!path.isEmpty());
         MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        bool ok = false;
-        QVERIFY(openAndWait(w, path, &ok));
-        QVERIFY(ok);
+        QCOMPARE(openScript(w, path), std::optional<bool>(true));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QsciScintilla* editor = dock->editor();
         editor->setFocus();
@@ -237,10 +219,7 @@ private slots:
                                          "\n"
                                          "print(g(1))\n");
         MainWindow w;
-        w.show();
-        bool ok = true;
-        QVERIFY(openAndWait(w, path, &ok));
-        QVERIFY(!ok);
+        QCOMPARE(openScript(w, path), std::optional<bool>(false));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QCOMPARE(dock->errorLines(), QList<int>{4});
         QCOMPARE(dock->frameLines(), QList<int>{6});
@@ -269,14 +248,10 @@ private slots:
                                             "\n"
                                             "print(f(ms.Tensor(np.ones((2, 3), np.float32))))\n");
         MainWindow w;
-        w.show();
-        bool ok = true;
-        QVERIFY(openAndWait(w, syntax, &ok));
-        QVERIFY(!ok);
+        QCOMPARE(openScript(w, syntax), std::optional<bool>(false));
         QCOMPARE(w.scriptEditorDock()->errorLines(), QList<int>{3});
         QVERIFY(w.scriptEditorDock()->annotationAt(3).startsWith(QStringLiteral("SyntaxError")));
-        QVERIFY(openAndWait(w, compile, &ok));
-        QVERIFY(!ok);
+        QCOMPARE(openScript(w, compile), std::optional<bool>(false));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QCOMPARE(dock->text(), readFile(compile));
         // The compile error is marked on the construct line that failed, not on the call.
@@ -311,11 +286,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = writeScript(dir, QStringLiteral("rerun.py"), "x = 1\nprint(x)\n");
         MainWindow w;
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        bool ok = false;
-        QVERIFY(openAndWait(w, path, &ok));
-        QVERIFY(ok);
+        QCOMPARE(openScript(w, path), std::optional<bool>(true));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QsciScintilla* editor = dock->editor();
         editor->setFocus();
@@ -400,6 +371,29 @@ private slots:
         QCOMPARE(w.nodeInspectorDock()->property(QStringLiteral("Name")), expected.front());
         QVERIFY(w.irTextView()->textCursor().block().text().startsWith(QStringLiteral("  ") + expected.front() +
                                                                        QStringLiteral(" = Assign(")));
+        // Stepping to an earlier pass selects that line's nodes in its IR.
+        const QString finalIr = w.irTextView()->toPlainText();
+        irscope::ui::PassTimelineDock* timeline = w.passTimelineDock();
+        while (w.irTextView()->toPlainText() == finalIr && timeline->currentRow() > 0) {
+            QSignalSpy shown(&w, &MainWindow::snapshotShown);
+            timeline->previousAction()->trigger();
+            QVERIFY(shown.wait(20000));
+            QVERIFY(waitIdle(w));
+        }
+        const QString earlierIr = w.irTextView()->toPlainText();
+        QVERIFY(earlierIr != finalIr);
+        QStringList earlier = nodesOfLineInText(earlierIr, QStringLiteral("load_elim_fwd_bwd.py"), assignLine);
+        QVERIFY(!earlier.isEmpty());
+        QCOMPARE(w.nodeInspectorDock()->property(QStringLiteral("Name")), earlier.front());
+        earlier.sort();
+        QCOMPARE(selectedNames(w.graphView()), earlier);
+        while (w.irTextView()->toPlainText() != finalIr) {
+            QSignalSpy shown(&w, &MainWindow::snapshotShown);
+            timeline->nextAction()->trigger();
+            QVERIFY(shown.wait(20000));
+            QVERIFY(waitIdle(w));
+        }
+        QCOMPARE(selectedNames(w.graphView()), sortedExpected);
         // Clicking the same line again (after another selection) selects them again.
         const int returnLine = lineOf(script, QStringLiteral("return grads"));
         clickLine(dock->editor(), returnLine);
@@ -410,6 +404,39 @@ private slots:
         // A line that made no node changes nothing.
         clickLine(dock->editor(), lineOf(script, QStringLiteral("import numpy as np")));
         QCOMPARE(selectedNames(w.graphView()), sortedExpected);
+    }
+
+    void aLineInAnUnrolledLoopSelectsEveryIteration() {
+        // if_net's loop is unrolled 100 times; `x = x - y` made one Sub in each ✓ branch graph.
+        const QString path = QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/if_vs_select.py");
+        MainWindow w;
+        QCOMPARE(openScript(w, path), std::optional<bool>(true));
+        QVERIFY(waitIdle(w));
+        const int line = lineOf(readFile(path), QStringLiteral("x = x - y"));
+        QVERIFY(line > 0);
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        dock->editor()->setFocus();
+        clickLine(dock->editor(), line);
+        QVERIFY(QTest::qWaitFor([&] { return !w.isBusy(); }, 60000));
+        QCOMPARE(w.nodeInspectorDock()->property(QStringLiteral("Op")), QStringLiteral("Sub"));
+        // Every one is selected: the current one's box (its graph expanded), the others' boxes
+        // or, inside collapsed graphs, their graph's box.
+        const irscope::ui::GraphModel& model = w.graphView()->model();
+        const QString where = QStringLiteral("if_vs_select.py:%1 ").arg(line);
+        int subs = 0;
+        for (int k = 0; k < static_cast<int>(model.nodes().size()); ++k) {
+            const irscope::ui::ModelNode& mn = model.nodes()[static_cast<std::size_t>(k)];
+            if (mn.user != nullptr || !mn.tooltip.contains(where)) {
+                continue;
+            }
+            ++subs;
+            QVERIFY(mn.label.startsWith(QStringLiteral("Sub\n")));
+            NodeItem* item = w.graphView()->itemFor(k);
+            QVERIFY(item != nullptr && item->isSelected());
+        }
+        QCOMPARE(subs, 100);
+        const NodeItem* current = w.graphView()->itemFor(model.indexOf(w.nodeInspectorDock()->node()));
+        QVERIFY(current != nullptr && !current->isGroup() && current->isSelected());
     }
 
     void clickingAnInputRowMovesTheSelection() {

@@ -326,7 +326,8 @@ void GraphView::selectModelNodes(std::vector<int> nodes) {
         requestLayout();
         return;
     }
-    NodeItem* first = itemFor(nodes.front());
+    // While a layout is running the items on screen are the previous layout's.
+    NodeItem* first = awaiting_ ? nullptr : itemFor(nodes.front());
     if (first == nullptr) {
         pendingSelect_ = std::move(nodes);  // its layout is still running
         return;

@@ -255,6 +255,7 @@ void MainWindow::openFile(const QString& path) {
         return;
     }
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    sourceLine_ = 0;
     loadingIr_ = true;
     watcher_.setFuture(QtConcurrent::run(&loadIrFile, path));
 }
@@ -309,6 +310,7 @@ void MainWindow::runEditorScript() {
 
 void MainWindow::startScript(const QString& path, const std::optional<QByteArray>& source) {
     runner_ = std::make_shared<session::ScriptRunner>();
+    sourceLine_ = 0;
     script_ = LoadedScript();
     script_.path = path;
     outputDock_->clear();
@@ -466,6 +468,10 @@ void MainWindow::showDocument(LoadedIr result) {
                               .arg(doc_.counts.graphs)
                               .arg(doc_.counts.nodes)
                               .arg(doc_.counts.cnodes));
+    if (sourceLine_ > 0) {
+        // The same script line's nodes in this IR (what the pass made of them).
+        syncSelection(nodesAtSourceLine(sourceLine_), SelectionOrigin::Source);
+    }
 }
 
 void MainWindow::jumpToGraph(int row) {
@@ -630,6 +636,9 @@ void MainWindow::syncSelection(const std::vector<const ir::Node*>& nodes, Select
         return;
     }
     const ir::Node* node = nodes.front();
+    if (from != SelectionOrigin::Source) {
+        sourceLine_ = 0;
+    }
     if (from != SelectionOrigin::Graph) {
         syncing_ = true;
         graphView_->selectNodes(nodes);
@@ -712,6 +721,7 @@ void MainWindow::selectNodesAtSourceLine(int line) {
     }
     statusBar()->showMessage(tr("Line %1: %n node(s) selected", nullptr, static_cast<int>(nodes.size())).arg(line),
                              4000);
+    sourceLine_ = line;
     syncSelection(nodes, SelectionOrigin::Source);
 }
 

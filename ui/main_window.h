@@ -134,6 +134,9 @@ private:
     StatisticsDock* statisticsDock_ = nullptr;
     ScriptEditorDock* editorDock_ = nullptr;
     NodeInspectorDock* inspectorDock_ = nullptr;
+    // The script line whose nodes were selected last (0: the selection came from elsewhere);
+    // stepping to another pass selects that line's nodes in the new IR.
+    int sourceLine_ = 0;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

@@ -318,23 +318,17 @@ void ScriptEditorDock::setProblems(const QList<ScriptProblem>& problems) {
     }
 }
 
-QList<int> ScriptEditorDock::errorLines() const {
+QList<int> ScriptEditorDock::markerLines(int marker) const {
     QList<int> out;
-    for (int l = editor_->markerFindNext(0, 1 << kErrorMarker); l >= 0;
-         l = editor_->markerFindNext(l + 1, 1 << kErrorMarker)) {
+    for (int l = editor_->markerFindNext(0, 1 << marker); l >= 0; l = editor_->markerFindNext(l + 1, 1 << marker)) {
         out << l + 1;
     }
     return out;
 }
 
-QList<int> ScriptEditorDock::frameLines() const {
-    QList<int> out;
-    for (int l = editor_->markerFindNext(0, 1 << kFrameMarker); l >= 0;
-         l = editor_->markerFindNext(l + 1, 1 << kFrameMarker)) {
-        out << l + 1;
-    }
-    return out;
-}
+QList<int> ScriptEditorDock::errorLines() const { return markerLines(kErrorMarker); }
+
+QList<int> ScriptEditorDock::frameLines() const { return markerLines(kFrameMarker); }
 
 QString ScriptEditorDock::annotationAt(int line) const { return editor_->annotation(line - 1); }
 

@@ -85,6 +85,7 @@ protected:
 
 private:
     void updateTitle();
+    QList<int> markerLines(int marker) const;  // 1-based lines carrying `marker`
     void onCursorMoved(int line, int index);
     void emitLine(int line);
     void activateProblem(QListWidgetItem* item);
