@@ -9,6 +9,7 @@
 #include <QListWidget>
 #include <QPlainTextEdit>
 #include <QRegularExpression>
+#include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTextBlock>
 #include <QTreeWidget>
@@ -118,6 +119,14 @@ void clickLine(QsciScintilla* editor, int line) {
     QTest::mouseClick(editor->viewport(), Qt::LeftButton, {}, QPoint(x + 1, y + h / 2));
 }
 
+// Types `text` and Return at the start of 1-based `line`, as a user would.
+void typeLine(QsciScintilla* editor, int line, const QString& text) {
+    editor->setFocus();
+    editor->setCursorPosition(line - 1, 0);
+    QTest::keyClicks(editor, text);
+    QTest::keyClick(editor, Qt::Key_Return);
+}
+
 void clickRow(QTreeWidget* tree, QTreeWidgetItem* row) {
     tree->scrollToItem(row);
     const QRect r = tree->visualItemRect(row);  // all columns: may be wider than the viewport
@@ -196,10 +205,7 @@ private slots:
         QCOMPARE(openScript(w, path), std::optional<bool>(true));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QsciScintilla* editor = dock->editor();
-        editor->setFocus();
-        editor->setCursorPosition(1, 0);
-        QTest::keyClicks(editor, QStringLiteral("y = 2"));
-        QTest::keyClick(editor, Qt::Key_Return);
+        typeLine(editor, 2, QStringLiteral("y = 2"));
         QVERIFY(dock->isModified());
         QVERIFY2(dock->windowTitle().endsWith(QStringLiteral(" *")), qPrintable(dock->windowTitle()));
         QCOMPARE(readFile(path), QStringLiteral("x = 1\nprint(x)\n"));  // not saved yet
@@ -289,10 +295,7 @@ private slots:
         QCOMPARE(openScript(w, path), std::optional<bool>(true));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QsciScintilla* editor = dock->editor();
-        editor->setFocus();
-        editor->setCursorPosition(1, 0);
-        QTest::keyClicks(editor, QStringLiteral("print(undefined_name)"));
-        QTest::keyClick(editor, Qt::Key_Return);
+        typeLine(editor, 2, QStringLiteral("print(undefined_name)"));
         QSignalSpy done(&w, &MainWindow::loadFinished);
         QTest::keyClick(editor, Qt::Key_F5);
         QVERIFY(done.wait(60000));
@@ -344,6 +347,12 @@ private slots:
         QVERIFY(source != nullptr && source->childCount() == 1);
         QVERIFY(source->child(0)->text(0).endsWith(QStringLiteral(":%1, 18~33").arg(readLine)));
         QCOMPARE(source->child(0)->text(1), QStringLiteral("out = x * self.weight + out"));
+        // Clicking the location shows its line in the script again.
+        dock->editor()->setCursorPosition(0, 0);
+        dock->clearLocation();
+        clickRow(inspector->tree(), source->child(0));
+        QCOMPARE(dock->highlightedLine(), readLine);
+        QCOMPARE(dock->cursorLine(), readLine);
         // The IR text follows too.
         QVERIFY(w.irTextView()->textCursor().block().text().startsWith(QStringLiteral("  ") + load + QStringLiteral(" = Load(")));
     }
@@ -404,6 +413,12 @@ private slots:
         // A line that made no node changes nothing.
         clickLine(dock->editor(), lineOf(script, QStringLiteral("import numpy as np")));
         QCOMPARE(selectedNames(w.graphView()), sortedExpected);
+        // Once the script is edited its lines no longer match the IR: nothing is selected
+        // by line until it runs again.
+        typeLine(dock->editor(), 1, QStringLiteral("# edited"));
+        clickLine(dock->editor(), returnLine + 1);
+        QCOMPARE(selectedNames(w.graphView()), sortedExpected);
+        QVERIFY(w.statusBar()->currentMessage().contains(QStringLiteral("edited")));
     }
 
     void aLineInAnUnrolledLoopSelectsEveryIteration() {

@@ -119,6 +119,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     splitDockWidget(editorDock_, inspectorDock_, Qt::Vertical);
     connect(inspectorDock_, &NodeInspectorDock::nodeActivated, this,
             [this](const ir::Node* node) { syncSelection({node}, SelectionOrigin::Inspector); });
+    connect(inspectorDock_, &NodeInspectorDock::locationActivated, editorDock_, &ScriptEditorDock::showLocation);
     connect(compilationsDock_, &CompilationsDock::compileSelected, this, &MainWindow::showCompile);
     connect(timelineDock_, &PassTimelineDock::snapshotSelected, this, &MainWindow::showSnapshot);
 
@@ -712,6 +713,13 @@ std::vector<const ir::Node*> MainWindow::nodesAtSourceLine(int line) const {
 
 void MainWindow::selectNodesAtSourceLine(int line) {
     if (!doc_.ok()) {
+        return;
+    }
+    if (session_ != nullptr && editorDock_->isScriptFile(QString::fromStdString(session_->scriptPath)) &&
+        editorDock_->text().toStdString() != session_->scriptText) {
+        // The lines no longer say where the IR's nodes came from.
+        statusBar()->showMessage(tr("The script was edited since it ran: run it again (F5) to select by line"),
+                                 4000);
         return;
     }
     const std::vector<const ir::Node*> nodes = nodesAtSourceLine(line);

@@ -12,6 +12,8 @@ namespace irscope::ui {
 namespace {
 
 constexpr int kNodeRole = Qt::UserRole + 1;
+constexpr int kFileRole = Qt::UserRole + 2;  // a Source row: its file and line
+constexpr int kLineRole = Qt::UserRole + 3;
 
 QString q(const std::string& s) { return QString::fromStdString(s); }
 QString q(std::string_view s) { return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())); }
@@ -109,6 +111,8 @@ const ir::Node* NodeInspectorDock::nodeOfRow(const QTreeWidgetItem* item) {
 void NodeInspectorDock::activate(QTreeWidgetItem* item) {
     if (const ir::Node* n = nodeOfRow(item)) {
         emit nodeActivated(n);
+    } else if (item != nullptr && item->data(0, kLineRole).toInt() > 0) {
+        emit locationActivated(item->data(0, kFileRole).toString(), item->data(0, kLineRole).toInt());
     }
 }
 
@@ -215,6 +219,8 @@ void NodeInspectorDock::showNode(const ir::Node* node, const GraphModel& model) 
                 where += QStringLiteral(", %1~%2").arg(loc.col).arg(loc.colEnd);
             }
             QTreeWidgetItem* row = addRow(source, where, q(loc.text).trimmed());
+            row->setData(0, kFileRole, q(loc.file));
+            row->setData(0, kLineRole, loc.line);
             row->setToolTip(1, q(loc.text) + (loc.note.empty() ? QString() : QLatin1Char('\n') + q(loc.note)));
         }
     }

@@ -3,7 +3,8 @@
 // the op it calls, its abstract (dtype and shape), value or default, the graph it belongs
 // to, its scope, its attributes (primitive_attrs, cnode attrs, primal attrs), its source
 // locations with the lines' text, and its inputs and users as rows; clicking (or pressing
-// Enter on) an input or user emits nodeActivated() so the window selects it everywhere.
+// Enter on) an input or user emits nodeActivated() so the window selects it everywhere, and
+// a source location emits locationActivated() so the script shows that line.
 #pragma once
 
 #include <QDockWidget>
@@ -38,6 +39,8 @@ public:
 
 signals:
     void nodeActivated(const irscope::ir::Node* node);
+    // A Source row was clicked: its file and 1-based line.
+    void locationActivated(const QString& file, int line);
 
 private:
     void activate(QTreeWidgetItem* item);
