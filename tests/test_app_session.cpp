@@ -21,6 +21,7 @@
 
 #include "compilations_dock.h"
 #include "compilations_model.h"
+#include "gui_fixture.h"
 #include "main_window.h"
 #include "output_dock.h"
 #include "pass_timeline_dock.h"
@@ -30,6 +31,9 @@
 #include "session/pass_stats.h"
 #include "session/run_script.h"
 
+using gui_test::openAndWait;
+using gui_test::waitIdle;
+using gui_test::writeScript;
 using irscope::ui::CompilationsModel;
 using irscope::ui::MainWindow;
 using irscope::ui::PassTimelineModel;
@@ -56,37 +60,11 @@ class TestAppSession : public QObject {
     Q_OBJECT
 
 private:
-    static bool openAndWait(MainWindow& w, const QString& path, bool* ok = nullptr) {
-        QSignalSpy spy(&w, &MainWindow::loadFinished);
-        w.openFile(path);
-        if (!spy.wait(120000)) {
-            return false;
-        }
-        if (ok != nullptr) {
-            *ok = spy.takeFirst().at(0).toBool();
-        }
-        return true;
-    }
-
     // Shows `w`, opens `path` and waits: true when the open finished and reported failure.
     static bool opensWithAnError(MainWindow& w, const QString& path) {
         w.show();
         bool ok = true;
         return openAndWait(w, path, &ok) && !ok;
-    }
-
-    // Writes `text` as `name` in `dir`; returns its path (empty on failure).
-    static QString writeScript(const QTemporaryDir& dir, const QString& name, const QByteArray& text) {
-        const QString path = dir.filePath(name);
-        QFile f(path);
-        if (!f.open(QIODevice::WriteOnly) || f.write(text) != text.size()) {
-            return {};
-        }
-        return path;
-    }
-
-    static bool waitIdle(MainWindow& w) {
-        return QTest::qWaitFor([&] { return !w.isBusy(); }, 120000);
     }
 
 private slots:

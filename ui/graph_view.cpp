@@ -12,6 +12,8 @@
 #include <QWheelEvent>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 #include "graph_minimap.h"
 #include "graph_scene.h"
 #include "layout/graphviz.h"
@@ -74,8 +76,9 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
 }
 
 // Layout threads still running keep only their own copies (DOT text in, geometry out), so
-// the view can go away while Graphviz finishes an abandoned layout.
-GraphView::~GraphView() = default;
+// the view can go away while Graphviz finishes an abandoned layout. The scene, deleted after
+// this object's members, must not report its items' deselection to a half-destroyed view.
+GraphView::~GraphView() { disconnect(scene(), nullptr, this, nullptr); }
 
 void GraphView::setModule(std::shared_ptr<const ir::Module> module, int budget) {
     GraphModel model;
@@ -91,7 +94,7 @@ void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel mo
     model_.expandWithin(budget);
     matches_.clear();
     current_ = -1;
-    pendingSelect_.reset();
+    pendingSelect_.clear();
     pendingGroup_.reset();
     fitPending_ = true;
     requestLayout();
@@ -197,10 +200,8 @@ void GraphView::applyLayout(std::uint64_t, LayoutOutcome& outcome) {
             }
         }
     }
-    if (pendingSelect_) {
-        const int n = *pendingSelect_;
-        pendingSelect_.reset();
-        selectModelNode(n);
+    if (!pendingSelect_.empty()) {
+        selectModelNodes(std::exchange(pendingSelect_, {}));
     }
     minimap_->refit();
     placeOverlays();
@@ -305,29 +306,41 @@ void GraphView::onSelectionChanged() {
     }
 }
 
-void GraphView::selectNode(const ir::Node* node) {
-    const int n = model_.indexOf(node);
-    if (n >= 0) {
-        selectModelNode(n);
+void GraphView::selectNode(const ir::Node* node) { selectNodes({node}); }
+
+void GraphView::selectNodes(const std::vector<const ir::Node*>& nodes) {
+    std::vector<int> indices;
+    for (const ir::Node* node : nodes) {
+        if (const int n = model_.indexOf(node); n >= 0) {
+            indices.push_back(n);
+        }
+    }
+    if (!indices.empty()) {
+        selectModelNodes(std::move(indices));
     }
 }
 
-void GraphView::selectModelNode(int node) {
-    if (model_.reveal(node)) {
-        pendingSelect_ = node;
+void GraphView::selectModelNodes(std::vector<int> nodes) {
+    if (model_.reveal(nodes.front())) {
+        pendingSelect_ = std::move(nodes);
         requestLayout();
         return;
     }
-    NodeItem* item = itemFor(node);
-    if (item == nullptr) {
-        pendingSelect_ = node;  // its layout is still running
+    // While a layout is running the items on screen are the previous layout's.
+    NodeItem* first = awaiting_ ? nullptr : itemFor(nodes.front());
+    if (first == nullptr) {
+        pendingSelect_ = std::move(nodes);  // its layout is still running
         return;
     }
     selecting_ = true;
     scene()->clearSelection();
-    item->setSelected(true);
+    for (int n : nodes) {
+        if (NodeItem* item = itemFor(n)) {
+            item->setSelected(true);
+        }
+    }
     selecting_ = false;
-    centerOn(item);
+    centerOn(first);
 }
 
 int GraphView::setSearch(const QString& pattern) {
@@ -362,7 +375,7 @@ void GraphView::previousMatch() {
 
 void GraphView::goToMatch(int k) {
     current_ = k;
-    selectModelNode(matches_[static_cast<std::size_t>(k)]);
+    selectModelNodes({matches_[static_cast<std::size_t>(k)]});
 }
 
 void GraphView::refreshHighlights() {

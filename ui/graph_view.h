@@ -77,6 +77,11 @@ public slots:
     // Centres on `node` and selects it, expanding (and re-laying out) its groups if needed.
     void selectNode(const irscope::ir::Node* node);
 
+public:
+    // Selects every node of `nodes` (those inside collapsed groups select their group's box)
+    // and centres on the first, whose groups are expanded as selectNode does. Emits nothing.
+    void selectNodes(const std::vector<const ir::Node*>& nodes);
+
 signals:
     void nodeSelected(const irscope::ir::Node* node);
     void layoutStarted();
@@ -94,7 +99,7 @@ private:
     void applyLayout(std::uint64_t generation, LayoutOutcome& outcome);
     void onSelectionChanged();
     void goToMatch(int k);
-    void selectModelNode(int node);
+    void selectModelNodes(std::vector<int> nodes);
     void refreshHighlights();
     void placeOverlays();
     void updateMinimap();
@@ -108,7 +113,7 @@ private:
     std::shared_ptr<std::atomic<std::uint64_t>> latest_ = std::make_shared<std::atomic<std::uint64_t>>(0);
     int running_ = 0;       // layout threads not finished (abandoned ones included)
     bool awaiting_ = false;  // the newest layout request has not been applied
-    std::optional<int> pendingSelect_;
+    std::vector<int> pendingSelect_;
     std::optional<int> pendingGroup_;
     QHash<qint64, NodeItem*> itemByRef_;
     bool fitPending_ = true;

@@ -30,13 +30,20 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <QHBoxLayout>
+#include <QHash>
 #include <QPointer>
+
+#include <algorithm>
+#include <limits>
 
 #include "compilations_dock.h"
 #include "graph_scene.h"
+#include "node_inspector_dock.h"
 #include "irscope_version.h"
 #include "output_dock.h"
 #include "pass_timeline_dock.h"
+#include "script_editor_dock.h"
+#include "script_problems.h"
 #include "statistics_dock.h"
 
 namespace irscope::ui {
@@ -101,6 +108,18 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     addDockWidget(Qt::BottomDockWidgetArea, statisticsDock_);
     tabifyDockWidget(outputDock_, statisticsDock_);
     outputDock_->raise();
+    // The script and the inspector: a full-height column on the right.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
+    editorDock_ = new ScriptEditorDock(this);
+    addDockWidget(Qt::RightDockWidgetArea, editorDock_);
+    resizeDocks({editorDock_}, {380}, Qt::Horizontal);
+    connect(editorDock_, &ScriptEditorDock::runRequested, this, &MainWindow::runEditorScript);
+    connect(editorDock_, &ScriptEditorDock::lineSelected, this, &MainWindow::selectNodesAtSourceLine);
+    inspectorDock_ = new NodeInspectorDock(this);
+    splitDockWidget(editorDock_, inspectorDock_, Qt::Vertical);
+    connect(inspectorDock_, &NodeInspectorDock::nodeActivated, this,
+            [this](const ir::Node* node) { syncSelection({node}, SelectionOrigin::Inspector); });
+    connect(inspectorDock_, &NodeInspectorDock::locationActivated, editorDock_, &ScriptEditorDock::showLocation);
     connect(compilationsDock_, &CompilationsDock::compileSelected, this, &MainWindow::showCompile);
     connect(timelineDock_, &PassTimelineDock::snapshotSelected, this, &MainWindow::showSnapshot);
 
@@ -143,7 +162,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
             &MainWindow::onScriptFinished);
     connect(&snapshotWatcher_, &QFutureWatcher<LoadedIr>::finished, this,
             &MainWindow::onSnapshotLoaded);
-    connect(graphView_, &GraphView::nodeSelected, this, &MainWindow::showNodeInText);
+    connect(graphView_, &GraphView::nodeSelected, this,
+            [this](const ir::Node* node) { syncSelection({node}, SelectionOrigin::Graph); });
     connect(irText_, &QPlainTextEdit::cursorPositionChanged, this, &MainWindow::selectNodeAtCursor);
     connect(graphView_, &GraphView::layoutStarted, this,
             [this] { statusBar()->showMessage(tr("Laying out the graph…")); });
@@ -171,6 +191,8 @@ void MainWindow::buildMenus() {
     open->setShortcut(QKeySequence::Open);
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
+    file->addAction(editorDock_->saveAction());
+    file->addAction(editorDock_->runAction());
     file->addSeparator();
     QAction* cancel = file->addAction(tr("&Stop Script"), this, &MainWindow::cancelScript);
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
@@ -226,10 +248,15 @@ void MainWindow::openFile(const QString& path) {
         return;
     }
     if (QFileInfo(path).suffix().compare(QStringLiteral("py"), Qt::CaseInsensitive) == 0) {
+        if (!editorDock_->maybeSave()) {
+            return;
+        }
+        editorDock_->openScript(path);  // when unreadable, the run below says why
         startScript(path);
         return;
     }
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
+    sourceLine_ = 0;
     loadingIr_ = true;
     watcher_.setFuture(QtConcurrent::run(&loadIrFile, path));
 }
@@ -271,8 +298,20 @@ void MainWindow::setBusy(bool busy, const QString& what) {
     }
 }
 
-void MainWindow::startScript(const QString& path) {
+void MainWindow::runEditorScript() {
+    if (editorDock_->path().isEmpty()) {
+        return;
+    }
+    if (isLoading()) {
+        statusBar()->showMessage(tr("Still loading; try again when it is done"), 3000);
+        return;
+    }
+    startScript(editorDock_->path(), editorDock_->text().toUtf8());
+}
+
+void MainWindow::startScript(const QString& path, const std::optional<QByteArray>& source) {
     runner_ = std::make_shared<session::ScriptRunner>();
+    sourceLine_ = 0;
     script_ = LoadedScript();
     script_.path = path;
     outputDock_->clear();
@@ -290,8 +329,8 @@ void MainWindow::startScript(const QString& path) {
             Qt::QueuedConnection);
     };
     runningScript_ = true;
-    scriptWatcher_.setFuture(QtConcurrent::run([path, runner = runner_, output] {
-        return runScriptFile(path, runner, output);
+    scriptWatcher_.setFuture(QtConcurrent::run([path, source, runner = runner_, output] {
+        return source ? runScriptSource(path, *source, runner, output) : runScriptFile(path, runner, output);
     }));
 }
 
@@ -320,6 +359,7 @@ void MainWindow::onScriptFinished() {
     } else {
         errorBanner_->hide();
     }
+    editorDock_->setProblems(scriptProblems(script_.error));
     if (script_.session == nullptr) {
         statusBar()->showMessage(tr("Could not open %1").arg(name));
         emit loadFinished(false);
@@ -408,6 +448,8 @@ void MainWindow::onSnapshotLoaded() {
 }
 
 void MainWindow::showDocument(LoadedIr result) {
+    inspectorDock_->clear();  // its rows point into the module being replaced
+    editorDock_->clearLocation();
     doc_ = std::move(result);
     irText_->setPlainText(doc_.text);
     textLines_ = doc_.text.split(QLatin1Char('\n'));
@@ -427,6 +469,10 @@ void MainWindow::showDocument(LoadedIr result) {
                               .arg(doc_.counts.graphs)
                               .arg(doc_.counts.nodes)
                               .arg(doc_.counts.cnodes));
+    if (sourceLine_ > 0) {
+        // The same script line's nodes in this IR (what the pass made of them).
+        syncSelection(nodesAtSourceLine(sourceLine_), SelectionOrigin::Source);
+    }
 }
 
 void MainWindow::jumpToGraph(int row) {
@@ -580,12 +626,111 @@ void MainWindow::selectNodeAtCursor() {
             g = model.group(g).parent;
         }
         if (name.startsWith(QStringLiteral("%para")) || (g >= 0 && model.group(g).title == graph)) {
-            syncing_ = true;
-            graphView_->selectNode(mn.node);
-            syncing_ = false;
+            syncSelection({mn.node}, SelectionOrigin::IrText);
             return;
         }
     }
+}
+
+void MainWindow::syncSelection(const std::vector<const ir::Node*>& nodes, SelectionOrigin from) {
+    if (nodes.empty() || nodes.front() == nullptr || !doc_.ok()) {
+        return;
+    }
+    const ir::Node* node = nodes.front();
+    if (from != SelectionOrigin::Source) {
+        sourceLine_ = 0;
+    }
+    if (from != SelectionOrigin::Graph) {
+        syncing_ = true;
+        graphView_->selectNodes(nodes);
+        syncing_ = false;
+    }
+    if (from != SelectionOrigin::IrText) {
+        showNodeInText(node);
+    }
+    const GraphModel& model = graphView_->model();
+    inspectorDock_->showNode(node, model);
+    if (from == SelectionOrigin::Source) {
+        return;
+    }
+    // The node's innermost location in the script (a constant: its user's).
+    const ir::Node* located = node;
+    if (const int k = model.indexOf(node); node->debug().trace.empty() && k >= 0) {
+        if (const ir::CNode* user = model.nodes()[static_cast<std::size_t>(k)].user) {
+            located = user;
+        }
+    }
+    const auto& trace = located->debug().trace;
+    for (auto it = trace.rbegin(); it != trace.rend(); ++it) {
+        if (it->line > 0 && editorDock_->isScriptFile(QString::fromStdString(it->file))) {
+            editorDock_->showLocation(QString::fromStdString(it->file), it->line);
+            return;
+        }
+    }
+    editorDock_->clearLocation();
+}
+
+std::vector<const ir::Node*> MainWindow::nodesAtSourceLine(int line) const {
+    // Nodes whose location starts on the line; failing that, those whose span covers it
+    // most narrowly (a statement over several lines).
+    std::vector<const ir::Node*> exact;
+    std::vector<const ir::Node*> covering;
+    int narrowest = std::numeric_limits<int>::max();
+    QHash<QString, bool> isScript;  // per file name seen
+    for (const ModelNode& mn : graphView_->model().nodes()) {
+        if (mn.user != nullptr) {
+            continue;  // a constant's use: not created by a line of its own
+        }
+        bool onLine = false;
+        int span = std::numeric_limits<int>::max();
+        for (const ir::SourceLocation& loc : mn.node->debug().trace) {
+            const int end = std::max(loc.line, loc.lineEnd);
+            if (loc.line <= 0 || line < loc.line || line > end) {
+                continue;
+            }
+            const QString file = QString::fromStdString(loc.file);
+            auto known = isScript.find(file);
+            if (known == isScript.end()) {
+                known = isScript.insert(file, editorDock_->isScriptFile(file));
+            }
+            if (!*known) {
+                continue;
+            }
+            onLine = onLine || loc.line == line;
+            span = std::min(span, end - loc.line);
+        }
+        if (onLine) {
+            exact.push_back(mn.node);
+        } else if (span < narrowest) {
+            narrowest = span;
+            covering.assign(1, mn.node);
+        } else if (span == narrowest && span != std::numeric_limits<int>::max()) {
+            covering.push_back(mn.node);
+        }
+    }
+    return exact.empty() ? covering : exact;
+}
+
+void MainWindow::selectNodesAtSourceLine(int line) {
+    if (!doc_.ok()) {
+        return;
+    }
+    if (session_ != nullptr && editorDock_->isScriptFile(QString::fromStdString(session_->scriptPath)) &&
+        editorDock_->text().toStdString() != session_->scriptText) {
+        // The lines no longer say where the IR's nodes came from.
+        statusBar()->showMessage(tr("The script was edited since it ran: run it again (F5) to select by line"),
+                                 4000);
+        return;
+    }
+    const std::vector<const ir::Node*> nodes = nodesAtSourceLine(line);
+    if (nodes.empty()) {
+        statusBar()->showMessage(tr("Line %1 created no node in this IR").arg(line), 4000);
+        return;
+    }
+    statusBar()->showMessage(tr("Line %1: %n node(s) selected", nullptr, static_cast<int>(nodes.size())).arg(line),
+                             4000);
+    sourceLine_ = line;
+    syncSelection(nodes, SelectionOrigin::Source);
 }
 
 void MainWindow::addRecentFile(const QString& path) {
@@ -625,6 +770,10 @@ void MainWindow::dropEvent(QDropEvent* e) {
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {
+    if (!editorDock_->maybeSave()) {
+        e->ignore();
+        return;
+    }
     QSettings settings;
     settings.setValue(QStringLiteral("geometry"), saveGeometry());
     settings.setValue(QStringLiteral("windowState"), saveState());

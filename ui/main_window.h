@@ -12,6 +12,7 @@
 
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "ir_loader.h"
 #include "graph_view.h"
@@ -30,8 +31,10 @@ class QToolButton;
 namespace irscope::ui {
 
 class CompilationsDock;
+class NodeInspectorDock;
 class OutputDock;
 class PassTimelineDock;
+class ScriptEditorDock;
 class StatisticsDock;
 
 class MainWindow : public QMainWindow {
@@ -65,6 +68,8 @@ public:
     PassTimelineDock* passTimelineDock() const { return timelineDock_; }
     OutputDock* outputDock() const { return outputDock_; }
     StatisticsDock* statisticsDock() const { return statisticsDock_; }
+    ScriptEditorDock* scriptEditorDock() const { return editorDock_; }
+    NodeInspectorDock* nodeInspectorDock() const { return inspectorDock_; }
     QWidget* busyIndicator() const;
 
 signals:
@@ -81,7 +86,9 @@ private:
     void buildMenus();
     void showOpenDialog();
     void onLoaded();
-    void startScript(const QString& path);
+    // Runs the script at `path`, or `source` named `path` (the editor's text) when given.
+    void startScript(const QString& path, const std::optional<QByteArray>& source = std::nullopt);
+    void runEditorScript();
     void onScriptFinished();
     void showCompile(const session::CompileRecord* compile);
     void showSnapshot(const session::CompileRecord* compile, int snapshot);
@@ -98,6 +105,14 @@ private:
     // putting the cursor on a node's line selects the node.
     void showNodeInText(const ir::Node* node);
     void selectNodeAtCursor();
+    // One selection everywhere: `nodes` (the first one current) are selected in the graph
+    // view, the current one shown in the IR text and the inspector, its source line
+    // highlighted in the script; `from` is the panel the selection came from (left as is).
+    enum class SelectionOrigin { Graph, IrText, Source, Inspector };
+    void syncSelection(const std::vector<const ir::Node*>& nodes, SelectionOrigin from);
+    // The script's line `line` (1-based): selects the nodes created from it.
+    void selectNodesAtSourceLine(int line);
+    std::vector<const ir::Node*> nodesAtSourceLine(int line) const;
 
     QTabWidget* tabs_ = nullptr;
     GraphView* graphView_ = nullptr;
@@ -117,6 +132,11 @@ private:
     PassTimelineDock* timelineDock_ = nullptr;
     OutputDock* outputDock_ = nullptr;
     StatisticsDock* statisticsDock_ = nullptr;
+    ScriptEditorDock* editorDock_ = nullptr;
+    NodeInspectorDock* inspectorDock_ = nullptr;
+    // The script line whose nodes were selected last (0: the selection came from elsewhere);
+    // stepping to another pass selects that line's nodes in the new IR.
+    int sourceLine_ = 0;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

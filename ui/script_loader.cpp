@@ -37,7 +37,14 @@ LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::S
         out.error = QStringLiteral("%1: error: cannot open file: %2").arg(path, f.errorString());
         return out;
     }
-    const QByteArray bytes = f.readAll();
+    return runScriptSource(path, f.readAll(), runner, output);
+}
+
+LoadedScript runScriptSource(const QString& path, const QByteArray& bytes,
+                             const std::shared_ptr<session::ScriptRunner>& runner,
+                             const std::function<void(const QString&)>& output) {
+    LoadedScript out;
+    out.path = path;
     try {
         auto sink = [&output](std::string_view s) {
             if (output) {

@@ -2,6 +2,7 @@
 // path as `irscope-cli run`), and locates its error for the UI.
 #pragma once
 
+#include <QByteArray>
 #include <QString>
 
 #include <functional>
@@ -26,6 +27,10 @@ struct LoadedScript {
 // (on the worker thread). Never throws.
 LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::ScriptRunner>& runner,
                            const std::function<void(const QString&)>& output);
+// The same for `source` (the editor's text, saved or not) named `path`.
+LoadedScript runScriptSource(const QString& path, const QByteArray& source,
+                             const std::shared_ptr<session::ScriptRunner>& runner,
+                             const std::function<void(const QString&)>& output);
 
 // The location an error text names: a diagnostic's leading `file:line:col:` or the last
 // `File "file", line N` of a traceback. Returns false when there is none.
