@@ -33,6 +33,7 @@
 #include <QPointer>
 
 #include "compilations_dock.h"
+#include "execution_dock.h"
 #include "graph_scene.h"
 #include "irscope_version.h"
 #include "output_dock.h"
@@ -100,6 +101,26 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statisticsDock_ = new StatisticsDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, statisticsDock_);
     tabifyDockWidget(outputDock_, statisticsDock_);
+    // Execution: runs the script under the debugger; shows the executed IR and its paused node.
+    executionDock_ = new ExecutionDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, executionDock_);
+    tabifyDockWidget(outputDock_, executionDock_);
+    executionDock_->attachGraphView(graphView_);
+    connect(executionDock_, &ExecutionDock::irReady, this, [this](const LoadedIr& ir) {
+        if (doc_.module != ir.module) {
+            showDocument(ir);
+        }
+    });
+    connect(executionDock_, &ExecutionDock::nodeReached, this, [this](const ir::Node* n) {
+        graphView_->selectNode(n);
+        showNodeInText(n);
+    });
+    connect(executionDock_, &ExecutionDock::printed, outputDock_, &OutputDock::append);
+    connect(this, &MainWindow::loadFinished, executionDock_, [this] {
+        if (!script_.path.isEmpty()) {
+            executionDock_->setScriptPath(script_.path);
+        }
+    });
     outputDock_->raise();
     connect(compilationsDock_, &CompilationsDock::compileSelected, this, &MainWindow::showCompile);
     connect(timelineDock_, &PassTimelineDock::snapshotSelected, this, &MainWindow::showSnapshot);
@@ -185,6 +206,11 @@ void MainWindow::buildMenus() {
     hide->setCheckable(true);
     connect(hide, &QAction::toggled, timelineDock_->hideUnchangedBox(), &QAbstractButton::setChecked);
     connect(timelineDock_->hideUnchangedBox(), &QAbstractButton::toggled, hide, &QAction::setChecked);
+
+    QMenu* debug = menuBar()->addMenu(tr("&Debug"));
+    debug->addActions(executionDock_->debugActions());
+    debug->addSeparator();
+    debug->addAction(executionDock_->toggleBreakpointAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>()) {

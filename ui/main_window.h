@@ -30,6 +30,7 @@ class QToolButton;
 namespace irscope::ui {
 
 class CompilationsDock;
+class ExecutionDock;
 class OutputDock;
 class PassTimelineDock;
 class StatisticsDock;
@@ -65,6 +66,7 @@ public:
     PassTimelineDock* passTimelineDock() const { return timelineDock_; }
     OutputDock* outputDock() const { return outputDock_; }
     StatisticsDock* statisticsDock() const { return statisticsDock_; }
+    ExecutionDock* executionDock() const { return executionDock_; }
     QWidget* busyIndicator() const;
 
 signals:
@@ -117,6 +119,7 @@ private:
     PassTimelineDock* timelineDock_ = nullptr;
     OutputDock* outputDock_ = nullptr;
     StatisticsDock* statisticsDock_ = nullptr;
+    ExecutionDock* executionDock_ = nullptr;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
