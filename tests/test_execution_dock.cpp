@@ -390,6 +390,16 @@ private slots:
         // Run again: the breakpoint still holds.
         QVERIFY(triggerAndPause(dock, dock->runAction()));
         QCOMPARE(dock->stopInfo()->op, std::string("Mul"));
+        // Run to a node selected in the graph view (the executed IR is shown now).
+        QVERIFY(waitForGraph(w));
+        GraphView* view = w.graphView();
+        const irscope::ir::Node* add = ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%1"));
+        QVERIFY(add != nullptr);
+        view->selectNode(add);
+        QVERIFY(dock->runToNodeAction()->isEnabled());
+        QVERIFY(triggerAndPause(dock, dock->runToNodeAction()));
+        QCOMPARE(dock->stopInfo()->op, std::string("Add"));
+        QCOMPARE(dock->stopInfo()->reason, irscope::runtime::StopReason::Advance);
         // Run while paused starts over: the run is stopped and begins again.
         QVERIFY(triggerAndPause(dock, dock->runAction()));
         QCOMPARE(dock->stopInfo()->run, std::uint64_t{1});

@@ -273,6 +273,18 @@ void ExecutionDock::buildActions() {
     toggle_ = make(tr("Toggle &Breakpoint"), QKeySequence(Qt::Key_F9),
                    tr("Set or remove a breakpoint on the node selected in the graph view"),
                    [this] { toggleBreakpointAtSelection(); });
+    runTo_ = make(tr("Run to &Here"), QKeySequence(),
+                  tr("Run until the node selected in the graph view is about to run"), [this] {
+                      const QString loc = graph_ != nullptr ? locationOf(graph_->model(), graph_->selectedNode())
+                                                            : QString();
+                      if (loc.isEmpty() || loc.startsWith(QStringLiteral("%para"))) {
+                          note_->setText(tr("Select a kernel in the graph view to run to."));
+                          note_->show();
+                          return;
+                      }
+                      runTo(loc);
+                  });
+    runTo_->setObjectName(QStringLiteral("debugRunToNode"));
     run_->setObjectName(QStringLiteral("debugRun"));
     continue_->setObjectName(QStringLiteral("debugContinue"));
     pause_->setObjectName(QStringLiteral("debugPause"));
@@ -285,7 +297,7 @@ void ExecutionDock::buildActions() {
 }
 
 QList<QAction*> ExecutionDock::debugActions() const {
-    return {run_, continue_, pause_, stepOver_, stepInto_, stepLine_, finish_, stop_Action_};
+    return {run_, continue_, pause_, stepOver_, stepInto_, stepLine_, finish_, runTo_, stop_Action_};
 }
 
 QWidget* ExecutionDock::buildBreakpointsTab() {
@@ -396,6 +408,7 @@ void ExecutionDock::setScriptPath(const QString& path) {
 void ExecutionDock::attachGraphView(GraphView* view) {
     graph_ = view;
     view->addNodeAction(toggle_);
+    view->addNodeAction(runTo_);
     connect(view, &GraphView::layoutFinished, this, &ExecutionDock::refreshMarks);
     connect(view, &GraphView::nodeSelected, this, &ExecutionDock::onGraphNodeSelected);
 }
@@ -415,6 +428,7 @@ void ExecutionDock::updateActions() {
         a->setEnabled(startable);
     }
     finish_->setEnabled(state_ == State::Paused);
+    runTo_->setEnabled(state_ == State::Paused);
     pause_->setEnabled(state_ == State::Running);
     stop_Action_->setEnabled(isActive());
 }
@@ -528,6 +542,24 @@ void ExecutionDock::resume(Mode mode) {
     }
     stop_.reset();
     setState(State::Running, tr("Running…"));
+    refreshMarks();
+}
+
+void ExecutionDock::runTo(const QString& location) {
+    if (state_ != State::Paused) {
+        return;
+    }
+    note_->hide();
+    try {
+        viewer_->detach();  // the run may write into the buffers shown
+        dbg_.resume({Mode::Advance, location.toStdString()});
+    } catch (const runtime::DebugError& e) {
+        note_->setText(qs(e.what()));
+        note_->show();
+        return;
+    }
+    stop_.reset();
+    setState(State::Running, tr("Running to %1…").arg(location));
     refreshMarks();
 }
 

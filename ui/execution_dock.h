@@ -72,6 +72,8 @@ public:
     void resume(runtime::Debugger::Mode mode);
     void stop();
     void pause();
+    // While paused: runs until a kernel at `location` (the debugger's advance).
+    void runTo(const QString& location);
 
     // Breakpoints and watchpoints; false (and a message on the state line) on a bad location.
     bool addBreakpoint(const QString& location);
@@ -95,6 +97,7 @@ public:
     QAction* pauseAction() const { return pause_; }
     QAction* stopAction() const { return stop_Action_; }
     QAction* toggleBreakpointAction() const { return toggle_; }
+    QAction* runToNodeAction() const { return runTo_; }
     QList<QAction*> debugActions() const;
     QComboBox* deviceBox() const { return device_; }
     QComboBox* loadElimBox() const { return loadElim_; }
@@ -174,6 +177,7 @@ private:
     QAction* pause_ = nullptr;
     QAction* stop_Action_ = nullptr;
     QAction* toggle_ = nullptr;
+    QAction* runTo_ = nullptr;
     QComboBox* device_ = nullptr;
     QComboBox* loadElim_ = nullptr;
     QComboBox* cellReuse_ = nullptr;

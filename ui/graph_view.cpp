@@ -93,6 +93,7 @@ void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel mo
     current_ = -1;
     breakMarks_.clear();
     currentMark_ = -1;
+    focusPending_ = false;
     pendingSelect_.reset();
     pendingGroup_.reset();
     fitPending_ = true;
@@ -339,7 +340,22 @@ void GraphView::selectModelNode(int node) {
     scene()->clearSelection();
     item->setSelected(true);
     selecting_ = false;
+    if (focusPending_) {
+        focusPending_ = false;
+        if (transform().m11() < 1.0) {
+            setTransform(QTransform());
+            updateMinimap();
+        }
+    }
     centerOn(item);
+}
+
+void GraphView::focusNode(const ir::Node* node) {
+    const int n = model_.indexOf(node);
+    if (n >= 0) {
+        focusPending_ = true;
+        selectModelNode(n);
+    }
 }
 
 int GraphView::setSearch(const QString& pattern) {

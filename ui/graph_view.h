@@ -82,6 +82,9 @@ public:
     // An action shown in the context menu of a node; the node is selected before the menu
     // opens, so the action works on selectedNode().
     void addNodeAction(QAction* action);
+    // Selects `node` like selectNode and zooms in to a readable scale (1:1) around it when
+    // the view is zoomed out further: where a debugger stops.
+    void focusNode(const ir::Node* node);
 
 public slots:
     // Centres on `node` and selects it, expanding (and re-laying out) its groups if needed.
@@ -129,6 +132,7 @@ private:
     std::vector<int> breakMarks_;  // model nodes
     int currentMark_ = -1;
     std::vector<QAction*> nodeActions_;
+    bool focusPending_ = false;  // the pending selection zooms in (focusNode)
     QWidget* progress_ = nullptr;
     QLabel* progressLabel_ = nullptr;
     QPushButton* cancel_ = nullptr;

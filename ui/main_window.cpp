@@ -112,7 +112,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         }
     });
     connect(executionDock_, &ExecutionDock::nodeReached, this, [this](const ir::Node* n) {
-        graphView_->selectNode(n);
+        graphView_->focusNode(n);
         showNodeInText(n);
     });
     connect(executionDock_, &ExecutionDock::printed, outputDock_, &OutputDock::append);
