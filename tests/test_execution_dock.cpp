@@ -8,6 +8,7 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -240,8 +241,13 @@ private slots:
         QVERIFY(openAndWait(w, script_));
         ExecutionDock* dock = w.executionDock();
         QVERIFY(dock->addBreakpoint(QStringLiteral("Add")));
+        QSignalSpy located(dock, &ExecutionDock::locationReached);
         QVERIFY(triggerAndPause(dock, dock->continueAction()));
         QCOMPARE(dock->stopInfo()->op, std::string("Add"));
+        // The script editor can follow: Add is `return y + 1`, line 9 of the script.
+        QCOMPARE(located.count(), 1);
+        QCOMPARE(QFileInfo(located.at(0).at(0).toString()).fileName(), QStringLiteral("jit_add.py"));
+        QCOMPARE(located.at(0).at(1).toInt(), 9);
         // Before Add runs: its tensor input, x * 2 = 0, 2, ..., 46 of shape (2, 3, 4).
         QCOMPARE(dock->valueBox()->count(), 1);
         const irscope::runtime::ValueInfo* v = shown(dock);
@@ -404,6 +410,88 @@ private slots:
         QVERIFY(triggerAndPause(dock, dock->runAction()));
         QCOMPARE(dock->stopInfo()->run, std::uint64_t{1});
         QCOMPARE(dock->stopInfo()->op, std::string("Mul"));
+    }
+
+    void disabledBreakpointsDoNotStop() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, script_));
+        ExecutionDock* dock = w.executionDock();
+        QVERIFY(dock->addBreakpoint(QStringLiteral("jit_add.py:8")));  // y = x * 2
+        QVERIFY(!dock->addBreakpoint(QStringLiteral("jit_add.py:99")));
+        QVERIFY(dock->noteLabel()->text().contains(QStringLiteral("99")));
+        QCOMPARE(dock->breakpointList()->topLevelItemCount(), 1);
+        QVERIFY(triggerAndPause(dock, dock->continueAction()));
+        QCOMPARE(dock->stopInfo()->op, std::string("Mul"));
+        QCOMPARE(dock->breakpointList()->topLevelItem(0)->text(2), QStringLiteral("1"));  // hits
+        bool ok = false;
+        QVERIFY(triggerAndFinish(dock, dock->stopAction(), &ok));
+        // Unchecked in the list: the next run goes to its end.
+        dock->breakpointList()->topLevelItem(0)->setCheckState(0, Qt::Unchecked);
+        QVERIFY(!dock->debugger().breakpoints().front().enabled);
+        QVERIFY(triggerAndFinish(dock, dock->continueAction(), &ok));
+        QVERIFY(ok);
+        // Removed with the Remove button.
+        dock->breakpointList()->topLevelItem(0)->setSelected(true);
+        QTest::mouseClick(dock->findChild<QPushButton*>(QStringLiteral("removeBreakpoint")), Qt::LeftButton);
+        QCOMPARE(dock->breakpointList()->topLevelItemCount(), 0);
+        QVERIFY(dock->debugger().breakpoints().empty());
+    }
+
+    void pauseAndStopARunningLoop() {
+        // A tensor while loop: many kernels, so the run is still going when Pause comes.
+        const QString path = dir_.filePath(QStringLiteral("loop.py"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("import numpy as np\n"
+                "import mindspore as ms\n"
+                "from mindspore import Tensor\n\n\n"
+                "@ms.jit\n"
+                "def loop(x, n):\n"
+                "    i = Tensor(0, ms.int32)\n"
+                "    while i < n:\n"
+                "        x = x + 1\n"
+                "        i = i + 1\n"
+                "    return x\n\n\n"
+                "print(loop(Tensor(0, ms.int32), Tensor(10000000, ms.int32)))\n");
+        f.close();
+        MainWindow w;
+        w.show();
+        ExecutionDock* dock = w.executionDock();
+        dock->setScriptPath(path);  // not opened: its normal run would take long
+        QSignalSpy paused(dock, &ExecutionDock::paused);
+        dock->continueAction()->trigger();
+        QCOMPARE(dock->state(), ExecutionDock::State::Running);
+        QVERIFY(dock->pauseAction()->isEnabled());
+        dock->pauseAction()->trigger();
+        QVERIFY(paused.wait(60000));
+        QCOMPARE(dock->stopInfo()->reason, irscope::runtime::StopReason::Pause);
+        // Continue, then Stop while it runs.
+        dock->continueAction()->trigger();
+        QCOMPARE(dock->state(), ExecutionDock::State::Running);
+        bool ok = true;
+        QVERIFY(triggerAndFinish(dock, dock->stopAction(), &ok));
+        QVERIFY(!ok);
+        QVERIFY2(dock->stateLabel()->text().startsWith(QStringLiteral("Stopped")),
+                 qPrintable(dock->stateLabel()->text()));
+    }
+
+    void aFailingRunSaysWhere() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py")));
+        ExecutionDock* dock = w.executionDock();
+        dock->loadElimBox()->setCurrentIndex(4);  // MS_DEV_SIDE_EFFECT_LOAD_ELIM=3: the wrong gradient
+        QSignalSpy located(dock, &ExecutionDock::locationReached);
+        bool ok = true;
+        QVERIFY(triggerAndFinish(dock, dock->continueAction(), &ok));
+        QVERIFY(!ok);
+        QCOMPARE(dock->state(), ExecutionDock::State::Failed);
+        QVERIFY2(dock->stateLabel()->text().startsWith(QStringLiteral("Error at load_elim_fwd_bwd.py:51: AssertionError")),
+                 qPrintable(dock->stateLabel()->text()));
+        QCOMPARE(located.count(), 1);
+        QCOMPARE(located.at(0).at(1).toInt(), 51);
+        QCOMPARE(QSettings().value(QStringLiteral("execution/loadElim")).toInt(), 4);
     }
 
     void debugShortcutsAreUnique() {

@@ -202,10 +202,17 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     });
     dbg_.setSourceLookup([this](std::string_view file) -> std::optional<std::string> {
         std::lock_guard lk(sourceMu_);
-        if (!sourcePath_.empty() && runtime::sourceFileMatches(sourcePath_, file)) {
-            return sourceText_;
+        if (sourcePath_.empty() || !runtime::sourceFileMatches(sourcePath_, file)) {
+            return std::nullopt;
         }
-        return std::nullopt;
+        if (!sourceText_) {  // before a run: the file on disk
+            QFile f(QString::fromStdString(sourcePath_));
+            if (!f.open(QIODevice::ReadOnly)) {
+                return std::nullopt;
+            }
+            sourceText_ = f.readAll().toStdString();
+        }
+        return sourceText_;
     });
 
     // Plugin devices are found off the UI thread (loading OpenCL takes a moment).
@@ -285,6 +292,18 @@ void ExecutionDock::buildActions() {
                       runTo(loc);
                   });
     runTo_->setObjectName(QStringLiteral("debugRunToNode"));
+    breakOnOp_ = make(tr("Break on Every Kernel of This &Op"), QKeySequence(),
+                      tr("A breakpoint on the selected node's op type (AddN, Assign...)"), [this] {
+                          const auto* c = graph_ != nullptr ? ir::nodeCast<ir::CNode>(graph_->selectedNode())
+                                                            : nullptr;
+                          if (c == nullptr || c->primitive() == nullptr) {
+                              note_->setText(tr("Select an op's node in the graph view."));
+                              note_->show();
+                              return;
+                          }
+                          addBreakpoint(qs(c->primitive()->name));
+                      });
+    breakOnOp_->setObjectName(QStringLiteral("debugBreakOnOp"));
     run_->setObjectName(QStringLiteral("debugRun"));
     continue_->setObjectName(QStringLiteral("debugContinue"));
     pause_->setObjectName(QStringLiteral("debugPause"));
@@ -402,12 +421,18 @@ QWidget* ExecutionDock::buildBreakpointsTab() {
 
 void ExecutionDock::setScriptPath(const QString& path) {
     scriptPath_ = path;
+    {
+        std::lock_guard lk(sourceMu_);
+        sourcePath_ = path.toStdString();
+        sourceText_.reset();
+    }
     updateActions();
 }
 
 void ExecutionDock::attachGraphView(GraphView* view) {
     graph_ = view;
     view->addNodeAction(toggle_);
+    view->addNodeAction(breakOnOp_);
     view->addNodeAction(runTo_);
     connect(view, &GraphView::layoutFinished, this, &ExecutionDock::refreshMarks);
     connect(view, &GraphView::nodeSelected, this, &ExecutionDock::onGraphNodeSelected);
@@ -920,9 +945,13 @@ void ExecutionDock::refreshMarks() {
             }
         }
     }
-    const ir::Node* current = state_ == State::Paused && stop_
+    // The paused node, when the view shows the executed IR (an earlier pass's %N is another node).
+    const ir::Node* current = state_ == State::Paused && stop_ && ir_
                                   ? findNode(m, qs(stop_->graph), qs(stop_->nodeName))
                                   : nullptr;
+    if (current != nullptr && ir_->graph->indexOf(current) < 0) {
+        current = nullptr;
+    }
     graph_->setDebugMarks(marks, current);
 }
 

@@ -98,6 +98,7 @@ public:
     QAction* stopAction() const { return stop_Action_; }
     QAction* toggleBreakpointAction() const { return toggle_; }
     QAction* runToNodeAction() const { return runTo_; }
+    QAction* breakOnOpAction() const { return breakOnOp_; }
     QList<QAction*> debugActions() const;
     QComboBox* deviceBox() const { return device_; }
     QComboBox* loadElimBox() const { return loadElim_; }
@@ -166,7 +167,7 @@ private:
     // The script text, for FILE:LINE breakpoints (the debugger asks from any thread).
     std::mutex sourceMu_;
     std::string sourcePath_;
-    std::string sourceText_;
+    std::optional<std::string> sourceText_;  // read at a run's start (or when first asked)
 
     QAction* run_ = nullptr;
     QAction* continue_ = nullptr;
@@ -178,6 +179,7 @@ private:
     QAction* stop_Action_ = nullptr;
     QAction* toggle_ = nullptr;
     QAction* runTo_ = nullptr;
+    QAction* breakOnOp_ = nullptr;
     QComboBox* device_ = nullptr;
     QComboBox* loadElim_ = nullptr;
     QComboBox* cellReuse_ = nullptr;
