@@ -70,6 +70,9 @@ screenshots: build
 	  --view graph resources/examples/load_elim_fwd_bwd.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-stats.png \
 	  --view stats resources/examples/if_vs_select.py
+	MS_DEV_SIDE_EFFECT_LOAD_ELIM=3 QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope \
+	  --screenshot docs/screenshot-execution.png --view execution --break AddN \
+	  resources/examples/load_elim_fwd_bwd.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

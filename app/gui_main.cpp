@@ -3,6 +3,8 @@
 // waits until every piece of work (script run, snapshot parsing, layout) is done, saves the
 // main window as a PNG and exits (0 when FILE opened, 1 otherwise); it works with
 // `-platform offscreen`. A screenshot uses the default window layout and saves no settings.
+// `--view execution` then runs FILE under the debugger to a stop (`--break LOCATION`, as
+// irscope-cli debug takes it; without it, the first kernel) and shows its values.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -14,6 +16,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "execution_dock.h"
 #include "irscope_version.h"
 #include "main_window.h"
 #include "statistics_dock.h"
@@ -72,8 +75,14 @@ int main(int argc, char** argv) {
                                   QStringLiteral("View to screenshot: graph (default), compare, "
                                                  "stats or execution."),
                                   QStringLiteral("VIEW"), QStringLiteral("graph"));
+    const QCommandLineOption breakAt(
+        QStringLiteral("break"),
+        QStringLiteral("With --view execution: where the debug run stops (an op type such as AddN, "
+                       "FILE:LINE, @GRAPH:%N); default: the first kernel."),
+        QStringLiteral("LOCATION"));
     parser.addOption(screenshot);
     parser.addOption(view);
+    parser.addOption(breakAt);
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
@@ -87,7 +96,7 @@ int main(int argc, char** argv) {
                          qPrintable(v));
             return 2;
         }
-        if (v != QStringLiteral("graph") && v != QStringLiteral("stats")) {
+        if (v == QStringLiteral("compare")) {
             std::fprintf(stderr, "irscope: note: the %s view is not built yet; showing the graph view\n",
                          qPrintable(v));
         }
@@ -117,10 +126,43 @@ int main(int argc, char** argv) {
                 window.statisticsDock()->raise();
                 window.resizeDocks({window.statisticsDock()}, {window.height() * 2 / 3}, Qt::Vertical);
             }
-            QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, &window,
-                             [&window, out = parser.value(screenshot)](bool ok) {
-                                 screenshotWhenIdle(window, out, ok);
-                             });
+            if (parser.value(view) == QStringLiteral("execution")) {
+                // Run FILE under the debugger once it opened; shoot when it pauses (or ends).
+                irscope::ui::ExecutionDock* dock = window.executionDock();
+                dock->raise();
+                window.resizeDocks({dock}, {window.height() / 2}, Qt::Vertical);
+                const QString where = parser.value(breakAt);
+                QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, dock, [dock, where] {
+                    auto go = [dock, where] {
+                        if (!where.isEmpty()) {
+                            dock->addBreakpoint(where);
+                            dock->run();
+                        } else {
+                            dock->resume(irscope::runtime::Debugger::Mode::StepInstruction);
+                        }
+                    };
+                    if (dock->devicesScanned()) {
+                        go();
+                    } else {
+                        QObject::connect(dock, &irscope::ui::ExecutionDock::devicesReady, dock, go);
+                    }
+                }, Qt::SingleShotConnection);
+                QObject::connect(dock, &irscope::ui::ExecutionDock::paused, &window,
+                                 [&window, out = parser.value(screenshot)] {
+                                     screenshotWhenIdle(window, out, true);
+                                 }, Qt::SingleShotConnection);
+                QObject::connect(dock, &irscope::ui::ExecutionDock::finished, &window,
+                                 [&window, out = parser.value(screenshot)] {
+                                     std::fprintf(stderr, "irscope: error: --view execution: the run "
+                                                          "ended before it stopped anywhere\n");
+                                     screenshotWhenIdle(window, out, false);
+                                 }, Qt::SingleShotConnection);
+            } else {
+                QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, &window,
+                                 [&window, out = parser.value(screenshot)](bool ok) {
+                                     screenshotWhenIdle(window, out, ok);
+                                 });
+            }
             window.openFile(files.first());
         }
     }

@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
+#include <algorithm>
 #include <string>
 #include <unordered_map>
 
@@ -61,17 +62,32 @@ void NodeItem::setHighlighted(bool on) {
     }
 }
 
+void NodeItem::setDebugMarks(bool breakpoint, bool current) {
+    if (breakpoint_ != breakpoint || current_ != current) {
+        breakpoint_ = breakpoint;
+        current_ = current;
+        update();
+    }
+}
+
 void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*) {
     const bool selected = (opt->state & QStyle::State_Selected) != 0;
     QColor fill = ref_.isGroup ? QColor(0xf3, 0xec, 0xfa) : fillFor(style_);
     if (highlighted_) {
         fill = QColor(0xff, 0xeb, 0x3b);
     }
-    QPen pen(ref_.isGroup ? QColor(0x6a, 0x1b, 0x9a) : borderFor(style_), selected ? 2.5 : 1.0);
+    if (current_) {
+        fill = QColor(0xb9, 0xf6, 0xca);
+    }
+    QPen pen(ref_.isGroup ? QColor(0x6a, 0x1b, 0x9a) : borderFor(style_),
+             selected || current_ ? 2.5 : 1.0);
     if (!ref_.isGroup && style_ == NodeStyle::Monad) {
         pen.setStyle(Qt::DashLine);
     }
-    if (selected) {
+    if (current_) {
+        pen.setColor(QColor(0x1b, 0x8a, 0x3c));
+        pen.setStyle(Qt::SolidLine);
+    } else if (selected) {
         pen.setColor(QColor(0xff, 0x6d, 0x00));
     }
     p->setPen(pen);
@@ -84,6 +100,12 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
         p->drawEllipse(rect_);
     } else {
         p->drawRoundedRect(rect_, 5, 5);
+    }
+    if (breakpoint_) {
+        const double r = std::min(5.0, rect_.height() / 4);
+        p->setPen(QPen(Qt::white, 1.0));
+        p->setBrush(QColor(0xd3, 0x2f, 0x2f));
+        p->drawEllipse(QPointF(rect_.left() + r + 1, rect_.top() + r + 1), r, r);
     }
     // Text is skipped when it would be unreadably small (big views zoomed out).
     if (opt->levelOfDetailFromTransform(p->worldTransform()) < 0.35) {

@@ -35,6 +35,11 @@ public:
     // Search matches are drawn with a yellow fill.
     void setHighlighted(bool on);
     bool isHighlighted() const { return highlighted_; }
+    // Debugger marks: a red dot for a breakpoint, a green fill and border for the node a run
+    // is paused at.
+    void setDebugMarks(bool breakpoint, bool current);
+    bool hasBreakpointMark() const { return breakpoint_; }
+    bool isCurrentMark() const { return current_; }
 
     // Fill and border of a style (also used by the legend and tests).
     static QColor fillFor(NodeStyle s);
@@ -46,6 +51,8 @@ private:
     NodeStyle style_;
     QRectF rect_;
     bool highlighted_ = false;
+    bool breakpoint_ = false;
+    bool current_ = false;
 };
 
 class EdgeItem : public QGraphicsPathItem {

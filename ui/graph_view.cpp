@@ -94,6 +94,9 @@ void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel mo
     model_.expandWithin(budget);
     matches_.clear();
     current_ = -1;
+    breakMarks_.clear();
+    currentMark_ = -1;
+    focusPending_ = false;
     pendingSelect_.clear();
     pendingGroup_.reset();
     fitPending_ = true;
@@ -265,7 +268,15 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
     QMenu menu(this);
     for (QGraphicsItem* it : items(e->pos())) {
         if (it->type() == kNodeItemType) {
-            const auto* node = static_cast<NodeItem*>(it);
+            auto* node = static_cast<NodeItem*>(it);
+            if (!node->isGroup() && !nodeActions_.empty()) {
+                scene()->clearSelection();
+                node->setSelected(true);
+                for (QAction* a : nodeActions_) {
+                    menu.addAction(a);
+                }
+                menu.addSeparator();
+            }
             const int g = node->isGroup() ? node->ref().index
                                           : model_.nodes()[static_cast<std::size_t>(node->ref().index)].group;
             if (node->isGroup()) {
@@ -326,7 +337,8 @@ void GraphView::selectModelNodes(std::vector<int> nodes) {
         requestLayout();
         return;
     }
-    // While a layout is running the items on screen are the previous layout's.
+    // While a layout is in flight the items are the previous layout's (maybe of another
+    // module): select once the new one is applied.
     NodeItem* first = awaiting_ ? nullptr : itemFor(nodes.front());
     if (first == nullptr) {
         pendingSelect_ = std::move(nodes);  // its layout is still running
@@ -340,7 +352,22 @@ void GraphView::selectModelNodes(std::vector<int> nodes) {
         }
     }
     selecting_ = false;
+    if (focusPending_) {
+        focusPending_ = false;
+        if (transform().m11() < 1.0) {
+            setTransform(QTransform());
+            updateMinimap();
+        }
+    }
     centerOn(first);
+}
+
+void GraphView::focusNode(const ir::Node* node) {
+    const int n = model_.indexOf(node);
+    if (n >= 0) {
+        focusPending_ = true;
+        selectModelNodes({n});
+    }
 }
 
 int GraphView::setSearch(const QString& pattern) {
@@ -382,6 +409,7 @@ void GraphView::refreshHighlights() {
     for (NodeItem* item : items_) {
         if (item != nullptr) {
             item->setHighlighted(false);
+            item->setDebugMarks(false, false);
         }
     }
     for (int m : matches_) {
@@ -389,6 +417,42 @@ void GraphView::refreshHighlights() {
             item->setHighlighted(true);  // a collapsed group holding a match lights up too
         }
     }
+    for (int b : breakMarks_) {
+        if (NodeItem* item = itemFor(b)) {
+            item->setDebugMarks(true, item->isCurrentMark());
+        }
+    }
+    if (NodeItem* item = currentMark_ >= 0 ? itemFor(currentMark_) : nullptr) {
+        item->setDebugMarks(item->hasBreakpointMark(), true);
+    }
+}
+
+const ir::Node* GraphView::selectedNode() const {
+    for (QGraphicsItem* it : scene()->selectedItems()) {
+        if (it->type() == kNodeItemType) {
+            const auto* node = static_cast<NodeItem*>(it);
+            if (!node->isGroup()) {
+                return model_.nodes()[static_cast<std::size_t>(node->ref().index)].node;
+            }
+        }
+    }
+    return nullptr;
+}
+
+void GraphView::setDebugMarks(const std::vector<const ir::Node*>& breakpoints,
+                              const ir::Node* current) {
+    breakMarks_.clear();
+    for (const ir::Node* n : breakpoints) {
+        if (const int k = model_.indexOf(n); k >= 0) {
+            breakMarks_.push_back(k);
+        }
+    }
+    currentMark_ = current != nullptr ? model_.indexOf(current) : -1;
+    refreshHighlights();
+}
+
+void GraphView::addNodeAction(QAction* action) {
+    nodeActions_.push_back(action);
 }
 
 void GraphView::zoomBy(double factor) {

@@ -20,6 +20,7 @@
 #include "graph_model.h"
 #include "ir/node.h"
 
+class QAction;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -73,6 +74,18 @@ public:
     void nextMatch();
     void previousMatch();
 
+    // The selected node (not a collapsed group), or nullptr.
+    const ir::Node* selectedNode() const;
+    // Debugger marks, kept across re-layouts and cleared by setModule/setModel: nodes with a
+    // breakpoint (a collapsed group holding one shows it too) and the node a run is paused at.
+    void setDebugMarks(const std::vector<const ir::Node*>& breakpoints, const ir::Node* current);
+    // An action shown in the context menu of a node; the node is selected before the menu
+    // opens, so the action works on selectedNode().
+    void addNodeAction(QAction* action);
+    // Selects `node` like selectNode and zooms in to a readable scale (1:1) around it when
+    // the view is zoomed out further: where a debugger stops.
+    void focusNode(const ir::Node* node);
+
 public slots:
     // Centres on `node` and selects it, expanding (and re-laying out) its groups if needed.
     void selectNode(const irscope::ir::Node* node);
@@ -121,6 +134,10 @@ private:
     QString error_;
     std::vector<int> matches_;
     int current_ = -1;
+    std::vector<int> breakMarks_;  // model nodes
+    int currentMark_ = -1;
+    std::vector<QAction*> nodeActions_;
+    bool focusPending_ = false;  // the pending selection zooms in (focusNode)
     QWidget* progress_ = nullptr;
     QLabel* progressLabel_ = nullptr;
     QPushButton* cancel_ = nullptr;

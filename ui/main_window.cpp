@@ -37,6 +37,7 @@
 #include <limits>
 
 #include "compilations_dock.h"
+#include "execution_dock.h"
 #include "graph_scene.h"
 #include "node_inspector_dock.h"
 #include "irscope_version.h"
@@ -107,6 +108,28 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statisticsDock_ = new StatisticsDock(this);
     addDockWidget(Qt::BottomDockWidgetArea, statisticsDock_);
     tabifyDockWidget(outputDock_, statisticsDock_);
+    // Execution: runs the script under the debugger; shows the executed IR and its paused node.
+    executionDock_ = new ExecutionDock(this);
+    addDockWidget(Qt::BottomDockWidgetArea, executionDock_);
+    tabifyDockWidget(outputDock_, executionDock_);
+    executionDock_->attachGraphView(graphView_);
+    connect(executionDock_, &ExecutionDock::irReady, this, [this](const LoadedIr& ir) {
+        if (doc_.module != ir.module) {
+            showDocument(ir);
+        }
+    });
+    // The paused node: zoomed into view, and shown in the IR text, the inspector and the
+    // script (its source line), as a node selected in the graph is.
+    connect(executionDock_, &ExecutionDock::nodeReached, this, [this](const ir::Node* n) {
+        graphView_->focusNode(n);
+        syncSelection({n}, SelectionOrigin::Graph);
+    });
+    connect(executionDock_, &ExecutionDock::printed, outputDock_, &OutputDock::append);
+    connect(this, &MainWindow::loadFinished, executionDock_, [this] {
+        if (!script_.path.isEmpty()) {
+            executionDock_->setScriptPath(script_.path);
+        }
+    });
     outputDock_->raise();
     // The script and the inspector: a full-height column on the right.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
@@ -207,6 +230,11 @@ void MainWindow::buildMenus() {
     hide->setCheckable(true);
     connect(hide, &QAction::toggled, timelineDock_->hideUnchangedBox(), &QAbstractButton::setChecked);
     connect(timelineDock_->hideUnchangedBox(), &QAbstractButton::toggled, hide, &QAction::setChecked);
+
+    QMenu* debug = menuBar()->addMenu(tr("&Debug"));
+    debug->addActions(executionDock_->debugActions());
+    debug->addSeparator();
+    debug->addAction(executionDock_->toggleBreakpointAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
@@ -718,7 +746,7 @@ void MainWindow::selectNodesAtSourceLine(int line) {
     if (session_ != nullptr && editorDock_->isScriptFile(QString::fromStdString(session_->scriptPath)) &&
         editorDock_->text().toStdString() != session_->scriptText) {
         // The lines no longer say where the IR's nodes came from.
-        statusBar()->showMessage(tr("The script was edited since it ran: run it again (F5) to select by line"),
+        statusBar()->showMessage(tr("The script was edited since it ran: run it again (Ctrl+R) to select by line"),
                                  4000);
         return;
     }

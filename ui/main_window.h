@@ -32,6 +32,7 @@ namespace irscope::ui {
 
 class CompilationsDock;
 class NodeInspectorDock;
+class ExecutionDock;
 class OutputDock;
 class PassTimelineDock;
 class ScriptEditorDock;
@@ -70,6 +71,7 @@ public:
     StatisticsDock* statisticsDock() const { return statisticsDock_; }
     ScriptEditorDock* scriptEditorDock() const { return editorDock_; }
     NodeInspectorDock* nodeInspectorDock() const { return inspectorDock_; }
+    ExecutionDock* executionDock() const { return executionDock_; }
     QWidget* busyIndicator() const;
 
 signals:
@@ -137,6 +139,7 @@ private:
     // The script line whose nodes were selected last (0: the selection came from elsewhere);
     // stepping to another pass selects that line's nodes in the new IR.
     int sourceLine_ = 0;
+    ExecutionDock* executionDock_ = nullptr;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

@@ -102,6 +102,9 @@ struct ValueInfo {
     std::string node;  // the node's line: "%12 = Add(%10, %11)"
     enum class Kind : std::uint8_t { Tensor, Tuple, Scalar, None } kind = Kind::None;
     TensorSummary summary;            // Tensor
+    // Tensor: the value itself. It shares the run's buffer (no copy), so read it only while
+    // the run stays stopped; clone() it to keep the values past a resume.
+    std::optional<Tensor> tensor;
     std::vector<ValueInfo> elements;  // Tuple
     // Tensor: "Tensor[Float32] shape=(2, 3) min=... max=... mean=..."; Scalar: its text.
     std::string header;

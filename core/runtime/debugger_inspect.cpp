@@ -110,6 +110,7 @@ ValueInfo describeValue(const ops::KernelArg& a, std::string name) {
             info.header += fmt::format(" inf={}", s.posInf + s.negInf);
         }
         info.values = formatGraphPrint(t);
+        info.tensor = t;
         return info;
     }
     if (a.isTuple()) {
