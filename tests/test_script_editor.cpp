@@ -1,5 +1,5 @@
 // The Script editor and Node inspector docks in the real main window, offscreen: the opened
-// script's text in the editor, editing, saving and re-running it (F5), errors marked on
+// script's text in the editor, editing, saving and re-running it (Ctrl+R), errors marked on
 // their lines, and one selection across graph view, IR text, inspector and source lines.
 // Also: every pass of a compile keeps the nodes' source locations through the snapshot text.
 #include <QtTest>
@@ -297,7 +297,7 @@ private slots:
         QsciScintilla* editor = dock->editor();
         typeLine(editor, 2, QStringLiteral("print(undefined_name)"));
         QSignalSpy done(&w, &MainWindow::loadFinished);
-        QTest::keyClick(editor, Qt::Key_F5);
+        QTest::keyClick(editor, Qt::Key_R, Qt::ControlModifier);
         QVERIFY(done.wait(60000));
         QVERIFY(!done.takeFirst().at(0).toBool());
         // The unsaved buffer ran: its new line 2 failed; the file is untouched.
@@ -308,7 +308,7 @@ private slots:
         // Fix it and run again: the markers go.
         editor->setSelection(1, 0, 2, 0);
         editor->removeSelectedText();
-        QTest::keyClick(editor, Qt::Key_F5);
+        QTest::keyClick(editor, Qt::Key_R, Qt::ControlModifier);
         QVERIFY(done.wait(60000));
         QVERIFY(done.takeFirst().at(0).toBool());
         QVERIFY(dock->errorLines().isEmpty());

@@ -726,7 +726,7 @@ void MainWindow::selectNodesAtSourceLine(int line) {
     if (session_ != nullptr && editorDock_->isScriptFile(QString::fromStdString(session_->scriptPath)) &&
         editorDock_->text().toStdString() != session_->scriptText) {
         // The lines no longer say where the IR's nodes came from.
-        statusBar()->showMessage(tr("The script was edited since it ran: run it again (F5) to select by line"),
+        statusBar()->showMessage(tr("The script was edited since it ran: run it again (Ctrl+R) to select by line"),
                                  4000);
         return;
     }

@@ -69,9 +69,9 @@ ScriptEditorDock::ScriptEditorDock(QWidget* parent) : QDockWidget(tr("Script"), 
     save_->setEnabled(false);
     run_ = bar->addAction(tr("&Run Script"));
     run_->setObjectName(QStringLiteral("runScript"));
-    run_->setShortcut(QKeySequence(Qt::Key_F5));
+    run_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));  // F5 is the debugger's Continue
     run_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    run_->setToolTip(tr("Run the script as it is in the editor, saved or not (F5, in the editor)"));
+    run_->setToolTip(tr("Run the script as it is in the editor, saved or not (Ctrl+R, in the editor)"));
     run_->setEnabled(false);
     addAction(save_);
     addAction(run_);

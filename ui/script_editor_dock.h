@@ -1,5 +1,5 @@
 // The Script dock: the opened .py script in a QScintilla editor (Python lexer, line numbers,
-// current-line highlight) that can be edited, saved (Ctrl+S) and run again (F5; the run uses
+// current-line highlight) that can be edited, saved (Ctrl+S) and run again (Ctrl+R; the run uses
 // the editor's text, saved or not, under the script's path, so tracebacks name the lines
 // shown). A failed run's problems are marked on their lines: a red margin marker, the line
 // tinted, the failing code underlined and the message in an annotation below it; frames
