@@ -14,6 +14,7 @@
 #include <QTextBlock>
 #include <QTreeWidget>
 
+#include <Qsci/qscilexer.h>
 #include <Qsci/qsciscintilla.h>
 
 #include <fstream>
@@ -265,6 +266,29 @@ private slots:
         QCOMPARE(dock->frameLines(), QList<int>{11});
         QVERIFY2(dock->annotationAt(8).contains(QStringLiteral("For 'Reshape'")), qPrintable(dock->annotationAt(8)));
         QCOMPARE(dock->cursorLine(), 8);
+    }
+
+    void editorFollowsADarkPalette() {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        QsciLexer* lexer = w.scriptEditorDock()->editor()->lexer();
+        QVERIFY(lexer != nullptr);
+        QCOMPARE(lexer->language(), "Python");
+        const int keyword = 5;  // QsciLexerPython::Keyword
+        QVERIFY(lexer->paper(keyword).lightness() > 128);
+        QCOMPARE(lexer->color(keyword), lexer->defaultColor(keyword));
+        QPalette dark = w.palette();
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
+        dark.setColor(QPalette::Text, QColor(0xdd, 0xdd, 0xdd));
+        const QPalette light = w.palette();
+        w.setPalette(dark);
+        QVERIFY(lexer->paper(keyword).lightness() < 128);
+        QVERIFY(lexer->color(keyword).lightness() > 128);
+        QVERIFY(lexer->color(0).lightness() > 128);  // Default text
+        w.setPalette(light);
+        QVERIFY(lexer->paper(keyword).lightness() > 128);
+        QCOMPARE(lexer->color(keyword), lexer->defaultColor(keyword));
     }
 
     void problemsInOtherFilesAreListedWithoutMarker() {
