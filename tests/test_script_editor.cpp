@@ -14,6 +14,7 @@
 #include <QTextBlock>
 #include <QTreeWidget>
 
+#include <Qsci/qscilexer.h>
 #include <Qsci/qsciscintilla.h>
 
 #include <fstream>
@@ -140,7 +141,7 @@ class TestScriptEditor : public QObject {
 
 private:
     // Shows `w` and opens `path`: the result it reported, or nullopt when it did not finish.
-    static std::optional<bool> openScript(MainWindow& w, const QString& path) {
+    static std::optional<bool> openShown(MainWindow& w, const QString& path) {
         w.show();
         bool ok = false;
         if (!QTest::qWaitForWindowExposed(&w) || !openAndWait(w, path, &ok)) {
@@ -151,7 +152,7 @@ private:
 
     // Opens the example and waits until its final IR is laid out.
     static bool openExample(MainWindow& w) {
-        return openScript(w, kExample) == true && waitIdle(w) && w.graphView()->hasGraph();
+        return openShown(w, kExample) == true && waitIdle(w) && w.graphView()->hasGraph();
     }
 
 private slots:
@@ -202,7 +203,7 @@ private slots:
         const QString path = writeScript(dir, QStringLiteral("edit.py"), "x = 1\nprint(x)\n");
         QVERIFY(!path.isEmpty());
         MainWindow w;
-        QCOMPARE(openScript(w, path), std::optional<bool>(true));
+        QCOMPARE(openShown(w, path), std::optional<bool>(true));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QsciScintilla* editor = dock->editor();
         typeLine(editor, 2, QStringLiteral("y = 2"));
@@ -225,7 +226,7 @@ private slots:
                                          "\n"
                                          "print(g(1))\n");
         MainWindow w;
-        QCOMPARE(openScript(w, path), std::optional<bool>(false));
+        QCOMPARE(openShown(w, path), std::optional<bool>(false));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QCOMPARE(dock->errorLines(), QList<int>{4});
         QCOMPARE(dock->frameLines(), QList<int>{6});
@@ -254,10 +255,10 @@ private slots:
                                             "\n"
                                             "print(f(ms.Tensor(np.ones((2, 3), np.float32))))\n");
         MainWindow w;
-        QCOMPARE(openScript(w, syntax), std::optional<bool>(false));
+        QCOMPARE(openShown(w, syntax), std::optional<bool>(false));
         QCOMPARE(w.scriptEditorDock()->errorLines(), QList<int>{3});
         QVERIFY(w.scriptEditorDock()->annotationAt(3).startsWith(QStringLiteral("SyntaxError")));
-        QCOMPARE(openScript(w, compile), std::optional<bool>(false));
+        QCOMPARE(openShown(w, compile), std::optional<bool>(false));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QCOMPARE(dock->text(), readFile(compile));
         // The compile error is marked on the construct line that failed, not on the call.
@@ -265,6 +266,29 @@ private slots:
         QCOMPARE(dock->frameLines(), QList<int>{11});
         QVERIFY2(dock->annotationAt(8).contains(QStringLiteral("For 'Reshape'")), qPrintable(dock->annotationAt(8)));
         QCOMPARE(dock->cursorLine(), 8);
+    }
+
+    void editorFollowsADarkPalette() {
+        MainWindow w;
+        QVERIFY(openExample(w));
+        QsciLexer* lexer = w.scriptEditorDock()->editor()->lexer();
+        QVERIFY(lexer != nullptr);
+        QCOMPARE(lexer->language(), "Python");
+        const int keyword = 5;  // QsciLexerPython::Keyword
+        QVERIFY(lexer->paper(keyword).lightness() > 128);
+        QCOMPARE(lexer->color(keyword), lexer->defaultColor(keyword));
+        QPalette dark = w.palette();
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1e, 0x1e));
+        dark.setColor(QPalette::Window, QColor(0x2d, 0x2d, 0x2d));
+        dark.setColor(QPalette::Text, QColor(0xdd, 0xdd, 0xdd));
+        const QPalette light = w.palette();
+        w.setPalette(dark);
+        QVERIFY(lexer->paper(keyword).lightness() < 128);
+        QVERIFY(lexer->color(keyword).lightness() > 128);
+        QVERIFY(lexer->color(0).lightness() > 128);  // Default text
+        w.setPalette(light);
+        QVERIFY(lexer->paper(keyword).lightness() > 128);
+        QCOMPARE(lexer->color(keyword), lexer->defaultColor(keyword));
     }
 
     void problemsInOtherFilesAreListedWithoutMarker() {
@@ -292,7 +316,7 @@ private slots:
         QTemporaryDir dir;
         const QString path = writeScript(dir, QStringLiteral("rerun.py"), "x = 1\nprint(x)\n");
         MainWindow w;
-        QCOMPARE(openScript(w, path), std::optional<bool>(true));
+        QCOMPARE(openShown(w, path), std::optional<bool>(true));
         ScriptEditorDock* dock = w.scriptEditorDock();
         QsciScintilla* editor = dock->editor();
         typeLine(editor, 2, QStringLiteral("print(undefined_name)"));
@@ -425,7 +449,7 @@ private slots:
         // if_net's loop is unrolled 100 times; `x = x - y` made one Sub in each ✓ branch graph.
         const QString path = QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/if_vs_select.py");
         MainWindow w;
-        QCOMPARE(openScript(w, path), std::optional<bool>(true));
+        QCOMPARE(openShown(w, path), std::optional<bool>(true));
         QVERIFY(waitIdle(w));
         const int line = lineOf(readFile(path), QStringLiteral("x = x - y"));
         QVERIFY(line > 0);
@@ -492,6 +516,30 @@ private slots:
         clickRow(inspector->tree(), back);
         QCOMPARE(inspector->property(QStringLiteral("Name")), m.captured(1));
         QCOMPARE(selectedNames(w.graphView()), QStringList{m.captured(1)});
+    }
+
+    void anIrFileOpensTheScriptItsNodesNameOnSelection() {
+        // The final IR of the example, saved as an .ir file (its locations name the script).
+        irscope::session::ScriptRunner runner;
+        const auto r = runner.run(readFile(kExample).toStdString(), kExample.toStdString(), {});
+        QVERIFY(r.session != nullptr && !r.session->compiles.empty());
+        QTemporaryDir dir;
+        const QString irPath = writeScript(dir, QStringLiteral("final.ir"),
+                                           QByteArray::fromStdString(r.session->compiles.front().snapshots.back().text()));
+        QVERIFY(!irPath.isEmpty());
+        MainWindow w;
+        QCOMPARE(openShown(w, irPath), std::optional<bool>(true));
+        QVERIFY(waitIdle(w));
+        ScriptEditorDock* dock = w.scriptEditorDock();
+        QVERIFY(dock->path().isEmpty());
+        static const QRegularExpression firstLoad(QStringLiteral("\\n  (%\\d+) = Load\\("));
+        const QString load = firstLoad.match(w.irTextView()->toPlainText()).captured(1);
+        NodeItem* item = itemLabelled(w.graphView(), QStringLiteral("Load\n") + load);
+        QVERIFY(item != nullptr);
+        item->setSelected(true);
+        QCOMPARE(dock->path(), kExample);
+        QCOMPARE(dock->text(), readFile(kExample));
+        QCOMPARE(dock->highlightedLine(), lineOf(readFile(kExample), QStringLiteral("out = x * self.weight + out")));
     }
 
     void everyPassKeepsSourceLocations() {

@@ -695,6 +695,14 @@ void MainWindow::syncSelection(const std::vector<const ir::Node*>& nodes, Select
             return;
         }
     }
+    // An .ir file opened with no script: open the script its node names, when it is here.
+    if (editorDock_->path().isEmpty() && !trace.empty() && trace.back().line > 0) {
+        const QString file = QString::fromStdString(trace.back().file);
+        if (QFileInfo(file).isFile() && editorDock_->openScript(file)) {
+            editorDock_->showLocation(file, trace.back().line);
+            return;
+        }
+    }
     editorDock_->clearLocation();
 }
 

@@ -1,8 +1,11 @@
 #include "node_inspector_dock.h"
 
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHeaderView>
 #include <QTreeWidget>
+
+#include <algorithm>
 
 #include "ir/func_graph.h"
 #include "ir/ir_text.h"
@@ -83,7 +86,7 @@ NodeInspectorDock::NodeInspectorDock(QWidget* parent) : QDockWidget(tr("Node Ins
     tree_->setObjectName(QStringLiteral("nodeInspector"));
     tree_->setColumnCount(2);
     tree_->setHeaderLabels({tr("Property"), tr("Value")});
-    tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Interactive);
     tree_->setUniformRowHeights(true);
     tree_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     tree_->setRootIsDecorated(true);
@@ -211,7 +214,8 @@ void NodeInspectorDock::showNode(const ir::Node* node, const GraphModel& model) 
     if (!located->debug().trace.empty()) {
         auto* source = new QTreeWidgetItem(tree_, {tr("Source")});
         for (const ir::SourceLocation& loc : located->debug().trace) {
-            QString where = QStringLiteral("%1:%2").arg(q(loc.file)).arg(loc.line);
+            // The file's name only (the full path is in the tooltip), as `# In file` has it.
+            QString where = QStringLiteral("%1:%2").arg(QFileInfo(q(loc.file)).fileName()).arg(loc.line);
             if (loc.lineEnd > loc.line) {
                 where += QStringLiteral("~%1").arg(loc.lineEnd);
             }
@@ -219,6 +223,7 @@ void NodeInspectorDock::showNode(const ir::Node* node, const GraphModel& model) 
                 where += QStringLiteral(", %1~%2").arg(loc.col).arg(loc.colEnd);
             }
             QTreeWidgetItem* row = addRow(source, where, q(loc.text).trimmed());
+            row->setToolTip(0, q(loc.file));
             row->setData(0, kFileRole, q(loc.file));
             row->setData(0, kLineRole, loc.line);
             row->setToolTip(1, q(loc.text) + (loc.note.empty() ? QString() : QLatin1Char('\n') + q(loc.note)));
@@ -245,6 +250,9 @@ void NodeInspectorDock::showNode(const ir::Node* node, const GraphModel& model) 
         addNodeRow(users, tr("input %1 of").arg(u.index), u.user);
     }
     tree_->expandAll();
+    // Keys fit, but leave the values at least half of the width.
+    tree_->resizeColumnToContents(0);
+    tree_->setColumnWidth(0, std::min(tree_->columnWidth(0), std::max(80, tree_->viewport()->width() / 2)));
 }
 
 }  // namespace irscope::ui

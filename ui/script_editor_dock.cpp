@@ -12,6 +12,8 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
+#include <utility>
+
 #include <algorithm>
 
 #include <Qsci/qscilexerpython.h>
@@ -105,7 +107,6 @@ ScriptEditorDock::ScriptEditorDock(QWidget* parent) : QDockWidget(tr("Script"), 
     editor_->setMarginMarkerMask(kSymbolMargin, (1 << kErrorMarker) | (1 << kFrameMarker));
     editor_->setMarginMarkerMask(0, 0);
     editor_->setCaretLineVisible(true);
-    editor_->setCaretLineBackgroundColor(QColor(0xf2, 0xf5, 0xfa));
     editor_->markerDefine(QsciScintilla::Circle, kErrorMarker);
     editor_->setMarkerBackgroundColor(QColor(0xd0, 0x30, 0x30), kErrorMarker);
     editor_->setMarkerForegroundColor(QColor(0x90, 0x10, 0x10), kErrorMarker);
@@ -113,14 +114,13 @@ ScriptEditorDock::ScriptEditorDock(QWidget* parent) : QDockWidget(tr("Script"), 
     editor_->setMarkerBackgroundColor(QColor(0xe0, 0x90, 0x30), kFrameMarker);
     editor_->setMarkerForegroundColor(QColor(0xa0, 0x60, 0x10), kFrameMarker);
     editor_->markerDefine(QsciScintilla::Background, kErrorLineMarker);
-    editor_->setMarkerBackgroundColor(QColor(0xfd, 0xe4, 0xe4), kErrorLineMarker);
     editor_->markerDefine(QsciScintilla::Background, kNodeLineMarker);
-    editor_->setMarkerBackgroundColor(QColor(0xdc, 0xe9, 0xfb), kNodeLineMarker);
     editor_->indicatorDefine(QsciScintilla::SquiggleIndicator, kErrorIndicator);
     editor_->setIndicatorForegroundColor(QColor(0xd0, 0x20, 0x20), kErrorIndicator);
     editor_->setAnnotationDisplay(QsciScintilla::AnnotationBoxed);
     annotationStyle_ = new QsciStyle(-1, QStringLiteral("error annotation"), QColor(0x7a, 0x10, 0x10),
                                      QColor(0xfd, 0xe8, 0xe8), mono);
+    applyPalette();
     editor_->viewport()->installEventFilter(this);
     connect(editor_, &QsciScintilla::modificationChanged, this, &ScriptEditorDock::updateTitle);
     connect(editor_, &QsciScintilla::cursorPositionChanged, this, &ScriptEditorDock::onCursorMoved);
@@ -143,6 +143,60 @@ ScriptEditorDock::ScriptEditorDock(QWidget* parent) : QDockWidget(tr("Script"), 
 }
 
 ScriptEditorDock::~ScriptEditorDock() { delete annotationStyle_; }
+
+void ScriptEditorDock::changeEvent(QEvent* event) {
+    QDockWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+    }
+}
+
+void ScriptEditorDock::applyPalette() {
+    const QPalette pal = palette();
+    const QColor paper = pal.color(QPalette::Base);
+    const QColor text = pal.color(QPalette::Text);
+    const bool dark = paper.lightness() < 128;
+    auto* lexer = static_cast<QsciLexerPython*>(editor_->lexer());
+    // The lexer's own colours suit a white page; a dark page gets lighter ones.
+    using L = QsciLexerPython;
+    const std::pair<int, QColor> darkColors[] = {
+        {L::Comment, QColor(0x8a, 0xa8, 0x7e)},          {L::CommentBlock, QColor(0x8a, 0xa8, 0x7e)},
+        {L::Number, QColor(0xe0, 0xa0, 0x6a)},           {L::Keyword, QColor(0x82, 0xaa, 0xe8)},
+        {L::DoubleQuotedString, QColor(0xe6, 0xba, 0x78)}, {L::SingleQuotedString, QColor(0xe6, 0xba, 0x78)},
+        {L::TripleSingleQuotedString, QColor(0xd6, 0xae, 0x70)},
+        {L::TripleDoubleQuotedString, QColor(0xd6, 0xae, 0x70)},
+        {L::DoubleQuotedFString, QColor(0xe6, 0xba, 0x78)}, {L::SingleQuotedFString, QColor(0xe6, 0xba, 0x78)},
+        {L::TripleSingleQuotedFString, QColor(0xd6, 0xae, 0x70)},
+        {L::TripleDoubleQuotedFString, QColor(0xd6, 0xae, 0x70)},
+        {L::ClassName, QColor(0x74, 0xc8, 0xb6)},        {L::FunctionMethodName, QColor(0xe8, 0xd0, 0x78)},
+        {L::UnclosedString, QColor(0xff, 0x8a, 0x8a)},   {L::HighlightedIdentifier, QColor(0xc8, 0xa0, 0xe0)},
+        {L::Decorator, QColor(0xc0, 0xd0, 0x60)},
+    };
+    for (int style = 0; style <= L::TripleDoubleQuotedFString; ++style) {
+        lexer->setColor(dark ? text : lexer->defaultColor(style), style);
+    }
+    if (dark) {
+        for (const auto& [style, color] : darkColors) {
+            lexer->setColor(color, style);
+        }
+    }
+    lexer->setPaper(paper);
+    lexer->setDefaultPaper(paper);
+    lexer->setDefaultColor(text);
+    editor_->setCaretForegroundColor(text);
+    editor_->setCaretLineBackgroundColor(dark ? QColor(0x2c, 0x31, 0x3a) : QColor(0xf2, 0xf5, 0xfa));
+    editor_->setMarginsBackgroundColor(pal.color(QPalette::Window));
+    editor_->setMarginsForegroundColor(pal.color(QPalette::PlaceholderText));
+    editor_->setMarkerBackgroundColor(dark ? QColor(0x52, 0x24, 0x28) : QColor(0xfd, 0xe4, 0xe4), kErrorLineMarker);
+    editor_->setMarkerBackgroundColor(dark ? QColor(0x24, 0x3c, 0x5e) : QColor(0xdc, 0xe9, 0xfb), kNodeLineMarker);
+    annotationStyle_->setColor(dark ? QColor(0xff, 0xb4, 0xb4) : QColor(0x7a, 0x10, 0x10));
+    annotationStyle_->setPaper(dark ? QColor(0x3c, 0x1e, 0x22) : QColor(0xfd, 0xe8, 0xe8));
+    for (int line = 0; line < editor_->lines(); ++line) {  // annotations shown take the new colours
+        if (const QString note = editor_->annotation(line); !note.isEmpty()) {
+            editor_->annotate(line, note, *annotationStyle_);
+        }
+    }
+}
 
 bool ScriptEditorDock::openScript(const QString& path, QString* error) {
     QFile f(path);

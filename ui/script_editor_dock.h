@@ -7,6 +7,7 @@
 // under the editor (a click goes to the line). showLocation() highlights a line from
 // outside (the selected node's source line, the current node of a run); putting the cursor
 // on a line, or clicking one, emits lineSelected() so the window selects that line's nodes.
+// The colours follow the palette: a dark palette gets a dark editor.
 #pragma once
 
 #include <QDockWidget>
@@ -82,9 +83,12 @@ signals:
 
 protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;
 
 private:
     void updateTitle();
+    // Colours of the text, margins, caret line and markers for the palette (light or dark).
+    void applyPalette();
     QList<int> markerLines(int marker) const;  // 1-based lines carrying `marker`
     void onCursorMoved(int line, int index);
     void emitLine(int line);
