@@ -32,6 +32,7 @@ namespace irscope::ui {
 class CompilationsDock;
 class OutputDock;
 class PassTimelineDock;
+class SessionSaver;
 class StatisticsDock;
 
 class MainWindow : public QMainWindow {
@@ -49,6 +50,10 @@ public:
     bool isBusy() const;
     // Stops the running script (its compiles so far are kept and shown).
     void cancelScript();
+    // Saves the session shown to `path` (a .irscope file) on a worker thread; false when
+    // there is none or a save is running. sessionSaver() reports the end.
+    bool saveSession(const QString& path);
+    SessionSaver* sessionSaver() const { return sessionSaver_; }
     const LoadedIr& document() const { return doc_; }
     // The session of the last script opened (null before one ran).
     std::shared_ptr<const session::Session> session() const { return session_; }
@@ -80,6 +85,7 @@ protected:
 private:
     void buildMenus();
     void showOpenDialog();
+    void showSaveSessionDialog();
     void onLoaded();
     void startScript(const QString& path);
     void onScriptFinished();
@@ -117,6 +123,7 @@ private:
     PassTimelineDock* timelineDock_ = nullptr;
     OutputDock* outputDock_ = nullptr;
     StatisticsDock* statisticsDock_ = nullptr;
+    SessionSaver* sessionSaver_ = nullptr;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
