@@ -84,8 +84,11 @@ void answerFileDialog(const QString& path) {
             answerFileDialog(path);  // not shown yet
             return;
         }
-        dialog->selectFile(path);
-        dialog->accept();
+        // Typed into the dialog's file name field and confirmed, as a user does.
+        auto* name = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+        QVERIFY(name != nullptr);
+        name->setText(path);
+        QTest::keyClick(name, Qt::Key_Return);
     });
 }
 
