@@ -8,6 +8,7 @@
 #include <cctype>
 #include <memory>
 #include <ostream>
+#include <set>
 #include <stdexcept>
 
 #include "frontend/interp/interpreter.h"
@@ -106,6 +107,20 @@ void listSession(const store::LoadedSession& loaded, const SessionArgs& a, std::
     }
     out << "  settings: " << (s.settings.empty() ? "(none)" : s.settings.toString()) << "\n";
     out << "  output:   " << plural(lineCount(s.output), "line", "lines") << "\n";
+    std::size_t snapshots = 0, raw = 0, compressed = 0;
+    std::set<const util::CompressedText*> texts;
+    for (const session::CompileRecord& c : s.compiles) {
+        for (const session::PassSnapshot& p : c.snapshots) {
+            ++snapshots;
+            if (p.compressed && texts.insert(p.compressed.get()).second) {
+                raw += p.rawSize();
+                compressed += p.compressedSize();
+            }
+        }
+    }
+    out << fmt::format("  IR:       {} ({}): {} bytes printed, {} compressed\n",
+                       plural(snapshots, "snapshot", "snapshots"),
+                       plural(texts.size(), "distinct text", "distinct texts"), raw, compressed);
 
     out << "\nCompiles (" << s.compiles.size() << ")\n";
     if (!s.compiles.empty()) {
