@@ -114,6 +114,7 @@ private:
         auto* save = ran.findChild<QAction*>(QStringLiteral("saveSessionAction"));
         QVERIFY(save != nullptr);
         QCOMPARE(save->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+        QVERIFY(save->isEnabled());
         QSignalSpy saved(ran.sessionSaver(), &SessionSaver::finished);
         answerFileDialog(file);
         save->trigger();
@@ -148,6 +149,7 @@ private slots:
 
     void nothingToSaveBeforeARun() {
         MainWindow w;
+        QVERIFY(!w.findChild<QAction*>(QStringLiteral("saveSessionAction"))->isEnabled());
         QVERIFY(!w.saveSession(dir_.filePath(QStringLiteral("none.irscope"))));
         QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("none.irscope"))));
     }

@@ -185,6 +185,7 @@ void MainWindow::buildMenus() {
         file->addAction(tr("Save &Session…"), this, &MainWindow::showSaveSessionDialog);
     saveSessionAction->setObjectName(QStringLiteral("saveSessionAction"));
     saveSessionAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    saveSessionAction->setEnabled(false);  // until a script ran or a session opened
     file->addSeparator();
     QAction* cancel = file->addAction(tr("&Stop Script"), this, &MainWindow::cancelScript);
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
@@ -344,7 +345,7 @@ void MainWindow::showSaveSessionDialog() {
 
 bool MainWindow::saveSession(const QString& path) {
     if (!sessionSaver_->save(path, script_)) {
-        statusBar()->showMessage(session_ == nullptr ? tr("Nothing to save")
+        statusBar()->showMessage(script_.session == nullptr ? tr("Nothing to save")
                                                      : tr("Still saving; try again when it is done"),
                                  5000);
         return false;
@@ -376,6 +377,7 @@ void MainWindow::onScriptFinished() {
         return;
     }
     session_ = script_.session;
+    findChild<QAction*>(QStringLiteral("saveSessionAction"))->setEnabled(true);
     setWindowTitle(tr("%1 — irscope").arg(name));
     addRecentFile(script_.path);
     const int compiles = static_cast<int>(session_->compiles.size());
