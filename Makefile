@@ -34,34 +34,40 @@ run: build
 test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
 
-# libFuzzer targets for the .ir reader and the script parser, built with clang in their own
+# libFuzzer targets for the .ir reader, the script parser and the session-file loader, built with clang in their own
 # tree (clang-only warnings do not stop it: the gcc build in `make test` enforces -Werror);
 # each runs for FUZZ_SECONDS on a corpus seeded from tests/data.
 fuzz: deps
 	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIRSCOPE_FUZZ=ON -DIRSCOPE_BUILD_UI=OFF \
 	  -DIRSCOPE_WERROR=OFF
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_ir_parser fuzz_py_parser
-	mkdir -p $(FUZZ_DIR)/corpus-ir $(FUZZ_DIR)/corpus-py
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_ir_parser fuzz_py_parser \
+	  fuzz_session_file irscope-cli
+	mkdir -p $(FUZZ_DIR)/corpus-ir $(FUZZ_DIR)/corpus-py $(FUZZ_DIR)/corpus-session
 	cp tests/data/*.ir resources/examples/*.ir $(FUZZ_DIR)/corpus-ir/
 	cp tests/data/py/*.py $(FUZZ_DIR)/corpus-py/
 	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=4096 $(FUZZ_DIR)/corpus-ir
 	$(FUZZ_DIR)/tests/fuzz/fuzz_py_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=4096 -max_len=4096 $(FUZZ_DIR)/corpus-py
+	$(FUZZ_DIR)/app/irscope-cli run resources/examples/jit_class_attr.py \
+	  --session $(FUZZ_DIR)/corpus-session/jit_class_attr.irscope > /dev/null
+	$(FUZZ_DIR)/tests/fuzz/fuzz_session_file -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=4096 -max_len=262144 $(FUZZ_DIR)/corpus-session
 
 # Benchmarks (figures, not pass/fail), in a Release tree of their own.
 bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=ON \
 	  -DIRSCOPE_BENCH=ON
 	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl \
-	  bench_debugger bench_graph_view
+	  bench_debugger bench_graph_view bench_session_file
 	$(BENCH_DIR)/bench/bench_pipeline
 	$(BENCH_DIR)/bench/bench_pipeline --lazy-inline --cell-reuse 1
 	$(BENCH_DIR)/bench/bench_executor
 	$(BENCH_DIR)/bench/bench_opencl
 	$(BENCH_DIR)/bench/bench_debugger
 	$(BENCH_DIR)/bench/bench_graph_view
+	$(BENCH_DIR)/bench/bench_session_file
 
 # The README's pictures, taken by the app itself (irscope --screenshot) offscreen.
 screenshots: build

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -27,6 +28,7 @@
 
 #include "cli_devices.h"
 #include "cli_debug.h"
+#include "cli_session.h"
 #include "cli_run_options.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
@@ -210,6 +212,9 @@ std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequi
 // --cell-reuse N set MS_DEV_SIDE_EFFECT_LOAD_ELIM / MS_DEV_CELL_REUSE for this run (over the
 // environment); --run-stats prints, per execution of a compiled graph, where it ran, its
 // kernels and copies, the memory it held against the plan, and its time (stderr).
+// --session FILE saves the session (script, settings, every compile with its snapshots,
+// every graph run, the output) to FILE, also when the script fails or is interrupted
+// (Ctrl-C then stops the script at its next step instead of killing the process).
 struct RunArgs {
     std::string script;
     std::uint64_t maxSteps = interp::Limits{}.maxSteps;
@@ -218,6 +223,41 @@ struct RunArgs {
     bool passStats = false;
     RunOptionArgs shared;  // --load-elim, --cell-reuse, --device (shared with debug)
     bool runStats = false;
+    std::string sessionFile;
+};
+
+// The runner SIGINT and SIGTERM cancel while `run --session` runs a script.
+session::ScriptRunner* gInterruptible = nullptr;
+
+extern "C" void cancelOnSignal(int sig) {
+    if (gInterruptible != nullptr) {
+        gInterruptible->cancel();  // an atomic store: safe in a signal handler
+    }
+    std::signal(sig, SIG_DFL);  // a second signal ends the process
+}
+
+// Cancels `runner` on SIGINT/SIGTERM while alive (when `active`).
+class InterruptScope {
+public:
+    InterruptScope(session::ScriptRunner& runner, bool active) : active_(active) {
+        if (active_) {
+            gInterruptible = &runner;
+            std::signal(SIGINT, cancelOnSignal);
+            std::signal(SIGTERM, cancelOnSignal);
+        }
+    }
+    ~InterruptScope() {
+        if (active_) {
+            std::signal(SIGINT, SIG_DFL);
+            std::signal(SIGTERM, SIG_DFL);
+            gInterruptible = nullptr;
+        }
+    }
+    InterruptScope(const InterruptScope&) = delete;
+    InterruptScope& operator=(const InterruptScope&) = delete;
+
+private:
+    bool active_;
 };
 
 // The save-graphs level --save-graphs asks for: 1, or MS_DEV_SAVE_GRAPHS when higher.
@@ -243,6 +283,7 @@ int runScript(const RunArgs& a, Streams io) {
         return kExitUsage;
     }
     session::ScriptRunner runner;
+    const InterruptScope interrupts(runner, !a.sessionFile.empty());
     const session::ScriptOutcome outcome = runner.run(
         source, a.script == "-" ? "<stdin>" : a.script, std::move(options),
         [&](std::string_view s) { io.out << s; },
@@ -271,6 +312,9 @@ int runScript(const RunArgs& a, Streams io) {
         }
         io.err.flush();
     }
+    if (!a.sessionFile.empty()) {
+        saveRunSession(a.sessionFile, *session, r, io.err);
+    }
     return r.exitStatus;
 }
 
@@ -295,6 +339,10 @@ std::function<Runner(CLI::App&)> runCommand() {
         sub.add_flag("--run-stats", args->runStats,
                      "after the script, print per graph run its device, kernels (on the device "
                      "/ fallbacks), copies, peak vs planned bytes and time to stderr");
+        sub.add_option("--session", args->sessionFile,
+                       "save the session (compiles with every pass's IR, runs, output) to this "
+                       "file, also when the script fails; read it with 'irscope-cli session' or "
+                       "the desktop app");
         return [args](Streams io) { return runScript(*args, io); };
     };
 }
@@ -321,12 +369,17 @@ const std::vector<Command>& commands() {
              DebugRunner r = declareDebugCommand(sub);
              return [r](Streams io) { return r(std::cin, io.out, io.err); };
          }},
+        {"session", "list a saved session file (run --session), print its statistics or IR",
+         [](CLI::App& sub) -> Runner {
+             SessionRunner r = declareSessionCommand(sub);
+             return [r](Streams io) { return r(io.out, io.err); };
+         }},
     };
     return list;
 }
 
 constexpr const char* kUsageHint =
-    "usage: irscope-cli <dump|dot|svg|json|run|debug|devices> FILE [options]; "
+    "usage: irscope-cli <dump|dot|svg|json|run|debug|devices|session> FILE [options]; "
     "see 'irscope-cli --help'";
 
 int run(int argc, char** argv, Streams io) {

@@ -45,6 +45,7 @@
 #include "pass_timeline_dock.h"
 #include "script_editor_dock.h"
 #include "script_problems.h"
+#include "session_io.h"
 #include "statistics_dock.h"
 
 namespace irscope::ui {
@@ -179,6 +180,15 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     statusBar()->addPermanentWidget(countsLabel_);
     statusBar()->showMessage(tr("Ready"));
 
+    sessionSaver_ = new SessionSaver(this);
+    connect(sessionSaver_, &SessionSaver::finished, this, [this](const QString& path, const QString& error) {
+        if (error.isEmpty()) {
+            statusBar()->showMessage(tr("Saved session to %1").arg(path), 8000);
+        } else {
+            showError(tr("Could not save the session: %1").arg(error));
+            statusBar()->showMessage(tr("Could not save %1").arg(QFileInfo(path).fileName()), 8000);
+        }
+    });
     buildMenus();
     connect(&watcher_, &QFutureWatcher<LoadedIr>::finished, this, &MainWindow::onLoaded);
     connect(&scriptWatcher_, &QFutureWatcher<LoadedScript>::finished, this,
@@ -216,6 +226,11 @@ void MainWindow::buildMenus() {
     rebuildRecentMenu();
     file->addAction(editorDock_->saveAction());
     file->addAction(editorDock_->runAction());
+    QAction* saveSessionAction =
+        file->addAction(tr("Save &Session…"), this, &MainWindow::showSaveSessionDialog);
+    saveSessionAction->setObjectName(QStringLiteral("saveSessionAction"));
+    saveSessionAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    saveSessionAction->setEnabled(false);  // until a script ran or a session opened
     file->addSeparator();
     QAction* cancel = file->addAction(tr("&Stop Script"), this, &MainWindow::cancelScript);
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
@@ -254,7 +269,8 @@ void MainWindow::buildMenus() {
 void MainWindow::showOpenDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open"), QString(),
-        tr("Scripts and IR (*.py *.ir);;Python scripts (*.py);;IR files (*.ir);;All files (*)"));
+        tr("Scripts, IR and sessions (*.py *.ir *.irscope);;Python scripts (*.py);;IR files "
+           "(*.ir);;irscope sessions (*.irscope);;All files (*)"));
     if (!path.isEmpty()) {
         openFile(path);
     }
@@ -275,11 +291,14 @@ void MainWindow::openFile(const QString& path) {
         statusBar()->showMessage(tr("Still loading; try again when it is done"), 3000);
         return;
     }
-    if (QFileInfo(path).suffix().compare(QStringLiteral("py"), Qt::CaseInsensitive) == 0) {
+    const bool session = isSessionFile(path);
+    if (session || QFileInfo(path).suffix().compare(QStringLiteral("py"), Qt::CaseInsensitive) == 0) {
         if (!editorDock_->maybeSave()) {
             return;
         }
-        editorDock_->openScript(path);  // when unreadable, the run below says why
+        if (!session) {
+            editorDock_->openScript(path);  // when unreadable, the run below says why
+        }  // a session's script is shown from the session once it is loaded
         startScript(path);
         return;
     }
@@ -344,7 +363,9 @@ void MainWindow::startScript(const QString& path, const std::optional<QByteArray
     script_.path = path;
     outputDock_->clear();
     errorBanner_->hide();
-    setBusy(true, tr("Running %1…").arg(QFileInfo(path).fileName()));
+    // A saved session shows what its run showed, through the same path, without running.
+    const bool saved = isSessionFile(path);
+    setBusy(true, (saved ? tr("Opening %1…") : tr("Running %1…")).arg(QFileInfo(path).fileName()));
     // Printed text reaches the Output dock as it is printed (queued onto the UI thread).
     QPointer<OutputDock> dock = outputDock_;
     auto output = [dock](const QString& text) {
@@ -357,7 +378,10 @@ void MainWindow::startScript(const QString& path, const std::optional<QByteArray
             Qt::QueuedConnection);
     };
     runningScript_ = true;
-    scriptWatcher_.setFuture(QtConcurrent::run([path, source, runner = runner_, output] {
+    scriptWatcher_.setFuture(QtConcurrent::run([path, source, runner = runner_, output, saved] {
+        if (saved) {
+            return loadSessionFile(path, output);
+        }
         return source ? runScriptSource(path, *source, runner, output) : runScriptFile(path, runner, output);
     }));
 }
@@ -368,6 +392,38 @@ void MainWindow::cancelScript() {
         cancelButton_->setEnabled(false);
         statusBar()->showMessage(tr("Stopping the script…"));
     }
+}
+
+void MainWindow::showSaveSessionDialog() {
+    if (session_ == nullptr) {
+        statusBar()->showMessage(tr("Nothing to save: run a script or open a session first"), 5000);
+        return;
+    }
+    const QFileInfo script(script_.path);
+    const QString suggested = isSessionFile(script_.path)
+                                  ? script_.path
+                                  : script.dir().filePath(script.completeBaseName() +
+                                                          QStringLiteral(".irscope"));
+    QString path = QFileDialog::getSaveFileName(this, tr("Save Session"), suggested,
+                                                tr("irscope sessions (*.irscope)"));
+    if (path.isEmpty()) {
+        return;
+    }
+    if (QFileInfo(path).suffix().isEmpty()) {
+        path += QStringLiteral(".irscope");
+    }
+    saveSession(path);
+}
+
+bool MainWindow::saveSession(const QString& path) {
+    if (!sessionSaver_->save(path, script_)) {
+        statusBar()->showMessage(script_.session == nullptr ? tr("Nothing to save")
+                                                     : tr("Still saving; try again when it is done"),
+                                 5000);
+        return false;
+    }
+    statusBar()->showMessage(tr("Saving session to %1…").arg(path));
+    return true;
 }
 
 void MainWindow::onScriptFinished() {
@@ -394,6 +450,11 @@ void MainWindow::onScriptFinished() {
         return;
     }
     session_ = script_.session;
+    if (isSessionFile(script_.path)) {  // the script as it was when the session was saved
+        editorDock_->showScript(QString::fromStdString(session_->scriptPath),
+                                QString::fromStdString(session_->scriptText));
+    }
+    findChild<QAction*>(QStringLiteral("saveSessionAction"))->setEnabled(true);
     setWindowTitle(tr("%1 — irscope").arg(name));
     addRecentFile(script_.path);
     const int compiles = static_cast<int>(session_->compiles.size());

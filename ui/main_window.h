@@ -36,6 +36,7 @@ class ExecutionDock;
 class OutputDock;
 class PassTimelineDock;
 class ScriptEditorDock;
+class SessionSaver;
 class StatisticsDock;
 
 class MainWindow : public QMainWindow {
@@ -53,6 +54,10 @@ public:
     bool isBusy() const;
     // Stops the running script (its compiles so far are kept and shown).
     void cancelScript();
+    // Saves the session shown to `path` (a .irscope file) on a worker thread; false when
+    // there is none or a save is running. sessionSaver() reports the end.
+    bool saveSession(const QString& path);
+    SessionSaver* sessionSaver() const { return sessionSaver_; }
     const LoadedIr& document() const { return doc_; }
     // The session of the last script opened (null before one ran).
     std::shared_ptr<const session::Session> session() const { return session_; }
@@ -87,6 +92,7 @@ protected:
 private:
     void buildMenus();
     void showOpenDialog();
+    void showSaveSessionDialog();
     void onLoaded();
     // Runs the script at `path`, or `source` named `path` (the editor's text) when given.
     void startScript(const QString& path, const std::optional<QByteArray>& source = std::nullopt);
@@ -140,6 +146,7 @@ private:
     // stepping to another pass selects that line's nodes in the new IR.
     int sourceLine_ = 0;
     ExecutionDock* executionDock_ = nullptr;
+    SessionSaver* sessionSaver_ = nullptr;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

@@ -206,7 +206,11 @@ bool ScriptEditorDock::openScript(const QString& path, QString* error) {
         }
         return false;
     }
-    const QString text = QString::fromUtf8(f.readAll());
+    showScript(path, QString::fromUtf8(f.readAll()));
+    return true;
+}
+
+void ScriptEditorDock::showScript(const QString& path, const QString& text) {
     path_ = path;
     programmatic_ = true;
     editor_->setText(text);
@@ -219,7 +223,6 @@ bool ScriptEditorDock::openScript(const QString& path, QString* error) {
     save_->setEnabled(true);
     run_->setEnabled(true);
     updateTitle();
-    return true;
 }
 
 QString ScriptEditorDock::text() const { return editor_->text(); }

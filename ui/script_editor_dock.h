@@ -34,6 +34,8 @@ public:
     // Loads `path` into the editor (unmodified, problems cleared). False, with the reason in
     // *error, when it cannot be read; the editor keeps what it had.
     bool openScript(const QString& path, QString* error = nullptr);
+    // Shows `text` as the script at `path` (unmodified): a saved session's copy of its script.
+    void showScript(const QString& path, const QString& text);
     QString path() const { return path_; }
     QString text() const;
     bool isModified() const;

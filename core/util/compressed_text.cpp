@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <stdexcept>
+#include <utility>
 
 namespace irscope::util {
 
@@ -26,6 +27,35 @@ CompressedText CompressedText::compress(std::string_view text, int level) {
     }
     c.data_.resize(n);
     c.data_.shrink_to_fit();
+    return c;
+}
+
+CompressedText CompressedText::fromBytes(std::string bytes, std::size_t rawSize,
+                                         std::string* text) {
+    CompressedText c;
+    c.data_ = std::move(bytes);
+    c.rawSize_ = rawSize;
+    if (rawSize == 0 && !c.data_.empty()) {
+        throw std::runtime_error("corrupt compressed text: bytes for an empty text");
+    }
+    if (rawSize != 0) {
+        // Checked before text() allocates: compress() records the size in the frame, and
+        // no zstd frame expands more than 65536-fold (an RLE block: 3 bytes for 128 KiB).
+        const unsigned long long inFrame = ZSTD_getFrameContentSize(c.data_.data(), c.data_.size());
+        if (inFrame != rawSize || rawSize / 65536 > c.data_.size()) {
+            throw std::runtime_error(
+                "corrupt compressed text: " +
+                (inFrame == ZSTD_CONTENTSIZE_ERROR || inFrame == ZSTD_CONTENTSIZE_UNKNOWN
+                     ? std::string("not a zstd frame")
+                     : "the frame holds " + std::to_string(inFrame) + " bytes, not " +
+                           std::to_string(rawSize)));
+        }
+    }
+    std::string t = c.text();
+    c.hash_ = hashOf(t);
+    if (text != nullptr) {
+        *text = std::move(t);
+    }
     return c;
 }
 

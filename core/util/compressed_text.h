@@ -22,6 +22,14 @@ public:
     // (they never are when produced by compress()).
     std::string text() const;
 
+    // The zstd frame as compress() made it (empty for the empty text): what files store.
+    const std::string& bytes() const { return data_; }
+    // A text from stored bytes (a frame of `rawSize` bytes of text, as bytes() gave them),
+    // decompressed once to check them. Throws std::runtime_error when they are corrupt.
+    // The text is written to `text` when it is not null.
+    static CompressedText fromBytes(std::string bytes, std::size_t rawSize,
+                                    std::string* text = nullptr);
+
     std::size_t rawSize() const { return rawSize_; }
     std::size_t compressedSize() const { return data_.size(); }
     // A hash of the original text (std::hash of its bytes: stable within one process
