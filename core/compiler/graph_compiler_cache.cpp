@@ -200,7 +200,12 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::fromDiskCache(
     }
     store::CompileCacheKey key;
     key.dependencies = dependencies(I, *session_);
-    key.scriptPath = key.dependencies.empty() ? std::string() : key.dependencies.front().first;
+    if (!key.dependencies.empty()) {
+        std::error_code ec;
+        const std::filesystem::path script = key.dependencies.front().first;
+        const std::filesystem::path abs = std::filesystem::absolute(script, ec);
+        key.scriptPath = (ec ? script : abs.lexically_normal()).string();
+    }
     key.settings = settings;
     key.ordinal = ordinal;
     key.target = stableText(detail::signatureOf(I, target));

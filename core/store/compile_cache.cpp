@@ -57,7 +57,7 @@ std::string CompileCacheKey::digest() const {
     h.add("irscope compile cache key v1").add(IRSCOPE_VERSION);
     h.add(std::to_string(dependencies.size()));
     for (const auto& [name, text] : dependencies) {
-        h.add(name).add(util::sha256Hex(text));
+        h.add(util::sha256Hex(text));  // the contents, as MindSpore hashes its dependency files
     }
     passes::Settings compileSettings = settings;
     // Dump switches write files; they do not change what is compiled.
