@@ -30,6 +30,7 @@
 #include "cli_debug.h"
 #include "cli_session.h"
 #include "cli_run_options.h"
+#include "cli_stats.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "ir/export_dot.h"
@@ -224,6 +225,7 @@ struct RunArgs {
     RunOptionArgs shared;  // --load-elim, --cell-reuse, --device (shared with debug)
     bool runStats = false;
     std::string sessionFile;
+    std::string statsDb;  // --stats-db PATH|off
 };
 
 // The runner SIGINT and SIGTERM cancel while `run --session` runs a script.
@@ -273,6 +275,7 @@ int runScript(const RunArgs& a, Streams io) {
     const std::string source = readInput(a.script);
     session::ScriptOptions options;
     options.maxSteps = a.maxSteps;
+    options.statsHistory = a.statsDb;
     options.compiler.limits.maxUnroll = a.maxUnroll;
     passes::Settings& overrides = options.compiler.overrides;
     if (!a.saveGraphs.empty()) {
@@ -336,6 +339,9 @@ std::function<Runner(CLI::App&)> runCommand() {
                      "after the script, print per compile each pass's time, node counts, change "
                      "and peak memory to stderr");
         addRunOptions(sub, args->shared);
+        sub.add_option("--stats-db", args->statsDb,
+                       "append this run's compile statistics to this history file ('off': "
+                       "none; default: IRSCOPE_STATS_DB, else $XDG_DATA_HOME/irscope/stats.sqlite)");
         sub.add_flag("--run-stats", args->runStats,
                      "after the script, print per graph run its device, kernels (on the device "
                      "/ fallbacks), copies, peak vs planned bytes and time to stderr");
@@ -374,12 +380,17 @@ const std::vector<Command>& commands() {
              SessionRunner r = declareSessionCommand(sub);
              return [r](Streams io) { return r(io.out, io.err); };
          }},
+        {"stats", "show the statistics history: every compile's time and sizes, per run",
+         [](CLI::App& sub) -> Runner {
+             StatsRunner r = declareStatsCommand(sub);
+             return [r](Streams io) { return r(io.out, io.err); };
+         }},
     };
     return list;
 }
 
 constexpr const char* kUsageHint =
-    "usage: irscope-cli <dump|dot|svg|json|run|debug|devices|session> FILE [options]; "
+    "usage: irscope-cli <dump|dot|svg|json|run|debug|devices|session|stats> FILE [options]; "
     "see 'irscope-cli --help'";
 
 int run(int argc, char** argv, Streams io) {

@@ -158,6 +158,43 @@ private slots:
         QCOMPARE(m.rowOfSnapshot(-5), -1);
     }
 
+    // A compile loaded from the compile cache says so in both models.
+    void modelsMarkACompileFromTheCache() {
+        QTemporaryDir dir;
+        const std::string source =
+            "import numpy as np\nimport mindspore as ms\n"
+            "ms.set_context(enable_compile_cache=True, compile_cache_path='" +
+            dir.path().toStdString() +
+            "')\n@ms.jit\ndef f(x):\n    return x * 2\n"
+            "print(f(ms.Tensor(np.ones(2, np.float32))))\n";
+        std::shared_ptr<const session::Session> runs[2];
+        for (auto& s : runs) {
+            session::ScriptRunner runner;
+            session::ScriptOptions options;
+            options.compiler.readEnvironment = false;
+            s = runner.run(source, "cached.py", options).session;
+            QCOMPARE(s->compiles.size(), std::size_t{1});
+        }
+        QVERIFY(!runs[0]->compiles[0].fromCache);
+        QVERIFY(runs[1]->compiles[0].fromCache);
+        CompilationsModel compiles;
+        compiles.setSession(runs[1]);
+        QCOMPARE(compiles.data(compiles.index(0, CompilationsModel::Status)).toString(),
+                 QStringLiteral("ok (compile cache)"));
+        PassTimelineModel timeline;
+        timeline.setCompile(runs[1], &runs[1]->compiles[0]);
+        QCOMPARE(timeline.rowCount(), 1);  // only the backend actions ran
+        QCOMPARE(timeline.data(timeline.index(0, PassTimelineModel::Pass)).toString(),
+                 QStringLiteral("task_emit  (from the compile cache)"));
+        QVERIFY(timeline.data(timeline.index(0, PassTimelineModel::Pass), Qt::ToolTipRole)
+                    .toString()
+                    .startsWith(QStringLiteral("The compile cache held this graph")));
+        timeline.setCompile(runs[0], &runs[0]->compiles[0]);
+        QVERIFY(!timeline.data(timeline.index(0, PassTimelineModel::Pass))
+                     .toString()
+                     .contains(QStringLiteral("cache")));
+    }
+
     void locatesErrors() {
         QString file;
         int line = 0;

@@ -1,9 +1,15 @@
 // The bundled examples (resources/examples/*.py) as a user runs them: `irscope-cli run X.py`
 // must print what MindSpore prints for the same script. Expected output lives in
-// tests/data/examples/: NAME.out (stdout, required), NAME.err (stderr; when present the
-// script must exit with status 1, otherwise stderr must be empty and the status 0) and
-// NAME.env (optional KEY=VALUE lines added to the environment, e.g.
-// MS_DEV_SIDE_EFFECT_LOAD_ELIM=3).
+// tests/data/examples/: NAME.out (stdout, required), NAME.err (stderr; when it holds more
+// than MindSpore's `[WARNING]` log lines the script must exit with status 1; without it
+// stderr must be empty and the status 0) and NAME.env (optional KEY=VALUE lines added to the
+// environment, e.g. MS_DEV_SIDE_EFFECT_LOAD_ELIM=3). Each run has a fresh working folder
+// holding a copy of the script, so what a script writes there (the compile cache's
+// `my_compile_cache`) starts empty and never lands in the source tree.
+//
+// With the compile cache on (MS_COMPILER_CACHE_ENABLE=1), every example also runs twice in
+// one folder: the second run, which takes its compiled graphs from the cache, must print
+// exactly what the first does (its cache log lines aside).
 //
 // When the OpenCL plugin is built, every example also runs with `--device opencl` and must
 // print exactly the same (the device's kernels match the CPU's; what it lacks runs on the CPU).
@@ -16,6 +22,7 @@
 #include <QDir>
 #include <QFile>
 #include <QRegularExpression>
+#include <QTemporaryDir>
 
 #include <map>
 
@@ -104,17 +111,49 @@ QString errorLine(const QByteArray& err) {
 
 using Run = cli_test::CliRun;
 
-// `device` empty: the CPU, as a user runs it without --device.
-Run runExample(const QString& name, const QString& device = {}) {
-    QStringList args{QStringLiteral("run"), name + QStringLiteral(".py")};
+// Runs the example's copy in `dir` (tracebacks then name the file as "X.py"). `device`
+// empty: the CPU, as a user runs it without --device.
+Run runExample(const QString& name, const QString& dir, const QString& device = {},
+               const QMap<QString, QString>& env = {}) {
+    const QString file = name + QStringLiteral(".py");
+    if (!QFile::exists(dir + QLatin1Char('/') + file) &&
+        !QFile::copy(examplesDir() + QLatin1Char('/') + file, dir + QLatin1Char('/') + file)) {
+        qWarning() << "cannot copy" << file << "to" << dir;
+        return {};
+    }
+    QStringList args{QStringLiteral("run"), file};
     if (!device.isEmpty()) {
         args << QStringLiteral("--device") << device;
     }
     cli_test::CliOptions o;
     o.env = cli_test::readEnvFile(expectedDir() + QLatin1Char('/') + name + QStringLiteral(".env"));
-    o.workingDirectory = examplesDir();  // tracebacks then name the file as "X.py"
-    o.timeoutMs = 90000;                 // 90 s a script
+    o.env.insert(env);
+    o.workingDirectory = dir;
+    o.timeoutMs = 90000;  // 90 s a script
     return cli_test::runCli(args, o);
+}
+
+// MindSpore's log lines about the compile cache ("[WARNING] PIPELINE: ..."), which differ
+// between a run that fills the cache and one that uses it.
+QByteArray withoutCacheLog(const QByteArray& err) {
+    QByteArray out;
+    for (const QByteArray& line : err.split('\n')) {
+        if (!line.startsWith("[WARNING] PIPELINE: ")) {
+            out += line + '\n';
+        }
+    }
+    out.chop(1);
+    return out;
+}
+
+// An expected stderr that holds more than log lines: the script fails (status 1).
+bool expectsFailure(const QByteArray& expectedErr) {
+    for (const QByteArray& line : expectedErr.split('\n')) {
+        if (!line.isEmpty() && !line.startsWith("[WARNING] ")) {
+            return true;
+        }
+    }
+    return false;
 }
 
 }  // namespace
@@ -194,10 +233,13 @@ private slots:
         QVERIFY2(readText(base + QStringLiteral(".out"), &expectedOut),
                  qPrintable(QStringLiteral("no expected output: add tests/data/examples/") + name +
                             ".out"));
-        const bool expectError = readText(base + QStringLiteral(".err"), &expectedErr);
+        const bool expectError =
+            readText(base + QStringLiteral(".err"), &expectedErr) && expectsFailure(expectedErr);
         const int expectedStatus = expectError ? 1 : 0;
 
-        const Run r = runExample(name, device);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const Run r = runExample(name, dir.path(), device);
         QVERIFY2(r.finished, "crashed or did not finish");
         const auto pending = kPending.find(name);
         if (pending != kPending.end()) {
@@ -217,6 +259,53 @@ private slots:
             QCOMPARE(QString::fromUtf8(r.out), QString::fromUtf8(expectedOut));
         }
         QCOMPARE(r.status, expectedStatus);
+    }
+
+    void exampleWithCompileCache_data() {
+        QTest::addColumn<QString>("name");
+        for (const QString& name : exampleNames()) {
+            if (kPending.count(name) == 0) {
+                QTest::newRow(qPrintable(name)) << name;
+            }
+        }
+    }
+
+    // Run twice with the compile cache on: the second run loads every graph the first one
+    // compiled and stored, and must print the same (the expected files).
+    void exampleWithCompileCache() {
+        QFETCH(QString, name);
+        QByteArray expectedOut;
+        QByteArray expectedErr;
+        const QString base = expectedDir() + QLatin1Char('/') + name;
+        QVERIFY(readText(base + QStringLiteral(".out"), &expectedOut));
+        readText(base + QStringLiteral(".err"), &expectedErr);
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const QMap<QString, QString> env{
+            {QStringLiteral("MS_COMPILER_CACHE_ENABLE"), QStringLiteral("1")},
+            {QStringLiteral("MS_COMPILER_CACHE_PATH"), dir.filePath(QStringLiteral("cache"))}};
+        const Run first = runExample(name, dir.path(), {}, env);
+        const Run second = runExample(name, dir.path(), {}, env);
+        QVERIFY2(first.finished && second.finished, "crashed or did not finish");
+        for (const Run* r : {&first, &second}) {
+            if (!matches(withoutCacheLog(expectedErr), withoutCacheLog(r->err))) {
+                QCOMPARE(QString::fromUtf8(withoutCacheLog(r->err)),
+                         QString::fromUtf8(withoutCacheLog(expectedErr)));
+            }
+            if (!matches(expectedOut, r->out)) {
+                QCOMPARE(QString::fromUtf8(r->out), QString::fromUtf8(expectedOut));
+            }
+        }
+        QCOMPARE(second.status, first.status);
+        // Every compile the first run stored is a hit in the second.
+        const qsizetype stored = first.err.count(
+            "[WARNING] PIPELINE: Check the consistency of dependency files hash failed.");
+        const qsizetype used = second.err.count(
+            "[WARNING] PIPELINE: Use the compilation cache and execute the backend actions only.");
+        if (first.status == 0) {
+            QCOMPARE(used, stored);
+        }
+        QVERIFY(!second.err.contains("[ERROR]"));
     }
 };
 

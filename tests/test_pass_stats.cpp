@@ -60,7 +60,15 @@ Cli runCli(const QStringList& args, const QString& example = {},
                                       QStringLiteral(".env"));
     }
     o.env.insert(extraEnv);
-    o.workingDirectory = examplesDir();
+    // A fresh working folder with a copy of the examples the run names, so what a script
+    // writes there (the compile cache's my_compile_cache) never carries over to a later run.
+    QTemporaryDir work;
+    for (const QString& a : args) {
+        if (a.endsWith(QStringLiteral(".py")) && !a.contains(QLatin1Char('/'))) {
+            QFile::copy(examplesDir() + QLatin1Char('/') + a, work.filePath(a));
+        }
+    }
+    o.workingDirectory = work.path();
     o.timeoutMs = 90000;
     const cli_test::CliRun r = cli_test::runCli(args, o);
     return {r.finished, r.status, r.outText(), r.errText()};

@@ -45,9 +45,11 @@ QVariant CompilationsModel::data(const QModelIndex& index, int role) const {
                                         : QVariant::fromValue(static_cast<qulonglong>(
                                               c->snapshots.back().counts.nodes));
         case Millis:
-            return QString::number(c->totalMillis, 'f', 2);
+            return QString::number(c->totalMillis + c->cacheLoadMillis, 'f', 2);
         case Status:
-            return failed ? tr("failed at %1").arg(QString::fromStdString(c->failedPass)) : tr("ok");
+            return failed         ? tr("failed at %1").arg(QString::fromStdString(c->failedPass))
+                   : c->fromCache ? tr("ok (compile cache)")
+                                  : tr("ok");
         default:
             return {};
         }

@@ -86,6 +86,9 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
                        name.mid(name.lastIndexOf(QLatin1Char('/')) + 1) +
                        QStringLiteral("  (round %1)").arg(s->round + 1);
             }
+            if (compile_->fromCache) {
+                name += tr("  (from the compile cache)");
+            }
             return name;
         }
         case Delta: {
@@ -102,6 +105,12 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
     }
     if (role == Qt::ToolTipRole) {
         QString tip = QString::fromStdString(s->description);
+        if (compile_->fromCache) {
+            tip = tr("The compile cache held this graph (loaded in %1 ms): the front end and the "
+                     "optimizer were skipped, only the backend actions ran.\n")
+                      .arg(compile_->cacheLoadMillis, 0, 'f', 1) +
+                  tip;
+        }
         if (!s->error.empty()) {
             tip += QLatin1Char('\n') + QString::fromStdString(s->error);
         }

@@ -4,6 +4,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "compiler/compiled_graph.h"
 #include "compiler/frontend_state.h"
 #include "compiler/graph_compiler_host.h"
 #include "ir/module.h"
@@ -60,49 +61,13 @@ std::string functionName(Interpreter& I, const Value& target) {
     return "construct";
 }
 
-// "out = net(x) at net.py:12": the host line that made the call.
-std::string triggerText(Interpreter& I) {
-    const interp::Location here = I.currentLocation();
-    if (!here.unit || here.line <= 0) {
-        return {};
-    }
-    std::string_view text = here.unit->module->line(here.line);
-    const auto b = text.find_first_not_of(" \t");
-    const auto e = text.find_last_not_of(" \t\r\n");
-    std::string line =
-        b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));
-    return line + " at " + here.unit->fileName() + ":" + std::to_string(here.line);
-}
-
 }  // namespace
-
-// One compiled graph and how to feed it.
-struct GraphCompilerImpl::Compiled {
-    std::unique_ptr<ir::Module> module;
-    std::map<std::string, runtime::Tensor, std::less<>> weights;
-    // The host Parameter behind each weight: a run binds its tensor as it is then
-    // (Parameter.set_data replaces the storage the compile saw).
-    std::map<std::string, Value, std::less<>> weightObjects;
-    // For each entry input: the index in the call's flattened arguments it comes from, or
-    // -1 for a value parse bound itself (a default), kept in `fixed` already converted
-    // (the cache must hold no interpreter values: it may outlive the interpreter).
-    std::vector<int> source;
-    std::vector<ops::KernelArg> fixed;
-    std::vector<bool> used;  // per flattened argument: some entry input comes from it
-    std::string function;    // the Python function compiled ("construct", "func")
-    // The compiled Cell or function and the arguments keyed by identity (`self` of a @jit
-    // method), kept alive so that their addresses (part of the cache key) cannot be reused
-    // by other objects while this graph is cached.
-    std::vector<Value> pinned;
-    std::size_t record = 0;  // its CompileRecord in the session
-};
 
 GraphCompilerImpl::GraphCompilerImpl(CompilerOptions options,
                                      std::shared_ptr<session::Session> session)
     : options_(std::move(options)),
       session_(session ? std::move(session) : std::make_shared<session::Session>()) {}
 
-GraphCompilerImpl::~GraphCompilerImpl() = default;
 
 std::shared_ptr<GraphCompilerImpl> GraphCompilerImpl::install(
     Interpreter& I, CompilerOptions options, std::shared_ptr<session::Session> session) {
@@ -143,18 +108,23 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compiled(Interpr
         signature += detail::signatureOf(I, all[i]);
     }
     signature += ")";
-    std::string key = detail::signatureOf(I, target) + signature;
+    std::string identity;  // which arguments are the same object
     for (std::size_t i = 0; i < all.size(); ++i) {
         for (std::size_t j = 0; j < i; ++j) {
             if (all[i].isObj() && all[i].identical(all[j])) {
-                key += " #" + std::to_string(i) + "=#" + std::to_string(j);
+                identity += " #" + std::to_string(i) + "=#" + std::to_string(j);
                 break;
             }
         }
     }
-    key += " | " + settings.toString();
+    const std::string key =
+        detail::signatureOf(I, target) + signature + identity + " | " + settings.toString();
     if (const auto it = cache_.find(key); it != cache_.end()) {
         return it->second;
+    }
+    if (auto cached = fromDiskCache(I, target, args, signature, identity, settings)) {
+        cache_[key] = cached;
+        return cached;
     }
     auto c = compileNew(I, target, args, signature, settings);
     // When a tensor argument does not reach the graph as itself (parse converted it), the
@@ -167,6 +137,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compiled(Interpr
     }
     if (reusable) {
         cache_[key] = c;
+        storeInDiskCache(I, *c);
     }
     return c;
 }
@@ -176,7 +147,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     const passes::Settings& settings) {
     session::CompileRecord record;
     record.signature = signature;
-    record.trigger = triggerText(I);
+    record.trigger = detail::triggerText(I);
     const std::string function = functionName(I, target);
 
     GraphCall gc;

@@ -76,9 +76,19 @@ public:
     // Compiled graphs kept for reuse (one per distinct signature).
     std::size_t cachedGraphs() const { return cache_.size(); }
 
-    struct Compiled;  // one cached graph (defined in graph_compiler.cpp)
+    struct Compiled;  // one cached graph (compiler/compiled_graph.h)
 
 private:
+    struct DiskCache;  // the compile cache on disk (graph_compiler_cache.cpp)
+    // The compile cache's entry for this compile, when the cache is on (set_context
+    // enable_compile_cache / MS_COMPILER_CACHE_ENABLE): a hit is loaded and returned; a miss
+    // prints MindSpore's warning and returns null, leaving `pending` set so that
+    // storeInDiskCache() can store the compile's result.
+    std::shared_ptr<Compiled> fromDiskCache(interp::Interpreter& I, const interp::Value& target,
+                                            interp::CallArgs& args, const std::string& signature,
+                                            const std::string& identity,
+                                            const passes::Settings& settings);
+    void storeInDiskCache(interp::Interpreter& I, const Compiled& c);
     std::shared_ptr<Compiled> compiled(interp::Interpreter& I, const interp::Value& target,
                                        interp::CallArgs& args);
     std::shared_ptr<Compiled> compileNew(interp::Interpreter& I, const interp::Value& target,
@@ -90,6 +100,8 @@ private:
     std::shared_ptr<session::Session> session_;
     std::shared_ptr<passes::DumpSerial> serial_ = std::make_shared<passes::DumpSerial>();
     std::map<std::string, std::shared_ptr<Compiled>, std::less<>> cache_;
+    std::unique_ptr<DiskCache> disk_;
+    int compiles_ = 0;  // compiles so far (a compile's position: MindSpore's compile_cache_id)
 };
 
 }  // namespace irscope::compiler

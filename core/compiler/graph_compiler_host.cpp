@@ -340,4 +340,45 @@ void raiseSourceError(Interpreter& I, const ir::SourceError& e, const std::strin
     throw interp::PyError(Value(exc));
 }
 
+// "out = net(x) at net.py:12": the host line that made the call.
+std::string triggerText(Interpreter& I) {
+    const interp::Location here = I.currentLocation();
+    if (!here.unit || here.line <= 0) {
+        return {};
+    }
+    std::string_view text = here.unit->module->line(here.line);
+    const auto b = text.find_first_not_of(" \t");
+    const auto e = text.find_last_not_of(" \t\r\n");
+    std::string line =
+        b == std::string_view::npos ? std::string() : std::string(text.substr(b, e - b + 1));
+    return line + " at " + here.unit->fileName() + ":" + std::to_string(here.line);
+}
+
+store::CompileCacheConfig compileCacheConfig(const modules::MsContext* ctx, bool readEnvironment) {
+    store::CompileCacheConfig c;
+    if (readEnvironment) {
+        if (const char* v = std::getenv("MS_COMPILER_CACHE_ENABLE")) {
+            c.enabled = std::string_view(v) == "1";  // MindSpore enables it with "1" only
+        }
+        if (const char* v = std::getenv("MS_COMPILER_CACHE_PATH")) {
+            c.path = v;
+        }
+    }
+    if (ctx != nullptr) {
+        if (auto it = ctx->settings.find("enable_compile_cache"); it != ctx->settings.end()) {
+            if (const auto* b = std::get_if<bool>(&it->second)) {
+                c.enabled = *b;
+            } else if (const auto* i = std::get_if<std::int64_t>(&it->second)) {
+                c.enabled = *i != 0;
+            }
+        }
+        if (auto it = ctx->settings.find("compile_cache_path"); it != ctx->settings.end()) {
+            if (const auto* s = std::get_if<std::string>(&it->second)) {
+                c.path = *s;
+            }
+        }
+    }
+    return c;
+}
+
 }  // namespace irscope::compiler::detail

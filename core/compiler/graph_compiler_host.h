@@ -13,6 +13,7 @@
 #include "passes/compile_error.h"
 #include "passes/settings.h"
 #include "runtime/eval_error.h"
+#include "store/compile_cache.h"
 
 namespace irscope::compiler::detail {
 
@@ -50,6 +51,14 @@ interp::Value hostValueOf(interp::Interpreter& I, const ops::KernelArg& a,
 // in MindSpore), then `overrides` (the CLI's --save-graphs).
 passes::Settings compileSettings(const modules::MsContext* ctx, const passes::Settings& overrides,
                                  bool readEnvironment);
+
+// Whether the compile cache is on, and its folder: MS_COMPILER_CACHE_ENABLE=1 and
+// MS_COMPILER_CACHE_PATH when `readEnvironment`, then set_context(enable_compile_cache=...,
+// compile_cache_path=...), which wins, as in MindSpore.
+store::CompileCacheConfig compileCacheConfig(const modules::MsContext* ctx, bool readEnvironment);
+
+// "out = net(x) at net.py:12": the host line that made the current call (empty if unknown).
+std::string triggerText(interp::Interpreter& I);
 
 // Raises `e` (a CompileError, or a run-time EvalError of the compiled graph) in the
 // interpreter as the Python exception MindSpore raises, its message followed by MindSpore's

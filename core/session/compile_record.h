@@ -63,6 +63,10 @@ struct CompileRecord {
     std::string error;                  // its message
     double totalMillis = 0.0;           // the whole pipeline, instrumentation included
     std::vector<std::string> warnings;  // e.g. save_graphs files that could not be written
+    // Loaded from the compile cache (store/compile_cache.h): the front end and optimizer were
+    // skipped, the snapshots are the backend actions' (task_emit) on the cached IR.
+    bool fromCache = false;
+    double cacheLoadMillis = 0.0;  // reading and parsing the cached IR (not in totalMillis)
 
     // The first snapshot of `pass` ("cse" matches only a top-level pass; use "opt_a/cse"),
     // or the last one when `last` is set. nullptr if there is none.

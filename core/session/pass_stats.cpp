@@ -78,6 +78,11 @@ std::string formatPassStats(const CompileRecord& rec, std::size_t index) {
     if (!rec.settings.empty()) {
         os << "  settings: " << rec.settings.toString() << "\n";
     }
+    if (rec.fromCache) {
+        os << fmt::format(
+            "  from the compile cache: loaded in {:.3f} ms; front end and optimizer skipped\n",
+            rec.cacheLoadMillis);
+    }
     os << rule << "\n"
        << fmt::format("{:<34} {:>5} {:>10} {:>7} {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}\n", "pass",
                       "round", "wall ms", "%", "graphs", "nodes", "cnodes", "delta", "changed",

@@ -1,8 +1,26 @@
 #include "session/run_script.h"
 
 #include "frontend/modules/modules.h"
+#include "store/stats_history.h"
 
 namespace irscope::session {
+
+namespace {
+
+// Appends the run's compiles to the statistics history; a history that cannot be written
+// is a warning on the error stream, never a failed run.
+void recordStatistics(const interp::Interpreter& I, const Session& s, const std::string& option) {
+    try {
+        if (const std::optional<std::string> path = store::statsHistoryPath(option)) {
+            store::appendStatsHistory(*path, s);
+        }
+    } catch (const store::StatsHistoryError& e) {
+        I.writeError(std::string("[WARNING] irscope: statistics history not recorded: ") +
+                     e.what() + "\n");
+    }
+}
+
+}  // namespace
 
 ScriptRunner::ScriptRunner() : interpreter_(std::make_unique<interp::Interpreter>()) {
     modules::registerBuiltinModules(*interpreter_);  // mindspore, numpy, time
@@ -39,7 +57,9 @@ ScriptOutcome ScriptRunner::run(const std::string& source, const std::string& pa
             err(text);
         }
     });
+    const std::string statsHistory = options.statsHistory;
     outcome.result = I.runScript(source, path);
+    recordStatistics(I, s, statsHistory);
     I.setOutputSink({});
     I.setErrorSink({});
     return outcome;

@@ -23,6 +23,9 @@ namespace irscope::session {
 struct ScriptOptions {
     compiler::CompilerOptions compiler;  // overrides (LOAD_ELIM, CELL_REUSE, save-graphs), device
     std::uint64_t maxSteps = interp::Limits{}.maxSteps;
+    // Where the run's compile statistics are appended (store/stats_history.h): empty for
+    // IRSCOPE_STATS_DB or the per-user default, "off" for nowhere.
+    std::string statsHistory;
 };
 
 struct ScriptOutcome {

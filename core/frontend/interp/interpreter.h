@@ -108,6 +108,12 @@ public:
             out_(s);
         }
     }
+    // Writes to the error sink (tracebacks, MindSpore's log warnings).
+    void writeError(std::string_view s) const {
+        if (err_) {
+            err_(s);
+        }
+    }
     Limits& limits() { return limits_; }
     // Thread-safe: the running script stops (RunResult::Status::Cancelled) at its next step.
     void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
