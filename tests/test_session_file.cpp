@@ -79,8 +79,10 @@ void expectSameSession(const session::Session& a, const session::Session& b, boo
         QVERIFY(y.status == x.status);
         QCOMPARE(y.failedPass, x.failedPass);
         QCOMPARE(y.error, x.error);
+        QCOMPARE(y.fromCache, x.fromCache);
         if (sameRun) {
             QCOMPARE(y.totalMillis, x.totalMillis);
+            QCOMPARE(y.cacheLoadMillis, x.cacheLoadMillis);
         }
         QVERIFY(y.warnings == x.warnings);
         QCOMPARE(y.snapshots.size(), x.snapshots.size());
@@ -252,6 +254,23 @@ private slots:
         store::loadSession(path);
         QVERIFY(readBytes(path) == bytes);
         QVERIFY(!std::filesystem::exists(path + "-wal"));
+    }
+
+    // A schema-1 file (before compiles recorded the compile cache) opens: read-only in a
+    // migrated in-memory copy that leaves the file as it was, and a save over it migrates it.
+    void schema1FileIsMigrated() {
+        const auto s = runExample("load_elim_fwd_bwd.py");
+        const std::string path = file("schema1.irscope");
+        store::saveSession(path, *s);
+        rawSql(path,
+               "ALTER TABLE compile DROP COLUMN from_cache; "
+               "ALTER TABLE compile DROP COLUMN cache_load_ms; PRAGMA user_version = 1;");
+        const std::string before = readBytes(path);
+        const store::LoadedSession loaded = store::loadSession(path);
+        expectSameSession(*s, *loaded.session);
+        QVERIFY(readBytes(path) == before);
+        store::saveSession(path, *s);
+        QCOMPARE(store::loadSession(path).info.schemaVersion, 2);
     }
 
     void replacingASession() {

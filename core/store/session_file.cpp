@@ -59,6 +59,12 @@ CREATE TABLE run_op (
     count INTEGER NOT NULL, PRIMARY KEY (run, on_device, op)) WITHOUT ROWID;
 )sql";
 
+// Schema 2: whether each compile came from the compile cache, and the time it took to load.
+constexpr const char* kSchema2 = R"sql(
+ALTER TABLE compile ADD COLUMN from_cache INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE compile ADD COLUMN cache_load_ms REAL NOT NULL DEFAULT 0;
+)sql";
+
 constexpr std::array<const char*, 9> kTables = {"meta",     "setting", "compile_warning",
                                                 "snapshot", "ir_text", "run_message",
                                                 "run_op",   "run",     "compile"};
@@ -112,7 +118,7 @@ void writeSession(Database& db, const session::Session& s, const SaveOptions& op
     std::size_t done = 0;
     Statement compile = db.prepare(
         "INSERT INTO compile (seq, graph_name, signature, trigger, status, failed_pass, error, "
-        "total_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)");
+        "total_ms, from_cache, cache_load_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
     Statement warning =
         db.prepare("INSERT INTO compile_warning (compile, seq, text) VALUES (?1, ?2, ?3)");
     Statement irText =
@@ -128,7 +134,7 @@ void writeSession(Database& db, const session::Session& s, const SaveOptions& op
         compile
             .bindAll(c, rec.graphName, rec.signature, rec.trigger,
                      std::string(passes::statusName(rec.status)), rec.failedPass, rec.error,
-                     rec.totalMillis)
+                     rec.totalMillis, rec.fromCache, rec.cacheLoadMillis)
             .run();
         writeSettings(db, static_cast<std::int64_t>(c) + 1, rec.settings);
         for (std::size_t w = 0; w < rec.warnings.size(); ++w) {
@@ -232,8 +238,8 @@ void readCompiles(const Database& db, session::Session& s,
                   std::map<std::int64_t, passes::Settings>& settings) {
     const std::string& path = db.path();
     Statement c = db.prepare(
-        "SELECT seq, graph_name, signature, trigger, status, failed_pass, error, total_ms "
-        "FROM compile ORDER BY seq");
+        "SELECT seq, graph_name, signature, trigger, status, failed_pass, error, total_ms, "
+        "from_cache, cache_load_ms FROM compile ORDER BY seq");
     while (c.step()) {
         const std::size_t seq = toSize(c, 0);
         if (seq != s.compiles.size()) {
@@ -247,6 +253,8 @@ void readCompiles(const Database& db, session::Session& s,
         rec.failedPass = c.getText(5);
         rec.error = c.getText(6);
         rec.totalMillis = c.getDouble(7);
+        rec.fromCache = c.getInt(8) != 0;
+        rec.cacheLoadMillis = c.getDouble(9);
         rec.settings = std::move(settings[static_cast<std::int64_t>(seq) + 1]);
     }
     Statement w = db.prepare("SELECT compile, text FROM compile_warning ORDER BY compile, seq");
@@ -402,7 +410,9 @@ interp::RunResult::Status runStatusFromName(std::string_view name) {
 
 const Schema& sessionSchema() {
     static const Schema schema{
-        "irscope session file", kSessionAppId, {[](Database& db) { db.exec(kSchema1); }}};
+        "irscope session file",
+        kSessionAppId,
+        {[](Database& db) { db.exec(kSchema1); }, [](Database& db) { db.exec(kSchema2); }}};
     return schema;
 }
 
