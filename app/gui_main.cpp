@@ -1,8 +1,11 @@
 // irscope: the desktop app. `irscope [FILE]` opens FILE (.py script or .ir file) at start.
-// `irscope --screenshot OUT.png [--view graph|compare|stats|execution] FILE` opens FILE,
-// waits until every piece of work (script run, snapshot parsing, layout) is done, saves the
-// main window as a PNG and exits (0 when FILE opened, 1 otherwise); it works with
-// `-platform offscreen`. A screenshot uses the default window layout and saves no settings.
+// `irscope --screenshot OUT.png [--view graph|compare|stats|execution] [--pass NAME]
+// [--compare SETTINGS] FILE` opens FILE, waits until every piece of work (script run,
+// snapshot parsing, layout, comparisons) is done, saves the main window as a PNG and exits
+// (0 when FILE opened, 1 otherwise); it works with `-platform offscreen`. --pass selects a
+// pass of the first compile (the compare view shows it against the pass before it);
+// --compare load-elim=1,3 (or cell-reuse=A,B, lazy-inline) shows the settings compare.
+// A screenshot uses the default window layout and saves no settings.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -13,9 +16,13 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "irscope_version.h"
+#include "compare_view.h"
 #include "main_window.h"
+#include "pass_timeline_dock.h"
+#include "settings_compare.h"
 #include "statistics_dock.h"
 
 namespace {
@@ -49,6 +56,22 @@ void screenshotWhenIdle(irscope::ui::MainWindow& window, const QString& out, boo
     timer->start(100);
 }
 
+// Selects the first row of the timeline showing pass `name` (no-op when empty or absent).
+void selectPass(irscope::ui::MainWindow& window, const QString& name) {
+    if (name.isEmpty()) {
+        return;
+    }
+    irscope::ui::PassTimelineDock* timeline = window.passTimelineDock();
+    for (int row = 0; row < timeline->model()->rowCount(); ++row) {
+        const irscope::session::PassSnapshot* s = timeline->model()->snapshot(row);
+        if (s != nullptr && QString::fromStdString(s->pass) == name) {
+            timeline->selectRow(row);
+            return;
+        }
+    }
+    std::fprintf(stderr, "irscope: note: --pass: no pass '%s' in the first compile\n", qPrintable(name));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -72,12 +95,30 @@ int main(int argc, char** argv) {
                                   QStringLiteral("View to screenshot: graph (default), compare, "
                                                  "stats or execution."),
                                   QStringLiteral("VIEW"), QStringLiteral("graph"));
+    const QCommandLineOption pass(QStringLiteral("pass"),
+                                  QStringLiteral("Select this pass of the first compile (e.g. auto_monad_reorder)."),
+                                  QStringLiteral("NAME"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("With --view compare: run the script under two settings "
+                                                    "and compare them: load-elim=A,B, cell-reuse=A,B or lazy-inline."),
+                                     QStringLiteral("SETTINGS"));
     parser.addOption(screenshot);
     parser.addOption(view);
+    parser.addOption(pass);
+    parser.addOption(compare);
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
     const bool shooting = parser.isSet(screenshot);
+    std::optional<irscope::ui::SettingsChoice> settingsChoice;
+    if (parser.isSet(compare)) {
+        QString error;
+        settingsChoice = irscope::ui::SettingsChoice::parse(parser.value(compare), &error);
+        if (!settingsChoice) {
+            std::fprintf(stderr, "irscope: error: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
     if (shooting) {
         const QString v = parser.value(view);
         static const QStringList known = {QStringLiteral("graph"), QStringLiteral("compare"),
@@ -87,7 +128,7 @@ int main(int argc, char** argv) {
                          qPrintable(v));
             return 2;
         }
-        if (v != QStringLiteral("graph") && v != QStringLiteral("stats")) {
+        if (v == QStringLiteral("execution")) {
             std::fprintf(stderr, "irscope: note: the %s view is not built yet; showing the graph view\n",
                          qPrintable(v));
         }
@@ -117,8 +158,18 @@ int main(int argc, char** argv) {
                 window.statisticsDock()->raise();
                 window.resizeDocks({window.statisticsDock()}, {window.height() * 2 / 3}, Qt::Vertical);
             }
+            const bool comparing = parser.value(view) == QStringLiteral("compare");
             QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, &window,
-                             [&window, out = parser.value(screenshot)](bool ok) {
+                             [&window, out = parser.value(screenshot), comparing, settingsChoice,
+                              passName = parser.value(pass)](bool ok) {
+                                 selectPass(window, passName);
+                                 if (comparing) {
+                                     if (settingsChoice && window.session() != nullptr) {
+                                         window.compareSettings(*settingsChoice);
+                                     } else {
+                                         window.viewTabs()->setCurrentWidget(window.compareView());
+                                     }
+                                 }
                                  screenshotWhenIdle(window, out, ok);
                              });
             window.openFile(files.first());

@@ -52,7 +52,25 @@ NodeItem::NodeItem(VisibleRef ref, QString label, NodeStyle style, QRectF rect)
     setZValue(2);
 }
 
-QRectF NodeItem::boundingRect() const { return rect_.adjusted(-2, -2, 2, 2); }
+QRectF NodeItem::boundingRect() const { return rect_.adjusted(-4, -4, 4, 4); }
+
+QColor NodeItem::markColor(NodeMark m) {
+    switch (m) {
+        case NodeMark::None: return Qt::transparent;
+        case NodeMark::Matched: return QColor(0x15, 0x65, 0xc0);
+        case NodeMark::Changed: return QColor(0xef, 0x6c, 0x00);
+        case NodeMark::Removed: return QColor(0xc6, 0x28, 0x28);
+        case NodeMark::Added: return QColor(0x2e, 0x7d, 0x32);
+    }
+    return Qt::transparent;
+}
+
+void NodeItem::setMark(NodeMark m) {
+    if (mark_ != m) {
+        mark_ = m;
+        update();
+    }
+}
 
 void NodeItem::setHighlighted(bool on) {
     if (highlighted_ != on) {
@@ -73,6 +91,15 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
     }
     if (selected) {
         pen.setColor(QColor(0xff, 0x6d, 0x00));
+    }
+    if (mark_ != NodeMark::None) {
+        // A halo in the mark's colour around the box.
+        p->setPen(QPen(markColor(mark_), 3.0));
+        p->setBrush(Qt::NoBrush);
+        p->drawRoundedRect(rect_.adjusted(-2.5, -2.5, 2.5, 2.5), 6, 6);
+        if (mark_ != NodeMark::Matched) {
+            fill = highlighted_ ? fill : markColor(mark_).lighter(185);
+        }
     }
     p->setPen(pen);
     p->setBrush(fill);

@@ -13,6 +13,10 @@
 
 namespace irscope::ui {
 
+// A node's colour in a compare view (ir::DiffKind, plus the counterpart of the node
+// selected in the other pane). Later values win when a collapsed group holds several.
+enum class NodeMark { None, Matched, Changed, Removed, Added };
+
 // Item kinds, in QGraphicsItem::type() order.
 enum GraphItemType {
     kNodeItemType = QGraphicsItem::UserType + 1,
@@ -35,6 +39,10 @@ public:
     // Search matches are drawn with a yellow fill.
     void setHighlighted(bool on);
     bool isHighlighted() const { return highlighted_; }
+    // Compare views: a thick border in the mark's colour.
+    void setMark(NodeMark m);
+    NodeMark mark() const { return mark_; }
+    static QColor markColor(NodeMark m);
 
     // Fill and border of a style (also used by the legend and tests).
     static QColor fillFor(NodeStyle s);
@@ -46,6 +54,7 @@ private:
     NodeStyle style_;
     QRectF rect_;
     bool highlighted_ = false;
+    NodeMark mark_ = NodeMark::None;
 };
 
 class EdgeItem : public QGraphicsPathItem {

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "graph_model.h"
+#include "graph_scene.h"
 #include "ir/node.h"
 
 class QLabel;
@@ -73,6 +74,13 @@ public:
     void nextMatch();
     void previousMatch();
 
+    // Compare views: one mark per model node (indexed as model().nodes(); shorter means
+    // None for the rest); a collapsed group shows its members' strongest mark. Cleared by
+    // setModule/setModel; kept across re-layouts.
+    void setNodeMarks(std::vector<NodeMark> marks);
+    const std::vector<NodeMark>& nodeMarks() const { return marks_; }
+    NodeMark markOf(int node) const;
+
 public slots:
     // Centres on `node` and selects it, expanding (and re-laying out) its groups if needed.
     void selectNode(const irscope::ir::Node* node);
@@ -115,6 +123,7 @@ private:
     bool selecting_ = false;
     QString error_;
     std::vector<int> matches_;
+    std::vector<NodeMark> marks_;
     int current_ = -1;
     QWidget* progress_ = nullptr;
     QLabel* progressLabel_ = nullptr;

@@ -29,6 +29,9 @@ class QToolButton;
 
 namespace irscope::ui {
 
+class CompareView;
+class SettingsCompareView;
+struct SettingsChoice;
 class CompilationsDock;
 class OutputDock;
 class PassTimelineDock;
@@ -65,6 +68,11 @@ public:
     PassTimelineDock* passTimelineDock() const { return timelineDock_; }
     OutputDock* outputDock() const { return outputDock_; }
     StatisticsDock* statisticsDock() const { return statisticsDock_; }
+    CompareView* compareView() const { return compareView_; }
+    SettingsCompareView* settingsCompareView() const { return settingsCompare_; }
+    // Compare ▸ Settings…: the dialog, and running the open script under both settings.
+    QAction* compareSettingsAction() const { return compareSettingsAction_; }
+    void compareSettings(const SettingsChoice& choice);
     QWidget* busyIndicator() const;
 
 signals:
@@ -79,6 +87,7 @@ protected:
 
 private:
     void buildMenus();
+    void buildCompareMenu();
     void showOpenDialog();
     void onLoaded();
     void startScript(const QString& path);
@@ -117,6 +126,9 @@ private:
     PassTimelineDock* timelineDock_ = nullptr;
     OutputDock* outputDock_ = nullptr;
     StatisticsDock* statisticsDock_ = nullptr;
+    CompareView* compareView_ = nullptr;
+    SettingsCompareView* settingsCompare_ = nullptr;
+    QAction* compareSettingsAction_ = nullptr;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;
