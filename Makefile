@@ -70,6 +70,10 @@ screenshots: build
 	  --view graph resources/examples/load_elim_fwd_bwd.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-stats.png \
 	  --view stats resources/examples/if_vs_select.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-compare.png \
+	  --view compare --pass auto_monad_reorder resources/examples/load_elim_fwd_bwd.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-compare-settings.png \
+	  --view compare --compare load-elim=1,3 resources/examples/load_elim_fwd_bwd.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

@@ -21,6 +21,7 @@
 #include "irscope_version.h"
 #include "compare_view.h"
 #include "main_window.h"
+#include "output_dock.h"
 #include "pass_timeline_dock.h"
 #include "settings_compare.h"
 #include "statistics_dock.h"
@@ -164,6 +165,8 @@ int main(int argc, char** argv) {
                               passName = parser.value(pass)](bool ok) {
                                  selectPass(window, passName);
                                  if (comparing) {
+                                     window.outputDock()->hide();  // room for both panes
+                                     window.statisticsDock()->hide();
                                      if (settingsChoice && window.session() != nullptr) {
                                          window.compareSettings(*settingsChoice);
                                      } else {

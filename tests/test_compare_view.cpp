@@ -13,12 +13,15 @@
 #include <QMenuBar>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QRadioButton>
+#include <QTextBlock>
 #include <QScrollBar>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
 
 #include "compare_view.h"
+#include "graph_scene.h"
 #include "graph_view.h"
 #include "ir/node.h"
 #include "ir_diff_view.h"
@@ -128,6 +131,9 @@ private slots:
         IrDiffView* diff = cv->textDiff();
         cv->modeTabs()->setCurrentWidget(diff);
         QVERIFY(diff->changeCount() >= 1);
+        w.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        diff->afterEdit()->setFocus();
         QTest::keyClick(diff->afterEdit(), Qt::Key_Down, Qt::AltModifier);
         QCOMPARE(diff->currentChange(), 0);
         bool sawTensorMove = false;
@@ -158,7 +164,15 @@ private slots:
         QVERIFY(load != nullptr);
         const ir::Node* counterpart = cv->comparison().counterpart(load, false);
         QVERIFY(counterpart != nullptr);
-        cv->afterGraph()->selectNode(load);
+        // A click on the Load's box, as the user does.
+        GraphView* right = cv->afterGraph();
+        right->selectNode(load);  // centres it (and expands its group if needed)
+        QVERIFY(waitIdle(w));
+        NodeItem* box = right->itemFor(right->model().indexOf(load));
+        QVERIFY(box != nullptr && !box->isGroup());
+        right->scene()->clearSelection();
+        QTest::mouseClick(right->viewport(), Qt::LeftButton, {}, right->mapFromScene(box->sceneBoundingRect().center()));
+        QVERIFY(box->isSelected());
         QVERIFY(waitIdle(w));
         const int k = cv->beforeGraph()->model().indexOf(counterpart);
         QCOMPARE(cv->beforeGraph()->markOf(k), NodeMark::Matched);

@@ -53,18 +53,18 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
         titles_[side] = new QLabel(side == 0 ? tr("Before:") : tr("After:"), this);
         boxes_[side] = new QComboBox(this);
         boxes_[side]->setObjectName(side == 0 ? QStringLiteral("compareBefore") : QStringLiteral("compareAfter"));
-        boxes_[side]->setMinimumContentsLength(24);
+        boxes_[side]->setMinimumContentsLength(16);
         boxes_[side]->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         boxes_[side]->setToolTip(side == 0 ? tr("The snapshot on the left") : tr("The snapshot on the right"));
         row->addWidget(titles_[side]);
         row->addWidget(boxes_[side], 1);
         connect(boxes_[side], &QComboBox::currentIndexChanged, this, [this, side] { onBoxChanged(side); });
     }
+    column->addLayout(row);
     summary_ = new QLabel(this);
     summary_->setObjectName(QStringLiteral("compareSummary"));
     summary_->setTextFormat(Qt::RichText);
-    row->addWidget(summary_, 2);
-    column->addLayout(row);
+    summary_->setWordWrap(true);
 
     modes_ = new QTabWidget(this);
     modes_->setObjectName(QStringLiteral("compareModes"));
@@ -74,10 +74,13 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
     auto* graphPanel = new QWidget(modes_);
     auto* graphColumn = new QVBoxLayout(graphPanel);
     graphColumn->setContentsMargins(0, 0, 0, 0);
+    auto* legendRow = new QHBoxLayout;
     auto* legend = new QLabel(legendHtml(), graphPanel);
     legend->setObjectName(QStringLiteral("compareLegend"));
     legend->setToolTip(tr("Selecting a node selects its counterpart on the other side"));
-    graphColumn->addWidget(legend);
+    legendRow->addWidget(legend);
+    legendRow->addWidget(summary_, 1);
+    graphColumn->addLayout(legendRow);
     auto* split = new QSplitter(Qt::Horizontal, graphPanel);
     for (int side = 0; side < 2; ++side) {
         graphs_[side] = new GraphView(split);
@@ -87,6 +90,7 @@ CompareView::CompareView(QWidget* parent) : QWidget(parent) {
         connect(graphs_[side], &GraphView::nodeSelected, this,
                 [this, side](const ir::Node* n) { onNodeSelected(side, n); });
     }
+    split->setSizes({1000, 1000});
     graphColumn->addWidget(split, 1);
     modes_->addTab(graphPanel, tr("Graphs"));
     modes_->addTab(diff_, tr("IR text"));

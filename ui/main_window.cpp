@@ -225,6 +225,7 @@ void MainWindow::buildCompareMenu() {
         dialog->open();
     });
     compareSettingsAction_->setObjectName(QStringLiteral("compareSettingsAction"));
+    compareSettingsAction_->setIconText(tr("Compare Settings…"));
     compareSettingsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
     compareSettingsAction_->setToolTip(
         tr("Run the script under two settings (load elimination levels, lazy inline off/on) and compare"));

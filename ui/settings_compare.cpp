@@ -152,6 +152,7 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
                             "shows the compiles side by side."),
                          this);
     header_->setObjectName(QStringLiteral("settingsCompareHeader"));
+    header_->setWordWrap(true);
     top->addWidget(header_, 1);
     busy_ = new QWidget(this);
     auto* busyRow = new QHBoxLayout(busy_);
@@ -175,6 +176,8 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     for (int side = 0; side < 2; ++side) {
         auto* box = new QComboBox(this);
         box->setObjectName(side == 0 ? QStringLiteral("settingsCompileA") : QStringLiteral("settingsCompileB"));
+        box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        box->setMinimumContentsLength(16);
         compiles_[static_cast<std::size_t>(side)] = box;
         compileRow->addWidget(new QLabel(side == 0 ? tr("Compile:") : tr("vs"), this));
         compileRow->addWidget(box, 1);
@@ -199,10 +202,10 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setWordWrap(false);
+    table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     split->addWidget(compare_);
     split->addWidget(table_);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    split->setSizes({550, 450});
     column->addWidget(split, 1);
     connect(compare_, &CompareView::comparisonShown, this, &SettingsCompareView::updateTable);
     connect(compare_, &CompareView::snapshotChosen, this, &SettingsCompareView::updateTable);
@@ -403,32 +406,7 @@ void SettingsCompareView::updateTable() {
 
     const QString pass = snapshot(1) != nullptr ? QString::fromStdString(snapshot(1)->pass) : tr("the pass");
     texts(tr("Pass"), snapshot(0) ? QString::fromStdString(snapshot(0)->pass) : QString(), pass);
-    numbers(tr("Nodes at the pass"), count(snapshot(0), false), count(snapshot(1), false));
-    numbers(tr("CNodes at the pass"), count(snapshot(0), true), count(snapshot(1), true));
-    numbers(tr("Nodes at the end"), count(last(0), false), count(last(1), false));
-    numbers(tr("CNodes at the end"), count(last(0), true), count(last(1), true));
-    // Op counts at the pass come from the comparison's parsed IR, at the end from the runs.
-    const IrComparison& cmp = compare_->comparison();
-    std::optional<std::map<std::string, int>> atPass[2];
-    if (cmp.ok()) {
-        atPass[0] = countOps(*cmp.before.module);
-        atPass[1] = countOps(*cmp.after.module);
-    }
-    for (const char* op : kOps) {
-        auto at = [&](int i) -> std::optional<long long> {
-            return atPass[i] ? std::optional<long long>(opCount(*atPass[i], op)) : std::nullopt;
-        };
-        numbers(tr("%1 at the pass").arg(QLatin1String(op)), at(0), at(1));
-    }
-    for (const char* op : kOps) {
-        auto end = [&](int i) -> std::optional<long long> {
-            const auto& ops = runs_[static_cast<std::size_t>(i)].finalOps;
-            return pair >= 0 && static_cast<std::size_t>(pair) < ops.size()
-                       ? std::optional<long long>(opCount(ops[static_cast<std::size_t>(pair)], op))
-                       : std::nullopt;
-        };
-        numbers(tr("%1 at the end").arg(QLatin1String(op)), end(0), end(1));
-    }
+    // The run's results first, then the IR's figures.
     auto planned = [&](int i) -> std::optional<long long> {
         const session::PassSnapshot* p = last(i);
         return p != nullptr && p->peakBytes ? std::optional<long long>(static_cast<long long>(*p->peakBytes))
@@ -461,6 +439,32 @@ void SettingsCompareView::updateTable() {
         return script.errorLine > 0 ? tr("%1 (line %2)").arg(tail).arg(script.errorLine) : tail;
     };
     texts(tr("Script result"), result(0), result(1));
+    numbers(tr("Nodes at the pass"), count(snapshot(0), false), count(snapshot(1), false));
+    numbers(tr("CNodes at the pass"), count(snapshot(0), true), count(snapshot(1), true));
+    numbers(tr("Nodes at the end"), count(last(0), false), count(last(1), false));
+    numbers(tr("CNodes at the end"), count(last(0), true), count(last(1), true));
+    // Op counts at the pass come from the comparison's parsed IR, at the end from the runs.
+    const IrComparison& cmp = compare_->comparison();
+    std::optional<std::map<std::string, int>> atPass[2];
+    if (cmp.ok()) {
+        atPass[0] = countOps(*cmp.before.module);
+        atPass[1] = countOps(*cmp.after.module);
+    }
+    for (const char* op : kOps) {
+        auto at = [&](int i) -> std::optional<long long> {
+            return atPass[i] ? std::optional<long long>(opCount(*atPass[i], op)) : std::nullopt;
+        };
+        numbers(tr("%1 at the pass").arg(QLatin1String(op)), at(0), at(1));
+    }
+    for (const char* op : kOps) {
+        auto end = [&](int i) -> std::optional<long long> {
+            const auto& ops = runs_[static_cast<std::size_t>(i)].finalOps;
+            return pair >= 0 && static_cast<std::size_t>(pair) < ops.size()
+                       ? std::optional<long long>(opCount(ops[static_cast<std::size_t>(pair)], op))
+                       : std::nullopt;
+        };
+        numbers(tr("%1 at the end").arg(QLatin1String(op)), end(0), end(1));
+    }
     auto output = [&](int i) { return QString::fromStdString(s[i]->output).trimmed().replace(QLatin1Char('\n'), QStringLiteral(" ⏎ ")); };
     texts(tr("Output"), output(0), output(1));
 }
