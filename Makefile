@@ -55,13 +55,14 @@ bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=ON \
 	  -DIRSCOPE_BENCH=ON
 	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl \
-	  bench_debugger bench_graph_view
+	  bench_debugger bench_graph_view bench_ir_diff
 	$(BENCH_DIR)/bench/bench_pipeline
 	$(BENCH_DIR)/bench/bench_pipeline --lazy-inline --cell-reuse 1
 	$(BENCH_DIR)/bench/bench_executor
 	$(BENCH_DIR)/bench/bench_opencl
 	$(BENCH_DIR)/bench/bench_debugger
 	$(BENCH_DIR)/bench/bench_graph_view
+	$(BENCH_DIR)/bench/bench_ir_diff
 
 # The README's pictures, taken by the app itself (irscope --screenshot) offscreen.
 screenshots: build

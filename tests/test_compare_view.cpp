@@ -26,6 +26,7 @@
 #include "ir/node.h"
 #include "ir_diff_view.h"
 #include "main_window.h"
+#include "network_module.h"
 #include "pass_timeline_dock.h"
 #include "pass_timeline_model.h"
 #include "settings_compare.h"
@@ -246,6 +247,45 @@ private slots:
         const int end = cv->afterBox()->count() - 1;
         cv->afterBox()->setCurrentIndex(end);
         QCOMPARE(passOf(*cv, 0), passOf(*cv, 1));
+    }
+
+    // The graph view's mark role: a collapsed group shows its strongest member's mark, and
+    // the marks survive a re-layout (expanding the group).
+    void collapsedGroupShowsItsMembersMark() {
+        auto m = irscope::testing::networkModule(60, 0);
+        GraphView v;
+        v.resize(600, 400);
+        v.show();
+        QSignalSpy laid(&v, &GraphView::layoutFinished);
+        v.setModule(m, 0);  // every graph one box
+        QVERIFY(laid.wait(60000));
+        const auto& nodes = v.model().nodes();
+        int relu = -1;
+        int add = -1;
+        for (std::size_t k = 0; k < nodes.size() && (relu < 0 || add < 0); ++k) {
+            const auto* c = ir::nodeCast<ir::CNode>(nodes[k].node);
+            if (c != nullptr && c->isPrimitive("ReLU") && relu < 0) {
+                relu = static_cast<int>(k);
+            } else if (c != nullptr && c->isPrimitive("Add") && add < 0) {
+                add = static_cast<int>(k);
+            }
+        }
+        QVERIFY(relu >= 0 && add >= 0);
+        std::vector<NodeMark> marks(nodes.size(), NodeMark::None);
+        marks[static_cast<std::size_t>(relu)] = NodeMark::Changed;
+        marks[static_cast<std::size_t>(add)] = NodeMark::Added;
+        v.setNodeMarks(marks);
+        NodeItem* box = v.itemFor(relu);
+        QVERIFY(box != nullptr && box->isGroup());
+        QCOMPARE(box, v.itemFor(add));
+        QCOMPARE(box->mark(), NodeMark::Added);  // Added outranks Changed
+        v.selectNode(nodes[static_cast<std::size_t>(relu)].node);  // expands its groups
+        QVERIFY(laid.wait(60000));
+        NodeItem* own = v.itemFor(relu);
+        QVERIFY(own != nullptr && !own->isGroup());
+        QCOMPARE(own->mark(), NodeMark::Changed);
+        v.setModule(m, 0);
+        QVERIFY(v.nodeMarks().empty());  // a new model starts unmarked
     }
 
     void parsesCommandLineChoices() {

@@ -36,7 +36,7 @@ QString legendHtml() {
                                                   {NodeMark::Matched, QObject::tr("counterpart")}};
     for (const auto& [mark, name] : marks) {
         html += QStringLiteral("<span style='background:%1; border:2px solid %2'>&nbsp;%3&nbsp;</span> ")
-                    .arg(NodeItem::markColor(mark).lighter(185).name(), NodeItem::markColor(mark).name(), name);
+                    .arg(NodeItem::markFill(mark).name(), NodeItem::markColor(mark).name(), name);
     }
     return html;
 }
@@ -140,6 +140,7 @@ void CompareView::setSides(CompareSide before, CompareSide after) {
 
 void CompareView::fillBox(int side) {
     shown_.reset();
+    ++generation_;
     filling_ = true;
     QComboBox* box = boxes_[side];
     box->clear();
@@ -252,6 +253,7 @@ void CompareView::request() {
     }
     running_ = true;
     inFlight_ = std::make_pair(a, b);
+    inFlightGeneration_ = generation_;
     setSummary(tr("Comparing…"));
     const CompareSide& x = sides_[0];
     const CompareSide& y = sides_[1];
@@ -273,7 +275,7 @@ void CompareView::request() {
 void CompareView::onFinished() {
     running_ = false;
     IrComparison r = watcher_.result();
-    if (inFlight_ != std::make_pair(beforeSnapshot(), afterSnapshot())) {
+    if (inFlight_ != std::make_pair(beforeSnapshot(), afterSnapshot()) || inFlightGeneration_ != generation_) {
         request();  // the choice changed meanwhile
         return;
     }

@@ -98,6 +98,8 @@ private:
     bool dirty_ = false;    // a comparison waits for the view to be shown
     bool running_ = false;  // a comparison is on the worker thread (or waits to be handled)
     std::optional<std::pair<int, int>> inFlight_;
+    int generation_ = 0;          // bumped when the sides change
+    int inFlightGeneration_ = -1;  // the sides the comparison in flight was asked for
     std::optional<std::pair<int, int>> shown_;  // what result_ shows (reset with the sides)
     QFutureWatcher<IrComparison> watcher_;
     IrComparison result_;

@@ -65,6 +65,11 @@ QColor NodeItem::markColor(NodeMark m) {
     return Qt::transparent;
 }
 
+QColor NodeItem::markFill(NodeMark m) {
+    // Removed is a stronger red than the side-effect style's pale fill.
+    return markColor(m).lighter(m == NodeMark::Removed ? 165 : m == NodeMark::Added ? 175 : 185);
+}
+
 void NodeItem::setMark(NodeMark m) {
     if (mark_ != m) {
         mark_ = m;
@@ -98,7 +103,7 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
         p->setBrush(Qt::NoBrush);
         p->drawRoundedRect(rect_.adjusted(-2.5, -2.5, 2.5, 2.5), 6, 6);
         if (mark_ != NodeMark::Matched) {
-            fill = highlighted_ ? fill : markColor(mark_).lighter(185);
+            fill = highlighted_ ? fill : markFill(mark_);
         }
     }
     p->setPen(pen);

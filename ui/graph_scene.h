@@ -43,6 +43,7 @@ public:
     void setMark(NodeMark m);
     NodeMark mark() const { return mark_; }
     static QColor markColor(NodeMark m);
+    static QColor markFill(NodeMark m);  // the fill of a marked box, diff rows, delta cells
 
     // Fill and border of a style (also used by the legend and tests).
     static QColor fillFor(NodeStyle s);

@@ -30,6 +30,7 @@ QPlainTextEdit* makeSide(QWidget* parent, const QString& name) {
 QColor rowColor(ir::DiffKind k) {
     switch (k) {
         case ir::DiffKind::Same: return Qt::transparent;
+        // Paler than the graph's fills, for text on them.
         case ir::DiffKind::Changed: return NodeItem::markColor(NodeMark::Changed).lighter(185);
         case ir::DiffKind::Added: return NodeItem::markColor(NodeMark::Added).lighter(190);
         case ir::DiffKind::Removed: return NodeItem::markColor(NodeMark::Removed).lighter(185);

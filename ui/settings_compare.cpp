@@ -284,6 +284,9 @@ void SettingsCompareView::onSideFinished() {
         runners_[side].reset();
     }
     const bool ok = hasResult();
+    if (runs_[0].script.cancelled() || runs_[1].script.cancelled()) {
+        header_->setText(header_->text() + tr(" — <b>stopped</b>: the compiles so far"));
+    }
     if (!ok) {
         const QString error = !runs_[0].script.session ? runs_[0].script.error : runs_[1].script.error;
         compare_->clear(error);
@@ -380,7 +383,7 @@ void SettingsCompareView::updateTable() {
             auto* item = new QTableWidgetItem(cells[col]);
             item->setToolTip(cells[col]);
             if (differs) {
-                item->setBackground(NodeItem::markColor(NodeMark::Changed).lighter(185));
+                item->setBackground(NodeItem::markFill(NodeMark::Changed));
                 if (col > 0) {
                     QFont f = item->font();
                     f.setBold(true);
