@@ -60,7 +60,7 @@ bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=ON \
 	  -DIRSCOPE_BENCH=ON
 	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl \
-	  bench_debugger bench_graph_view bench_session_file bench_compile_cache
+	  bench_debugger bench_graph_view bench_session_file bench_compile_cache bench_ir_diff
 	$(BENCH_DIR)/bench/bench_pipeline
 	$(BENCH_DIR)/bench/bench_pipeline --lazy-inline --cell-reuse 1
 	$(BENCH_DIR)/bench/bench_executor
@@ -69,6 +69,7 @@ bench: deps
 	$(BENCH_DIR)/bench/bench_graph_view
 	$(BENCH_DIR)/bench/bench_session_file
 	$(BENCH_DIR)/bench/bench_compile_cache
+	$(BENCH_DIR)/bench/bench_ir_diff
 
 # The README's pictures, taken by the app itself (irscope --screenshot) offscreen.
 screenshots: build
@@ -80,6 +81,10 @@ screenshots: build
 	MS_DEV_SIDE_EFFECT_LOAD_ELIM=3 QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope \
 	  --screenshot docs/screenshot-execution.png --view execution --break AddN \
 	  resources/examples/load_elim_fwd_bwd.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-compare.png \
+	  --view compare --pass auto_monad_reorder resources/examples/load_elim_fwd_bwd.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-compare-settings.png \
+	  --view compare --compare load-elim=1,3 resources/examples/load_elim_fwd_bwd.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

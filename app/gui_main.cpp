@@ -1,11 +1,14 @@
 // irscope: the desktop app. `irscope [FILE]` opens FILE (.py script, .ir file or .irscope
 // session) at start.
-// `irscope --screenshot OUT.png [--view graph|compare|stats|execution] FILE` opens FILE,
-// waits until every piece of work (script run, snapshot parsing, layout) is done, saves the
-// main window as a PNG and exits (0 when FILE opened, 1 otherwise); it works with
-// `-platform offscreen`. A screenshot uses the default window layout and saves no settings.
-// `--view execution` then runs FILE under the debugger to a stop (`--break LOCATION`, as
+// `irscope --screenshot OUT.png [--view graph|compare|stats|execution] [--pass NAME]
+// [--compare SETTINGS] [--break LOCATION] FILE` opens FILE, waits until every piece of work
+// (script run, snapshot parsing, layout, comparisons) is done, saves the main window as a
+// PNG and exits (0 when FILE opened, 1 otherwise); it works with `-platform offscreen`.
+// --pass selects a pass of the first compile (the compare view shows it against the pass
+// before it); --compare load-elim=1,3 (or cell-reuse=A,B, lazy-inline) shows the settings
+// compare. `--view execution` runs FILE under the debugger to a stop (`--break LOCATION`, as
 // irscope-cli debug takes it; without it, the first kernel) and shows its values.
+// A screenshot uses the default window layout and saves no settings.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
@@ -16,10 +19,15 @@
 
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 #include "execution_dock.h"
 #include "irscope_version.h"
+#include "compare_view.h"
 #include "main_window.h"
+#include "output_dock.h"
+#include "pass_timeline_dock.h"
+#include "settings_compare.h"
 #include "statistics_dock.h"
 
 namespace {
@@ -53,6 +61,22 @@ void screenshotWhenIdle(irscope::ui::MainWindow& window, const QString& out, boo
     timer->start(100);
 }
 
+// Selects the first row of the timeline showing pass `name` (no-op when empty or absent).
+void selectPass(irscope::ui::MainWindow& window, const QString& name) {
+    if (name.isEmpty()) {
+        return;
+    }
+    irscope::ui::PassTimelineDock* timeline = window.passTimelineDock();
+    for (int row = 0; row < timeline->model()->rowCount(); ++row) {
+        const irscope::session::PassSnapshot* s = timeline->model()->snapshot(row);
+        if (s != nullptr && QString::fromStdString(s->pass) == name) {
+            timeline->selectRow(row);
+            return;
+        }
+    }
+    std::fprintf(stderr, "irscope: note: --pass: no pass '%s' in the first compile\n", qPrintable(name));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -81,13 +105,31 @@ int main(int argc, char** argv) {
         QStringLiteral("With --view execution: where the debug run stops (an op type such as AddN, "
                        "FILE:LINE, @GRAPH:%N); default: the first kernel."),
         QStringLiteral("LOCATION"));
+    const QCommandLineOption pass(QStringLiteral("pass"),
+                                  QStringLiteral("Select this pass of the first compile (e.g. auto_monad_reorder)."),
+                                  QStringLiteral("NAME"));
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QStringLiteral("With --view compare: run the script under two settings "
+                                                    "and compare them: load-elim=A,B, cell-reuse=A,B or lazy-inline."),
+                                     QStringLiteral("SETTINGS"));
     parser.addOption(screenshot);
     parser.addOption(view);
+    parser.addOption(pass);
+    parser.addOption(compare);
     parser.addOption(breakAt);
     parser.process(app);
 
     const QStringList files = parser.positionalArguments();
     const bool shooting = parser.isSet(screenshot);
+    std::optional<irscope::ui::SettingsChoice> settingsChoice;
+    if (parser.isSet(compare)) {
+        QString error;
+        settingsChoice = irscope::ui::SettingsChoice::parse(parser.value(compare), &error);
+        if (!settingsChoice) {
+            std::fprintf(stderr, "irscope: error: %s\n", qPrintable(error));
+            return 2;
+        }
+    }
     if (shooting) {
         const QString v = parser.value(view);
         static const QStringList known = {QStringLiteral("graph"), QStringLiteral("compare"),
@@ -96,10 +138,6 @@ int main(int argc, char** argv) {
             std::fprintf(stderr, "irscope: error: --view: unknown view '%s' (graph, compare, stats, execution)\n",
                          qPrintable(v));
             return 2;
-        }
-        if (v == QStringLiteral("compare")) {
-            std::fprintf(stderr, "irscope: note: the %s view is not built yet; showing the graph view\n",
-                         qPrintable(v));
         }
         if (files.isEmpty()) {
             std::fprintf(stderr, "irscope: error: --screenshot needs a FILE to open\n");
@@ -159,8 +197,20 @@ int main(int argc, char** argv) {
                                      screenshotWhenIdle(window, out, false);
                                  }, Qt::SingleShotConnection);
             } else {
+                const bool comparing = parser.value(view) == QStringLiteral("compare");
                 QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, &window,
-                                 [&window, out = parser.value(screenshot)](bool ok) {
+                                 [&window, out = parser.value(screenshot), comparing, settingsChoice,
+                                  passName = parser.value(pass)](bool ok) {
+                                     selectPass(window, passName);
+                                     if (comparing) {
+                                         window.outputDock()->hide();  // room for both panes
+                                         window.statisticsDock()->hide();
+                                         if (settingsChoice && window.session() != nullptr) {
+                                             window.compareSettings(*settingsChoice);
+                                         } else {
+                                             window.viewTabs()->setCurrentWidget(window.compareView());
+                                         }
+                                     }
                                      screenshotWhenIdle(window, out, ok);
                                  });
             }

@@ -8,7 +8,7 @@ PACKAGES=(
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev
   libqt6sql6-sqlite libqscintilla2-qt6-dev libgl-dev
   libgraphviz-dev graphviz
-  libsqlite3-dev libeigen3-dev libzstd-dev zlib1g-dev libssl-dev
+  libsqlite3-dev libeigen3-dev libzstd-dev zlib1g-dev libssl-dev libdtl-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   xvfb xauth fonts-dejavu-core

@@ -53,7 +53,30 @@ NodeItem::NodeItem(VisibleRef ref, QString label, NodeStyle style, QRectF rect)
     setZValue(2);
 }
 
-QRectF NodeItem::boundingRect() const { return rect_.adjusted(-2, -2, 2, 2); }
+QRectF NodeItem::boundingRect() const { return rect_.adjusted(-4, -4, 4, 4); }
+
+QColor NodeItem::markColor(NodeMark m) {
+    switch (m) {
+        case NodeMark::None: return Qt::transparent;
+        case NodeMark::Matched: return QColor(0x15, 0x65, 0xc0);
+        case NodeMark::Changed: return QColor(0xef, 0x6c, 0x00);
+        case NodeMark::Removed: return QColor(0xc6, 0x28, 0x28);
+        case NodeMark::Added: return QColor(0x2e, 0x7d, 0x32);
+    }
+    return Qt::transparent;
+}
+
+QColor NodeItem::markFill(NodeMark m) {
+    // Removed is a stronger red than the side-effect style's pale fill.
+    return markColor(m).lighter(m == NodeMark::Removed ? 165 : m == NodeMark::Added ? 175 : 185);
+}
+
+void NodeItem::setMark(NodeMark m) {
+    if (mark_ != m) {
+        mark_ = m;
+        update();
+    }
+}
 
 void NodeItem::setHighlighted(bool on) {
     if (highlighted_ != on) {
@@ -89,6 +112,15 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
         pen.setStyle(Qt::SolidLine);
     } else if (selected) {
         pen.setColor(QColor(0xff, 0x6d, 0x00));
+    }
+    if (mark_ != NodeMark::None) {
+        // A halo in the mark's colour around the box.
+        p->setPen(QPen(markColor(mark_), 3.0));
+        p->setBrush(Qt::NoBrush);
+        p->drawRoundedRect(rect_.adjusted(-2.5, -2.5, 2.5, 2.5), 6, 6);
+        if (mark_ != NodeMark::Matched) {
+            fill = highlighted_ ? fill : markFill(mark_);
+        }
     }
     p->setPen(pen);
     p->setBrush(fill);

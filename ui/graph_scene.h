@@ -13,6 +13,10 @@
 
 namespace irscope::ui {
 
+// A node's colour in a compare view (ir::DiffKind, plus the counterpart of the node
+// selected in the other pane). Later values win when a collapsed group holds several.
+enum class NodeMark { None, Matched, Changed, Removed, Added };
+
 // Item kinds, in QGraphicsItem::type() order.
 enum GraphItemType {
     kNodeItemType = QGraphicsItem::UserType + 1,
@@ -40,6 +44,11 @@ public:
     void setDebugMarks(bool breakpoint, bool current);
     bool hasBreakpointMark() const { return breakpoint_; }
     bool isCurrentMark() const { return current_; }
+    // Compare views: a thick border in the mark's colour.
+    void setMark(NodeMark m);
+    NodeMark mark() const { return mark_; }
+    static QColor markColor(NodeMark m);
+    static QColor markFill(NodeMark m);  // the fill of a marked box, diff rows, delta cells
 
     // Fill and border of a style (also used by the legend and tests).
     static QColor fillFor(NodeStyle s);
@@ -53,6 +62,7 @@ private:
     bool highlighted_ = false;
     bool breakpoint_ = false;
     bool current_ = false;
+    NodeMark mark_ = NodeMark::None;
 };
 
 class EdgeItem : public QGraphicsPathItem {

@@ -93,6 +93,7 @@ void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel mo
     model_ = std::move(model);
     model_.expandWithin(budget);
     matches_.clear();
+    marks_.clear();
     current_ = -1;
     breakMarks_.clear();
     currentMark_ = -1;
@@ -405,11 +406,30 @@ void GraphView::goToMatch(int k) {
     selectModelNodes({matches_[static_cast<std::size_t>(k)]});
 }
 
+void GraphView::setNodeMarks(std::vector<NodeMark> marks) {
+    marks_ = std::move(marks);
+    refreshHighlights();
+}
+
+NodeMark GraphView::markOf(int node) const {
+    return node >= 0 && node < static_cast<int>(marks_.size()) ? marks_[static_cast<std::size_t>(node)]
+                                                                : NodeMark::None;
+}
+
 void GraphView::refreshHighlights() {
     for (NodeItem* item : items_) {
         if (item != nullptr) {
             item->setHighlighted(false);
             item->setDebugMarks(false, false);
+            item->setMark(NodeMark::None);
+        }
+    }
+    for (std::size_t k = 0; k < marks_.size(); ++k) {
+        if (marks_[k] == NodeMark::None) {
+            continue;
+        }
+        if (NodeItem* item = itemFor(static_cast<int>(k)); item != nullptr && item->mark() < marks_[k]) {
+            item->setMark(marks_[k]);
         }
     }
     for (int m : matches_) {

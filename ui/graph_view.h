@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "graph_model.h"
+#include "graph_scene.h"
 #include "ir/node.h"
 
 class QAction;
@@ -85,6 +86,12 @@ public:
     // Selects `node` like selectNode and zooms in to a readable scale (1:1) around it when
     // the view is zoomed out further: where a debugger stops.
     void focusNode(const ir::Node* node);
+    // Compare views: one mark per model node (indexed as model().nodes(); shorter means
+    // None for the rest); a collapsed group shows its members' strongest mark. Cleared by
+    // setModule/setModel; kept across re-layouts.
+    void setNodeMarks(std::vector<NodeMark> marks);
+    const std::vector<NodeMark>& nodeMarks() const { return marks_; }
+    NodeMark markOf(int node) const;
 
 public slots:
     // Centres on `node` and selects it, expanding (and re-laying out) its groups if needed.
@@ -133,6 +140,7 @@ private:
     bool selecting_ = false;
     QString error_;
     std::vector<int> matches_;
+    std::vector<NodeMark> marks_;
     int current_ = -1;
     std::vector<int> breakMarks_;  // model nodes
     int currentMark_ = -1;

@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "compare_view.h"
 #include "compilations_dock.h"
 #include "execution_dock.h"
 #include "graph_scene.h"
@@ -46,6 +47,7 @@
 #include "script_editor_dock.h"
 #include "script_problems.h"
 #include "session_io.h"
+#include "settings_compare.h"
 #include "statistics_dock.h"
 
 namespace irscope::ui {
@@ -87,6 +89,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     layout->addWidget(errorBanner_);
     tabs_->addTab(graphPanel, tr("Graph"));
     tabs_->addTab(irText_, tr("IR text"));
+    compareView_ = new CompareView(tabs_);
+    tabs_->addTab(compareView_, tr("Compare"));
+    settingsCompare_ = new SettingsCompareView(tabs_);
+    tabs_->addTab(settingsCompare_, tr("Compare settings"));
     layout->addWidget(tabs_);
     setCentralWidget(central);
 
@@ -250,6 +256,7 @@ void MainWindow::buildMenus() {
     debug->addActions(executionDock_->debugActions());
     debug->addSeparator();
     debug->addAction(executionDock_->toggleBreakpointAction());
+    buildCompareMenu();
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
@@ -264,6 +271,36 @@ void MainWindow::buildMenus() {
                               "compiles them.</p>")
                                .arg(QStringLiteral(IRSCOPE_VERSION)));
     });
+}
+
+void MainWindow::buildCompareMenu() {
+    QMenu* compare = menuBar()->addMenu(tr("&Compare"));
+    QAction* passes = compare->addAction(tr("&Before/After Pass"), this, [this] { tabs_->setCurrentWidget(compareView_); });
+    passes->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_D));
+    passes->setToolTip(tr("The pass selected in the timeline against the pass before it"));
+    compareSettingsAction_ = compare->addAction(tr("&Settings…"), this, [this] {
+        if (script_.path.isEmpty() || isLoading()) {
+            statusBar()->showMessage(tr("Open a script first: its run is compared under two settings"), 5000);
+            return;
+        }
+        auto* dialog = new SettingsCompareDialog(this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QDialog::accepted, this, [this, dialog] { compareSettings(dialog->choice()); });
+        dialog->open();
+    });
+    compareSettingsAction_->setObjectName(QStringLiteral("compareSettingsAction"));
+    compareSettingsAction_->setIconText(tr("Compare Settings…"));
+    compareSettingsAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_M));
+    compareSettingsAction_->setToolTip(
+        tr("Run the script under two settings (load elimination levels, lazy inline off/on) and compare"));
+    QToolBar* bar = addToolBar(tr("Compare"));
+    bar->setObjectName(QStringLiteral("compareToolBar"));
+    bar->addAction(compareSettingsAction_);
+}
+
+void MainWindow::compareSettings(const SettingsChoice& choice) {
+    tabs_->setCurrentWidget(settingsCompare_);
+    settingsCompare_->start(script_.path, choice);
 }
 
 void MainWindow::showOpenDialog() {
@@ -281,7 +318,12 @@ void MainWindow::showOpenDialog() {
 bool MainWindow::isLoading() const { return loadingIr_ || runningScript_; }
 
 bool MainWindow::isBusy() const {
-    return isLoading() || loadingSnapshot_ || graphView_->isLayoutRunning();
+    for (CompareView* c : {compareView_, settingsCompare_->compareView()}) {
+        if (c->isBusy() || c->beforeGraph()->isLayoutRunning() || c->afterGraph()->isLayoutRunning()) {
+            return true;
+        }
+    }
+    return isLoading() || loadingSnapshot_ || graphView_->isLayoutRunning() || settingsCompare_->isBusy();
 }
 
 QWidget* MainWindow::busyIndicator() const { return busy_; }
@@ -472,6 +514,7 @@ void MainWindow::onScriptFinished() {
         textLines_.clear();
         graphList_->clear();
         countsLabel_->clear();
+        compareView_->clear(tr("The script compiled no graph to compare."));
         graphView_->showMessage(script_.ok() ? tr("The script compiled no graph (GRAPH_MODE Cell or @jit).")
                                              : tr("The script stopped before it compiled a graph."));
     } else {
@@ -483,6 +526,7 @@ void MainWindow::onScriptFinished() {
 void MainWindow::showCompile(const session::CompileRecord* compile) {
     timelineDock_->setCompile(compile != nullptr ? session_ : nullptr, compile);
     statisticsDock_->setCompile(compile);
+    compareView_->setCompile(session_, compile);
 }
 
 void MainWindow::showSnapshot(const session::CompileRecord* compile, int snapshot) {
@@ -492,6 +536,7 @@ void MainWindow::showSnapshot(const session::CompileRecord* compile, int snapsho
     if (!current || snapshot < 0 || snapshot >= static_cast<int>(compile->snapshots.size())) {
         return;
     }
+    compareView_->showSnapshot(snapshot);
     if (loadingSnapshot_) {
         pendingSnapshot_ = SnapshotRequest{compile, snapshot};
         return;

@@ -30,6 +30,9 @@ class QToolButton;
 
 namespace irscope::ui {
 
+class CompareView;
+class SettingsCompareView;
+struct SettingsChoice;
 class CompilationsDock;
 class NodeInspectorDock;
 class ExecutionDock;
@@ -77,6 +80,11 @@ public:
     ScriptEditorDock* scriptEditorDock() const { return editorDock_; }
     NodeInspectorDock* nodeInspectorDock() const { return inspectorDock_; }
     ExecutionDock* executionDock() const { return executionDock_; }
+    CompareView* compareView() const { return compareView_; }
+    SettingsCompareView* settingsCompareView() const { return settingsCompare_; }
+    // Compare ▸ Settings…: the dialog, and running the open script under both settings.
+    QAction* compareSettingsAction() const { return compareSettingsAction_; }
+    void compareSettings(const SettingsChoice& choice);
     QWidget* busyIndicator() const;
 
 signals:
@@ -91,6 +99,7 @@ protected:
 
 private:
     void buildMenus();
+    void buildCompareMenu();
     void showOpenDialog();
     void showSaveSessionDialog();
     void onLoaded();
@@ -147,6 +156,9 @@ private:
     int sourceLine_ = 0;
     ExecutionDock* executionDock_ = nullptr;
     SessionSaver* sessionSaver_ = nullptr;
+    CompareView* compareView_ = nullptr;
+    SettingsCompareView* settingsCompare_ = nullptr;
+    QAction* compareSettingsAction_ = nullptr;
     QWidget* busy_ = nullptr;
     QProgressBar* busyBar_ = nullptr;
     QToolButton* cancelButton_ = nullptr;

@@ -28,7 +28,8 @@ bool locateError(const QString& error, QString* file, int* line) {
 }
 
 LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::ScriptRunner>& runner,
-                           const std::function<void(const QString&)>& output) {
+                           const std::function<void(const QString&)>& output,
+                           session::ScriptOptions options) {
     LoadedScript out;
     out.path = path;
     QFile f(path);
@@ -37,12 +38,13 @@ LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::S
         out.error = QStringLiteral("%1: error: cannot open file: %2").arg(path, f.errorString());
         return out;
     }
-    return runScriptSource(path, f.readAll(), runner, output);
+    return runScriptSource(path, f.readAll(), runner, output, std::move(options));
 }
 
 LoadedScript runScriptSource(const QString& path, const QByteArray& bytes,
                              const std::shared_ptr<session::ScriptRunner>& runner,
-                             const std::function<void(const QString&)>& output) {
+                             const std::function<void(const QString&)>& output,
+                             session::ScriptOptions options) {
     LoadedScript out;
     out.path = path;
     try {
@@ -51,7 +53,7 @@ LoadedScript runScriptSource(const QString& path, const QByteArray& bytes,
                 output(QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())));
             }
         };
-        session::ScriptOutcome r = runner->run(bytes.toStdString(), path.toStdString(), {}, sink, sink);
+        session::ScriptOutcome r = runner->run(bytes.toStdString(), path.toStdString(), std::move(options), sink, sink);
         out.session = std::move(r.session);
         out.status = r.result.status;
         out.error = QString::fromStdString(r.result.error);

@@ -24,13 +24,15 @@ struct LoadedScript {
 };
 
 // Blocking; call it on a worker thread. `output` receives printed text as it is printed
-// (on the worker thread). Never throws.
+// (on the worker thread); `options` override settings (the settings compare). Never throws.
 LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::ScriptRunner>& runner,
-                           const std::function<void(const QString&)>& output);
+                           const std::function<void(const QString&)>& output,
+                           session::ScriptOptions options = {});
 // The same for `source` (the editor's text, saved or not) named `path`.
 LoadedScript runScriptSource(const QString& path, const QByteArray& source,
                              const std::shared_ptr<session::ScriptRunner>& runner,
-                             const std::function<void(const QString&)>& output);
+                             const std::function<void(const QString&)>& output,
+                             session::ScriptOptions options = {});
 
 // The location an error text names: a diagnostic's leading `file:line:col:` or the last
 // `File "file", line N` of a traceback. Returns false when there is none.

@@ -12,6 +12,7 @@
 #include "passes/pipeline.h"
 #include "passes/type_inference.h"
 #include "runtime/executor.h"
+#include "runtime/print_format.h"
 #include "session/compile_record.h"
 
 namespace irscope::compiler {
@@ -319,6 +320,11 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
         runtime::Executor executor(*c.module, std::move(opts));
         out = executor.run(inputs, currentWeights(c), &record.stats);
         record.outputs = session::summarizeOutput(out);
+        record.values = runtime::formatPrintInput(out);
+        if (record.values.size() > session::RunRecord::kMaxValuesChars) {
+            record.values.resize(session::RunRecord::kMaxValuesChars);
+            record.values += "...";
+        }
         session_->runs.push_back(std::move(record));
     } catch (const runtime::EvalError& e) {
         record.error = e.message();

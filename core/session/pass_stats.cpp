@@ -48,7 +48,7 @@ std::vector<std::size_t> passDisplayOrder(const CompileRecord& rec) {
     return order;
 }
 
-std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t i) {
+std::optional<std::size_t> previousSnapshot(const CompileRecord& rec, std::size_t i) {
     const auto& snaps = rec.snapshots;
     if (i >= snaps.size()) {
         return std::nullopt;
@@ -62,8 +62,16 @@ std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t i) {
     if (j == 0) {
         return std::nullopt;
     }
-    return static_cast<long long>(snaps[i].counts.nodes) -
-           static_cast<long long>(snaps[j - 1].counts.nodes);
+    return j - 1;
+}
+
+std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t i) {
+    const std::optional<std::size_t> before = previousSnapshot(rec, i);
+    if (!before) {
+        return std::nullopt;
+    }
+    return static_cast<long long>(rec.snapshots[i].counts.nodes) -
+           static_cast<long long>(rec.snapshots[*before].counts.nodes);
 }
 
 std::string formatPassStats(const CompileRecord& rec, std::size_t index) {

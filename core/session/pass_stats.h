@@ -19,8 +19,12 @@ namespace irscope::session {
 // snapshot once (snapshots are stored in finishing order, children first).
 std::vector<std::size_t> passDisplayOrder(const CompileRecord& rec);
 
-// The change in node count a snapshot made: against the snapshot before it in finishing
-// order (for a group: before its first child). nullopt for the first pass.
+// The snapshot holding the IR a snapshot's pass started from: the one before it in
+// finishing order (for a group: before its first child). nullopt for the first pass.
+std::optional<std::size_t> previousSnapshot(const CompileRecord& rec, std::size_t snapshot);
+
+// The change in node count a snapshot made: against previousSnapshot(). nullopt for the
+// first pass.
 std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t snapshot);
 
 // `index` is the compile's position in the session (printed 1-based).

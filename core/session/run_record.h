@@ -16,6 +16,10 @@ struct RunRecord {
     std::size_t compile = 0;   // index of its CompileRecord in Session::compiles
     runtime::RunStats stats;   // device, kernels, copies, millis, peak vs planned bytes
     std::string outputs;       // summary: "(Tensor[Int32](), Tensor[Float32](2, 3))"
+    // The outputs' values as the Print operator writes them (one line per tuple element),
+    // cut after kMaxValuesChars characters: what a compare view sets side by side.
+    std::string values;
+    static constexpr std::size_t kMaxValuesChars = 2000;
     std::string error;         // non-empty when the run failed
 };
 

@@ -1,0 +1,687 @@
+#include "ir/ir_diff.h"
+
+#include <dtl/dtl.hpp>
+
+#include <algorithm>
+#include <cstdint>
+#include <optional>
+#include <functional>
+#include <map>
+#include <utility>
+
+#include "ir/ir_text.h"
+#include "ir/local_names.h"
+
+namespace irscope::ir {
+
+const char* diffKindName(DiffKind k) {
+    switch (k) {
+    case DiffKind::Same:
+        return "same";
+    case DiffKind::Changed:
+        return "changed";
+    case DiffKind::Added:
+        return "added";
+    case DiffKind::Removed:
+        return "removed";
+    }
+    return "same";
+}
+
+const Node* NodeMatching::after(const Node* beforeNode) const {
+    auto it = toAfter_.find(beforeNode);
+    return it == toAfter_.end() ? nullptr : it->second;
+}
+
+const Node* NodeMatching::before(const Node* afterNode) const {
+    auto it = toBefore_.find(afterNode);
+    return it == toBefore_.end() ? nullptr : it->second;
+}
+
+const FuncGraph* NodeMatching::afterGraph(const FuncGraph* beforeGraph) const {
+    auto it = graphToAfter_.find(beforeGraph);
+    return it == graphToAfter_.end() ? nullptr : it->second;
+}
+
+const FuncGraph* NodeMatching::beforeGraph(const FuncGraph* afterGraph) const {
+    auto it = graphToBefore_.find(afterGraph);
+    return it == graphToBefore_.end() ? nullptr : it->second;
+}
+
+DiffKind NodeMatching::kind(const Node* n) const {
+    auto it = kind_.find(n);
+    return it == kind_.end() ? DiffKind::Same : it->second;
+}
+
+namespace {
+
+std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
+    return h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2));
+}
+
+std::uint64_t hashText(std::string_view s) { return std::hash<std::string_view>{}(s); }
+
+// "Net_construct.3" -> "Net_construct": the printer's suffix for duplicate names.
+std::string_view baseName(std::string_view name) {
+    const std::size_t dot = name.rfind('.');
+    if (dot == std::string_view::npos || dot + 1 == name.size()) {
+        return name;
+    }
+    for (std::size_t i = dot + 1; i < name.size(); ++i) {
+        if (name[i] < '0' || name[i] > '9') {
+            return name;
+        }
+    }
+    return name.substr(0, dot);
+}
+
+// What a CNode calls, independent of numbering: "P:Load", "G:Net_construct", ...
+std::string calleeKey(const CNode& c) {
+    const Node* callee = c.callee();
+    if (callee == nullptr) {
+        return "?";
+    }
+    if (const auto* v = nodeCast<ValueNode>(callee)) {
+        const Value& val = *v->value();
+        if (val.kind == Value::Kind::Primitive) {
+            return "P:" + val.prim->name;
+        }
+        if (val.kind == Value::Kind::Graph && val.graph != nullptr) {
+            return "G:" + std::string(baseName(val.graph->name()));
+        }
+        return "V:" + formatValue(val);
+    }
+    if (const auto* p = nodeCast<Parameter>(callee)) {
+        return "A:" + p->name();
+    }
+    const auto* cc = nodeCast<CNode>(callee);
+    const PrimitiveData* prim = cc != nullptr ? cc->primitive() : nullptr;
+    return "N:" + (prim != nullptr ? prim->name : std::string());
+}
+
+std::string abstractText(const Node& n) {
+    return n.abstract() ? formatAbstract(*n.abstract()) : std::string("<null>");
+}
+
+// One module's classified nodes, in print order, with their structural hashes.
+struct Side {
+    explicit Side(const Module& m) {
+        for (const FuncGraph* g : localNames(m).order) {
+            graphs.push_back(g);
+            for (const Parameter* p : g->parameters()) {
+                params.push_back(p);
+            }
+            for (const CNode* c : g->topoOrder()) {
+                pos.emplace(c, cnodes.size());
+                cnodes.push_back(c);
+            }
+        }
+        for (const CNode* c : cnodes) {
+            std::uint64_t h = mix(hashText(baseName(c->graph()->name())), hashText(calleeKey(*c)));
+            for (std::size_t i = 1; i < c->size(); ++i) {
+                h = mix(h, inputHash(c->input(i), c->graph()));
+            }
+            hash.emplace(c, h);
+        }
+    }
+
+    std::uint64_t inputHash(const Node* in, const FuncGraph* g) const {
+        if (const auto* v = nodeCast<ValueNode>(in)) {
+            return mix(1, hashText(formatValue(*v->value())));
+        }
+        if (const auto* p = nodeCast<Parameter>(in)) {
+            return mix(2, mix(hashText(baseName(p->graph()->name())), hashText(p->name())));
+        }
+        const auto* c = nodeCast<CNode>(in);
+        if (c->graph() == g) {
+            auto it = hash.find(c);
+            if (it != hash.end()) {
+                return it->second;
+            }
+        }
+        // A free variable: its graph, callee and debug name (the same on both sides).
+        return mix(3, mix(hashText(baseName(c->graph()->name())),
+                          mix(hashText(calleeKey(*c)), hashText(c->debug().name))));
+    }
+
+    std::vector<const FuncGraph*> graphs;
+    std::vector<const Parameter*> params;
+    std::vector<const CNode*> cnodes;  // graph bodies in print order, Returns included
+    std::unordered_map<const CNode*, std::size_t> pos;
+    std::unordered_map<const CNode*, std::uint64_t> hash;
+};
+
+class Matcher {
+public:
+    Matcher(const Module& before, const Module& after,
+            std::unordered_map<const Node*, const Node*>& toAfter,
+            std::unordered_map<const Node*, const Node*>& toBefore,
+            std::unordered_map<const FuncGraph*, const FuncGraph*>& graphToAfter,
+            std::unordered_map<const FuncGraph*, const FuncGraph*>& graphToBefore)
+        : a_(before), b_(after), toAfter_(toAfter), toBefore_(toBefore),
+          graphToAfter_(graphToAfter), graphToBefore_(graphToBefore) {}
+
+    void run() {
+        matchGraphs();
+        matchParametersAndReturns();
+        matchByHash();
+        matchByDebugName();
+        for (int round = 0; round < 100; ++round) {
+            const bool down = propagateDown();
+            const bool up = propagateUp();
+            if (!down && !up) {
+                break;
+            }
+        }
+        matchLeftovers();
+    }
+
+    const Side& a() const { return a_; }
+    const Side& b() const { return b_; }
+
+private:
+    void pairGraphs(const FuncGraph* x, const FuncGraph* y) {
+        graphToAfter_[x] = y;
+        graphToBefore_[y] = x;
+    }
+
+    void matchGraphs() {
+        // Exact names first, then names without the duplicate suffix; unique ones only.
+        for (int pass = 0; pass < 2; ++pass) {
+            std::map<std::string, std::pair<std::vector<const FuncGraph*>, std::vector<const FuncGraph*>>> byName;
+            auto key = [pass](const FuncGraph* g) {
+                return pass == 0 ? g->name() : std::string(baseName(g->name()));
+            };
+            for (const FuncGraph* g : a_.graphs) {
+                if (graphToAfter_.count(g) == 0) {
+                    byName[key(g)].first.push_back(g);
+                }
+            }
+            for (const FuncGraph* g : b_.graphs) {
+                if (graphToBefore_.count(g) == 0) {
+                    byName[key(g)].second.push_back(g);
+                }
+            }
+            for (const auto& [name, sides] : byName) {
+                if (sides.first.size() == 1 && sides.second.size() == 1) {
+                    pairGraphs(sides.first[0], sides.second[0]);
+                }
+            }
+        }
+    }
+
+    bool matched(const Node* n) const { return toAfter_.count(n) != 0 || toBefore_.count(n) != 0; }
+
+    bool sameGraphs(const Node* x, const Node* y) const {
+        auto it = graphToAfter_.find(x->graph());
+        return it != graphToAfter_.end() && it->second == y->graph();
+    }
+
+    // Pairs x (before) with y (after) when both are free and in matched graphs.
+    bool pair(const Node* x, const Node* y) {
+        if (matched(x) || matched(y) || !sameGraphs(x, y) || x->kind() != y->kind()) {
+            return false;
+        }
+        toAfter_[x] = y;
+        toBefore_[y] = x;
+        return true;
+    }
+
+    void matchParametersAndReturns() {
+        for (const auto& [ga, gb] : graphToAfter_) {
+            for (const Parameter* p : ga->parameters()) {
+                int found = 0;
+                const Parameter* hit = nullptr;
+                for (const Parameter* q : gb->parameters()) {
+                    if (q->name() == p->name()) {
+                        ++found;
+                        hit = q;
+                    }
+                }
+                if (found == 1) {
+                    pair(p, hit);
+                }
+            }
+            if (ga->returnNode() != nullptr && gb->returnNode() != nullptr) {
+                pair(ga->returnNode(), gb->returnNode());
+            }
+        }
+    }
+
+    // Buckets of free CNodes by a key; buckets holding as many nodes on each side (at most
+    // `maxBucket`) are paired in print order.
+    template <typename Key, typename KeyFn>
+    bool pairBuckets(KeyFn&& keyOf, std::size_t maxBucket) {
+        std::map<Key, std::pair<std::vector<const CNode*>, std::vector<const CNode*>>> buckets;
+        for (const CNode* c : a_.cnodes) {
+            if (!matched(c)) {
+                if (auto k = keyOf(c, true)) {
+                    buckets[*k].first.push_back(c);
+                }
+            }
+        }
+        for (const CNode* c : b_.cnodes) {
+            if (!matched(c)) {
+                if (auto k = keyOf(c, false)) {
+                    buckets[*k].second.push_back(c);
+                }
+            }
+        }
+        bool any = false;
+        for (auto& [k, sides] : buckets) {
+            if (sides.first.size() == sides.second.size() && sides.first.size() <= maxBucket) {
+                for (std::size_t i = 0; i < sides.first.size(); ++i) {
+                    any = pair(sides.first[i], sides.second[i]) || any;
+                }
+            }
+        }
+        return any;
+    }
+
+    void matchByHash() {
+        const Side& sa = a_;
+        const Side& sb = b_;
+        pairBuckets<std::uint64_t>(
+            [&](const CNode* c, bool isA) -> std::optional<std::uint64_t> {
+                return (isA ? sa : sb).hash.at(c);
+            },
+            SIZE_MAX);
+    }
+
+    void matchByDebugName() {
+        pairBuckets<std::string>(
+            [](const CNode* c, bool) -> std::optional<std::string> {
+                if (c->debug().name.empty()) {
+                    return std::nullopt;
+                }
+                return std::string(baseName(c->graph()->name())) + '\x1f' + calleeKey(*c) + '\x1f' +
+                       c->debug().name;
+            },
+            1);
+    }
+
+    // Inputs at the same position of matched nodes, visiting users before inputs.
+    bool propagateDown() {
+        bool any = false;
+        for (auto it = a_.cnodes.rbegin(); it != a_.cnodes.rend(); ++it) {
+            const CNode* x = *it;
+            const auto* y = nodeCast<CNode>(counterpart(x));
+            if (y == nullptr) {
+                continue;
+            }
+            const std::size_t n = std::min(x->size(), y->size());
+            for (std::size_t i = 0; i < n; ++i) {
+                const auto* ix = nodeCast<CNode>(x->input(i));
+                const auto* iy = nodeCast<CNode>(y->input(i));
+                if (ix != nullptr && iy != nullptr && !matched(ix) && !matched(iy) &&
+                    calleeKey(*ix) == calleeKey(*iy)) {
+                    any = pair(ix, iy) || any;
+                }
+            }
+        }
+        return any;
+    }
+
+    const Node* counterpart(const Node* x) const {
+        auto it = toAfter_.find(x);
+        return it == toAfter_.end() ? nullptr : it->second;
+    }
+
+    // A free node's callee and its inputs as after-side identities (matched nodes by their
+    // after node, constants by value); only nodes with a matched non-constant input.
+    std::optional<std::string> inputsKey(const CNode* c, bool isA) const {
+        std::string key = calleeKey(*c);
+        const FuncGraph* g = isA ? c->graph() : graphToBeforeOrNull(c->graph());
+        if (g == nullptr) {
+            return std::nullopt;
+        }
+        key += '\x1f' + std::to_string(reinterpret_cast<std::uintptr_t>(g));
+        bool anchored = false;
+        for (std::size_t i = 1; i < c->size(); ++i) {
+            const Node* in = c->input(i);
+            key += '\x1f';
+            if (const auto* v = nodeCast<ValueNode>(in)) {
+                key += std::to_string(hashText(formatValue(*v->value())));
+                continue;
+            }
+            const Node* id = isA ? counterpart(in) : (toBefore_.count(in) != 0 ? in : nullptr);
+            if (id == nullptr) {
+                key += '?';
+            } else {
+                key += std::to_string(reinterpret_cast<std::uintptr_t>(id));
+                anchored = true;
+            }
+        }
+        if (!anchored) {
+            return std::nullopt;
+        }
+        return key;
+    }
+
+    const FuncGraph* graphToBeforeOrNull(const FuncGraph* g) const {
+        auto it = graphToBefore_.find(g);
+        return it == graphToBefore_.end() ? nullptr : it->second;
+    }
+
+    bool propagateUp() {
+        return pairBuckets<std::string>(
+            [this](const CNode* c, bool isA) { return inputsKey(c, isA); }, 1);
+    }
+
+    void matchLeftovers() {
+        pairBuckets<std::string>(
+            [this](const CNode* c, bool isA) -> std::optional<std::string> {
+                const FuncGraph* g = isA ? c->graph() : graphToBeforeOrNull(c->graph());
+                if (g == nullptr) {
+                    return std::nullopt;
+                }
+                return std::to_string(reinterpret_cast<std::uintptr_t>(g)) + '\x1f' + calleeKey(*c);
+            },
+            SIZE_MAX);
+    }
+
+    Side a_;
+    Side b_;
+    std::unordered_map<const Node*, const Node*>& toAfter_;
+    std::unordered_map<const Node*, const Node*>& toBefore_;
+    std::unordered_map<const FuncGraph*, const FuncGraph*>& graphToAfter_;
+    std::unordered_map<const FuncGraph*, const FuncGraph*>& graphToBefore_;
+};
+
+bool sameInput(const Node* x, const Node* y, const std::unordered_map<const Node*, const Node*>& toAfter) {
+    const auto* vx = nodeCast<ValueNode>(x);
+    const auto* vy = nodeCast<ValueNode>(y);
+    if (vx != nullptr || vy != nullptr) {
+        return vx != nullptr && vy != nullptr && formatValue(*vx->value()) == formatValue(*vy->value());
+    }
+    auto it = toAfter.find(x);
+    return it != toAfter.end() && it->second == y;
+}
+
+bool sameNode(const Node& x, const Node& y, const std::unordered_map<const Node*, const Node*>& toAfter) {
+    if (abstractText(x) != abstractText(y)) {
+        return false;
+    }
+    if (const auto* px = nodeCast<Parameter>(&x)) {
+        const auto* py = nodeCast<Parameter>(&y);
+        return px->name() == py->name() && px->hasDefault() == py->hasDefault();
+    }
+    const auto* cx = nodeCast<CNode>(&x);
+    const auto* cy = nodeCast<CNode>(&y);
+    if (cx->size() != cy->size() || !(cx->attrs() == cy->attrs()) || calleeKey(*cx) != calleeKey(*cy)) {
+        return false;
+    }
+    for (std::size_t i = 0; i < cx->size(); ++i) {
+        if (!sameInput(cx->input(i), cy->input(i), toAfter)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+}  // namespace
+
+NodeMatching matchModules(const Module& before, const Module& after) {
+    NodeMatching out;
+    Matcher m(before, after, out.toAfter_, out.toBefore_, out.graphToAfter_, out.graphToBefore_);
+    m.run();
+    auto classify = [&](const Node* n) {
+        const Node* y = out.after(n);
+        DiffKind k = DiffKind::Removed;
+        if (y != nullptr) {
+            k = sameNode(*n, *y, out.toAfter_) ? DiffKind::Same : DiffKind::Changed;
+            out.kind_[y] = k;
+            (k == DiffKind::Same ? out.counts_.same : out.counts_.changed) += 1;
+        } else {
+            ++out.counts_.removed;
+        }
+        out.kind_[n] = k;
+    };
+    for (const Parameter* p : m.a().params) {
+        classify(p);
+    }
+    for (const CNode* c : m.a().cnodes) {
+        classify(c);
+    }
+    auto added = [&](const Node* n) {
+        if (out.before(n) == nullptr) {
+            out.kind_[n] = DiffKind::Added;
+            ++out.counts_.added;
+        }
+    };
+    for (const Parameter* p : m.b().params) {
+        added(p);
+    }
+    for (const CNode* c : m.b().cnodes) {
+        added(c);
+    }
+    return out;
+}
+
+std::vector<std::string_view> splitLines(std::string_view text) {
+    std::vector<std::string_view> lines;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        std::size_t end = text.find('\n', start);
+        if (end == std::string_view::npos) {
+            end = text.size();
+        }
+        lines.push_back(text.substr(start, end - start));
+        start = end + 1;
+    }
+    return lines;
+}
+
+namespace {
+
+bool isNameChar(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '.';
+}
+
+// Rewrites the before text's local names into the after text's (see the file comment).
+class Renamer {
+public:
+    Renamer(const Module& before, const Module& after, const NodeMatching& matching) {
+        const LocalNames la = localNames(before);
+        const LocalNames lb = localNames(after);
+        const NodeLines printed(before);
+        for (const FuncGraph* g : la.order) {
+            graphs_.emplace(printed.graphName(*g), g);
+            auto& names = locals_[g];
+            for (const CNode* c : la.body(g)) {
+                const auto* y = nodeCast<CNode>(matching.after(c));
+                const std::string other = y != nullptr ? lb.of(*y) : std::string();
+                names.emplace(la.number.at(c), other.empty() ? "%?" + std::to_string(la.number.at(c)) : other);
+            }
+            for (const Parameter* p : g->parameters()) {
+                const Node* y = matching.after(p);
+                const std::string own = la.of(*p);
+                const std::string other = y != nullptr ? lb.of(*y) : std::string();
+                params_.emplace(own, other.empty() ? "%?" + own.substr(1) : other);
+            }
+        }
+    }
+
+    std::string rewrite(std::string_view line) {
+        if (line.rfind("subgraph @", 0) == 0) {
+            std::size_t end = line.find('(');
+            const std::string name(line.substr(10, end == std::string_view::npos ? line.npos : end - 10));
+            auto it = graphs_.find(name);
+            current_ = it == graphs_.end() ? nullptr : it->second;
+        } else if (line.rfind('}', 0) == 0) {
+            current_ = nullptr;
+        }
+        std::string out;
+        out.reserve(line.size());
+        std::size_t i = 0;
+        while (i < line.size()) {
+            if (line[i] != '%') {
+                out += line[i++];
+                continue;
+            }
+            std::size_t j = i + 1;
+            while (j < line.size() && isNameChar(line[j])) {
+                ++j;
+            }
+            const std::string_view token = line.substr(i, j - i);
+            out += replacement(token);
+            i = j;
+        }
+        return out;
+    }
+
+private:
+    std::string replacement(std::string_view token) const {
+        if (token.size() > 1 && token[1] >= '0' && token[1] <= '9') {
+            std::size_t k = 1;
+            std::size_t number = 0;
+            while (k < token.size() && token[k] >= '0' && token[k] <= '9') {
+                number = number * 10 + static_cast<std::size_t>(token[k] - '0');
+                ++k;
+            }
+            auto g = locals_.find(current_);
+            if (g != locals_.end()) {
+                auto it = g->second.find(number);
+                if (it != g->second.end()) {
+                    return it->second + std::string(token.substr(k));
+                }
+            }
+            return std::string(token);
+        }
+        // A parameter: the longest known name the token starts with.
+        for (std::size_t len = token.size(); len > 1; --len) {
+            auto it = params_.find(std::string(token.substr(0, len)));
+            if (it != params_.end()) {
+                return it->second + std::string(token.substr(len));
+            }
+        }
+        return std::string(token);
+    }
+
+    std::unordered_map<std::string, const FuncGraph*> graphs_;
+    std::unordered_map<const FuncGraph*, std::unordered_map<std::size_t, std::string>> locals_;
+    std::unordered_map<std::string, std::string> params_;
+    const FuncGraph* current_ = nullptr;
+};
+
+// Runs of changed lines longer than this (removed x added) are paired in order.
+constexpr std::size_t kMaxPairingCells = 4'000'000;
+
+// The node a line defines ("%3" of `  %3(CNode_5) = Add(...)`), or "" for other lines.
+std::string_view definedName(std::string_view line) {
+    std::size_t i = line.find_first_not_of(' ');
+    if (i == std::string_view::npos || line[i] != '%') {
+        return {};
+    }
+    std::size_t j = i + 1;
+    while (j < line.size() && line[j] != '(' && line[j] != ' ' && line[j] != ':') {
+        ++j;
+    }
+    return line.substr(i, j - i);
+}
+
+}  // namespace
+
+TextDiff diffIrText(std::string_view beforeText, std::string_view afterText, const Module& before,
+                    const Module& after, const NodeMatching& matching) {
+    const std::vector<std::string_view> la = splitLines(beforeText);
+    const std::vector<std::string_view> lb = splitLines(afterText);
+    // Lines as numbers: equal numbers for equal (renamed) lines.
+    std::unordered_map<std::string, int> ids;
+    auto idOf = [&ids](std::string s) {
+        return ids.emplace(std::move(s), static_cast<int>(ids.size())).first->second;
+    };
+    Renamer renamer(before, after, matching);
+    std::vector<int> sa;
+    std::vector<int> sb;
+    std::vector<std::string> na;  // the before lines renamed
+    sa.reserve(la.size());
+    sb.reserve(lb.size());
+    na.reserve(la.size());
+    for (std::string_view l : la) {
+        na.push_back(renamer.rewrite(l));
+        sa.push_back(idOf(na.back()));
+    }
+    for (std::string_view l : lb) {
+        sb.push_back(idOf(std::string(l)));
+    }
+    dtl::Diff<int> diff(sa, sb);
+    diff.onHuge();
+    diff.compose();
+
+    TextDiff out;
+    std::vector<int> removed;
+    std::vector<int> added;
+    auto emit = [&out](int from, int to, DiffKind kind) {
+        out.rows.push_back({from, to, kind});
+        (kind == DiffKind::Changed ? out.lines.changed : kind == DiffKind::Removed ? out.lines.removed : out.lines.added) += 1;
+    };
+    // A run of removed and added lines: pairs lines defining the same (renamed) node, and
+    // lines that define none, keeping both sides in order (an LCS over the run).
+    auto flush = [&] {
+        const std::size_t r = removed.size();
+        const std::size_t a = added.size();
+        auto pairable = [&](std::size_t i, std::size_t j) {
+            return definedName(na[static_cast<std::size_t>(removed[i])]) ==
+                   definedName(lb[static_cast<std::size_t>(added[j])]);
+        };
+        if (r == 0 || a == 0 || r * a > kMaxPairingCells) {
+            const std::size_t paired = std::min(r, a);
+            for (std::size_t i = 0; i < paired; ++i) {
+                emit(removed[i], added[i], DiffKind::Changed);
+            }
+            for (std::size_t i = paired; i < r; ++i) {
+                emit(removed[i], -1, DiffKind::Removed);
+            }
+            for (std::size_t j = paired; j < a; ++j) {
+                emit(-1, added[j], DiffKind::Added);
+            }
+        } else {
+            // best[i][j]: most pairs in removed[i..] x added[j..].
+            std::vector<std::vector<std::uint32_t>> best(r + 1, std::vector<std::uint32_t>(a + 1, 0));
+            for (std::size_t i = r; i-- > 0;) {
+                for (std::size_t j = a; j-- > 0;) {
+                    best[i][j] = std::max({best[i + 1][j], best[i][j + 1],
+                                           pairable(i, j) ? best[i + 1][j + 1] + 1 : 0U});
+                }
+            }
+            std::size_t i = 0;
+            std::size_t j = 0;
+            while (i < r || j < a) {
+                if (i < r && j < a && pairable(i, j) && best[i][j] == best[i + 1][j + 1] + 1) {
+                    emit(removed[i++], added[j++], DiffKind::Changed);
+                } else if (i < r && (j == a || best[i][j] == best[i + 1][j])) {
+                    emit(removed[i++], -1, DiffKind::Removed);
+                } else {
+                    emit(-1, added[j++], DiffKind::Added);
+                }
+            }
+        }
+        removed.clear();
+        added.clear();
+    };
+    for (const auto& [elem, info] : diff.getSes().getSequence()) {
+        (void)elem;
+        // dtl's indices are 1-based.
+        if (info.type == dtl::SES_COMMON) {
+            flush();
+            out.rows.push_back({static_cast<int>(info.beforeIdx - 1), static_cast<int>(info.afterIdx - 1),
+                                DiffKind::Same});
+            ++out.lines.same;
+        } else if (info.type == dtl::SES_DELETE) {
+            removed.push_back(static_cast<int>(info.beforeIdx - 1));
+        } else {
+            added.push_back(static_cast<int>(info.afterIdx - 1));
+        }
+    }
+    flush();
+    for (std::size_t i = 0; i < out.rows.size(); ++i) {
+        if (out.rows[i].kind != DiffKind::Same && (i == 0 || out.rows[i - 1].kind == DiffKind::Same)) {
+            out.hunks.push_back(i);
+        }
+    }
+    return out;
+}
+
+}  // namespace irscope::ir
