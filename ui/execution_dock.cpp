@@ -285,8 +285,7 @@ void ExecutionDock::buildActions() {
                       const QString loc = graph_ != nullptr ? locationOf(graph_->model(), graph_->selectedNode())
                                                             : QString();
                       if (loc.isEmpty() || loc.startsWith(QStringLiteral("%para"))) {
-                          note_->setText(tr("Select a kernel in the graph view to run to."));
-                          note_->show();
+                          showNote(tr("Select a kernel in the graph view to run to."));
                           return;
                       }
                       runTo(loc);
@@ -297,8 +296,7 @@ void ExecutionDock::buildActions() {
                           const auto* c = graph_ != nullptr ? ir::nodeCast<ir::CNode>(graph_->selectedNode())
                                                             : nullptr;
                           if (c == nullptr || c->primitive() == nullptr) {
-                              note_->setText(tr("Select an op's node in the graph view."));
-                              note_->show();
+                              showNote(tr("Select an op's node in the graph view."));
                               return;
                           }
                           addBreakpoint(qs(c->primitive()->name));
@@ -338,8 +336,7 @@ QWidget* ExecutionDock::buildBreakpointsTab() {
             dbg_.setEnabled(item->data(0, Qt::UserRole).toInt(), item->checkState(0) == Qt::Checked);
             ++pointsGeneration_;
         } catch (const runtime::DebugError& e) {
-            note_->setText(qs(e.what()));
-            note_->show();
+            showNote(qs(e.what()));
         }
         refreshMarks();
     });
@@ -384,8 +381,7 @@ QWidget* ExecutionDock::buildBreakpointsTab() {
     auto add = [this, target] {
         const QString where = target();
         if (where.isEmpty()) {
-            note_->setText(tr("Type a location, or select a node in the graph view."));
-            note_->show();
+            showNote(tr("Type a location, or select a node in the graph view."));
         } else if (addBreakpoint(where)) {
             pointEdit_->clear();
         }
@@ -399,8 +395,7 @@ QWidget* ExecutionDock::buildBreakpointsTab() {
             cond += QLatin1Char(' ') + watchThreshold_->text().trimmed();
         }
         if (where.isEmpty()) {
-            note_->setText(tr("Type a location, or select a node in the graph view."));
-            note_->show();
+            showNote(tr("Type a location, or select a node in the graph view."));
         } else if (addWatchpoint(where, cond)) {
             pointEdit_->clear();
         }
@@ -561,8 +556,7 @@ void ExecutionDock::resume(Mode mode) {
         viewer_->detach();  // the run may write into the buffers shown
         dbg_.resume({mode, {}});
     } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
+        showNote(qs(e.what()));
         return;
     }
     stop_.reset();
@@ -579,8 +573,7 @@ void ExecutionDock::runTo(const QString& location) {
         viewer_->detach();  // the run may write into the buffers shown
         dbg_.resume({Mode::Advance, location.toStdString()});
     } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
+        showNote(qs(e.what()));
         return;
     }
     stop_.reset();
@@ -789,8 +782,7 @@ void ExecutionDock::showValueEntry(int k) {
 
 bool ExecutionDock::inspect(const QString& location) {
     if (state_ != State::Paused) {
-        note_->setText(tr("Values can be inspected while the run is paused."));
-        note_->show();
+        showNote(tr("Values can be inspected while the run is paused."));
         return false;
     }
     try {
@@ -801,8 +793,7 @@ bool ExecutionDock::inspect(const QString& location) {
         note_->hide();
         return true;
     } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
+        showNote(qs(e.what()));
         return false;
     }
 }
@@ -820,17 +811,14 @@ void ExecutionDock::onGraphNodeSelected(const ir::Node* node) {
 
 // --- breakpoints ------------------------------------------------------------------------
 
-bool ExecutionDock::addBreakpoint(const QString& location) {
+bool ExecutionDock::addPoint(const std::function<int(std::string*)>& add,
+                             const std::function<QString(int)>& describe) {
     try {
-        std::string note;
-        const int id = dbg_.addBreakpoint(location.toStdString(), &note);
-        note_->setText(tr("Breakpoint %1 at %2%3")
-                           .arg(id)
-                           .arg(location, note.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(note))));
-        note_->show();
+        std::string pending;
+        const int id = add(&pending);
+        showNote(describe(id) + (pending.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(pending))));
     } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
+        showNote(qs(e.what()));
         return false;
     }
     ++pointsGeneration_;
@@ -839,45 +827,40 @@ bool ExecutionDock::addBreakpoint(const QString& location) {
     return true;
 }
 
+bool ExecutionDock::addBreakpoint(const QString& location) {
+    return addPoint([&](std::string* note) { return dbg_.addBreakpoint(location.toStdString(), note); },
+                    [&](int id) { return tr("Breakpoint %1 at %2").arg(id).arg(location); });
+}
+
 bool ExecutionDock::addWatchpoint(const QString& location, const QString& condition) {
-    try {
-        std::string note;
-        const int id = dbg_.addWatchpoint(location.toStdString(), condition.toStdString(), &note);
-        note_->setText(tr("Watchpoint %1 on %2 (%3)%4")
-                           .arg(id)
-                           .arg(location, condition,
-                                note.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(note))));
-        note_->show();
-    } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
-        return false;
-    }
-    ++pointsGeneration_;
-    refreshBreakpoints();
-    refreshMarks();
-    return true;
+    return addPoint(
+        [&](std::string* note) {
+            return dbg_.addWatchpoint(location.toStdString(), condition.toStdString(), note);
+        },
+        [&](int id) { return tr("Watchpoint %1 on %2 (%3)").arg(id).arg(location, condition); });
+}
+
+void ExecutionDock::showNote(const QString& text) {
+    note_->setText(text);
+    note_->show();
 }
 
 void ExecutionDock::toggleBreakpointAtSelection() {
     const ir::Node* node = graph_ != nullptr ? graph_->selectedNode() : nullptr;
     if (node == nullptr) {
-        note_->setText(tr("Select a node in the graph view to toggle its breakpoint."));
-        note_->show();
+        showNote(tr("Select a node in the graph view to toggle its breakpoint."));
         return;
     }
     const QString loc = node->isCNode() ? locationOf(graph_->model(), node) : QString();
     if (loc.isEmpty()) {
-        note_->setText(tr("Only a kernel (a CNode) can have a breakpoint."));
-        note_->show();
+        showNote(tr("Only a kernel (a CNode) can have a breakpoint."));
         return;
     }
     for (const runtime::Breakpoint& b : dbg_.breakpoints()) {
         if (!b.watch && qs(b.location) == loc) {
             dbg_.remove(b.id);
             ++pointsGeneration_;
-            note_->setText(tr("Breakpoint %1 at %2 removed").arg(b.id).arg(loc));
-            note_->show();
+            showNote(tr("Breakpoint %1 at %2 removed").arg(b.id).arg(loc));
             refreshBreakpoints();
             refreshMarks();
             return;

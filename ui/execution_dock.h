@@ -15,6 +15,7 @@
 #include <QFutureWatcher>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -135,6 +136,9 @@ private:
     void refreshBreakpoints();
     void refreshMarks();
     void updateActions();
+    void showNote(const QString& text);  // the last command's message, under the state line
+    // Adds a breakpoint or watchpoint through `add` and says so (describe(id)) or why not.
+    bool addPoint(const std::function<int(std::string*)>& add, const std::function<QString(int)>& describe);
     void onGraphNodeSelected(const ir::Node* node);
     void reportStopOnWorker(const runtime::StopInfo& s);  // the debugger's thread
 
