@@ -277,6 +277,15 @@ private slots:
         QCOMPARE(v->summary.max, 23.0);
         QCOMPARE(v->summary.mean, 11.5);
         QCOMPARE(viewer->model()->index(0, 1).data().toString(), QStringLiteral("1"));
+        // Activating an executed kernel in the execution order shows its value: Mul's output.
+        QListWidgetItem* mul = dock->orderList()->item(0);
+        QVERIFY(mul->text().contains(QStringLiteral("Mul")));
+        QSignalSpy shownNode(dock, &ExecutionDock::nodeReached);
+        dock->orderList()->setCurrentItem(mul);
+        QTest::keyClick(dock->orderList(), Qt::Key_Return);
+        QCOMPARE(shownNode.count(), 1);
+        QCOMPARE(dock->valueBox()->currentText(), QStringLiteral("@f:%0"));
+        QCOMPARE(shown(dock)->summary.max, 46.0);
         // A value that does not exist says why.
         QVERIFY(!dock->inspect(QStringLiteral("%99")));
         QVERIFY(!dock->noteLabel()->text().isEmpty());

@@ -11,6 +11,7 @@
 #include <QLineEdit>
 #include <QListWidget>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
@@ -183,6 +184,17 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     setWidget(body);
 
     connect(values_, &QComboBox::currentIndexChanged, this, &ExecutionDock::showValueEntry);
+    // Activating a kernel of the execution order shows it in the graph and its value, if any.
+    connect(order_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        const QString name = item->data(Qt::UserRole + 3).toString();
+        if (name.isEmpty() || !ir_) {
+            return;
+        }
+        if (const ir::Node* n = findNode(*ir_->graph, orderGraph_, name)) {
+            emit nodeReached(n);
+        }
+        inspect(QStringLiteral("@%1:%2").arg(orderGraph_, name));
+    });
     connect(inspectEdit_, &QLineEdit::returnPressed, this, [this] {
         if (!inspectEdit_->text().trimmed().isEmpty()) {
             inspect(inspectEdit_->text().trimmed());
@@ -682,6 +694,8 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
             }
             auto* item = new QListWidgetItem(line, order_);
             item->setData(Qt::UserRole, static_cast<int>(k.index));
+            static const QRegularExpression name(QStringLiteral("^(%\\d+)"));
+            item->setData(Qt::UserRole + 3, name.match(qs(k.line)).captured(1));
         }
         orderGraph_ = qs(s.graph);
     }

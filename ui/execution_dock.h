@@ -121,7 +121,9 @@ signals:
     void finished(bool ok);
     void locationReached(const QString& file, int line);
     void irReady(const irscope::ui::LoadedIr& ir);
-    void nodeReached(const irscope::ir::Node* node);  // a node of irReady's module
+    // A node of irReady's module to show: where the run paused, or a kernel picked in the
+    // execution order.
+    void nodeReached(const irscope::ir::Node* node);
     void printed(const QString& text);
     void devicesReady();
 
