@@ -9,6 +9,7 @@
 // (values, listing, the executed IR printed and parsed) before it posts the stop; the UI
 // only reads it. The executed IR goes out through irReady (for the graph view and the IR
 // text) and the paused node through nodeReached; locationReached names its source line.
+// (execution_breakpoints.cpp holds the breakpoint side: its tab, toggling, graph marks.)
 #pragma once
 
 #include <QDockWidget>
