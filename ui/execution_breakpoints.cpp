@@ -16,7 +16,9 @@ namespace irscope::ui {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 // The innermost graph group holding model node `k`: its title ("@graph"), or "".
 QString graphTitleOf(const GraphModel& m, int k) {
@@ -46,7 +48,8 @@ QWidget* ExecutionDock::buildBreakpointsTab() {
             return;
         }
         try {
-            dbg_.setEnabled(item->data(0, Qt::UserRole).toInt(), item->checkState(0) == Qt::Checked);
+            dbg_.setEnabled(item->data(0, Qt::UserRole).toInt(),
+                            item->checkState(0) == Qt::Checked);
             ++pointsGeneration_;
         } catch (const runtime::DebugError& e) {
             showNote(qs(e.what()));
@@ -132,7 +135,8 @@ bool ExecutionDock::addPoint(const std::function<int(std::string*)>& add,
     try {
         std::string pending;
         const int id = add(&pending);
-        showNote(describe(id) + (pending.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(pending))));
+        showNote(describe(id) +
+                 (pending.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(pending))));
     } catch (const runtime::DebugError& e) {
         showNote(qs(e.what()));
         return false;
@@ -144,8 +148,9 @@ bool ExecutionDock::addPoint(const std::function<int(std::string*)>& add,
 }
 
 bool ExecutionDock::addBreakpoint(const QString& location) {
-    return addPoint([&](std::string* note) { return dbg_.addBreakpoint(location.toStdString(), note); },
-                    [&](int id) { return tr("Breakpoint %1 at %2").arg(id).arg(location); });
+    return addPoint(
+        [&](std::string* note) { return dbg_.addBreakpoint(location.toStdString(), note); },
+        [&](int id) { return tr("Breakpoint %1 at %2").arg(id).arg(location); });
 }
 
 bool ExecutionDock::addWatchpoint(const QString& location, const QString& condition) {
@@ -194,15 +199,16 @@ void ExecutionDock::refreshBreakpoints() {
             what += tr(" in @%1").arg(qs(b.graph));
         }
         if (b.watch) {
-            what += QStringLiteral(" — %1").arg(qs(std::string(runtime::watchConditionName(b.condition))));
+            what += QStringLiteral(" — %1").arg(
+                qs(std::string(runtime::watchConditionName(b.condition))));
             if (b.condition == runtime::WatchCondition::Above ||
                 b.condition == runtime::WatchCondition::Below) {
                 what += QStringLiteral(" %1").arg(b.threshold);
             }
         }
-        auto* item = new QTreeWidgetItem(points_, {QString::number(b.id),
-                                                   (b.watch ? tr("watch ") : tr("break ")) + what,
-                                                   QString::number(b.hits)});
+        auto* item = new QTreeWidgetItem(
+            points_, {QString::number(b.id), (b.watch ? tr("watch ") : tr("break ")) + what,
+                      QString::number(b.hits)});
         item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
         item->setCheckState(0, b.enabled ? Qt::Checked : Qt::Unchecked);
         item->setData(0, Qt::UserRole, b.id);
@@ -228,7 +234,9 @@ void ExecutionDock::refreshMarks() {
                 marks.push_back(n);
             }
         } else if (loc.startsWith(QLatin1Char('%'))) {
-            const QString graph = !b.graph.empty() ? qs(b.graph) : stop_ ? qs(stop_->entryGraph) : QString();
+            const QString graph = !b.graph.empty() ? qs(b.graph)
+                                  : stop_          ? qs(stop_->entryGraph)
+                                                   : QString();
             if (const ir::Node* n = findNode(m, graph, loc)) {
                 marks.push_back(n);
             }
@@ -278,7 +286,8 @@ const ir::Node* ExecutionDock::findNode(const GraphModel& model, const QString& 
         if (mn.user != nullptr || mn.name != name) {
             continue;
         }
-        if (name.startsWith(QStringLiteral("%para")) || graphTitleOf(model, static_cast<int>(k)) == title) {
+        if (name.startsWith(QStringLiteral("%para")) ||
+            graphTitleOf(model, static_cast<int>(k)) == title) {
             return mn.node;
         }
     }

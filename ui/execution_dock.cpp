@@ -52,7 +52,9 @@ const char* const kDeviceKey = "execution/device";
 const char* const kLoadElimKey = "execution/loadElim";
 const char* const kCellReuseKey = "execution/cellReuse";
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString where(const ir::SourceLocation& s) {
     return s.line > 0 ? QStringLiteral("%1:%2").arg(QFileInfo(qs(s.file)).fileName()).arg(s.line)
@@ -90,7 +92,8 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     auto* bar = new QToolBar(body);
     bar->setObjectName(QStringLiteral("executionToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    for (QAction* a : {run_, continue_, pause_, stepOver_, stepInto_, stepLine_, finish_, stop_Action_}) {
+    for (QAction* a :
+         {run_, continue_, pause_, stepOver_, stepInto_, stepLine_, finish_, stop_Action_}) {
         bar->addAction(a);
     }
     bar->addSeparator();
@@ -98,26 +101,31 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     device_ = new QComboBox(bar);
     device_->setObjectName(QStringLiteral("deviceBox"));
     device_->addItem(QStringLiteral("cpu"));
-    device_->setItemData(0, tr("The registry's CPU kernels (Eigen), always available"), Qt::ToolTipRole);
+    device_->setItemData(0, tr("The registry's CPU kernels (Eigen), always available"),
+                         Qt::ToolTipRole);
     device_->setToolTip(tr("Where compiled graphs run (kernels a device lacks run on the CPU)"));
     bar->addWidget(device_);
     bar->addWidget(new QLabel(tr("  LOAD_ELIM "), bar));
     loadElim_ = new QComboBox(bar);
     loadElim_->setObjectName(QStringLiteral("loadElimBox"));
-    loadElim_->addItems({tr("default"), QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"),
-                         QStringLiteral("3")});
-    loadElim_->setToolTip(tr("MS_DEV_SIDE_EFFECT_LOAD_ELIM for debug runs (default: the environment's)"));
+    loadElim_->addItems({tr("default"), QStringLiteral("0"), QStringLiteral("1"),
+                         QStringLiteral("2"), QStringLiteral("3")});
+    loadElim_->setToolTip(
+        tr("MS_DEV_SIDE_EFFECT_LOAD_ELIM for debug runs (default: the environment's)"));
     bar->addWidget(loadElim_);
     bar->addWidget(new QLabel(tr("  CELL_REUSE "), bar));
     cellReuse_ = new QComboBox(bar);
     cellReuse_->setObjectName(QStringLiteral("cellReuseBox"));
-    cellReuse_->addItems({tr("default"), QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")});
-    cellReuse_->setToolTip(tr("MS_DEV_CELL_REUSE for debug runs: 1 lazy inline (CR_ graphs), 2 lazy "
-                              "inline then inline in task_emit"));
+    cellReuse_->addItems(
+        {tr("default"), QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")});
+    cellReuse_->setToolTip(
+        tr("MS_DEV_CELL_REUSE for debug runs: 1 lazy inline (CR_ graphs), 2 lazy "
+           "inline then inline in task_emit"));
     bar->addWidget(cellReuse_);
     column->addWidget(bar);
 
-    stateLabel_ = new QLabel(tr("Not running. Run (Ctrl+Shift+F5) or a step starts the script."), body);
+    stateLabel_ =
+        new QLabel(tr("Not running. Run (Ctrl+Shift+F5) or a step starts the script."), body);
     stateLabel_->setObjectName(QStringLiteral("executionState"));
     stateLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     stateLabel_->setWordWrap(true);
@@ -196,8 +204,8 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     dbg_.setStopCallback([this](const runtime::StopInfo& s) { reportStopOnWorker(s); });
     dbg_.setWarningCallback([this](const std::string& w) {
         const QString text = qs(w);
-        QMetaObject::invokeMethod(this, [this, text] { emit printed(text + QLatin1Char('\n')); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, text] { emit printed(text + QLatin1Char('\n')); }, Qt::QueuedConnection);
     });
     dbg_.setSourceLookup([this](std::string_view file) -> std::optional<std::string> {
         std::lock_guard lk(sourceMu_);
@@ -223,7 +231,8 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
                                  qs(d->info().description + " (" + d->info().plugin + ")"),
                                  Qt::ToolTipRole);
         }
-        const int k = device_->findText(QSettings().value(kDeviceKey, QStringLiteral("cpu")).toString());
+        const int k =
+            device_->findText(QSettings().value(kDeviceKey, QStringLiteral("cpu")).toString());
         device_->setCurrentIndex(std::max(0, k));
         scanned_ = true;
         emit devicesReady();
@@ -247,42 +256,47 @@ void ExecutionDock::buildActions() {
         auto* a = new QAction(text, this);
         if (!key.isEmpty()) {
             a->setShortcut(key);
-            a->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+            a->setToolTip(
+                QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
         } else {
             a->setToolTip(tip);
         }
         connect(a, &QAction::triggered, this, slot);
         return a;
     };
-    run_ = make(tr("&Run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
-                tr("Run the script under the debugger from the beginning (again)"), [this] { run(); });
+    run_ =
+        make(tr("&Run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
+             tr("Run the script under the debugger from the beginning (again)"), [this] { run(); });
     continue_ = make(tr("&Continue"), QKeySequence(Qt::Key_F5),
                      tr("Continue to the next breakpoint or watchpoint (starts the script)"),
                      [this] { resume(Mode::Continue); });
-    pause_ = make(tr("&Pause"), QKeySequence(), tr("Pause the running graph before its next kernel"),
-                  [this] { pause(); });
+    pause_ = make(tr("&Pause"), QKeySequence(),
+                  tr("Pause the running graph before its next kernel"), [this] { pause(); });
     stepOver_ = make(tr("Step &Over"), QKeySequence(Qt::Key_F10),
                      tr("Run one kernel of this graph; a graph call runs whole (nexti)"),
                      [this] { resume(Mode::NextInstruction); });
-    stepInto_ = make(tr("Step &Into"), QKeySequence(Qt::Key_F11),
-                     tr("Run to the next kernel, entering a graph call or a lazy-inline CR_ call (stepi)"),
-                     [this] { resume(Mode::StepInstruction); });
+    stepInto_ =
+        make(tr("Step &Into"), QKeySequence(Qt::Key_F11),
+             tr("Run to the next kernel, entering a graph call or a lazy-inline CR_ call (stepi)"),
+             [this] { resume(Mode::StepInstruction); });
     stepLine_ = make(tr("Step &Line"), QKeySequence(),
                      tr("Run to the next source line of this graph, over graph calls (next)"),
                      [this] { resume(Mode::Next); });
     finish_ = make(tr("&Finish"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
                    tr("Run until the current graph returns to its caller"),
                    [this] { resume(Mode::Finish); });
-    stop_Action_ = make(tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
-                        tr("Stop the script (the graph run gets RuntimeError \"The run was stopped.\")"),
-                        [this] { stop(); });
+    stop_Action_ =
+        make(tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+             tr("Stop the script (the graph run gets RuntimeError \"The run was stopped.\")"),
+             [this] { stop(); });
     toggle_ = make(tr("Toggle &Breakpoint"), QKeySequence(Qt::Key_F9),
                    tr("Set or remove a breakpoint on the node selected in the graph view"),
                    [this] { toggleBreakpointAtSelection(); });
     runTo_ = make(tr("Run to &Here"), QKeySequence(),
                   tr("Run until the node selected in the graph view is about to run"), [this] {
-                      const QString loc = graph_ != nullptr ? locationOf(graph_->model(), graph_->selectedNode())
-                                                            : QString();
+                      const QString loc = graph_ != nullptr
+                                              ? locationOf(graph_->model(), graph_->selectedNode())
+                                              : QString();
                       if (loc.isEmpty() || loc.startsWith(QStringLiteral("%para"))) {
                           showNote(tr("Select a kernel in the graph view to run to."));
                           return;
@@ -292,8 +306,9 @@ void ExecutionDock::buildActions() {
     runTo_->setObjectName(QStringLiteral("debugRunToNode"));
     breakOnOp_ = make(tr("Break on Every Kernel of This &Op"), QKeySequence(),
                       tr("A breakpoint on the selected node's op type (AddN, Assign...)"), [this] {
-                          const auto* c = graph_ != nullptr ? ir::nodeCast<ir::CNode>(graph_->selectedNode())
-                                                            : nullptr;
+                          const auto* c = graph_ != nullptr
+                                              ? ir::nodeCast<ir::CNode>(graph_->selectedNode())
+                                              : nullptr;
                           if (c == nullptr || c->primitive() == nullptr) {
                               showNote(tr("Select an op's node in the graph view."));
                               return;
@@ -313,7 +328,8 @@ void ExecutionDock::buildActions() {
 }
 
 QList<QAction*> ExecutionDock::debugActions() const {
-    return {run_, continue_, pause_, stepOver_, stepInto_, stepLine_, finish_, runTo_, stop_Action_};
+    return {run_,      continue_, pause_, stepOver_,   stepInto_,
+            stepLine_, finish_,   runTo_, stop_Action_};
 }
 
 void ExecutionDock::setScriptPath(const QString& path) {
@@ -374,7 +390,8 @@ void ExecutionDock::start(Debugger::Resume first) {
     }
     QFile f(scriptPath_);
     if (!f.open(QIODevice::ReadOnly)) {
-        setState(State::Failed, tr("%1: error: cannot open file: %2").arg(scriptPath_, f.errorString()));
+        setState(State::Failed,
+                 tr("%1: error: cannot open file: %2").arg(scriptPath_, f.errorString()));
         return;
     }
     const std::string source = f.readAll().toStdString();
@@ -393,7 +410,8 @@ void ExecutionDock::start(Debugger::Resume first) {
                                        loadElim_->currentIndex() - 1);
     }
     if (cellReuse_->currentIndex() > 0) {
-        options.compiler.overrides.set(std::string(passes::kCellReuse), cellReuse_->currentIndex() - 1);
+        options.compiler.overrides.set(std::string(passes::kCellReuse),
+                                       cellReuse_->currentIndex() - 1);
     }
     const int dev = device_->currentIndex() - 1;
     if (dev >= 0 && dev < static_cast<int>(devices_.size())) {
@@ -422,22 +440,25 @@ void ExecutionDock::start(Debugger::Resume first) {
 
     auto sink = [this](std::string_view s) {
         const QString text = QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-        QMetaObject::invokeMethod(this, [this, text] { emit printed(text); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, text] { emit printed(text); }, Qt::QueuedConnection);
     };
     dbg_.start(
         [this, runner = runner_, source, path, options = std::move(options), sink]() mutable {
             JobReport report;
             try {
-                const session::ScriptOutcome r = runner->run(source, path, std::move(options), sink, sink);
+                const session::ScriptOutcome r =
+                    runner->run(source, path, std::move(options), sink, sink);
                 report.status = r.result.status;
                 report.error = qs(r.result.error);
                 report.runs = r.session ? static_cast<int>(r.session->runs.size()) : 0;
             } catch (const std::exception& e) {
                 report.status = interp::RunResult::Status::Exception;
-                report.error = QStringLiteral("%1: error: %2").arg(qs(path), QString::fromUtf8(e.what()));
+                report.error =
+                    QStringLiteral("%1: error: %2").arg(qs(path), QString::fromUtf8(e.what()));
             }
-            QMetaObject::invokeMethod(this, [this, report] { onJobFinished(report); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, report] { onJobFinished(report); }, Qt::QueuedConnection);
         },
         first);
 }
@@ -512,8 +533,8 @@ void ExecutionDock::reportStopOnWorker(const runtime::StopInfo& s) {
     }
     // The IR being executed, printed and parsed here once per module: the graph view and
     // the IR text show it and the paused node is found in it by its printed name.
-    const ir::Module* m = s.node != nullptr && s.node->graph() != nullptr ? s.node->graph()->module()
-                                                                          : nullptr;
+    const ir::Module* m =
+        s.node != nullptr && s.node->graph() != nullptr ? s.node->graph()->module() : nullptr;
     if (m != nullptr) {
         const std::size_t nodes = m->counts().nodes;
         if (m != cache_.module || nodes != cache_.nodes || s.entryGraph != cache_.entry) {
@@ -537,7 +558,8 @@ void ExecutionDock::reportStopOnWorker(const runtime::StopInfo& s) {
             }
         }
     }
-    QMetaObject::invokeMethod(this, [this, report] { onStopped(report); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, report] { onStopped(report); }, Qt::QueuedConnection);
 }
 
 void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
@@ -550,8 +572,8 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
     if (report->ir && report->ir->ok()) {
         ir_ = report->ir;
     }
-    QString text = tr("Paused at <b>%1</b> in <b>@%2</b>").arg(qs(s.nodeLine).toHtmlEscaped(),
-                                                              qs(s.graph).toHtmlEscaped());
+    QString text = tr("Paused at <b>%1</b> in <b>@%2</b>")
+                       .arg(qs(s.nodeLine).toHtmlEscaped(), qs(s.graph).toHtmlEscaped());
     if (const QString w = where(s.source); !w.isEmpty()) {
         text += tr(" (%1)").arg(w);
     }
@@ -564,11 +586,13 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
 
     // Call stack, innermost first (as `where` prints it).
     stack_->clear();
-    stack_->addItem(QStringLiteral("#0  %1 in @%2 %3").arg(qs(s.nodeLine), qs(s.graph), where(s.source)));
+    stack_->addItem(
+        QStringLiteral("#0  %1 in @%2 %3").arg(qs(s.nodeLine), qs(s.graph), where(s.source)));
     for (std::size_t i = s.stack.size(), n = 1; i-- > 1; ++n) {
-        stack_->addItem(QStringLiteral("#%1  %2 in @%3 %4")
-                            .arg(n)
-                            .arg(qs(s.stack[i].callSite), qs(s.stack[i - 1].graph), where(s.stack[i].where)));
+        stack_->addItem(
+            QStringLiteral("#%1  %2 in @%3 %4")
+                .arg(n)
+                .arg(qs(s.stack[i].callSite), qs(s.stack[i - 1].graph), where(s.stack[i].where)));
     }
 
     // Execution order of the current graph: current row marked, executed rows dimmed.
@@ -598,8 +622,8 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
         font.setBold(current);
         item->setFont(font);
         item->setBackground(current ? QColor(0xb9, 0xf6, 0xca) : QColor(Qt::transparent));
-        item->setForeground(k < s.index || (current && s.afterKernel) ? dim
-                                                                        : order_->palette().text().color());
+        item->setForeground(
+            k < s.index || (current && s.afterKernel) ? dim : order_->palette().text().color());
         item->setData(Qt::UserRole + 1, current);
         item->setData(Qt::UserRole + 2, k < s.index || (current && s.afterKernel));
         if (current) {
@@ -623,7 +647,8 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
     }
     values_->blockSignals(false);
     if (valueEntries_.empty()) {
-        viewer_->showMessage(tr("%1 has no tensor input; step to see its output.").arg(qs(s.nodeName)));
+        viewer_->showMessage(
+            tr("%1 has no tensor input; step to see its output.").arg(qs(s.nodeName)));
     } else {
         values_->setCurrentIndex(0);
         showValueEntry(0);
@@ -652,8 +677,9 @@ void ExecutionDock::onJobFinished(const JobReport& report) {
     bool ok = false;
     if (report.status == Status::Ok) {
         ok = true;
-        setState(State::Finished, tr("Finished: %1 ran to its end (%n graph run(s)).", nullptr, report.runs)
-                                      .arg(name));
+        setState(
+            State::Finished,
+            tr("Finished: %1 ran to its end (%n graph run(s)).", nullptr, report.runs).arg(name));
     } else if (report.status == Status::Cancelled || restartPending_) {
         setState(State::Finished, tr("Stopped: %1 was stopped.").arg(name));
     } else {
@@ -662,10 +688,12 @@ void ExecutionDock::onJobFinished(const JobReport& report) {
         const QString error = report.error.trimmed();
         const QString last = error.section(QLatin1Char('\n'), -1).trimmed();
         if (locateError(error, &file, &line)) {
-            setState(State::Failed, tr("Error at %1:%2: %3").arg(QFileInfo(file).fileName()).arg(line).arg(last));
+            setState(State::Failed,
+                     tr("Error at %1:%2: %3").arg(QFileInfo(file).fileName()).arg(line).arg(last));
             emit locationReached(file, line);
         } else {
-            setState(State::Failed, tr("Error: %1").arg(last.isEmpty() ? tr("the script failed") : last));
+            setState(State::Failed,
+                     tr("Error: %1").arg(last.isEmpty() ? tr("the script failed") : last));
         }
     }
     refreshBreakpoints();
@@ -681,7 +709,8 @@ void ExecutionDock::showValueEntry(int k) {
     if (k < 0 || k >= static_cast<int>(valueEntries_.size())) {
         return;
     }
-    viewer_->showValue(valueEntries_[static_cast<std::size_t>(k)], stop_ ? qs(stop_->placement) : QString());
+    viewer_->showValue(valueEntries_[static_cast<std::size_t>(k)],
+                       stop_ ? qs(stop_->placement) : QString());
 }
 
 bool ExecutionDock::inspect(const QString& location) {

@@ -87,7 +87,8 @@ public:
     // "@GRAPH:%N" (or a parameter's name) of a node of `model`, "" for other nodes.
     static QString locationOf(const GraphModel& model, const ir::Node* node);
     // The node of `model` named `name` ("%3") in graph `graph`, or null.
-    static const ir::Node* findNode(const GraphModel& model, const QString& graph, const QString& name);
+    static const ir::Node* findNode(const GraphModel& model, const QString& graph,
+                                    const QString& name);
 
     // Widgets and actions, for menus and tests.
     QAction* runAction() const { return run_; }
@@ -141,7 +142,8 @@ private:
     void updateActions();
     void showNote(const QString& text);  // the last command's message, under the state line
     // Adds a breakpoint or watchpoint through `add` and says so (describe(id)) or why not.
-    bool addPoint(const std::function<int(std::string*)>& add, const std::function<QString(int)>& describe);
+    bool addPoint(const std::function<int(std::string*)>& add,
+                  const std::function<QString(int)>& describe);
     void onGraphNodeSelected(const ir::Node* node);
     void reportStopOnWorker(const runtime::StopInfo& s);  // the debugger's thread
 
