@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -525,6 +526,51 @@ private slots:
         QCOMPARE(located.count(), 1);
         QCOMPARE(located.at(0).at(1).toInt(), 51);
         QCOMPARE(QSettings().value(QStringLiteral("execution/loadElim")).toInt(), 4);
+    }
+
+    void graphContextMenuSetsBreakpoints() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, script_));
+        QVERIFY(waitForGraph(w));
+        ExecutionDock* dock = w.executionDock();
+        GraphView* view = w.graphView();
+        const irscope::ir::Node* mul =
+            ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%0"));
+        QVERIFY(mul != nullptr);
+        view->selectNode(mul);
+        QVERIFY(waitForGraph(w));
+        NodeItem* item = view->itemFor(view->model().indexOf(mul));
+        QVERIFY(item != nullptr);
+        QVERIFY(item->label().startsWith(QStringLiteral("Mul")));
+        view->scene()->clearSelection();
+        // Right-click the node: its menu offers the debugger's entries; pick "break on op".
+        const QPoint at = view->mapFromScene(item->sceneBoundingRect().center());
+        QStringList offered;
+        QTimer::singleShot(0, this, [&] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            if (menu == nullptr) {
+                return;
+            }
+            for (QAction* a : menu->actions()) {
+                offered << a->text();
+            }
+            menu->close();
+            dock->breakOnOpAction()->trigger();  // as the menu would, once closed
+        });
+        QContextMenuEvent click(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(view->viewport(), &click);
+        QVERIFY2(offered.contains(dock->toggleBreakpointAction()->text()),
+                 qPrintable(offered.join(QLatin1Char('|'))));
+        QVERIFY(offered.contains(dock->breakOnOpAction()->text()));
+        QVERIFY(offered.contains(dock->runToNodeAction()->text()));
+        QCOMPARE(view->selectedNode(), mul);  // the right-clicked node was selected
+        QCOMPARE(dock->breakpointList()->topLevelItemCount(), 1);
+        QVERIFY(dock->breakpointList()->topLevelItem(0)->text(1).endsWith(QStringLiteral("Mul")));
+        QVERIFY(item->hasBreakpointMark());  // every Mul is marked
+        QVERIFY(triggerAndPause(dock, dock->continueAction()));
+        QCOMPARE(dock->stopInfo()->op, std::string("Mul"));
     }
 
     void debugShortcutsAreUnique() {
