@@ -446,7 +446,17 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, script_));
         ExecutionDock* dock = w.executionDock();
+        QVERIFY(waitForGraph(w));
         QVERIFY(dock->addBreakpoint(QStringLiteral("jit_add.py:8")));  // y = x * 2
+        // The line's kernel (Mul) is marked in the graph view, not the next line's Add.
+        const GraphView* view = w.graphView();
+        const auto* mulNode =
+            ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%0"));
+        const auto* addNode =
+            ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%1"));
+        QVERIFY(mulNode != nullptr && addNode != nullptr);
+        QVERIFY(view->itemFor(view->model().indexOf(mulNode))->hasBreakpointMark());
+        QVERIFY(!view->itemFor(view->model().indexOf(addNode))->hasBreakpointMark());
         QVERIFY(!dock->addBreakpoint(QStringLiteral("jit_add.py:99")));
         QVERIFY(dock->noteLabel()->text().contains(QStringLiteral("99")));
         QCOMPARE(dock->breakpointList()->topLevelItemCount(), 1);

@@ -1,11 +1,14 @@
 // The Execution dock's breakpoints: the Breakpoints tab (list with enable and remove, a
 // location field, watch conditions), toggling a breakpoint on the graph view's selected
 // node, and the marks the graph view draws for breakpoints and the paused node.
+#include <algorithm>
+
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
@@ -19,6 +22,9 @@ namespace {
 QString qs(const std::string& s) {
     return QString::fromStdString(s);
 }
+
+// A FILE:LINE location (the debugger's own parser decides; this only picks the marks).
+const QRegularExpression kSourceLine(QStringLiteral("^(.+\\.py):(\\d+)$"));
 
 // The innermost graph group holding model node `k`: its title ("@graph"), or "".
 QString graphTitleOf(const GraphModel& m, int k) {
@@ -239,6 +245,23 @@ void ExecutionDock::refreshMarks() {
                                                    : QString();
             if (const ir::Node* n = findNode(m, graph, loc)) {
                 marks.push_back(n);
+            }
+        } else if (const QRegularExpressionMatch line = kSourceLine.match(loc); line.hasMatch()) {
+            // FILE:LINE: the kernels from that line (the run stops where it arrives at it).
+            const std::string file = line.captured(1).toStdString();
+            const int number = line.captured(2).toInt();
+            for (const ModelNode& mn : m.nodes()) {
+                if (mn.user != nullptr || !mn.node->isCNode()) {
+                    continue;
+                }
+                const auto& trace = mn.node->debug().trace;
+                const auto inner =
+                    std::find_if(trace.rbegin(), trace.rend(),
+                                 [](const ir::SourceLocation& s) { return s.line > 0; });
+                if (inner != trace.rend() && inner->line == number &&
+                    runtime::sourceFileMatches(inner->file, file)) {
+                    marks.push_back(mn.node);
+                }
             }
         } else if (!loc.contains(QLatin1Char(':'))) {
             // An op type: every kernel of it.
