@@ -2,7 +2,9 @@
 // blocks under a scope tree, plus a helper graph with an unscoped body). Prints the time to
 // build the view's model, to write the DOT of the collapsed first view, and dot's layout of
 // it, then creating the scene's items from the layout (offscreen), then the same for
-// expanding one scope group, and the items drawn each time.
+// expanding one scope group, and the items drawn each time. Then what the Execution dock
+// does off the UI thread at the first stop in a module: print the executed IR, parse it
+// back and build the view's model of it.
 //
 //   bench_graph_view [--blocks N] [--helper M] [--budget B]
 #include <chrono>
@@ -15,6 +17,8 @@
 
 #include "graph_model.h"
 #include "graph_scene.h"
+#include "ir/ir_text.h"
+#include "ir_loader.h"
 #include "layout/graphviz.h"
 #include "network_module.h"
 
@@ -102,5 +106,15 @@ int main(int argc, char** argv) {
             break;
         }
     }
-    return 0;
+
+    t0 = std::chrono::steady_clock::now();
+    const std::string text = ir::printIr(*module);
+    const double printMs = msSince(t0);
+    t0 = std::chrono::steady_clock::now();
+    const ui::LoadedIr executed = ui::loadIrText(text, QStringLiteral("executed.ir"));
+    const double loadMs = msSince(t0);
+    std::printf("%-30s %5.1f MB of .ir  print %6.1f ms  parse + model %7.1f ms%s\n",
+                "execution stop, new module", static_cast<double>(text.size()) / 1e6, printMs,
+                loadMs, executed.ok() ? "" : "  (FAILED)");
+    return executed.ok() ? 0 : 1;
 }

@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSpinBox>
@@ -116,7 +117,8 @@ private slots:
     void runsAnExampleToTheEnd() {
         MainWindow w;
         w.show();
-        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py")));
+        QVERIFY(openAndWait(
+            w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py")));
         ExecutionDock* dock = w.executionDock();
         waitForDevices(dock);
         QCOMPARE(dock->deviceBox()->currentText(), QStringLiteral("cpu"));
@@ -127,7 +129,8 @@ private slots:
         QVERIFY(dock->stateLabel()->text().startsWith(QStringLiteral("Finished")));
         // What the debugged script printed reaches the Output dock: the right gradient.
         const QString out = w.outputDock()->findChild<QPlainTextEdit*>()->toPlainText();
-        QVERIFY2(out.contains(QStringLiteral("[debugging load_elim_fwd_bwd.py on cpu]")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("[debugging load_elim_fwd_bwd.py on cpu]")),
+                 qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("value= 3)")), qPrintable(out));
     }
 
@@ -135,7 +138,8 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py")));
+        QVERIFY(openAndWait(
+            w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py")));
         QVERIFY(waitForGraph(w));
         ExecutionDock* dock = w.executionDock();
         GraphView* view = w.graphView();
@@ -149,7 +153,8 @@ private slots:
         }
         QVERIFY(target != nullptr);
         const QString location = ExecutionDock::locationOf(view->model(), target);
-        QVERIFY2(location.startsWith(QStringLiteral("@BackwardNet_construct:%")), qPrintable(location));
+        QVERIFY2(location.startsWith(QStringLiteral("@BackwardNet_construct:%")),
+                 qPrintable(location));
         // Select it by clicking it, then press the toggle action (F9).
         view->selectNode(target);
         QVERIFY(waitForGraph(w));
@@ -171,7 +176,7 @@ private slots:
         QCOMPARE(stop->reason, irscope::runtime::StopReason::Breakpoint);
         QCOMPARE(stop->op, std::string("AddN"));
         QCOMPARE(QStringLiteral("@%1:%2").arg(QString::fromStdString(stop->graph),
-                                               QString::fromStdString(stop->nodeName)),
+                                              QString::fromStdString(stop->nodeName)),
                  location);
         // The paused node is drawn as current in the graph view (the executed IR).
         QVERIFY(waitForGraph(w));
@@ -192,7 +197,10 @@ private slots:
         QCOMPARE(row->data(Qt::UserRole).toInt(), static_cast<int>(stop->index));
         QVERIFY(row->font().bold());
         QVERIFY(dock->orderList()->item(0)->data(Qt::UserRole + 2).toBool());  // executed: dimmed
-        QVERIFY(!dock->orderList()->item(dock->orderList()->count() - 1)->data(Qt::UserRole + 2).toBool());
+        QVERIFY(!dock->orderList()
+                     ->item(dock->orderList()->count() - 1)
+                     ->data(Qt::UserRole + 2)
+                     .toBool());
 
         // Toggling again removes it; the run then continues to its end.
         view->selectNode(shownNode);
@@ -206,9 +214,10 @@ private slots:
     void stepIntoALazyInlineCall() {
         MainWindow w;
         w.show();
-        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/lazy_inline_nested.py")));
+        QVERIFY(openAndWait(
+            w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/lazy_inline_nested.py")));
         ExecutionDock* dock = w.executionDock();
-        dock->cellReuseBox()->setCurrentIndex(2);  // MS_DEV_CELL_REUSE=1: CR_ graphs
+        dock->cellReuseBox()->setCurrentIndex(2);                // MS_DEV_CELL_REUSE=1: CR_ graphs
         QVERIFY(triggerAndPause(dock, dock->stepIntoAction()));  // stops at the first kernel
         QCOMPARE(dock->stopInfo()->index, std::size_t{0});
         // Step over kernels until the next one is a graph call, then step into it.
@@ -246,7 +255,8 @@ private slots:
         QCOMPARE(dock->stopInfo()->op, std::string("Add"));
         // The script editor can follow: Add is `return y + 1`, line 9 of the script.
         QCOMPARE(located.count(), 1);
-        QCOMPARE(QFileInfo(located.at(0).at(0).toString()).fileName(), QStringLiteral("jit_add.py"));
+        QCOMPARE(QFileInfo(located.at(0).at(0).toString()).fileName(),
+                 QStringLiteral("jit_add.py"));
         QCOMPARE(located.at(0).at(1).toInt(), 9);
         // Before Add runs: its tensor input, x * 2 = 0, 2, ..., 46 of shape (2, 3, 4).
         QCOMPARE(dock->valueBox()->count(), 1);
@@ -257,9 +267,12 @@ private slots:
         QCOMPARE(v->summary.mean, 23.0);
         TensorViewer* viewer = dock->tensorViewer();
         const QString summary = viewer->summaryLabel()->text();
-        QVERIFY2(summary.contains(QStringLiteral("min 0")) && summary.contains(QStringLiteral("max 46")) &&
-                     summary.contains(QStringLiteral("mean 23")) && summary.contains(QStringLiteral("(2, 3, 4)")) &&
-                     summary.contains(QStringLiteral("Float32")) && summary.contains(QStringLiteral("on cpu")),
+        QVERIFY2(summary.contains(QStringLiteral("min 0")) &&
+                     summary.contains(QStringLiteral("max 46")) &&
+                     summary.contains(QStringLiteral("mean 23")) &&
+                     summary.contains(QStringLiteral("(2, 3, 4)")) &&
+                     summary.contains(QStringLiteral("Float32")) &&
+                     summary.contains(QStringLiteral("on cpu")),
                  qPrintable(summary));
         // A 2-D slice of the 3-D tensor, picked by one index selector.
         QCOMPARE(viewer->model()->rowCount(), 3);
@@ -277,6 +290,15 @@ private slots:
         QCOMPARE(v->summary.max, 23.0);
         QCOMPARE(v->summary.mean, 11.5);
         QCOMPARE(viewer->model()->index(0, 1).data().toString(), QStringLiteral("1"));
+        // Activating an executed kernel in the execution order shows its value: Mul's output.
+        QListWidgetItem* mul = dock->orderList()->item(0);
+        QVERIFY(mul->text().contains(QStringLiteral("Mul")));
+        QSignalSpy shownNode(dock, &ExecutionDock::nodeReached);
+        dock->orderList()->setCurrentItem(mul);
+        QTest::keyClick(dock->orderList(), Qt::Key_Return);
+        QCOMPARE(shownNode.count(), 1);
+        QCOMPARE(dock->valueBox()->currentText(), QStringLiteral("@f:%0"));
+        QCOMPARE(shown(dock)->summary.max, 46.0);
         // A value that does not exist says why.
         QVERIFY(!dock->inspect(QStringLiteral("%99")));
         QVERIFY(!dock->noteLabel()->text().isEmpty());
@@ -286,8 +308,8 @@ private slots:
     }
 
     void tensorTableFormatsEveryDtype() {
-        using irscope::runtime::Tensor;
         using irscope::ir::DType;
+        using irscope::runtime::Tensor;
         using irscope::ui::TensorTableModel;
         const std::vector<double> vals = {1.5, -2.0, 0.0};
         QCOMPARE(TensorTableModel::formatElement(Tensor::fromDoubles(DType::Bool, {{3}}, vals), 1),
@@ -298,18 +320,23 @@ private slots:
                  QStringLiteral("-2"));
         QCOMPARE(TensorTableModel::formatElement(Tensor::fromDoubles(DType::Int64, {{3}}, vals), 0),
                  QStringLiteral("1"));
-        QCOMPARE(TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float16, {{3}}, vals), 0),
-                 QStringLiteral("1.5"));
-        QCOMPARE(TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float32, {{3}}, vals), 1),
-                 QStringLiteral("-2"));
+        QCOMPARE(
+            TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float16, {{3}}, vals), 0),
+            QStringLiteral("1.5"));
+        QCOMPARE(
+            TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float32, {{3}}, vals), 1),
+            QStringLiteral("-2"));
         const std::vector<double> third = {1.0 / 3.0};
-        QCOMPARE(TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float64, {{1}}, third), 0),
-                 QStringLiteral("0.333333333333333"));
+        QCOMPARE(
+            TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float64, {{1}}, third), 0),
+            QStringLiteral("0.333333333333333"));
         const std::vector<double> odd = {std::nan(""), INFINITY};
-        QCOMPARE(TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float32, {{2}}, odd), 0),
-                 QStringLiteral("nan"));
-        QCOMPARE(TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float32, {{2}}, odd), 1),
-                 QStringLiteral("inf"));
+        QCOMPARE(
+            TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float32, {{2}}, odd), 0),
+            QStringLiteral("nan"));
+        QCOMPARE(
+            TensorTableModel::formatElement(Tensor::fromDoubles(DType::Float32, {{2}}, odd), 1),
+            QStringLiteral("inf"));
         // Scalars are one cell, 1-D tensors one column.
         TensorTableModel model;
         model.setTensor(Tensor::scalar(DType::Float32, 2.5));
@@ -375,7 +402,8 @@ private slots:
         QVERIFY2(out.contains(QStringLiteral("[debugging jit_add.py on opencl]")), qPrintable(out));
         QVERIFY2(out.contains(QStringLiteral("[41. 43. 45. 47.]")), qPrintable(out));
         // The choice is remembered.
-        QCOMPARE(QSettings().value(QStringLiteral("execution/device")).toString(), QStringLiteral("opencl"));
+        QCOMPARE(QSettings().value(QStringLiteral("execution/device")).toString(),
+                 QStringLiteral("opencl"));
     }
 
     void stopMidRun() {
@@ -399,7 +427,8 @@ private slots:
         // Run to a node selected in the graph view (the executed IR is shown now).
         QVERIFY(waitForGraph(w));
         GraphView* view = w.graphView();
-        const irscope::ir::Node* add = ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%1"));
+        const irscope::ir::Node* add =
+            ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%1"));
         QVERIFY(add != nullptr);
         view->selectNode(add);
         QVERIFY(dock->runToNodeAction()->isEnabled());
@@ -417,7 +446,17 @@ private slots:
         w.show();
         QVERIFY(openAndWait(w, script_));
         ExecutionDock* dock = w.executionDock();
+        QVERIFY(waitForGraph(w));
         QVERIFY(dock->addBreakpoint(QStringLiteral("jit_add.py:8")));  // y = x * 2
+        // The line's kernel (Mul) is marked in the graph view, not the next line's Add.
+        const GraphView* view = w.graphView();
+        const auto* mulNode =
+            ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%0"));
+        const auto* addNode =
+            ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%1"));
+        QVERIFY(mulNode != nullptr && addNode != nullptr);
+        QVERIFY(view->itemFor(view->model().indexOf(mulNode))->hasBreakpointMark());
+        QVERIFY(!view->itemFor(view->model().indexOf(addNode))->hasBreakpointMark());
         QVERIFY(!dock->addBreakpoint(QStringLiteral("jit_add.py:99")));
         QVERIFY(dock->noteLabel()->text().contains(QStringLiteral("99")));
         QCOMPARE(dock->breakpointList()->topLevelItemCount(), 1);
@@ -433,7 +472,8 @@ private slots:
         QVERIFY(ok);
         // Removed with the Remove button.
         dock->breakpointList()->topLevelItem(0)->setSelected(true);
-        QTest::mouseClick(dock->findChild<QPushButton*>(QStringLiteral("removeBreakpoint")), Qt::LeftButton);
+        QTest::mouseClick(dock->findChild<QPushButton*>(QStringLiteral("removeBreakpoint")),
+                          Qt::LeftButton);
         QCOMPARE(dock->breakpointList()->topLevelItemCount(), 0);
         QVERIFY(dock->debugger().breakpoints().empty());
     }
@@ -443,17 +483,18 @@ private slots:
         const QString path = dir_.filePath(QStringLiteral("loop.py"));
         QFile f(path);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("import numpy as np\n"
-                "import mindspore as ms\n"
-                "from mindspore import Tensor\n\n\n"
-                "@ms.jit\n"
-                "def loop(x, n):\n"
-                "    i = Tensor(0, ms.int32)\n"
-                "    while i < n:\n"
-                "        x = x + 1\n"
-                "        i = i + 1\n"
-                "    return x\n\n\n"
-                "print(loop(Tensor(0, ms.int32), Tensor(10000000, ms.int32)))\n");
+        f.write(
+            "import numpy as np\n"
+            "import mindspore as ms\n"
+            "from mindspore import Tensor\n\n\n"
+            "@ms.jit\n"
+            "def loop(x, n):\n"
+            "    i = Tensor(0, ms.int32)\n"
+            "    while i < n:\n"
+            "        x = x + 1\n"
+            "        i = i + 1\n"
+            "    return x\n\n\n"
+            "print(loop(Tensor(0, ms.int32), Tensor(10000000, ms.int32)))\n");
         f.close();
         MainWindow w;
         w.show();
@@ -479,19 +520,67 @@ private slots:
     void aFailingRunSaysWhere() {
         MainWindow w;
         w.show();
-        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py")));
+        QVERIFY(openAndWait(
+            w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py")));
         ExecutionDock* dock = w.executionDock();
-        dock->loadElimBox()->setCurrentIndex(4);  // MS_DEV_SIDE_EFFECT_LOAD_ELIM=3: the wrong gradient
+        dock->loadElimBox()->setCurrentIndex(
+            4);  // MS_DEV_SIDE_EFFECT_LOAD_ELIM=3: the wrong gradient
         QSignalSpy located(dock, &ExecutionDock::locationReached);
         bool ok = true;
         QVERIFY(triggerAndFinish(dock, dock->continueAction(), &ok));
         QVERIFY(!ok);
         QCOMPARE(dock->state(), ExecutionDock::State::Failed);
-        QVERIFY2(dock->stateLabel()->text().startsWith(QStringLiteral("Error at load_elim_fwd_bwd.py:51: AssertionError")),
+        QVERIFY2(dock->stateLabel()->text().startsWith(
+                     QStringLiteral("Error at load_elim_fwd_bwd.py:51: AssertionError")),
                  qPrintable(dock->stateLabel()->text()));
         QCOMPARE(located.count(), 1);
         QCOMPARE(located.at(0).at(1).toInt(), 51);
         QCOMPARE(QSettings().value(QStringLiteral("execution/loadElim")).toInt(), 4);
+    }
+
+    void graphContextMenuSetsBreakpoints() {
+        MainWindow w;
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAndWait(w, script_));
+        QVERIFY(waitForGraph(w));
+        ExecutionDock* dock = w.executionDock();
+        GraphView* view = w.graphView();
+        const irscope::ir::Node* mul =
+            ExecutionDock::findNode(view->model(), QStringLiteral("f"), QStringLiteral("%0"));
+        QVERIFY(mul != nullptr);
+        view->selectNode(mul);
+        QVERIFY(waitForGraph(w));
+        NodeItem* item = view->itemFor(view->model().indexOf(mul));
+        QVERIFY(item != nullptr);
+        QVERIFY(item->label().startsWith(QStringLiteral("Mul")));
+        view->scene()->clearSelection();
+        // Right-click the node: its menu offers the debugger's entries; pick "break on op".
+        const QPoint at = view->mapFromScene(item->sceneBoundingRect().center());
+        QStringList offered;
+        QTimer::singleShot(0, this, [&] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            if (menu == nullptr) {
+                return;
+            }
+            for (QAction* a : menu->actions()) {
+                offered << a->text();
+            }
+            menu->close();
+            dock->breakOnOpAction()->trigger();  // as the menu would, once closed
+        });
+        QContextMenuEvent click(QContextMenuEvent::Mouse, at, view->viewport()->mapToGlobal(at));
+        QApplication::sendEvent(view->viewport(), &click);
+        QVERIFY2(offered.contains(dock->toggleBreakpointAction()->text()),
+                 qPrintable(offered.join(QLatin1Char('|'))));
+        QVERIFY(offered.contains(dock->breakOnOpAction()->text()));
+        QVERIFY(offered.contains(dock->runToNodeAction()->text()));
+        QCOMPARE(view->selectedNode(), mul);  // the right-clicked node was selected
+        QCOMPARE(dock->breakpointList()->topLevelItemCount(), 1);
+        QVERIFY(dock->breakpointList()->topLevelItem(0)->text(1).endsWith(QStringLiteral("Mul")));
+        QVERIFY(item->hasBreakpointMark());  // every Mul is marked
+        QVERIFY(triggerAndPause(dock, dock->continueAction()));
+        QCOMPARE(dock->stopInfo()->op, std::string("Mul"));
     }
 
     void debugShortcutsAreUnique() {

@@ -6,16 +6,14 @@
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
-#include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QToolBar>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -54,21 +52,13 @@ const char* const kDeviceKey = "execution/device";
 const char* const kLoadElimKey = "execution/loadElim";
 const char* const kCellReuseKey = "execution/cellReuse";
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString where(const ir::SourceLocation& s) {
     return s.line > 0 ? QStringLiteral("%1:%2").arg(QFileInfo(qs(s.file)).fileName()).arg(s.line)
                       : QString();
-}
-
-// The innermost graph group holding model node `k`: its title ("@graph"), or "".
-QString graphTitleOf(const GraphModel& m, int k) {
-    for (int g = m.nodes()[static_cast<std::size_t>(k)].group; g >= 0; g = m.group(g).parent) {
-        if (m.group(g).isGraph) {
-            return m.group(g).title;
-        }
-    }
-    return {};
 }
 
 QString reasonText(const runtime::StopInfo& s) {
@@ -102,7 +92,8 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     auto* bar = new QToolBar(body);
     bar->setObjectName(QStringLiteral("executionToolBar"));
     bar->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    for (QAction* a : {run_, continue_, pause_, stepOver_, stepInto_, stepLine_, finish_, stop_Action_}) {
+    for (QAction* a :
+         {run_, continue_, pause_, stepOver_, stepInto_, stepLine_, finish_, stop_Action_}) {
         bar->addAction(a);
     }
     bar->addSeparator();
@@ -110,26 +101,31 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     device_ = new QComboBox(bar);
     device_->setObjectName(QStringLiteral("deviceBox"));
     device_->addItem(QStringLiteral("cpu"));
-    device_->setItemData(0, tr("The registry's CPU kernels (Eigen), always available"), Qt::ToolTipRole);
+    device_->setItemData(0, tr("The registry's CPU kernels (Eigen), always available"),
+                         Qt::ToolTipRole);
     device_->setToolTip(tr("Where compiled graphs run (kernels a device lacks run on the CPU)"));
     bar->addWidget(device_);
     bar->addWidget(new QLabel(tr("  LOAD_ELIM "), bar));
     loadElim_ = new QComboBox(bar);
     loadElim_->setObjectName(QStringLiteral("loadElimBox"));
-    loadElim_->addItems({tr("default"), QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2"),
-                         QStringLiteral("3")});
-    loadElim_->setToolTip(tr("MS_DEV_SIDE_EFFECT_LOAD_ELIM for debug runs (default: the environment's)"));
+    loadElim_->addItems({tr("default"), QStringLiteral("0"), QStringLiteral("1"),
+                         QStringLiteral("2"), QStringLiteral("3")});
+    loadElim_->setToolTip(
+        tr("MS_DEV_SIDE_EFFECT_LOAD_ELIM for debug runs (default: the environment's)"));
     bar->addWidget(loadElim_);
     bar->addWidget(new QLabel(tr("  CELL_REUSE "), bar));
     cellReuse_ = new QComboBox(bar);
     cellReuse_->setObjectName(QStringLiteral("cellReuseBox"));
-    cellReuse_->addItems({tr("default"), QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")});
-    cellReuse_->setToolTip(tr("MS_DEV_CELL_REUSE for debug runs: 1 lazy inline (CR_ graphs), 2 lazy "
-                              "inline then inline in task_emit"));
+    cellReuse_->addItems(
+        {tr("default"), QStringLiteral("0"), QStringLiteral("1"), QStringLiteral("2")});
+    cellReuse_->setToolTip(
+        tr("MS_DEV_CELL_REUSE for debug runs: 1 lazy inline (CR_ graphs), 2 lazy "
+           "inline then inline in task_emit"));
     bar->addWidget(cellReuse_);
     column->addWidget(bar);
 
-    stateLabel_ = new QLabel(tr("Not running. Run (Ctrl+Shift+F5) or a step starts the script."), body);
+    stateLabel_ =
+        new QLabel(tr("Not running. Run (Ctrl+Shift+F5) or a step starts the script."), body);
     stateLabel_->setObjectName(QStringLiteral("executionState"));
     stateLabel_->setTextInteractionFlags(Qt::TextSelectableByMouse);
     stateLabel_->setWordWrap(true);
@@ -183,6 +179,17 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     setWidget(body);
 
     connect(values_, &QComboBox::currentIndexChanged, this, &ExecutionDock::showValueEntry);
+    // Activating a kernel of the execution order shows it in the graph and its value, if any.
+    connect(order_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        const QString name = item->data(Qt::UserRole + 3).toString();
+        if (name.isEmpty() || !ir_) {
+            return;
+        }
+        if (const ir::Node* n = findNode(*ir_->graph, orderGraph_, name)) {
+            emit nodeReached(n);
+        }
+        inspect(QStringLiteral("@%1:%2").arg(orderGraph_, name));
+    });
     connect(inspectEdit_, &QLineEdit::returnPressed, this, [this] {
         if (!inspectEdit_->text().trimmed().isEmpty()) {
             inspect(inspectEdit_->text().trimmed());
@@ -197,8 +204,8 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
     dbg_.setStopCallback([this](const runtime::StopInfo& s) { reportStopOnWorker(s); });
     dbg_.setWarningCallback([this](const std::string& w) {
         const QString text = qs(w);
-        QMetaObject::invokeMethod(this, [this, text] { emit printed(text + QLatin1Char('\n')); },
-                                  Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, text] { emit printed(text + QLatin1Char('\n')); }, Qt::QueuedConnection);
     });
     dbg_.setSourceLookup([this](std::string_view file) -> std::optional<std::string> {
         std::lock_guard lk(sourceMu_);
@@ -224,7 +231,8 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
                                  qs(d->info().description + " (" + d->info().plugin + ")"),
                                  Qt::ToolTipRole);
         }
-        const int k = device_->findText(QSettings().value(kDeviceKey, QStringLiteral("cpu")).toString());
+        const int k =
+            device_->findText(QSettings().value(kDeviceKey, QStringLiteral("cpu")).toString());
         device_->setCurrentIndex(std::max(0, k));
         scanned_ = true;
         emit devicesReady();
@@ -248,45 +256,49 @@ void ExecutionDock::buildActions() {
         auto* a = new QAction(text, this);
         if (!key.isEmpty()) {
             a->setShortcut(key);
-            a->setToolTip(QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+            a->setToolTip(
+                QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
         } else {
             a->setToolTip(tip);
         }
         connect(a, &QAction::triggered, this, slot);
         return a;
     };
-    run_ = make(tr("&Run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
-                tr("Run the script under the debugger from the beginning (again)"), [this] { run(); });
+    run_ =
+        make(tr("&Run"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
+             tr("Run the script under the debugger from the beginning (again)"), [this] { run(); });
     continue_ = make(tr("&Continue"), QKeySequence(Qt::Key_F5),
                      tr("Continue to the next breakpoint or watchpoint (starts the script)"),
                      [this] { resume(Mode::Continue); });
-    pause_ = make(tr("&Pause"), QKeySequence(), tr("Pause the running graph before its next kernel"),
-                  [this] { pause(); });
+    pause_ = make(tr("&Pause"), QKeySequence(),
+                  tr("Pause the running graph before its next kernel"), [this] { pause(); });
     stepOver_ = make(tr("Step &Over"), QKeySequence(Qt::Key_F10),
                      tr("Run one kernel of this graph; a graph call runs whole (nexti)"),
                      [this] { resume(Mode::NextInstruction); });
-    stepInto_ = make(tr("Step &Into"), QKeySequence(Qt::Key_F11),
-                     tr("Run to the next kernel, entering a graph call or a lazy-inline CR_ call (stepi)"),
-                     [this] { resume(Mode::StepInstruction); });
+    stepInto_ =
+        make(tr("Step &Into"), QKeySequence(Qt::Key_F11),
+             tr("Run to the next kernel, entering a graph call or a lazy-inline CR_ call (stepi)"),
+             [this] { resume(Mode::StepInstruction); });
     stepLine_ = make(tr("Step &Line"), QKeySequence(),
                      tr("Run to the next source line of this graph, over graph calls (next)"),
                      [this] { resume(Mode::Next); });
     finish_ = make(tr("&Finish"), QKeySequence(Qt::SHIFT | Qt::Key_F11),
                    tr("Run until the current graph returns to its caller"),
                    [this] { resume(Mode::Finish); });
-    stop_Action_ = make(tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
-                        tr("Stop the script (the graph run gets RuntimeError \"The run was stopped.\")"),
-                        [this] { stop(); });
+    stop_Action_ =
+        make(tr("&Stop"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+             tr("Stop the script (the graph run gets RuntimeError \"The run was stopped.\")"),
+             [this] { stop(); });
     toggle_ = make(tr("Toggle &Breakpoint"), QKeySequence(Qt::Key_F9),
                    tr("Set or remove a breakpoint on the node selected in the graph view"),
                    [this] { toggleBreakpointAtSelection(); });
     runTo_ = make(tr("Run to &Here"), QKeySequence(),
                   tr("Run until the node selected in the graph view is about to run"), [this] {
-                      const QString loc = graph_ != nullptr ? locationOf(graph_->model(), graph_->selectedNode())
-                                                            : QString();
+                      const QString loc = graph_ != nullptr
+                                              ? locationOf(graph_->model(), graph_->selectedNode())
+                                              : QString();
                       if (loc.isEmpty() || loc.startsWith(QStringLiteral("%para"))) {
-                          note_->setText(tr("Select a kernel in the graph view to run to."));
-                          note_->show();
+                          showNote(tr("Select a kernel in the graph view to run to."));
                           return;
                       }
                       runTo(loc);
@@ -294,11 +306,11 @@ void ExecutionDock::buildActions() {
     runTo_->setObjectName(QStringLiteral("debugRunToNode"));
     breakOnOp_ = make(tr("Break on Every Kernel of This &Op"), QKeySequence(),
                       tr("A breakpoint on the selected node's op type (AddN, Assign...)"), [this] {
-                          const auto* c = graph_ != nullptr ? ir::nodeCast<ir::CNode>(graph_->selectedNode())
-                                                            : nullptr;
+                          const auto* c = graph_ != nullptr
+                                              ? ir::nodeCast<ir::CNode>(graph_->selectedNode())
+                                              : nullptr;
                           if (c == nullptr || c->primitive() == nullptr) {
-                              note_->setText(tr("Select an op's node in the graph view."));
-                              note_->show();
+                              showNote(tr("Select an op's node in the graph view."));
                               return;
                           }
                           addBreakpoint(qs(c->primitive()->name));
@@ -316,107 +328,8 @@ void ExecutionDock::buildActions() {
 }
 
 QList<QAction*> ExecutionDock::debugActions() const {
-    return {run_, continue_, pause_, stepOver_, stepInto_, stepLine_, finish_, runTo_, stop_Action_};
-}
-
-QWidget* ExecutionDock::buildBreakpointsTab() {
-    auto* panel = new QWidget(this);
-    auto* column = new QVBoxLayout(panel);
-    column->setContentsMargins(0, 2, 0, 0);
-    points_ = new QTreeWidget(panel);
-    points_->setObjectName(QStringLiteral("breakpointList"));
-    points_->setColumnCount(3);
-    points_->setHeaderLabels({tr("#"), tr("Where"), tr("Hits")});
-    points_->setRootIsDecorated(false);
-    points_->header()->setSectionResizeMode(1, QHeaderView::Stretch);
-    points_->header()->setStretchLastSection(false);
-    connect(points_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* item, int col) {
-        if (col != 0) {
-            return;
-        }
-        try {
-            dbg_.setEnabled(item->data(0, Qt::UserRole).toInt(), item->checkState(0) == Qt::Checked);
-            ++pointsGeneration_;
-        } catch (const runtime::DebugError& e) {
-            note_->setText(qs(e.what()));
-            note_->show();
-        }
-        refreshMarks();
-    });
-    column->addWidget(points_, 1);
-
-    auto* addRow = new QHBoxLayout;
-    pointEdit_ = new QLineEdit(panel);
-    pointEdit_->setObjectName(QStringLiteral("breakpointEdit"));
-    pointEdit_->setPlaceholderText(tr("AddN, net.py:12, @GRAPH:%3 (empty: the selected node)"));
-    pointEdit_->setClearButtonEnabled(true);
-    auto* breakButton = new QPushButton(tr("Break"), panel);
-    breakButton->setObjectName(QStringLiteral("addBreakpoint"));
-    watchCondition_ = new QComboBox(panel);
-    watchCondition_->setObjectName(QStringLiteral("watchCondition"));
-    watchCondition_->addItems({QStringLiteral("nan"), QStringLiteral("inf"), QStringLiteral("zero"),
-                               QStringLiteral("changed"), QStringLiteral("above"),
-                               QStringLiteral("below")});
-    watchThreshold_ = new QLineEdit(QStringLiteral("0"), panel);
-    watchThreshold_->setObjectName(QStringLiteral("watchThreshold"));
-    watchThreshold_->setMaximumWidth(70);
-    watchThreshold_->setToolTip(tr("The threshold of above / below"));
-    auto* watchButton = new QPushButton(tr("Watch"), panel);
-    watchButton->setObjectName(QStringLiteral("addWatchpoint"));
-    auto* removeButton = new QPushButton(tr("Remove"), panel);
-    removeButton->setObjectName(QStringLiteral("removeBreakpoint"));
-    addRow->addWidget(pointEdit_, 1);
-    addRow->addWidget(breakButton);
-    addRow->addWidget(watchCondition_);
-    addRow->addWidget(watchThreshold_);
-    addRow->addWidget(watchButton);
-    addRow->addWidget(removeButton);
-    column->addLayout(addRow);
-
-    // An empty field means the node selected in the graph view.
-    auto target = [this]() -> QString {
-        const QString typed = pointEdit_->text().trimmed();
-        if (!typed.isEmpty() || graph_ == nullptr) {
-            return typed;
-        }
-        return locationOf(graph_->model(), graph_->selectedNode());
-    };
-    auto add = [this, target] {
-        const QString where = target();
-        if (where.isEmpty()) {
-            note_->setText(tr("Type a location, or select a node in the graph view."));
-            note_->show();
-        } else if (addBreakpoint(where)) {
-            pointEdit_->clear();
-        }
-    };
-    connect(breakButton, &QPushButton::clicked, this, add);
-    connect(pointEdit_, &QLineEdit::returnPressed, this, add);
-    connect(watchButton, &QPushButton::clicked, this, [this, target] {
-        const QString where = target();
-        QString cond = watchCondition_->currentText();
-        if (cond == QStringLiteral("above") || cond == QStringLiteral("below")) {
-            cond += QLatin1Char(' ') + watchThreshold_->text().trimmed();
-        }
-        if (where.isEmpty()) {
-            note_->setText(tr("Type a location, or select a node in the graph view."));
-            note_->show();
-        } else if (addWatchpoint(where, cond)) {
-            pointEdit_->clear();
-        }
-    });
-    connect(removeButton, &QPushButton::clicked, this, [this] {
-        for (QTreeWidgetItem* item : points_->selectedItems()) {
-            try {
-                dbg_.remove(item->data(0, Qt::UserRole).toInt());
-            } catch (const runtime::DebugError&) {
-            }
-        }
-        ++pointsGeneration_;
-        refreshBreakpoints();
-        refreshMarks();
-    });
-    return panel;
+    return {run_,      continue_, pause_, stepOver_,   stepInto_,
+            stepLine_, finish_,   runTo_, stop_Action_};
 }
 
 void ExecutionDock::setScriptPath(const QString& path) {
@@ -477,7 +390,8 @@ void ExecutionDock::start(Debugger::Resume first) {
     }
     QFile f(scriptPath_);
     if (!f.open(QIODevice::ReadOnly)) {
-        setState(State::Failed, tr("%1: error: cannot open file: %2").arg(scriptPath_, f.errorString()));
+        setState(State::Failed,
+                 tr("%1: error: cannot open file: %2").arg(scriptPath_, f.errorString()));
         return;
     }
     const std::string source = f.readAll().toStdString();
@@ -496,7 +410,8 @@ void ExecutionDock::start(Debugger::Resume first) {
                                        loadElim_->currentIndex() - 1);
     }
     if (cellReuse_->currentIndex() > 0) {
-        options.compiler.overrides.set(std::string(passes::kCellReuse), cellReuse_->currentIndex() - 1);
+        options.compiler.overrides.set(std::string(passes::kCellReuse),
+                                       cellReuse_->currentIndex() - 1);
     }
     const int dev = device_->currentIndex() - 1;
     if (dev >= 0 && dev < static_cast<int>(devices_.size())) {
@@ -525,22 +440,25 @@ void ExecutionDock::start(Debugger::Resume first) {
 
     auto sink = [this](std::string_view s) {
         const QString text = QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
-        QMetaObject::invokeMethod(this, [this, text] { emit printed(text); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this, [this, text] { emit printed(text); }, Qt::QueuedConnection);
     };
     dbg_.start(
         [this, runner = runner_, source, path, options = std::move(options), sink]() mutable {
             JobReport report;
             try {
-                const session::ScriptOutcome r = runner->run(source, path, std::move(options), sink, sink);
+                const session::ScriptOutcome r =
+                    runner->run(source, path, std::move(options), sink, sink);
                 report.status = r.result.status;
                 report.error = qs(r.result.error);
                 report.runs = r.session ? static_cast<int>(r.session->runs.size()) : 0;
             } catch (const std::exception& e) {
                 report.status = interp::RunResult::Status::Exception;
-                report.error = QStringLiteral("%1: error: %2").arg(qs(path), QString::fromUtf8(e.what()));
+                report.error =
+                    QStringLiteral("%1: error: %2").arg(qs(path), QString::fromUtf8(e.what()));
             }
-            QMetaObject::invokeMethod(this, [this, report] { onJobFinished(report); },
-                                      Qt::QueuedConnection);
+            QMetaObject::invokeMethod(
+                this, [this, report] { onJobFinished(report); }, Qt::QueuedConnection);
         },
         first);
 }
@@ -561,8 +479,7 @@ void ExecutionDock::resume(Mode mode) {
         viewer_->detach();  // the run may write into the buffers shown
         dbg_.resume({mode, {}});
     } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
+        showNote(qs(e.what()));
         return;
     }
     stop_.reset();
@@ -579,8 +496,7 @@ void ExecutionDock::runTo(const QString& location) {
         viewer_->detach();  // the run may write into the buffers shown
         dbg_.resume({Mode::Advance, location.toStdString()});
     } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
+        showNote(qs(e.what()));
         return;
     }
     stop_.reset();
@@ -617,8 +533,8 @@ void ExecutionDock::reportStopOnWorker(const runtime::StopInfo& s) {
     }
     // The IR being executed, printed and parsed here once per module: the graph view and
     // the IR text show it and the paused node is found in it by its printed name.
-    const ir::Module* m = s.node != nullptr && s.node->graph() != nullptr ? s.node->graph()->module()
-                                                                          : nullptr;
+    const ir::Module* m =
+        s.node != nullptr && s.node->graph() != nullptr ? s.node->graph()->module() : nullptr;
     if (m != nullptr) {
         const std::size_t nodes = m->counts().nodes;
         if (m != cache_.module || nodes != cache_.nodes || s.entryGraph != cache_.entry) {
@@ -642,7 +558,8 @@ void ExecutionDock::reportStopOnWorker(const runtime::StopInfo& s) {
             }
         }
     }
-    QMetaObject::invokeMethod(this, [this, report] { onStopped(report); }, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [this, report] { onStopped(report); }, Qt::QueuedConnection);
 }
 
 void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
@@ -655,8 +572,8 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
     if (report->ir && report->ir->ok()) {
         ir_ = report->ir;
     }
-    QString text = tr("Paused at <b>%1</b> in <b>@%2</b>").arg(qs(s.nodeLine).toHtmlEscaped(),
-                                                              qs(s.graph).toHtmlEscaped());
+    QString text = tr("Paused at <b>%1</b> in <b>@%2</b>")
+                       .arg(qs(s.nodeLine).toHtmlEscaped(), qs(s.graph).toHtmlEscaped());
     if (const QString w = where(s.source); !w.isEmpty()) {
         text += tr(" (%1)").arg(w);
     }
@@ -669,11 +586,13 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
 
     // Call stack, innermost first (as `where` prints it).
     stack_->clear();
-    stack_->addItem(QStringLiteral("#0  %1 in @%2 %3").arg(qs(s.nodeLine), qs(s.graph), where(s.source)));
+    stack_->addItem(
+        QStringLiteral("#0  %1 in @%2 %3").arg(qs(s.nodeLine), qs(s.graph), where(s.source)));
     for (std::size_t i = s.stack.size(), n = 1; i-- > 1; ++n) {
-        stack_->addItem(QStringLiteral("#%1  %2 in @%3 %4")
-                            .arg(n)
-                            .arg(qs(s.stack[i].callSite), qs(s.stack[i - 1].graph), where(s.stack[i].where)));
+        stack_->addItem(
+            QStringLiteral("#%1  %2 in @%3 %4")
+                .arg(n)
+                .arg(qs(s.stack[i].callSite), qs(s.stack[i - 1].graph), where(s.stack[i].where)));
     }
 
     // Execution order of the current graph: current row marked, executed rows dimmed.
@@ -689,6 +608,8 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
             }
             auto* item = new QListWidgetItem(line, order_);
             item->setData(Qt::UserRole, static_cast<int>(k.index));
+            static const QRegularExpression name(QStringLiteral("^(%\\d+)"));
+            item->setData(Qt::UserRole + 3, name.match(qs(k.line)).captured(1));
         }
         orderGraph_ = qs(s.graph);
     }
@@ -701,8 +622,8 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
         font.setBold(current);
         item->setFont(font);
         item->setBackground(current ? QColor(0xb9, 0xf6, 0xca) : QColor(Qt::transparent));
-        item->setForeground(k < s.index || (current && s.afterKernel) ? dim
-                                                                        : order_->palette().text().color());
+        item->setForeground(
+            k < s.index || (current && s.afterKernel) ? dim : order_->palette().text().color());
         item->setData(Qt::UserRole + 1, current);
         item->setData(Qt::UserRole + 2, k < s.index || (current && s.afterKernel));
         if (current) {
@@ -726,7 +647,8 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
     }
     values_->blockSignals(false);
     if (valueEntries_.empty()) {
-        viewer_->showMessage(tr("%1 has no tensor input; step to see its output.").arg(qs(s.nodeName)));
+        viewer_->showMessage(
+            tr("%1 has no tensor input; step to see its output.").arg(qs(s.nodeName)));
     } else {
         values_->setCurrentIndex(0);
         showValueEntry(0);
@@ -755,8 +677,9 @@ void ExecutionDock::onJobFinished(const JobReport& report) {
     bool ok = false;
     if (report.status == Status::Ok) {
         ok = true;
-        setState(State::Finished, tr("Finished: %1 ran to its end (%n graph run(s)).", nullptr, report.runs)
-                                      .arg(name));
+        setState(
+            State::Finished,
+            tr("Finished: %1 ran to its end (%n graph run(s)).", nullptr, report.runs).arg(name));
     } else if (report.status == Status::Cancelled || restartPending_) {
         setState(State::Finished, tr("Stopped: %1 was stopped.").arg(name));
     } else {
@@ -765,10 +688,12 @@ void ExecutionDock::onJobFinished(const JobReport& report) {
         const QString error = report.error.trimmed();
         const QString last = error.section(QLatin1Char('\n'), -1).trimmed();
         if (locateError(error, &file, &line)) {
-            setState(State::Failed, tr("Error at %1:%2: %3").arg(QFileInfo(file).fileName()).arg(line).arg(last));
+            setState(State::Failed,
+                     tr("Error at %1:%2: %3").arg(QFileInfo(file).fileName()).arg(line).arg(last));
             emit locationReached(file, line);
         } else {
-            setState(State::Failed, tr("Error: %1").arg(last.isEmpty() ? tr("the script failed") : last));
+            setState(State::Failed,
+                     tr("Error: %1").arg(last.isEmpty() ? tr("the script failed") : last));
         }
     }
     refreshBreakpoints();
@@ -784,13 +709,13 @@ void ExecutionDock::showValueEntry(int k) {
     if (k < 0 || k >= static_cast<int>(valueEntries_.size())) {
         return;
     }
-    viewer_->showValue(valueEntries_[static_cast<std::size_t>(k)], stop_ ? qs(stop_->placement) : QString());
+    viewer_->showValue(valueEntries_[static_cast<std::size_t>(k)],
+                       stop_ ? qs(stop_->placement) : QString());
 }
 
 bool ExecutionDock::inspect(const QString& location) {
     if (state_ != State::Paused) {
-        note_->setText(tr("Values can be inspected while the run is paused."));
-        note_->show();
+        showNote(tr("Values can be inspected while the run is paused."));
         return false;
     }
     try {
@@ -801,8 +726,7 @@ bool ExecutionDock::inspect(const QString& location) {
         note_->hide();
         return true;
     } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
+        showNote(qs(e.what()));
         return false;
     }
 }
@@ -816,174 +740,6 @@ void ExecutionDock::onGraphNodeSelected(const ir::Node* node) {
     if (!loc.isEmpty()) {
         inspect(loc);
     }
-}
-
-// --- breakpoints ------------------------------------------------------------------------
-
-bool ExecutionDock::addBreakpoint(const QString& location) {
-    try {
-        std::string note;
-        const int id = dbg_.addBreakpoint(location.toStdString(), &note);
-        note_->setText(tr("Breakpoint %1 at %2%3")
-                           .arg(id)
-                           .arg(location, note.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(note))));
-        note_->show();
-    } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
-        return false;
-    }
-    ++pointsGeneration_;
-    refreshBreakpoints();
-    refreshMarks();
-    return true;
-}
-
-bool ExecutionDock::addWatchpoint(const QString& location, const QString& condition) {
-    try {
-        std::string note;
-        const int id = dbg_.addWatchpoint(location.toStdString(), condition.toStdString(), &note);
-        note_->setText(tr("Watchpoint %1 on %2 (%3)%4")
-                           .arg(id)
-                           .arg(location, condition,
-                                note.empty() ? QString() : QStringLiteral(" (%1)").arg(qs(note))));
-        note_->show();
-    } catch (const runtime::DebugError& e) {
-        note_->setText(qs(e.what()));
-        note_->show();
-        return false;
-    }
-    ++pointsGeneration_;
-    refreshBreakpoints();
-    refreshMarks();
-    return true;
-}
-
-void ExecutionDock::toggleBreakpointAtSelection() {
-    const ir::Node* node = graph_ != nullptr ? graph_->selectedNode() : nullptr;
-    if (node == nullptr) {
-        note_->setText(tr("Select a node in the graph view to toggle its breakpoint."));
-        note_->show();
-        return;
-    }
-    const QString loc = node->isCNode() ? locationOf(graph_->model(), node) : QString();
-    if (loc.isEmpty()) {
-        note_->setText(tr("Only a kernel (a CNode) can have a breakpoint."));
-        note_->show();
-        return;
-    }
-    for (const runtime::Breakpoint& b : dbg_.breakpoints()) {
-        if (!b.watch && qs(b.location) == loc) {
-            dbg_.remove(b.id);
-            ++pointsGeneration_;
-            note_->setText(tr("Breakpoint %1 at %2 removed").arg(b.id).arg(loc));
-            note_->show();
-            refreshBreakpoints();
-            refreshMarks();
-            return;
-        }
-    }
-    addBreakpoint(loc);
-}
-
-void ExecutionDock::refreshBreakpoints() {
-    points_->blockSignals(true);
-    points_->clear();
-    for (const runtime::Breakpoint& b : dbg_.breakpoints()) {
-        QString what = qs(b.location);
-        if (!b.graph.empty()) {
-            what += tr(" in @%1").arg(qs(b.graph));
-        }
-        if (b.watch) {
-            what += QStringLiteral(" — %1").arg(qs(std::string(runtime::watchConditionName(b.condition))));
-            if (b.condition == runtime::WatchCondition::Above ||
-                b.condition == runtime::WatchCondition::Below) {
-                what += QStringLiteral(" %1").arg(b.threshold);
-            }
-        }
-        auto* item = new QTreeWidgetItem(points_, {QString::number(b.id),
-                                                   (b.watch ? tr("watch ") : tr("break ")) + what,
-                                                   QString::number(b.hits)});
-        item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
-        item->setCheckState(0, b.enabled ? Qt::Checked : Qt::Unchecked);
-        item->setData(0, Qt::UserRole, b.id);
-        item->setToolTip(1, qs(b.describe()));
-    }
-    points_->blockSignals(false);
-}
-
-void ExecutionDock::refreshMarks() {
-    if (graph_ == nullptr) {
-        return;
-    }
-    const GraphModel& m = graph_->model();
-    std::vector<const ir::Node*> marks;
-    for (const runtime::Breakpoint& b : dbg_.breakpoints()) {
-        if (!b.enabled) {
-            continue;
-        }
-        const QString loc = qs(b.location);
-        if (loc.startsWith(QLatin1Char('@')) && loc.contains(QStringLiteral(":%"))) {
-            const qsizetype colon = loc.lastIndexOf(QStringLiteral(":%"));
-            if (const ir::Node* n = findNode(m, loc.mid(1, colon - 1), loc.mid(colon + 1))) {
-                marks.push_back(n);
-            }
-        } else if (loc.startsWith(QLatin1Char('%'))) {
-            const QString graph = !b.graph.empty() ? qs(b.graph) : stop_ ? qs(stop_->entryGraph) : QString();
-            if (const ir::Node* n = findNode(m, graph, loc)) {
-                marks.push_back(n);
-            }
-        } else if (!loc.contains(QLatin1Char(':'))) {
-            // An op type: every kernel of it.
-            const std::string op = b.location;
-            for (const ModelNode& mn : m.nodes()) {
-                const auto* c = ir::nodeCast<ir::CNode>(mn.node);
-                if (c != nullptr && mn.user == nullptr && c->primitive() != nullptr &&
-                    c->primitive()->name == op) {
-                    marks.push_back(mn.node);
-                }
-            }
-        }
-    }
-    // The paused node, when the view shows the executed IR (an earlier pass's %N is another node).
-    const ir::Node* current = state_ == State::Paused && stop_ && ir_
-                                  ? findNode(m, qs(stop_->graph), qs(stop_->nodeName))
-                                  : nullptr;
-    if (current != nullptr && ir_->graph->indexOf(current) < 0) {
-        current = nullptr;
-    }
-    graph_->setDebugMarks(marks, current);
-}
-
-QString ExecutionDock::locationOf(const GraphModel& model, const ir::Node* node) {
-    const int k = node != nullptr ? model.indexOf(node) : -1;
-    if (k < 0) {
-        return {};
-    }
-    const ModelNode& mn = model.nodes()[static_cast<std::size_t>(k)];
-    if (mn.name.startsWith(QStringLiteral("%para"))) {
-        return mn.name;
-    }
-    if (!node->isCNode() || !mn.name.startsWith(QLatin1Char('%'))) {
-        return {};
-    }
-    const QString graph = graphTitleOf(model, k);
-    return graph.isEmpty() ? mn.name : graph + QLatin1Char(':') + mn.name;
-}
-
-const ir::Node* ExecutionDock::findNode(const GraphModel& model, const QString& graph,
-                                        const QString& name) {
-    const QString title = graph.startsWith(QLatin1Char('@')) ? graph : QStringLiteral("@") + graph;
-    for (std::size_t k = 0; k < model.nodes().size(); ++k) {
-        const ModelNode& mn = model.nodes()[k];
-        if (mn.user != nullptr || mn.name != name) {
-            continue;
-        }
-        if (name.startsWith(QStringLiteral("%para")) || graphTitleOf(model, static_cast<int>(k)) == title) {
-            return mn.node;
-        }
-    }
-    return nullptr;
 }
 
 }  // namespace irscope::ui

@@ -9,12 +9,14 @@
 // (values, listing, the executed IR printed and parsed) before it posts the stop; the UI
 // only reads it. The executed IR goes out through irReady (for the graph view and the IR
 // text) and the paused node through nodeReached; locationReached names its source line.
+// (execution_breakpoints.cpp holds the breakpoint side: its tab, toggling, graph marks.)
 #pragma once
 
 #include <QDockWidget>
 #include <QFutureWatcher>
 
 #include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -85,7 +87,8 @@ public:
     // "@GRAPH:%N" (or a parameter's name) of a node of `model`, "" for other nodes.
     static QString locationOf(const GraphModel& model, const ir::Node* node);
     // The node of `model` named `name` ("%3") in graph `graph`, or null.
-    static const ir::Node* findNode(const GraphModel& model, const QString& graph, const QString& name);
+    static const ir::Node* findNode(const GraphModel& model, const QString& graph,
+                                    const QString& name);
 
     // Widgets and actions, for menus and tests.
     QAction* runAction() const { return run_; }
@@ -120,7 +123,9 @@ signals:
     void finished(bool ok);
     void locationReached(const QString& file, int line);
     void irReady(const irscope::ui::LoadedIr& ir);
-    void nodeReached(const irscope::ir::Node* node);  // a node of irReady's module
+    // A node of irReady's module to show: where the run paused, or a kernel picked in the
+    // execution order.
+    void nodeReached(const irscope::ir::Node* node);
     void printed(const QString& text);
     void devicesReady();
 
@@ -135,6 +140,10 @@ private:
     void refreshBreakpoints();
     void refreshMarks();
     void updateActions();
+    void showNote(const QString& text);  // the last command's message, under the state line
+    // Adds a breakpoint or watchpoint through `add` and says so (describe(id)) or why not.
+    bool addPoint(const std::function<int(std::string*)>& add,
+                  const std::function<QString(int)>& describe);
     void onGraphNodeSelected(const ir::Node* node);
     void reportStopOnWorker(const runtime::StopInfo& s);  // the debugger's thread
 

@@ -26,7 +26,9 @@ QString number(double v) {
     return QString::number(v, 'g', 7);
 }
 
-QString shapeText(const ir::Shape& s) { return QString::fromStdString(s.toString()); }
+QString shapeText(const ir::Shape& s) {
+    return QString::fromStdString(s.toString());
+}
 
 }  // namespace
 
@@ -134,8 +136,8 @@ QVariant TensorTableModel::data(const QModelIndex& index, int role) const {
         if (rank >= 2) {
             idx << QString::number(index.column());
         }
-        return QStringLiteral("[%1] = %2").arg(idx.join(QStringLiteral(", ")),
-                                               formatElement(*tensor_, flat));
+        return QStringLiteral("[%1] = %2")
+            .arg(idx.join(QStringLiteral(", ")), formatElement(*tensor_, flat));
     }
     if (role == Qt::ForegroundRole) {
         const double v = tensor_->getDouble(flat);
@@ -277,12 +279,13 @@ void TensorViewer::showElement(int k) {
         return;
     }
     const runtime::TensorSummary& s = v.summary;
-    QString text = tr("<b>Tensor[%1]</b> &nbsp; shape %2 &nbsp; %L3 elements &nbsp; on %4")
-                       .arg(QString::fromUtf8(ir::dtypeName(s.dtype).data(),
-                                              static_cast<qsizetype>(ir::dtypeName(s.dtype).size())),
-                            shapeText(s.shape))
-                       .arg(s.elements)
-                       .arg(device_.isEmpty() ? QStringLiteral("cpu") : device_);
+    QString text =
+        tr("<b>Tensor[%1]</b> &nbsp; shape %2 &nbsp; %L3 elements &nbsp; on %4")
+            .arg(QString::fromUtf8(ir::dtypeName(s.dtype).data(),
+                                   static_cast<qsizetype>(ir::dtypeName(s.dtype).size())),
+                 shapeText(s.shape))
+            .arg(s.elements)
+            .arg(device_.isEmpty() ? QStringLiteral("cpu") : device_);
     const std::size_t finite = s.elements - s.nan - s.posInf - s.negInf;
     text += QStringLiteral("<br>");
     text += finite != 0 ? tr("min %1 &nbsp; max %2 &nbsp; mean %3")
@@ -294,7 +297,8 @@ void TensorViewer::showElement(int k) {
                 .arg(s.negInf)
                 .arg(s.zeros);
     if (!v.tensor) {
-        text += tr("<br><i>The values were not kept past the stop (%L1 elements).</i>").arg(s.elements);
+        text +=
+            tr("<br><i>The values were not kept past the stop (%L1 elements).</i>").arg(s.elements);
     }
     summary_->setText(text);
     model_->setTensor(v.tensor);
