@@ -581,6 +581,101 @@ std::string_view definedName(std::string_view line) {
     return line.substr(i, j - i);
 }
 
+// One step of the line edit script (0-based line numbers, -1 for none).
+struct Edit {
+    dtl::edit_t type = dtl::SES_COMMON;
+    int before = -1;
+    int after = -1;
+};
+
+// The edit script turning line ids `a` into `b` (ids < idCount). Patience-style: the lines
+// occurring once on each side are anchors, the longest run of them in the same order on
+// both sides is kept, and only the gaps between anchors go to dtl. This keeps dtl's inputs
+// small on big modules (past about 2 million path coordinates dtl splits the problem and
+// its script stops being minimal).
+std::vector<Edit> lineEdits(const std::vector<int>& a, const std::vector<int>& b, std::size_t idCount) {
+    std::vector<int> countA(idCount, 0);
+    std::vector<int> countB(idCount, 0);
+    std::vector<int> whereB(idCount, -1);
+    for (int id : a) {
+        ++countA[static_cast<std::size_t>(id)];
+    }
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const auto id = static_cast<std::size_t>(b[j]);
+        ++countB[id];
+        whereB[id] = static_cast<int>(j);
+    }
+    std::vector<std::pair<int, int>> unique;  // (line in a, line in b), by line in a
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto id = static_cast<std::size_t>(a[i]);
+        if (countA[id] == 1 && countB[id] == 1) {
+            unique.emplace_back(static_cast<int>(i), whereB[id]);
+        }
+    }
+    // Longest increasing run of b-lines (patience sorting with back links).
+    std::vector<std::size_t> tails;  // index into unique of the smallest tail per length
+    std::vector<std::ptrdiff_t> back(unique.size(), -1);
+    for (std::size_t k = 0; k < unique.size(); ++k) {
+        auto it = std::lower_bound(tails.begin(), tails.end(), unique[k].second,
+                                   [&unique](std::size_t t, int v) { return unique[t].second < v; });
+        if (it != tails.begin()) {
+            back[k] = static_cast<std::ptrdiff_t>(*(it - 1));
+        }
+        if (it == tails.end()) {
+            tails.push_back(k);
+        } else {
+            *it = k;
+        }
+    }
+    std::vector<std::pair<int, int>> anchors;
+    for (std::ptrdiff_t k = tails.empty() ? -1 : static_cast<std::ptrdiff_t>(tails.back()); k >= 0;
+         k = back[static_cast<std::size_t>(k)]) {
+        anchors.push_back(unique[static_cast<std::size_t>(k)]);
+    }
+    std::reverse(anchors.begin(), anchors.end());
+
+    std::vector<Edit> edits;
+    auto gap = [&](int a0, int a1, int b0, int b1) {
+        if (a0 == a1 || b0 == b1) {
+            for (int i = a0; i < a1; ++i) {
+                edits.push_back({dtl::SES_DELETE, i, -1});
+            }
+            for (int j = b0; j < b1; ++j) {
+                edits.push_back({dtl::SES_ADD, -1, j});
+            }
+            return;
+        }
+        const std::vector<int> x(a.begin() + a0, a.begin() + a1);
+        const std::vector<int> y(b.begin() + b0, b.begin() + b1);
+        dtl::Diff<int> diff(x, y);
+        diff.onHuge();
+        diff.compose();
+        for (const auto& [elem, info] : diff.getSes().getSequence()) {
+            (void)elem;
+            // dtl's indices are 1-based.
+            const int i = a0 + static_cast<int>(info.beforeIdx) - 1;
+            const int j = b0 + static_cast<int>(info.afterIdx) - 1;
+            if (info.type == dtl::SES_COMMON) {
+                edits.push_back({dtl::SES_COMMON, i, j});
+            } else if (info.type == dtl::SES_DELETE) {
+                edits.push_back({dtl::SES_DELETE, i, -1});
+            } else {
+                edits.push_back({dtl::SES_ADD, -1, j});
+            }
+        }
+    };
+    int nextA = 0;
+    int nextB = 0;
+    for (const auto& [i, j] : anchors) {
+        gap(nextA, i, nextB, j);
+        edits.push_back({dtl::SES_COMMON, i, j});
+        nextA = i + 1;
+        nextB = j + 1;
+    }
+    gap(nextA, static_cast<int>(a.size()), nextB, static_cast<int>(b.size()));
+    return edits;
+}
+
 }  // namespace
 
 TextDiff diffIrText(std::string_view beforeText, std::string_view afterText, const Module& before,
@@ -606,9 +701,7 @@ TextDiff diffIrText(std::string_view beforeText, std::string_view afterText, con
     for (std::string_view l : lb) {
         sb.push_back(idOf(std::string(l)));
     }
-    dtl::Diff<int> diff(sa, sb);
-    diff.onHuge();
-    diff.compose();
+    const std::vector<Edit> edits = lineEdits(sa, sb, ids.size());
 
     TextDiff out;
     std::vector<int> removed;
@@ -661,18 +754,15 @@ TextDiff diffIrText(std::string_view beforeText, std::string_view afterText, con
         removed.clear();
         added.clear();
     };
-    for (const auto& [elem, info] : diff.getSes().getSequence()) {
-        (void)elem;
-        // dtl's indices are 1-based.
-        if (info.type == dtl::SES_COMMON) {
+    for (const Edit& e : edits) {
+        if (e.type == dtl::SES_COMMON) {
             flush();
-            out.rows.push_back({static_cast<int>(info.beforeIdx - 1), static_cast<int>(info.afterIdx - 1),
-                                DiffKind::Same});
+            out.rows.push_back({e.before, e.after, DiffKind::Same});
             ++out.lines.same;
-        } else if (info.type == dtl::SES_DELETE) {
-            removed.push_back(static_cast<int>(info.beforeIdx - 1));
+        } else if (e.type == dtl::SES_DELETE) {
+            removed.push_back(e.before);
         } else {
-            added.push_back(static_cast<int>(info.afterIdx - 1));
+            added.push_back(e.after);
         }
     }
     flush();
