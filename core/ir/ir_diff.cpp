@@ -229,17 +229,21 @@ private:
 
     void matchParametersAndReturns() {
         for (const auto& [ga, gb] : graphToAfter_) {
+            // Parameters by name, when the name is unique in both graphs.
+            std::unordered_map<std::string_view, std::pair<int, const Parameter*>> theirs;
+            for (const Parameter* q : gb->parameters()) {
+                auto& [count, param] = theirs[q->name()];
+                ++count;
+                param = q;
+            }
+            std::unordered_map<std::string_view, int> ours;
             for (const Parameter* p : ga->parameters()) {
-                int found = 0;
-                const Parameter* hit = nullptr;
-                for (const Parameter* q : gb->parameters()) {
-                    if (q->name() == p->name()) {
-                        ++found;
-                        hit = q;
-                    }
-                }
-                if (found == 1) {
-                    pair(p, hit);
+                ++ours[p->name()];
+            }
+            for (const Parameter* p : ga->parameters()) {
+                auto it = theirs.find(p->name());
+                if (it != theirs.end() && it->second.first == 1 && ours[p->name()] == 1) {
+                    pair(p, it->second.second);
                 }
             }
             if (ga->returnNode() != nullptr && gb->returnNode() != nullptr) {
@@ -327,45 +331,86 @@ private:
         return it == toAfter_.end() ? nullptr : it->second;
     }
 
-    // A free node's callee and its inputs as after-side identities (matched nodes by their
-    // after node, constants by value); only nodes with a matched non-constant input.
-    std::optional<std::string> inputsKey(const CNode* c, bool isA) const {
-        std::string key = calleeKey(*c);
-        const FuncGraph* g = isA ? c->graph() : graphToBeforeOrNull(c->graph());
-        if (g == nullptr) {
-            return std::nullopt;
-        }
-        key += '\x1f' + std::to_string(reinterpret_cast<std::uintptr_t>(g));
-        bool anchored = false;
-        for (std::size_t i = 1; i < c->size(); ++i) {
-            const Node* in = c->input(i);
-            key += '\x1f';
-            if (const auto* v = nodeCast<ValueNode>(in)) {
-                key += std::to_string(hashText(formatValue(*v->value())));
-                continue;
-            }
-            const Node* id = isA ? counterpart(in) : (toBefore_.count(in) != 0 ? in : nullptr);
-            if (id == nullptr) {
-                key += '?';
-            } else {
-                key += std::to_string(reinterpret_cast<std::uintptr_t>(id));
-                anchored = true;
-            }
-        }
-        if (!anchored) {
-            return std::nullopt;
-        }
-        return key;
-    }
-
     const FuncGraph* graphToBeforeOrNull(const FuncGraph* g) const {
         auto it = graphToBefore_.find(g);
         return it == graphToBefore_.end() ? nullptr : it->second;
     }
 
+    // Whether free before-node p and free after-node q have the same callee and inputs:
+    // constants equal, matched inputs each other's counterparts, free inputs free.
+    bool sameShape(const CNode* p, const CNode* q) const {
+        if (p->size() != q->size() || calleeKey(*p) != calleeKey(*q)) {
+            return false;
+        }
+        for (std::size_t i = 1; i < p->size(); ++i) {
+            const Node* x = p->input(i);
+            const Node* y = q->input(i);
+            const auto* vx = nodeCast<ValueNode>(x);
+            const auto* vy = nodeCast<ValueNode>(y);
+            if (vx != nullptr || vy != nullptr) {
+                if (vx == nullptr || vy == nullptr || formatValue(*vx->value()) != formatValue(*vy->value())) {
+                    return false;
+                }
+            } else if (const Node* cx = counterpart(x)) {
+                if (cx != y) {
+                    return false;
+                }
+            } else if (matched(y)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Among the free users of `input` in graph `g`, the one node of shape `like` (compared
+    // with `like` on the other side), or nullptr if none or several.
+    const CNode* uniqueUser(const Node* input, const FuncGraph* g, const CNode* like, bool usersAreAfter) const {
+        const CNode* found = nullptr;
+        for (const Use& u : input->users()) {
+            const CNode* c = u.user;
+            if (c == found || matched(c) || c->graph() != g ||
+                !(usersAreAfter ? sameShape(like, c) : sameShape(c, like))) {
+                continue;
+            }
+            if (found != nullptr) {
+                return nullptr;
+            }
+            found = c;
+        }
+        return found;
+    }
+
+    // Bottom-up, in one forward sweep (a pair found is used by the nodes after it): a free
+    // node matches the one free node on the other side with its callee whose inputs are
+    // the counterparts of its matched inputs, when the choice is unique both ways. The
+    // candidates are the users of the counterpart of its least-used matched input.
     bool propagateUp() {
-        return pairBuckets<std::string>(
-            [this](const CNode* c, bool isA) { return inputsKey(c, isA); }, 1);
+        bool any = false;
+        for (const CNode* x : a_.cnodes) {
+            if (matched(x)) {
+                continue;
+            }
+            auto g = graphToAfter_.find(x->graph());
+            if (g == graphToAfter_.end()) {
+                continue;
+            }
+            const Node* anchor = nullptr;
+            for (std::size_t i = 1; i < x->size(); ++i) {
+                const Node* in = x->input(i);
+                if (!in->isValue() && counterpart(in) != nullptr &&
+                    (anchor == nullptr || in->users().size() < anchor->users().size())) {
+                    anchor = in;
+                }
+            }
+            if (anchor == nullptr) {
+                continue;
+            }
+            const CNode* y = uniqueUser(counterpart(anchor), g->second, x, true);
+            if (y != nullptr && uniqueUser(anchor, x->graph(), y, false) == x) {
+                any = pair(x, y) || any;
+            }
+        }
+        return any;
     }
 
     void matchLeftovers() {
