@@ -204,6 +204,7 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideMiddle);  // a value sits at the end of its tensor text
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     split->addWidget(compare_);
     split->addWidget(table_);
