@@ -19,6 +19,8 @@
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QTemporaryDir>
+#include <QFile>
 
 #include "compare_view.h"
 #include "graph_scene.h"
@@ -286,6 +288,31 @@ private slots:
         QCOMPARE(own->mark(), NodeMark::Changed);
         v.setModule(m, 0);
         QVERIFY(v.nodeMarks().empty());  // a new model starts unmarked
+    }
+
+    // Cancel stops both runs; what they compiled so far is kept and the header says so.
+    void settingsCompareCancels() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("spin.py"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("i = 0\nwhile True:\n    i = i + 1\n");
+        f.close();
+        SettingsCompareView sc;
+        sc.show();
+        QSignalSpy done(&sc, &SettingsCompareView::finished);
+        QString error;
+        sc.start(path, *SettingsChoice::parse(QStringLiteral("load-elim=0,3"), &error));
+        QVERIFY(sc.isBusy());
+        QVERIFY(QTest::qWaitForWindowExposed(&sc));
+        QVERIFY(sc.cancelButton()->isVisible());
+        QTest::mouseClick(sc.cancelButton(), Qt::LeftButton);
+        QVERIFY(!sc.cancelButton()->isEnabled());  // stopping
+        QVERIFY(done.count() > 0 || done.wait(60000));
+        QVERIFY(!sc.isBusy());
+        QVERIFY2(sc.run(0).script.cancelled(), qPrintable(sc.run(0).script.error));
+        QVERIFY2(sc.run(1).script.cancelled(), qPrintable(sc.run(1).script.error));
+        QVERIFY2(sc.headerLabel()->text().contains(QStringLiteral("stopped")), qPrintable(sc.headerLabel()->text()));
     }
 
     void parsesCommandLineChoices() {

@@ -14,6 +14,7 @@
 #include <QSpinBox>
 #include <QSplitter>
 #include <QTableWidget>
+#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -145,6 +146,7 @@ SettingsChoice SettingsCompareDialog::choice() const {
 
 SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     setObjectName(QStringLiteral("settingsCompareView"));
+    pool_.setMaxThreadCount(2);
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(4, 4, 4, 4);
     auto* top = new QHBoxLayout;
@@ -202,6 +204,7 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     table_->verticalHeader()->hide();
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideMiddle);  // a value sits at the end of its tensor text
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
     split->addWidget(compare_);
     split->addWidget(table_);
@@ -217,6 +220,10 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     progress_ = new QTimer(this);
     progress_->setInterval(250);
     connect(progress_, &QTimer::timeout, this, [this] {
+        if (cancelling_) {
+            cancel();
+            return;
+        }
         QStringList parts;
         for (std::size_t i = 0; i < 2; ++i) {
             if (runners_[i]) {
@@ -227,14 +234,14 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     });
 }
 
-SettingsCompareView::~SettingsCompareView() {
-    cancel();
-    for (auto* w : watchers_) {
-        w->waitForFinished();
-    }
-}
+SettingsCompareView::~SettingsCompareView() { stopRuns(); }
 
 void SettingsCompareView::cancel() {
+    if (running_ > 0) {
+        cancelling_ = true;
+        cancel_->setEnabled(false);
+        busyLabel_->setText(tr("Stopping…"));
+    }
     for (auto& r : runners_) {
         if (r) {
             r->cancel();
@@ -242,11 +249,20 @@ void SettingsCompareView::cancel() {
     }
 }
 
-void SettingsCompareView::start(const QString& path, const SettingsChoice& choice) {
-    cancel();
-    for (auto* w : watchers_) {
-        w->waitForFinished();
+void SettingsCompareView::stopRuns() {
+    for (std::size_t side = 0; side < 2; ++side) {
+        // Asked again until the run ends: one not started yet clears the flag when it starts.
+        while (watchers_[side]->isRunning()) {
+            if (runners_[side]) {
+                runners_[side]->cancel();
+            }
+            QThread::msleep(5);
+        }
     }
+}
+
+void SettingsCompareView::start(const QString& path, const SettingsChoice& choice) {
+    stopRuns();
     choice_ = choice;
     path_ = path;
     runs_ = {};
@@ -261,6 +277,7 @@ void SettingsCompareView::start(const QString& path, const SettingsChoice& choic
                          .arg(QFileInfo(path).fileName().toHtmlEscaped(), choice.label(0), choice.label(1)));
     table_->setHorizontalHeaderLabels({tr("At the chosen pass / end of compile"), choice.label(0), choice.label(1), tr("Δ")});
     running_ = 2;
+    cancelling_ = false;
     busy_->show();
     cancel_->setEnabled(true);
     progress_->start();
@@ -269,7 +286,7 @@ void SettingsCompareView::start(const QString& path, const SettingsChoice& choic
         session::ScriptOptions options;
         options.compiler.overrides.set(choice.key, side == 0 ? choice.a : choice.b);
         watchers_[side]->setFuture(QtConcurrent::run(
-            [path, runner = runners_[side], options] { return runSide(path, runner, options); }));
+            &pool_, [path, runner = runners_[side], options] { return runSide(path, runner, options); }));
     }
 }
 
@@ -279,6 +296,7 @@ void SettingsCompareView::onSideFinished() {
     }
     progress_->stop();
     busy_->hide();
+    cancelling_ = false;
     for (std::size_t side = 0; side < 2; ++side) {
         runs_[side] = watchers_[side]->result();
         runners_[side].reset();

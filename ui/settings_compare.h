@@ -11,6 +11,7 @@
 
 #include <QDialog>
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QWidget>
 
 #include <array>
@@ -97,16 +98,24 @@ signals:
     void finished(bool ok);
 
 private:
+    // Cancels any run and blocks until both have ended.
+    void stopRuns();
     void onSideFinished();
     void showCompile(int pair);
     void updateTable();
 
+    // The two runs get threads of their own: Qt's raster painting uses the global pool, so
+    // two long runs there would stall the UI's drawing until one ended.
+    QThreadPool pool_;
     std::array<std::shared_ptr<session::ScriptRunner>, 2> runners_;
     std::array<QFutureWatcher<SettingsRun>*, 2> watchers_{};
     std::array<SettingsRun, 2> runs_;
     SettingsChoice choice_;
     QString path_;
     int running_ = 0;
+    // Cancel asked: repeated at each progress tick, as a run that had not started yet when
+    // it was first asked clears the interpreter's flag when it starts.
+    bool cancelling_ = false;
     bool syncing_ = false;
     QLabel* header_ = nullptr;
     QWidget* busy_ = nullptr;

@@ -229,17 +229,21 @@ private:
 
     void matchParametersAndReturns() {
         for (const auto& [ga, gb] : graphToAfter_) {
+            // Parameters by name, when the name is unique in both graphs.
+            std::unordered_map<std::string_view, std::pair<int, const Parameter*>> theirs;
+            for (const Parameter* q : gb->parameters()) {
+                auto& [count, param] = theirs[q->name()];
+                ++count;
+                param = q;
+            }
+            std::unordered_map<std::string_view, int> ours;
             for (const Parameter* p : ga->parameters()) {
-                int found = 0;
-                const Parameter* hit = nullptr;
-                for (const Parameter* q : gb->parameters()) {
-                    if (q->name() == p->name()) {
-                        ++found;
-                        hit = q;
-                    }
-                }
-                if (found == 1) {
-                    pair(p, hit);
+                ++ours[p->name()];
+            }
+            for (const Parameter* p : ga->parameters()) {
+                auto it = theirs.find(p->name());
+                if (it != theirs.end() && it->second.first == 1 && ours[p->name()] == 1) {
+                    pair(p, it->second.second);
                 }
             }
             if (ga->returnNode() != nullptr && gb->returnNode() != nullptr) {
@@ -327,45 +331,86 @@ private:
         return it == toAfter_.end() ? nullptr : it->second;
     }
 
-    // A free node's callee and its inputs as after-side identities (matched nodes by their
-    // after node, constants by value); only nodes with a matched non-constant input.
-    std::optional<std::string> inputsKey(const CNode* c, bool isA) const {
-        std::string key = calleeKey(*c);
-        const FuncGraph* g = isA ? c->graph() : graphToBeforeOrNull(c->graph());
-        if (g == nullptr) {
-            return std::nullopt;
-        }
-        key += '\x1f' + std::to_string(reinterpret_cast<std::uintptr_t>(g));
-        bool anchored = false;
-        for (std::size_t i = 1; i < c->size(); ++i) {
-            const Node* in = c->input(i);
-            key += '\x1f';
-            if (const auto* v = nodeCast<ValueNode>(in)) {
-                key += std::to_string(hashText(formatValue(*v->value())));
-                continue;
-            }
-            const Node* id = isA ? counterpart(in) : (toBefore_.count(in) != 0 ? in : nullptr);
-            if (id == nullptr) {
-                key += '?';
-            } else {
-                key += std::to_string(reinterpret_cast<std::uintptr_t>(id));
-                anchored = true;
-            }
-        }
-        if (!anchored) {
-            return std::nullopt;
-        }
-        return key;
-    }
-
     const FuncGraph* graphToBeforeOrNull(const FuncGraph* g) const {
         auto it = graphToBefore_.find(g);
         return it == graphToBefore_.end() ? nullptr : it->second;
     }
 
+    // Whether free before-node p and free after-node q have the same callee and inputs:
+    // constants equal, matched inputs each other's counterparts, free inputs free.
+    bool sameShape(const CNode* p, const CNode* q) const {
+        if (p->size() != q->size() || calleeKey(*p) != calleeKey(*q)) {
+            return false;
+        }
+        for (std::size_t i = 1; i < p->size(); ++i) {
+            const Node* x = p->input(i);
+            const Node* y = q->input(i);
+            const auto* vx = nodeCast<ValueNode>(x);
+            const auto* vy = nodeCast<ValueNode>(y);
+            if (vx != nullptr || vy != nullptr) {
+                if (vx == nullptr || vy == nullptr || formatValue(*vx->value()) != formatValue(*vy->value())) {
+                    return false;
+                }
+            } else if (const Node* cx = counterpart(x)) {
+                if (cx != y) {
+                    return false;
+                }
+            } else if (matched(y)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // Among the free users of `input` in graph `g`, the one node of shape `like` (compared
+    // with `like` on the other side), or nullptr if none or several.
+    const CNode* uniqueUser(const Node* input, const FuncGraph* g, const CNode* like, bool usersAreAfter) const {
+        const CNode* found = nullptr;
+        for (const Use& u : input->users()) {
+            const CNode* c = u.user;
+            if (c == found || matched(c) || c->graph() != g ||
+                !(usersAreAfter ? sameShape(like, c) : sameShape(c, like))) {
+                continue;
+            }
+            if (found != nullptr) {
+                return nullptr;
+            }
+            found = c;
+        }
+        return found;
+    }
+
+    // Bottom-up, in one forward sweep (a pair found is used by the nodes after it): a free
+    // node matches the one free node on the other side with its callee whose inputs are
+    // the counterparts of its matched inputs, when the choice is unique both ways. The
+    // candidates are the users of the counterpart of its least-used matched input.
     bool propagateUp() {
-        return pairBuckets<std::string>(
-            [this](const CNode* c, bool isA) { return inputsKey(c, isA); }, 1);
+        bool any = false;
+        for (const CNode* x : a_.cnodes) {
+            if (matched(x)) {
+                continue;
+            }
+            auto g = graphToAfter_.find(x->graph());
+            if (g == graphToAfter_.end()) {
+                continue;
+            }
+            const Node* anchor = nullptr;
+            for (std::size_t i = 1; i < x->size(); ++i) {
+                const Node* in = x->input(i);
+                if (!in->isValue() && counterpart(in) != nullptr &&
+                    (anchor == nullptr || in->users().size() < anchor->users().size())) {
+                    anchor = in;
+                }
+            }
+            if (anchor == nullptr) {
+                continue;
+            }
+            const CNode* y = uniqueUser(counterpart(anchor), g->second, x, true);
+            if (y != nullptr && uniqueUser(anchor, x->graph(), y, false) == x) {
+                any = pair(x, y) || any;
+            }
+        }
+        return any;
     }
 
     void matchLeftovers() {
@@ -581,6 +626,101 @@ std::string_view definedName(std::string_view line) {
     return line.substr(i, j - i);
 }
 
+// One step of the line edit script (0-based line numbers, -1 for none).
+struct Edit {
+    dtl::edit_t type = dtl::SES_COMMON;
+    int before = -1;
+    int after = -1;
+};
+
+// The edit script turning line ids `a` into `b` (ids < idCount). Patience-style: the lines
+// occurring once on each side are anchors, the longest run of them in the same order on
+// both sides is kept, and only the gaps between anchors go to dtl. This keeps dtl's inputs
+// small on big modules (past about 2 million path coordinates dtl splits the problem and
+// its script stops being minimal).
+std::vector<Edit> lineEdits(const std::vector<int>& a, const std::vector<int>& b, std::size_t idCount) {
+    std::vector<int> countA(idCount, 0);
+    std::vector<int> countB(idCount, 0);
+    std::vector<int> whereB(idCount, -1);
+    for (int id : a) {
+        ++countA[static_cast<std::size_t>(id)];
+    }
+    for (std::size_t j = 0; j < b.size(); ++j) {
+        const auto id = static_cast<std::size_t>(b[j]);
+        ++countB[id];
+        whereB[id] = static_cast<int>(j);
+    }
+    std::vector<std::pair<int, int>> unique;  // (line in a, line in b), by line in a
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const auto id = static_cast<std::size_t>(a[i]);
+        if (countA[id] == 1 && countB[id] == 1) {
+            unique.emplace_back(static_cast<int>(i), whereB[id]);
+        }
+    }
+    // Longest increasing run of b-lines (patience sorting with back links).
+    std::vector<std::size_t> tails;  // index into unique of the smallest tail per length
+    std::vector<std::ptrdiff_t> back(unique.size(), -1);
+    for (std::size_t k = 0; k < unique.size(); ++k) {
+        auto it = std::lower_bound(tails.begin(), tails.end(), unique[k].second,
+                                   [&unique](std::size_t t, int v) { return unique[t].second < v; });
+        if (it != tails.begin()) {
+            back[k] = static_cast<std::ptrdiff_t>(*(it - 1));
+        }
+        if (it == tails.end()) {
+            tails.push_back(k);
+        } else {
+            *it = k;
+        }
+    }
+    std::vector<std::pair<int, int>> anchors;
+    for (std::ptrdiff_t k = tails.empty() ? -1 : static_cast<std::ptrdiff_t>(tails.back()); k >= 0;
+         k = back[static_cast<std::size_t>(k)]) {
+        anchors.push_back(unique[static_cast<std::size_t>(k)]);
+    }
+    std::reverse(anchors.begin(), anchors.end());
+
+    std::vector<Edit> edits;
+    auto gap = [&](int a0, int a1, int b0, int b1) {
+        if (a0 == a1 || b0 == b1) {
+            for (int i = a0; i < a1; ++i) {
+                edits.push_back({dtl::SES_DELETE, i, -1});
+            }
+            for (int j = b0; j < b1; ++j) {
+                edits.push_back({dtl::SES_ADD, -1, j});
+            }
+            return;
+        }
+        const std::vector<int> x(a.begin() + a0, a.begin() + a1);
+        const std::vector<int> y(b.begin() + b0, b.begin() + b1);
+        dtl::Diff<int> diff(x, y);
+        diff.onHuge();
+        diff.compose();
+        for (const auto& [elem, info] : diff.getSes().getSequence()) {
+            (void)elem;
+            // dtl's indices are 1-based.
+            const int i = a0 + static_cast<int>(info.beforeIdx) - 1;
+            const int j = b0 + static_cast<int>(info.afterIdx) - 1;
+            if (info.type == dtl::SES_COMMON) {
+                edits.push_back({dtl::SES_COMMON, i, j});
+            } else if (info.type == dtl::SES_DELETE) {
+                edits.push_back({dtl::SES_DELETE, i, -1});
+            } else {
+                edits.push_back({dtl::SES_ADD, -1, j});
+            }
+        }
+    };
+    int nextA = 0;
+    int nextB = 0;
+    for (const auto& [i, j] : anchors) {
+        gap(nextA, i, nextB, j);
+        edits.push_back({dtl::SES_COMMON, i, j});
+        nextA = i + 1;
+        nextB = j + 1;
+    }
+    gap(nextA, static_cast<int>(a.size()), nextB, static_cast<int>(b.size()));
+    return edits;
+}
+
 }  // namespace
 
 TextDiff diffIrText(std::string_view beforeText, std::string_view afterText, const Module& before,
@@ -606,9 +746,7 @@ TextDiff diffIrText(std::string_view beforeText, std::string_view afterText, con
     for (std::string_view l : lb) {
         sb.push_back(idOf(std::string(l)));
     }
-    dtl::Diff<int> diff(sa, sb);
-    diff.onHuge();
-    diff.compose();
+    const std::vector<Edit> edits = lineEdits(sa, sb, ids.size());
 
     TextDiff out;
     std::vector<int> removed;
@@ -661,18 +799,15 @@ TextDiff diffIrText(std::string_view beforeText, std::string_view afterText, con
         removed.clear();
         added.clear();
     };
-    for (const auto& [elem, info] : diff.getSes().getSequence()) {
-        (void)elem;
-        // dtl's indices are 1-based.
-        if (info.type == dtl::SES_COMMON) {
+    for (const Edit& e : edits) {
+        if (e.type == dtl::SES_COMMON) {
             flush();
-            out.rows.push_back({static_cast<int>(info.beforeIdx - 1), static_cast<int>(info.afterIdx - 1),
-                                DiffKind::Same});
+            out.rows.push_back({e.before, e.after, DiffKind::Same});
             ++out.lines.same;
-        } else if (info.type == dtl::SES_DELETE) {
-            removed.push_back(static_cast<int>(info.beforeIdx - 1));
+        } else if (e.type == dtl::SES_DELETE) {
+            removed.push_back(e.before);
         } else {
-            added.push_back(static_cast<int>(info.afterIdx - 1));
+            added.push_back(e.after);
         }
     }
     flush();

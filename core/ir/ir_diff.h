@@ -28,9 +28,10 @@
 //
 // Text diff (diffIrText): each line of the before text has the local names of matched
 // nodes replaced by their counterparts' names (and unmatched ones made unique), so a
-// renumbered but otherwise equal line compares equal; the lines are then diffed with dtl
-// (Wu's O(NP) algorithm) and a run of removed lines followed by added lines is paired up
-// row by row as changed lines.
+// renumbered but otherwise equal line compares equal; the lines are then diffed
+// patience-style (lines unique on both sides anchor the alignment) with dtl (Wu's O(NP)
+// algorithm) between anchors, and in each run of removed and added lines, the lines
+// defining the same node (and lines defining none) are paired up as changed lines.
 #pragma once
 
 #include <cstddef>
