@@ -16,6 +16,7 @@
 
 #include "session/pass_stats.h"
 #include "session/session.h"
+#include "stats_trend_view.h"
 
 namespace irscope::ui {
 
@@ -112,8 +113,10 @@ StatisticsDock::StatisticsDock(QWidget* parent) : QDockWidget(tr("Statistics"), 
     totals_->verticalHeader()->hide();
     totals_->setWordWrap(false);
 
+    trend_ = new StatsTrendView(charts);
     charts->addWidget(timeView_);
     charts->addWidget(nodeView_);
+    charts->addWidget(trend_);
     column->addWidget(charts, 1);
     column->addWidget(totals_, 0);
     // Extra height goes to the charts; the table keeps what its rows need.
@@ -124,6 +127,7 @@ void StatisticsDock::setSession(std::shared_ptr<const session::Session> s) {
     session_ = std::move(s);
     setCompile(nullptr);
     totals_->setRowCount(0);
+    trend_->setScript(session_ != nullptr ? QString::fromStdString(session_->scriptPath) : QString());
     if (session_ == nullptr) {
         return;
     }

@@ -2,7 +2,8 @@
 // chart of each top-level pass's wall time and one of the node count after each top-level
 // pass (Qt Charts); below, a totals table with one row per compile of the session (graph,
 // total ms, nodes after parse / after opt_a / at the end, peak bytes), so the compiles of
-// one run sit side by side.
+// one run sit side by side; beside the charts, the script's compile times over its runs
+// from the statistics history (stats_trend_view.h).
 #pragma once
 
 #include <QDockWidget>
@@ -20,6 +21,8 @@ struct Session;
 }  // namespace irscope::session
 
 namespace irscope::ui {
+
+class StatsTrendView;
 
 class StatisticsDock : public QDockWidget {
     Q_OBJECT
@@ -40,6 +43,8 @@ public:
     QBarSet* timeBars() const { return timeSet_; }
     QBarSet* nodeBars() const { return nodeSet_; }
     QBarCategoryAxis* timeAxis() const { return timeAxis_; }
+    // The open script's compile times over its runs (the statistics history).
+    StatsTrendView* trendView() const { return trend_; }
 
     // Columns of the totals table.
     enum Column { Graph, TotalMs, NodesParse, NodesOptA, NodesFinal, PeakBytes, ColumnCount };
@@ -53,6 +58,7 @@ private:
     QBarCategoryAxis* timeAxis_ = nullptr;
     QBarCategoryAxis* nodeAxis_ = nullptr;
     QTableWidget* totals_ = nullptr;
+    StatsTrendView* trend_ = nullptr;
 };
 
 }  // namespace irscope::ui
