@@ -1,4 +1,5 @@
-// irscope: the desktop app. `irscope [FILE]` opens FILE (.py script or .ir file) at start.
+// irscope: the desktop app. `irscope [FILE]` opens FILE (.py script, .ir file or a
+// save_graphs dump folder) at start.
 // `irscope --screenshot OUT.png [--view graph|compare|stats|execution] FILE` opens FILE,
 // waits until every piece of work (script run, snapshot parsing, layout) is done, saves the
 // main window as a PNG and exits (0 when FILE opened, 1 otherwise); it works with
@@ -63,7 +64,7 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"),
-                                 QStringLiteral("A .py script to run or an .ir file to open"));
+                                 QStringLiteral("A .py script to run, an .ir file or a save_graphs folder to open"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Open FILE, wait until all work is done, save the window to OUT.png, exit."),

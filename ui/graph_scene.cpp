@@ -4,6 +4,8 @@
 #include <QPainter>
 #include <QStyleOptionGraphicsItem>
 
+#include "theme.h"
+
 #include <string>
 #include <unordered_map>
 
@@ -17,6 +19,12 @@ QFont labelFont() {
     QFont f(QStringLiteral("DejaVu Sans"));
     f.setPointSizeF(kLabelFontSize);
     return f;
+}
+
+// The scene follows the theme through its palette (GraphView sets it): on a dark one, edges
+// and group frames are drawn light; node boxes keep their light kind colours.
+bool darkScene(const QGraphicsItem& item) {
+    return item.scene() != nullptr && isDark(item.scene()->palette());
 }
 
 }  // namespace
@@ -103,11 +111,17 @@ EdgeItem::EdgeItem(const QPainterPath& path, bool control, const QPolygonF& arro
     setZValue(1);
 }
 
-void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget* w) {
-    QGraphicsPathItem::paint(p, opt, w);
+void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+    const QColor colour = darkScene(*this) ? (control_ ? QColor(0x90, 0x90, 0x90) : QColor(0xc8, 0xc8, 0xc8))
+                                           : pen().color();
+    QPen line = pen();
+    line.setColor(colour);
+    p->setPen(line);
+    p->setBrush(Qt::NoBrush);
+    p->drawPath(path());
     if (!arrow_.isEmpty()) {
         p->setPen(Qt::NoPen);
-        p->setBrush(pen().color());
+        p->setBrush(colour);
         p->drawPolygon(arrow_);
     }
 }
@@ -121,13 +135,14 @@ ClusterItem::ClusterItem(int group, const QString& title, const QRectF& rect)
 }
 
 void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-    p->setPen(pen());
-    p->setBrush(brush());
+    const bool dark = darkScene(*this);
+    p->setPen(dark ? QPen(QColor(0x70, 0x70, 0x70), 1.0) : pen());
+    p->setBrush(dark ? QBrush(QColor(0x2a, 0x2a, 0x2a, 160)) : brush());
     p->drawRoundedRect(rect(), 6, 6);
     QFont f = labelFont();
     f.setBold(true);
     p->setFont(f);
-    p->setPen(QColor(0x33, 0x33, 0x33));
+    p->setPen(dark ? QColor(0xdd, 0xdd, 0xdd) : QColor(0x33, 0x33, 0x33));
     p->drawText(rect().adjusted(6, 3, -6, 0), Qt::AlignLeft | Qt::AlignTop, title_);
 }
 

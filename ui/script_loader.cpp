@@ -3,6 +3,8 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <utility>
+
 namespace irscope::ui {
 
 bool locateError(const QString& error, QString* file, int* line) {
@@ -28,7 +30,8 @@ bool locateError(const QString& error, QString* file, int* line) {
 }
 
 LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::ScriptRunner>& runner,
-                           const std::function<void(const QString&)>& output) {
+                           const std::function<void(const QString&)>& output,
+                           session::ScriptOptions options) {
     LoadedScript out;
     out.path = path;
     QFile f(path);
@@ -44,7 +47,7 @@ LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::S
                 output(QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size())));
             }
         };
-        session::ScriptOutcome r = runner->run(bytes.toStdString(), path.toStdString(), {}, sink, sink);
+        session::ScriptOutcome r = runner->run(bytes.toStdString(), path.toStdString(), std::move(options), sink, sink);
         out.session = std::move(r.session);
         out.status = r.result.status;
         out.error = QString::fromStdString(r.result.error);

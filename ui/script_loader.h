@@ -24,8 +24,10 @@ struct LoadedScript {
 
 // Blocking; call it on a worker thread. `output` receives printed text as it is printed
 // (on the worker thread). Never throws.
+// `options` carries the Run menu's settings.
 LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::ScriptRunner>& runner,
-                           const std::function<void(const QString&)>& output);
+                           const std::function<void(const QString&)>& output,
+                           session::ScriptOptions options = {});
 
 // The location an error text names: a diagnostic's leading `file:line:col:` or the last
 // `File "file", line N` of a traceback. Returns false when there is none.
