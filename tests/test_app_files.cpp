@@ -385,6 +385,30 @@ private slots:
         QVERIFY(w.runSettingsLabel()->text().contains(QStringLiteral("LOAD_ELIM 0")));
     }
 
+    // if_vs_select's 301 graphs after parse, all collapsed: a grid, not a strip one box wide.
+    void overviewOfManyGraphsIsAGrid() {
+        MainWindow w;
+        w.show();
+        QVERIFY(openAndWait(w, example("if_vs_select.py")));
+        QVERIFY(waitIdle(w));
+        {
+            QSignalSpy shown(&w, &MainWindow::snapshotShown);
+            w.passTimelineDock()->selectRow(0);
+            QVERIFY(shown.wait(20000));
+        }
+        QVERIFY(waitIdle(w));
+        QCOMPARE(w.document().counts.graphs, std::size_t{301});
+        QSignalSpy laidOut(w.graphView(), &irscope::ui::GraphView::layoutFinished);
+        w.graphView()->expandWithin(0);
+        QVERIFY(laidOut.wait(60000));
+        QVERIFY(laidOut.takeFirst().at(0).toBool());
+        QCOMPARE(static_cast<int>(w.graphView()->nodeItems().size()), 301);
+        const QRectF box = w.graphView()->scene()->itemsBoundingRect();
+        const double aspect = box.width() / box.height();
+        QVERIFY2(aspect > 0.5 && aspect < 4.0, qPrintable(QString::number(aspect)));
+        QVERIFY(waitIdle(w));
+    }
+
     void themeSwitchChangesThePalette() {
         MainWindow w;
         w.show();

@@ -4,11 +4,13 @@
 // progress, save_graphs files named as MindSpore names them, and snapshot memory.
 #include <QtTest>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
 #include <stop_token>
+#include <thread>
 
 #include "ir/ir_text.h"
 #include "ir/module.h"
@@ -192,6 +194,7 @@ private slots:
     void groupIteratesToFixedPointWithBound();
     void groupRunOutsideManager();
     void hooksRunInMlirOrder();
+    void groupTimeLeavesOutChildInstrumentation();
     void errorRecordedAgainstFailingPass();
     void errorInsideGroup();
     void cancellationBetweenPasses();
@@ -419,6 +422,34 @@ void TestPassManager::hooksRunInMlirOrder() {
         "before:A:opt_a/cse", "before:B:opt_a/cse", "after:B:opt_a/cse", "after:A:opt_a/cse",
         "after:B:opt_a",      "after:A:opt_a",      "endPipeline:B:ok",  "endPipeline:A:ok"};
     QCOMPARE(log, expected);
+}
+
+// A slow after-hook (a snapshot of a big module) around each child is not the group's
+// work: opt_a's time leaves it out, as a top-level pass's leaves out its own hooks.
+void TestPassManager::groupTimeLeavesOutChildInstrumentation() {
+    class SlowHook : public PassInstrumentation {
+    public:
+        void afterPass(const PassRun&, const Module&, const PassContext&, bool) override {
+            std::this_thread::sleep_for(std::chrono::milliseconds(40));
+        }
+    };
+    PassManager pm;
+    auto& g = pm.emplace<PassGroup>("opt_a", "", 1);
+    g.add(makePass("cse", "", [](Module&, PassContext&) { return false; }));
+    g.add(makePass("dce", "", [](Module&, PassContext&) { return false; }));
+    g.add(makePass("arithmetic_simplify", "", [](Module&, PassContext&) { return false; }));
+    pm.addInstrumentation(std::make_shared<SlowHook>());
+    auto timing = std::make_shared<TimingInstrumentation>();
+    pm.addInstrumentation(timing);
+    auto m = smallModule();
+    PassContext ctx;
+    QCOMPARE(pm.run(*m, ctx).status, PipelineStatus::Ok);
+    QCOMPARE(timing->entries().size(), std::size_t{4});
+    const TimingInstrumentation::Entry& group = timing->entries().back();
+    QCOMPARE(group.path, std::string("opt_a"));
+    // The three hooks inside the group slept 120 ms; the pipeline took them all.
+    QVERIFY(timing->totalMillis() >= 150.0);
+    QVERIFY2(group.millis < 60.0, std::to_string(group.millis).c_str());
 }
 
 void TestPassManager::errorRecordedAgainstFailingPass() {

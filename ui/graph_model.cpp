@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <map>
 
@@ -431,6 +432,37 @@ DotScene GraphModel::makeDot() const {
     for (int g : topGroups_) {
         emitGroup(emitGroup, g, "  ");
     }
+    const int top = static_cast<int>(topGroups_.size());
+    const bool grid = top > kGridThreshold && static_cast<int>(out.items.size()) == top &&
+                      std::all_of(out.items.begin(), out.items.end(), [](VisibleRef r) { return r.isGroup; });
+    if (grid) {
+        // Rows of boxes, in order, the whole about 1.5 times as wide as tall (as screens
+        // are); invisible edges stack the rows. Box sizes are estimated from the labels as
+        // dot sizes them (10 pt text, 0.75 x 0.5 in at least, nodesep and ranksep between).
+        double width = 0.0;
+        for (const VisibleRef r : out.items) {
+            qsizetype chars = 0;
+            for (const QString& line : (group(r.index).title + QStringLiteral("\n")).split(QLatin1Char('\n'))) {
+                chars = std::max(chars, line.size());
+            }
+            width += std::max(54.0, 6.0 * static_cast<double>(chars) + 16.0) + 18.0;
+        }
+        const double boxWidth = width / top;
+        const double rowHeight = 36.0 + 25.0;
+        const int columns = std::clamp(
+            static_cast<int>(std::lround(std::sqrt(1.5 * rowHeight * top / boxWidth))), 1, top);
+        for (int first = 0; first < top; first += columns) {
+            dot += "  { rank=same;";
+            for (int k = first; k < std::min(top, first + columns); ++k) {
+                dot += " v" + std::to_string(k) + ";";
+            }
+            dot += " }\n";
+            if (first + columns < top) {
+                dot += "  v" + std::to_string(first) + " -> v" + std::to_string(first + columns) +
+                       " [id=grid_" + std::to_string(first) + ", style=invis, weight=10];\n";
+            }
+        }
+    }
     // Edges between what is drawn; those inside one collapsed group vanish, parallel ones
     // merge (data wins over control for the style).
     std::map<std::pair<int, int>, std::size_t> merged;
@@ -454,7 +486,7 @@ DotScene GraphModel::makeDot() const {
     for (std::size_t k = 0; k < out.edges.size(); ++k) {
         const DotScene::Edge& e = out.edges[k];
         dot += "  v" + std::to_string(e.tail) + " -> v" + std::to_string(e.head) + " [id=e" +
-               std::to_string(k) + (e.control ? ", style=dashed" : "") +
+               std::to_string(k) + (e.control ? ", style=dashed" : "") + (grid ? ", constraint=false" : "") +
                (e.count > 1 ? ", penwidth=2" : "") + "];\n";
     }
     dot += "}\n";

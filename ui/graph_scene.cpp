@@ -193,8 +193,8 @@ std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& mo
         scene.addItem(new ClusterItem(g, model.group(g).title, rect));
     }
     for (const layout::LayoutEdge& e : layout.edges) {
-        if (e.points.empty()) {
-            continue;
+        if (e.points.empty() || e.id.rfind("grid", 0) == 0) {
+            continue;  // grid_*: invisible edges stacking the rows of an overview grid
         }
         QPainterPath path(pt(e.points[0]));
         std::size_t i = 1;

@@ -1,5 +1,7 @@
 #include "passes/timing_instrumentation.h"
 
+#include <algorithm>
+
 namespace irscope::passes {
 
 namespace {
@@ -33,11 +35,22 @@ void TimingInstrumentation::beforePipeline(const ir::Module&, const PassContext&
     pipelineMillis_.reset();
     started_.clear();
     finished_.clear();
+    childEnded_.clear();
+    overhead_.clear();
     entries_.clear();
 }
 
 void TimingInstrumentation::beforePass(const PassRun& run, const ir::Module&, const PassContext&) {
-    started_[run.sequence] = Clock::now();
+    const Clock::time_point now = Clock::now();
+    if (run.parent != nullptr) {
+        // The instrumentation between the previous sibling and this one.
+        if (const auto e = childEnded_.find(run.parent->sequence); e != childEnded_.end()) {
+            overhead_[run.parent->sequence] +=
+                std::chrono::duration<double, std::milli>(now - e->second).count();
+            childEnded_.erase(e);
+        }
+    }
+    started_[run.sequence] = now;
 }
 
 void TimingInstrumentation::afterPass(const PassRun& run, const ir::Module&, const PassContext&,
@@ -56,10 +69,30 @@ void TimingInstrumentation::afterPipeline(const ir::Module&, const PassContext&,
 }
 
 void TimingInstrumentation::finish(const PassRun& run, bool failed) {
+    const Clock::time_point now = Clock::now();
     const auto s = started_.find(run.sequence);
-    const double ms = s == started_.end() ? 0.0 : millisSince(s->second);
+    double overhead = 0.0;
+    if (const auto e = childEnded_.find(run.sequence); e != childEnded_.end()) {
+        // A group: its last child's instrumentation.
+        overhead += std::chrono::duration<double, std::milli>(now - e->second).count();
+        childEnded_.erase(e);
+    }
+    if (const auto o = overhead_.find(run.sequence); o != overhead_.end()) {
+        overhead += o->second;
+        overhead_.erase(o);
+    }
+    const double ms = s == started_.end()
+                          ? 0.0
+                          : std::max(0.0, std::chrono::duration<double, std::milli>(now - s->second).count() - overhead);
     finished_[run.sequence] = ms;
     entries_.push_back(Entry{run.path, run.depth, ms, failed});
+    if (run.parent != nullptr) {
+        // A nested group's left-out time is left out of its parent's as well.
+        if (overhead > 0.0) {
+            overhead_[run.parent->sequence] += overhead;
+        }
+        childEnded_[run.parent->sequence] = Clock::now();
+    }
 }
 
 }  // namespace irscope::passes

@@ -1,6 +1,9 @@
 // TimingInstrumentation: steady-clock wall time of every pass run and of the whole run.
 // Add it after the other instrumentations so that its before-hook runs last and its
 // after-hook first: it then times the pass alone, not the snapshots taken around it.
+// A group's time leaves out its children's instrumentation too (the other hooks run
+// between one child's end and the next one's start: snapshots, save_graphs files), so
+// opt_a's time is its children's work plus its own, not the IR printed after each child.
 #pragma once
 
 #include <chrono>
@@ -47,6 +50,10 @@ private:
     std::optional<double> pipelineMillis_;
     std::unordered_map<std::uint64_t, Clock::time_point> started_;  // by PassRun::sequence
     std::unordered_map<std::uint64_t, double> finished_;
+    // By a group's sequence: when its last finished child's timing ended, and the time its
+    // children's instrumentation took so far (left out of the group's time).
+    std::unordered_map<std::uint64_t, Clock::time_point> childEnded_;
+    std::unordered_map<std::uint64_t, double> overhead_;
     std::vector<Entry> entries_;
 };
 
