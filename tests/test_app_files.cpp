@@ -15,12 +15,15 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QProcess>
 #include <QPlainTextEdit>
 #include <QSettings>
 #include <QTableView>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTimer>
+#include <QUrl>
 #include <QXmlStreamReader>
 
 #include "cli_runner.h"
@@ -175,15 +178,26 @@ private slots:
 
         MainWindow w;
         w.show();
-        bool ok = false;
-        QVERIFY(openAndWait(w, dir.path(), &ok));
-        QVERIFY(ok);
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        // Dropped on the window, as a file would be.
+        QMimeData mime;
+        mime.setUrls({QUrl::fromLocalFile(dir.path())});
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QApplication::sendEvent(&w, &enter);
+        QVERIFY(enter.isAccepted());
+        QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QSignalSpy loaded(&w, &MainWindow::loadFinished);
+        QApplication::sendEvent(&w, &drop);
+        QVERIFY(loaded.wait(120000));
+        QVERIFY(loaded.takeFirst().at(0).toBool());
         QVERIFY(w.errorBanner()->isVisible());
         QVERIFY2(w.errorBanner()->text().contains(QStringLiteral("02_type_inference_0002.ir:")), qPrintable(w.errorBanner()->text()));
         auto* timeline = w.passTimelineDock();
         QCOMPARE(timeline->model()->rowCount(), 5);
         const QModelIndex mark = timeline->model()->index(2, irscope::ui::PassTimelineModel::Changed);
         QCOMPARE(mark.data().toString(), QStringLiteral("error"));
+        // Files carry no times: the column says so instead of 0.
+        QCOMPARE(timeline->model()->index(0, irscope::ui::PassTimelineModel::Millis).data().toString(), QStringLiteral("–"));
         QVERIFY(mark.data(Qt::ToolTipRole).toString().contains(QStringLiteral("02_type_inference_0002.ir:")));
         QVERIFY(waitIdle(w));
         // The broken pass shows its located error; the next one its IR.
@@ -202,6 +216,16 @@ private slots:
             QCOMPARE(w.irTextView()->toPlainText().count(QStringLiteral("= TensorMove(")), 3);
         }
         QVERIFY(waitIdle(w));
+
+        // `irscope DIR` on the command line: the screenshot hook opens the folder and exits 0.
+        const QString shot = dir.filePath(QStringLiteral("shot.png"));
+        QProcess p;
+        p.setProcessChannelMode(QProcess::ForwardedChannels);
+        p.start(QStringLiteral(IRSCOPE_GUI), {QStringLiteral("-platform"), QStringLiteral("offscreen"),
+                                              QStringLiteral("--screenshot"), shot, dir.path()});
+        QVERIFY(p.waitForFinished(180000));
+        QCOMPARE(p.exitCode(), 0);
+        QVERIFY(!QImage(shot).isNull());
     }
 
     void exportsTheGraphTheTextAndStatistics() {
