@@ -429,38 +429,59 @@ DotScene GraphModel::makeDot() const {
         }
         dot += indent + "}\n";
     };
+    // The items of each top-level graph: [first, end) in out.items.
+    std::vector<std::pair<int, int>> topItems;
+    std::vector<int> topOf;  // per item: its top-level graph
     for (int g : topGroups_) {
+        const int first = static_cast<int>(out.items.size());
         emitGroup(emitGroup, g, "  ");
+        topItems.emplace_back(first, static_cast<int>(out.items.size()));
+        topOf.resize(out.items.size(), static_cast<int>(topItems.size()) - 1);
     }
     const int top = static_cast<int>(topGroups_.size());
-    const bool grid = top > kGridThreshold && static_cast<int>(out.items.size()) == top &&
-                      std::all_of(out.items.begin(), out.items.end(), [](VisibleRef r) { return r.isGroup; });
+    const bool grid = top > kGridThreshold;
     if (grid) {
-        // Rows of boxes, in order, the whole about 1.5 times as wide as tall (as screens
-        // are); invisible edges stack the rows. Box sizes are estimated from the labels as
-        // dot sizes them (10 pt text, 0.75 x 0.5 in at least, nodesep and ranksep between).
-        double width = 0.0;
-        for (const VisibleRef r : out.items) {
+        // Many graphs side by side make a strip one rank tall (or, chained by calls, one box
+        // wide). Instead: columns of graphs, each graph under the one `columns` before it
+        // (an invisible edge from its last item to the next one's first), the whole about
+        // 1.5 times as wide as tall, as screens are. Sizes are estimated from the labels as
+        // dot sizes them (10 pt text, boxes 0.75 x 0.5 in at least, nodesep and ranksep).
+        auto labelWidth = [&](VisibleRef r) {
+            const QString label = r.isGroup ? group(r.index).title : nodes_[static_cast<std::size_t>(r.index)].label;
             qsizetype chars = 0;
-            for (const QString& line : (group(r.index).title + QStringLiteral("\n")).split(QLatin1Char('\n'))) {
+            for (const QString& line : label.split(QLatin1Char('\n'))) {
                 chars = std::max(chars, line.size());
             }
-            width += std::max(54.0, 6.0 * static_cast<double>(chars) + 16.0) + 18.0;
+            return std::max(54.0, 6.0 * static_cast<double>(chars) + 16.0) + 18.0;
+        };
+        constexpr double kRowHeight = 36.0 + 25.0;
+        double width = 0.0;
+        double height = 0.0;
+        for (const auto& [first, end] : topItems) {
+            double w = 0.0;
+            for (int k = first; k < end; ++k) {
+                w = std::max(w, labelWidth(out.items[static_cast<std::size_t>(k)]));
+            }
+            const bool box = end - first == 1 && out.items[static_cast<std::size_t>(first)].isGroup;
+            width += box ? w : w + 30.0;
+            height += box ? kRowHeight : kRowHeight * (0.7 * (end - first) + 1.0);
         }
-        const double boxWidth = width / top;
-        const double rowHeight = 36.0 + 25.0;
-        const int columns = std::clamp(
-            static_cast<int>(std::lround(std::sqrt(1.5 * rowHeight * top / boxWidth))), 1, top);
-        for (int first = 0; first < top; first += columns) {
+        // c columns: c * width/top wide, top/c * height/top tall.
+        const int columns =
+            std::clamp(static_cast<int>(std::lround(std::sqrt(1.5 * top * height / width))), 1, top);
+        // When every graph is one box, each row shares a rank: a clean grid.
+        const bool boxes = static_cast<int>(out.items.size()) == top;
+        for (int row = 0; boxes && row < top; row += columns) {
             dot += "  { rank=same;";
-            for (int k = first; k < std::min(top, first + columns); ++k) {
-                dot += " v" + std::to_string(k) + ";";
+            for (int t = row; t < std::min(top, row + columns); ++t) {
+                dot += " v" + std::to_string(topItems[static_cast<std::size_t>(t)].first) + ";";
             }
             dot += " }\n";
-            if (first + columns < top) {
-                dot += "  v" + std::to_string(first) + " -> v" + std::to_string(first + columns) +
-                       " [id=grid_" + std::to_string(first) + ", style=invis, weight=10];\n";
-            }
+        }
+        for (int t = 0; t + columns < top; ++t) {
+            dot += "  v" + std::to_string(topItems[static_cast<std::size_t>(t)].second - 1) + " -> v" +
+                   std::to_string(topItems[static_cast<std::size_t>(t + columns)].first) + " [id=grid_" +
+                   std::to_string(t) + ", style=invis];\n";
         }
     }
     // Edges between what is drawn; those inside one collapsed group vanish, parallel ones
@@ -486,7 +507,10 @@ DotScene GraphModel::makeDot() const {
     for (std::size_t k = 0; k < out.edges.size(); ++k) {
         const DotScene::Edge& e = out.edges[k];
         dot += "  v" + std::to_string(e.tail) + " -> v" + std::to_string(e.head) + " [id=e" +
-               std::to_string(k) + (e.control ? ", style=dashed" : "") + (grid ? ", constraint=false" : "") +
+               std::to_string(k) + (e.control ? ", style=dashed" : "") +
+               (grid && topOf[static_cast<std::size_t>(e.tail)] != topOf[static_cast<std::size_t>(e.head)]
+                    ? ", constraint=false"
+                    : "") +
                (e.count > 1 ? ", penwidth=2" : "") + "];\n";
     }
     dot += "}\n";
