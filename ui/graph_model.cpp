@@ -440,6 +440,7 @@ DotScene GraphModel::makeDot() const {
     }
     const int top = static_cast<int>(topGroups_.size());
     const bool grid = top > kGridThreshold;
+    int gridColumns = 0;
     if (grid) {
         // Many graphs side by side make a strip one rank tall (or, chained by calls, one box
         // wide). Instead: columns of graphs, each graph under the one `columns` before it
@@ -478,11 +479,7 @@ DotScene GraphModel::makeDot() const {
             }
             dot += " }\n";
         }
-        for (int t = 0; t + columns < top; ++t) {
-            dot += "  v" + std::to_string(topItems[static_cast<std::size_t>(t)].second - 1) + " -> v" +
-                   std::to_string(topItems[static_cast<std::size_t>(t + columns)].first) + " [id=grid_" +
-                   std::to_string(t) + ", style=invis];\n";
-        }
+        gridColumns = columns;
     }
     // Edges between what is drawn; those inside one collapsed group vanish, parallel ones
     // merge (data wins over control for the style).
@@ -512,6 +509,27 @@ DotScene GraphModel::makeDot() const {
                     ? ", constraint=false"
                     : "") +
                (e.count > 1 ? ", penwidth=2" : "") + "];\n";
+    }
+    if (grid) {
+        // Graph t + columns goes under graph t: an invisible edge from t's last item (its
+        // Return) to every source of t + columns (items no edge inside that graph enters),
+        // so none of it floats up beside graph t.
+        std::vector<bool> entered(out.items.size(), false);
+        for (const DotScene::Edge& e : out.edges) {
+            if (topOf[static_cast<std::size_t>(e.tail)] == topOf[static_cast<std::size_t>(e.head)]) {
+                entered[static_cast<std::size_t>(e.head)] = true;
+            }
+        }
+        for (int t = 0; t + gridColumns < top; ++t) {
+            const auto [first, end] = topItems[static_cast<std::size_t>(t + gridColumns)];
+            for (int k = first; k < end; ++k) {
+                if (!entered[static_cast<std::size_t>(k)]) {
+                    dot += "  v" + std::to_string(topItems[static_cast<std::size_t>(t)].second - 1) + " -> v" +
+                           std::to_string(k) + " [id=grid_" + std::to_string(t) + "_" + std::to_string(k) +
+                           ", style=invis];\n";
+                }
+            }
+        }
     }
     dot += "}\n";
     return out;
