@@ -1,5 +1,5 @@
-// irscope: the desktop app. `irscope [FILE]` opens FILE (.py script, .ir file or .irscope
-// session) at start.
+// irscope: the desktop app. `irscope [FILE]` opens FILE (.py script, .ir file, .irscope
+// session or save_graphs dump folder) at start.
 // `irscope --screenshot OUT.png [--view graph|compare|stats|execution] [--pass NAME]
 // [--compare SETTINGS] [--break LOCATION] FILE` opens FILE, waits until every piece of work
 // (script run, snapshot parsing, layout, comparisons) is done, saves the main window as a
@@ -91,7 +91,7 @@ int main(int argc, char** argv) {
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"),
-                                 QStringLiteral("A .py script to run, an .ir file or an .irscope session to open"));
+                                 QStringLiteral("A .py script to run, an .ir file, an .irscope session or a save_graphs folder to open"));
     const QCommandLineOption screenshot(
         QStringLiteral("screenshot"),
         QStringLiteral("Open FILE, wait until all work is done, save the window to OUT.png, exit."),

@@ -42,8 +42,10 @@ void verifyCharts(const StatisticsDock& dock, const session::CompileRecord& c) {
     QCOMPARE(dock.timeBars()->count(), static_cast<int>(passes.size()));
     QCOMPARE(dock.nodeBars()->count(), static_cast<int>(passes.size()));
     QCOMPARE(dock.timeAxis()->count(), static_cast<int>(passes.size()));
+    // Bars are stored last pass first: a horizontal chart draws its first category at the
+    // bottom, so the chart reads top-down in pass order.
     for (std::size_t i = 0; i < passes.size(); ++i) {
-        const int b = static_cast<int>(i);
+        const int b = static_cast<int>(passes.size() - 1 - i);
         QCOMPARE(dock.timeAxis()->at(b), QString::fromStdString(passes[i]->pass));
         QCOMPARE(dock.timeBars()->at(b), passes[i]->millis);
         QCOMPARE(dock.nodeBars()->at(b), static_cast<double>(passes[i]->counts.nodes));
@@ -113,7 +115,8 @@ private slots:
         // Selecting the other compile redraws both charts.
         w.compilationsDock()->selectRow(1);
         verifyCharts(*dock, s->compiles[1]);
-        QVERIFY(dock->nodeBars()->at(0) != static_cast<double>(s->compiles[0].find("parse")->counts.nodes));
+        QVERIFY(dock->nodeBars()->at(dock->nodeBars()->count() - 1) !=
+                static_cast<double>(s->compiles[0].find("parse")->counts.nodes));
         w.compilationsDock()->selectRow(0);
         verifyCharts(*dock, s->compiles[0]);
         QSettings().clear();

@@ -3,6 +3,7 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 #include <map>
 
@@ -428,8 +429,57 @@ DotScene GraphModel::makeDot() const {
         }
         dot += indent + "}\n";
     };
+    // The items of each top-level graph: [first, end) in out.items.
+    std::vector<std::pair<int, int>> topItems;
+    std::vector<int> topOf;  // per item: its top-level graph
     for (int g : topGroups_) {
+        const int first = static_cast<int>(out.items.size());
         emitGroup(emitGroup, g, "  ");
+        topItems.emplace_back(first, static_cast<int>(out.items.size()));
+        topOf.resize(out.items.size(), static_cast<int>(topItems.size()) - 1);
+    }
+    const int top = static_cast<int>(topGroups_.size());
+    const bool grid = top > kGridThreshold;
+    int gridColumns = 0;
+    if (grid) {
+        // Many graphs side by side make a strip one rank tall (or, chained by calls, one box
+        // wide). Instead: columns of graphs, each graph under the one `columns` before it
+        // (an invisible edge from its last item to the next one's first), the whole about
+        // 1.5 times as wide as tall, as screens are. Sizes are estimated from the labels as
+        // dot sizes them (10 pt text, boxes 0.75 x 0.5 in at least, nodesep and ranksep).
+        auto labelWidth = [&](VisibleRef r) {
+            const QString label = r.isGroup ? group(r.index).title : nodes_[static_cast<std::size_t>(r.index)].label;
+            qsizetype chars = 0;
+            for (const QString& line : label.split(QLatin1Char('\n'))) {
+                chars = std::max(chars, line.size());
+            }
+            return std::max(54.0, 6.0 * static_cast<double>(chars) + 16.0) + 18.0;
+        };
+        constexpr double kRowHeight = 36.0 + 25.0;
+        double width = 0.0;
+        double height = 0.0;
+        for (const auto& [first, end] : topItems) {
+            double w = 0.0;
+            for (int k = first; k < end; ++k) {
+                w = std::max(w, labelWidth(out.items[static_cast<std::size_t>(k)]));
+            }
+            const bool box = end - first == 1 && out.items[static_cast<std::size_t>(first)].isGroup;
+            width += box ? w : w + 30.0;
+            height += box ? kRowHeight : kRowHeight * (0.7 * (end - first) + 1.0);
+        }
+        // c columns: c * width/top wide, top/c * height/top tall.
+        const int columns =
+            std::clamp(static_cast<int>(std::lround(std::sqrt(1.5 * top * height / width))), 1, top);
+        // When every graph is one box, each row shares a rank: a clean grid.
+        const bool boxes = static_cast<int>(out.items.size()) == top;
+        for (int row = 0; boxes && row < top; row += columns) {
+            dot += "  { rank=same;";
+            for (int t = row; t < std::min(top, row + columns); ++t) {
+                dot += " v" + std::to_string(topItems[static_cast<std::size_t>(t)].first) + ";";
+            }
+            dot += " }\n";
+        }
+        gridColumns = columns;
     }
     // Edges between what is drawn; those inside one collapsed group vanish, parallel ones
     // merge (data wins over control for the style).
@@ -455,7 +505,31 @@ DotScene GraphModel::makeDot() const {
         const DotScene::Edge& e = out.edges[k];
         dot += "  v" + std::to_string(e.tail) + " -> v" + std::to_string(e.head) + " [id=e" +
                std::to_string(k) + (e.control ? ", style=dashed" : "") +
+               (grid && topOf[static_cast<std::size_t>(e.tail)] != topOf[static_cast<std::size_t>(e.head)]
+                    ? ", constraint=false"
+                    : "") +
                (e.count > 1 ? ", penwidth=2" : "") + "];\n";
+    }
+    if (grid) {
+        // Graph t + columns goes under graph t: an invisible edge from t's last item (its
+        // Return) to every source of t + columns (items no edge inside that graph enters),
+        // so none of it floats up beside graph t.
+        std::vector<bool> entered(out.items.size(), false);
+        for (const DotScene::Edge& e : out.edges) {
+            if (topOf[static_cast<std::size_t>(e.tail)] == topOf[static_cast<std::size_t>(e.head)]) {
+                entered[static_cast<std::size_t>(e.head)] = true;
+            }
+        }
+        for (int t = 0; t + gridColumns < top; ++t) {
+            const auto [first, end] = topItems[static_cast<std::size_t>(t + gridColumns)];
+            for (int k = first; k < end; ++k) {
+                if (!entered[static_cast<std::size_t>(k)]) {
+                    dot += "  v" + std::to_string(topItems[static_cast<std::size_t>(t)].second - 1) + " -> v" +
+                           std::to_string(k) + " [id=grid_" + std::to_string(t) + "_" + std::to_string(k) +
+                           ", style=invis];\n";
+                }
+            }
+        }
     }
     dot += "}\n";
     return out;

@@ -26,6 +26,10 @@ enum class NodeStyle { Primitive, SideEffect, Monad, GraphCall, Parameter, Const
 inline constexpr int kDefaultNodeBudget = 1000;
 // Graphs (and scopes) with more body nodes than this are split into subgroups.
 inline constexpr int kSplitThreshold = 250;
+// More collapsed top-level groups than this (and nothing expanded at the top) are laid
+// out as a grid of rows, their edges drawn but not ranking them: dot would otherwise
+// stack a chain of graphs (if_vs_select's 301) into a strip one box wide.
+inline constexpr int kGridThreshold = 24;
 
 struct ModelNode {
     const ir::Node* node = nullptr;  // the CNode, Parameter or (per use) ValueNode

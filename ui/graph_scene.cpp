@@ -20,6 +20,12 @@ QFont labelFont() {
     return f;
 }
 
+// The scene follows the theme through its palette (GraphView sets it): on a dark one, edges
+// and group frames are drawn light; node boxes keep their light kind colours.
+bool darkScene(const QGraphicsItem& item) {
+    return item.scene() != nullptr && isDark(item.scene()->palette());
+}
+
 }  // namespace
 
 QColor NodeItem::fillFor(NodeStyle s) {
@@ -157,11 +163,17 @@ EdgeItem::EdgeItem(const QPainterPath& path, bool control, const QPolygonF& arro
     setZValue(1);
 }
 
-void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget* w) {
-    QGraphicsPathItem::paint(p, opt, w);
+void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+    const QColor colour = darkScene(*this) ? (control_ ? QColor(0x90, 0x90, 0x90) : QColor(0xc8, 0xc8, 0xc8))
+                                           : pen().color();
+    QPen line = pen();
+    line.setColor(colour);
+    p->setPen(line);
+    p->setBrush(Qt::NoBrush);
+    p->drawPath(path());
     if (!arrow_.isEmpty()) {
         p->setPen(Qt::NoPen);
-        p->setBrush(pen().color());
+        p->setBrush(colour);
         p->drawPolygon(arrow_);
     }
 }
@@ -175,13 +187,14 @@ ClusterItem::ClusterItem(int group, const QString& title, const QRectF& rect)
 }
 
 void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-    p->setPen(pen());
-    p->setBrush(brush());
+    const bool dark = darkScene(*this);
+    p->setPen(dark ? QPen(QColor(0x70, 0x70, 0x70), 1.0) : pen());
+    p->setBrush(dark ? QBrush(QColor(0x2a, 0x2a, 0x2a, 160)) : brush());
     p->drawRoundedRect(rect(), 6, 6);
     QFont f = labelFont();
     f.setBold(true);
     p->setFont(f);
-    p->setPen(QColor(0x33, 0x33, 0x33));
+    p->setPen(dark ? QColor(0xdd, 0xdd, 0xdd) : QColor(0x33, 0x33, 0x33));
     p->drawText(rect().adjusted(6, 3, -6, 0), Qt::AlignLeft | Qt::AlignTop, title_);
 }
 
@@ -232,8 +245,8 @@ std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& mo
         scene.addItem(new ClusterItem(g, model.group(g).title, rect));
     }
     for (const layout::LayoutEdge& e : layout.edges) {
-        if (e.points.empty()) {
-            continue;
+        if (e.points.empty() || e.id.rfind("grid", 0) == 0) {
+            continue;  // grid_*: invisible edges stacking the rows of an overview grid
         }
         QPainterPath path(pt(e.points[0]));
         std::size_t i = 1;

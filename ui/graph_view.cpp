@@ -17,6 +17,7 @@
 #include "graph_minimap.h"
 #include "graph_scene.h"
 #include "layout/graphviz.h"
+#include "theme.h"
 
 namespace irscope::ui {
 
@@ -40,7 +41,8 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
     setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
     setTransformationAnchor(QGraphicsView::AnchorUnderMouse);
     setViewportUpdateMode(QGraphicsView::SmartViewportUpdate);
-    setBackgroundBrush(Qt::white);
+    setBackgroundBrush(isDark(palette()) ? palette().color(QPalette::Base) : QColor(Qt::white));
+    scene()->setPalette(palette());
     auto* zoomIn = new QShortcut(QKeySequence::ZoomIn, this);
     connect(zoomIn, &QShortcut::activated, this, [this] { zoomBy(1.25); });
     auto* zoomIn2 = new QShortcut(QKeySequence(Qt::CTRL | Qt::Key_Equal), this);
@@ -539,6 +541,15 @@ void GraphView::placeOverlays() {
     const int h = w * 3 / 4;
     minimap_->setGeometry(vp.right() - w - 8, vp.bottom() - h - 8, w, h);
     minimap_->raise();
+}
+
+void GraphView::changeEvent(QEvent* e) {
+    QGraphicsView::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) {
+        setBackgroundBrush(isDark(palette()) ? palette().color(QPalette::Base) : QColor(Qt::white));
+        scene()->setPalette(palette());
+        scene()->update();
+    }
 }
 
 }  // namespace irscope::ui

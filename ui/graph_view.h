@@ -108,6 +108,8 @@ signals:
     void layoutFinished(bool ok);
 
 protected:
+    // Follows the theme: the background and the scene's palette (graph_scene.cpp).
+    void changeEvent(QEvent* e) override;
     void wheelEvent(QWheelEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void contextMenuEvent(QContextMenuEvent* e) override;

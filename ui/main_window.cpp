@@ -87,6 +87,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     irText_->setPlaceholderText(
         tr("Open a .py script or an .ir file (File ▸ Open, or drop it here)."));
     layout->addWidget(errorBanner_);
+    guideBanner_ = new QLabel(central);
+    layout->addWidget(guideBanner_);
     tabs_->addTab(graphPanel, tr("Graph"));
     tabs_->addTab(irText_, tr("IR text"));
     compareView_ = new CompareView(tabs_);
@@ -196,6 +198,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
         }
     });
     buildMenus();
+    restoreAppSettings();
     connect(&watcher_, &QFutureWatcher<LoadedIr>::finished, this, &MainWindow::onLoaded);
     connect(&scriptWatcher_, &QFutureWatcher<LoadedScript>::finished, this,
             &MainWindow::onScriptFinished);
@@ -219,6 +222,10 @@ MainWindow::~MainWindow() {
     if (runner_) {
         runner_->cancel();
     }
+    if (folderCancel_) {
+        folderCancel_->store(true);
+    }
+    folderWatcher_.waitForFinished();
     scriptWatcher_.waitForFinished();
     snapshotWatcher_.waitForFinished();
     watcher_.waitForFinished();
@@ -231,12 +238,12 @@ void MainWindow::buildMenus() {
     recentMenu_ = file->addMenu(tr("Open &Recent"));
     rebuildRecentMenu();
     file->addAction(editorDock_->saveAction());
-    file->addAction(editorDock_->runAction());
     QAction* saveSessionAction =
         file->addAction(tr("Save &Session…"), this, &MainWindow::showSaveSessionDialog);
     saveSessionAction->setObjectName(QStringLiteral("saveSessionAction"));
     saveSessionAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     saveSessionAction->setEnabled(false);  // until a script ran or a session opened
+    addFileMenuItems(file);
     file->addSeparator();
     QAction* cancel = file->addAction(tr("&Stop Script"), this, &MainWindow::cancelScript);
     cancel->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Period));
@@ -257,13 +264,16 @@ void MainWindow::buildMenus() {
     debug->addSeparator();
     debug->addAction(executionDock_->toggleBreakpointAction());
     buildCompareMenu();
+    addRunMenu();
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         view->addAction(d->toggleViewAction());
     }
+    addViewMenuItems(view);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    addHelpMenuItems(help);
     help->addAction(tr("&About irscope"), this, [this] {
         QMessageBox::about(this, tr("About irscope"),
                            tr("<b>irscope %1</b><p>An IR visualizer and debugger for static "
@@ -315,7 +325,7 @@ void MainWindow::showOpenDialog() {
 
 // A watcher stops "running" before its finished() reaches us: the flags last until the
 // result is handled.
-bool MainWindow::isLoading() const { return loadingIr_ || runningScript_; }
+bool MainWindow::isLoading() const { return loadingIr_ || runningScript_ || loadingFolder_; }
 
 bool MainWindow::isBusy() const {
     for (CompareView* c : {compareView_, settingsCompare_->compareView()}) {
@@ -331,6 +341,14 @@ QWidget* MainWindow::busyIndicator() const { return busy_; }
 void MainWindow::openFile(const QString& path) {
     if (isLoading()) {
         statusBar()->showMessage(tr("Still loading; try again when it is done"), 3000);
+        return;
+    }
+    if (guide_ && QFileInfo(guide_->file) != QFileInfo(path)) {
+        guide_.reset();  // another file: the example's explanation no longer applies
+        guideBanner_->hide();
+    }
+    if (QFileInfo(path).isDir()) {
+        openFolder(path);
         return;
     }
     const bool session = isSessionFile(path);
@@ -420,15 +438,21 @@ void MainWindow::startScript(const QString& path, const std::optional<QByteArray
             Qt::QueuedConnection);
     };
     runningScript_ = true;
-    scriptWatcher_.setFuture(QtConcurrent::run([path, source, runner = runner_, output, saved] {
+    scriptWatcher_.setFuture(QtConcurrent::run([path, source, runner = runner_, output, saved,
+                                                 options = runSettings().scriptOptions()] {
         if (saved) {
             return loadSessionFile(path, output);
         }
-        return source ? runScriptSource(path, *source, runner, output) : runScriptFile(path, runner, output);
+        return source ? runScriptSource(path, *source, runner, output, options)
+                      : runScriptFile(path, runner, output, options);
     }));
 }
 
 void MainWindow::cancelScript() {
+    if (folderCancel_ && loadingFolder_) {
+        folderCancel_->store(true);
+        cancelButton_->setEnabled(false);
+    }
     if (runner_ && runningScript_) {
         runner_->cancel();
         cancelButton_->setEnabled(false);
@@ -544,9 +568,12 @@ void MainWindow::showSnapshot(const session::CompileRecord* compile, int snapsho
     loadingSnapshot_ = true;
     pendingSnapshot_.reset();
     const session::PassSnapshot& s = compile->snapshots[static_cast<std::size_t>(snapshot)];
-    const QString name = QStringLiteral("%1@%2.ir")
-                             .arg(QString::fromStdString(compile->graphName),
-                                  QString::fromStdString(s.pass).replace(QLatin1Char('/'), QLatin1Char('.')));
+    // A dump folder's snapshot is named by its file, so its errors point into it.
+    const QString name = !s.sourceFile.empty()
+                             ? QString::fromStdString(s.sourceFile)
+                             : QStringLiteral("%1@%2.ir")
+                                   .arg(QString::fromStdString(compile->graphName),
+                                        QString::fromStdString(s.pass).replace(QLatin1Char('/'), QLatin1Char('.')));
     // The session (kept alive by the lambda) owns the compressed text.
     snapshotWatcher_.setFuture(QtConcurrent::run([owner = session_, compressed = s.compressed, name] {
         if (!compressed) {

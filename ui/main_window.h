@@ -10,13 +10,19 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 
+#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
 
+#include "examples_catalog.h"
+#include "exporter.h"
 #include "ir_loader.h"
 #include "graph_view.h"
+#include "run_settings.h"
 #include "script_loader.h"
+#include "session/dump_folder.h"
+#include "theme.h"
 
 class QLabel;
 class QLineEdit;
@@ -49,9 +55,26 @@ public:
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
 
-    // Starts loading `path` on a worker thread (.py: runs the script); emits loadFinished
-    // when done.
+    // Starts loading `path` on a worker thread (.py: runs the script; a folder: reads it
+    // as a save_graphs dump, see openFolder); emits loadFinished when done.
     void openFile(const QString& path);
+    // Reads a save_graphs dump folder on a worker thread (progress, Cancel) and shows it as
+    // a session: one compile per pipeline run found (session/dump_folder.h), each file a
+    // pass of the Pass timeline. Files that do not parse are rows with their error.
+    void openFolder(const QString& dir);
+    // File ▸ Export without the file dialog: writes `kind` of what is shown to `path` (on a
+    // worker thread for SVG and DOT); emits exportFinished. False when there is nothing
+    // to export (the reason is in the status bar and exportFinished).
+    bool exportTo(ExportKind kind, const QString& path);
+    // Help ▸ Examples: applies the example's run settings, opens it, shows its explanation
+    // in the guide banner and selects its compile and pass once loaded.
+    void openExample(const ExampleInfo& example);
+    const QList<ExampleInfo>& examples() const { return examples_; }
+    void setTheme(Theme t);
+    Theme theme() const { return theme_; }
+    // The run settings the next script runs with (Run menu); persisted.
+    const RunSettings& runSettings() const;
+    void setRunSettings(const RunSettings& s);
     bool isLoading() const;
     // Loading, running a script, parsing a snapshot or laying out a graph.
     bool isBusy() const;
@@ -86,11 +109,16 @@ public:
     QAction* compareSettingsAction() const { return compareSettingsAction_; }
     void compareSettings(const SettingsChoice& choice);
     QWidget* busyIndicator() const;
+    QLabel* guideBanner() const { return guideBanner_; }
+    QLabel* runSettingsLabel() const { return runSettingsLabel_; }
+    RunSettingsMenu* runSettingsMenu() const { return runMenu_; }
 
 signals:
     void loadFinished(bool ok);
     // A pass snapshot's IR is shown (ok) or could not be parsed (the error banner says why).
     void snapshotShown(bool ok);
+    // An export ended: `error` is empty when `path` was written.
+    void exportFinished(const QString& path, const QString& error);
 
 protected:
     void dragEnterEvent(QDragEnterEvent* e) override;
@@ -100,6 +128,16 @@ protected:
 private:
     void buildMenus();
     void buildCompareMenu();
+    // main_window_files.cpp: Open Folder, Export, Help ▸ Examples, Run settings, Theme.
+    void addFileMenuItems(QMenu* file);
+    void addRunMenu();
+    void addViewMenuItems(QMenu* view);
+    void addHelpMenuItems(QMenu* help);
+    void restoreAppSettings();
+    void onFolderLoaded();
+    void showLoadedSession(std::shared_ptr<const session::Session> s, const QString& path);
+    void askExport(ExportKind kind);
+    void applyGuide();
     void showOpenDialog();
     void showSaveSessionDialog();
     void onLoaded();
@@ -178,6 +216,19 @@ private:
     bool loadingIr_ = false;
     bool runningScript_ = false;
     bool loadingSnapshot_ = false;
+
+    // main_window_files.cpp
+    QFutureWatcher<session::DumpFolder> folderWatcher_;
+    std::shared_ptr<std::atomic<bool>> folderCancel_;
+    QString folderPath_;
+    bool loadingFolder_ = false;
+    Exporter* exporter_ = nullptr;
+    QList<ExampleInfo> examples_;
+    std::optional<ExampleInfo> guide_;  // the example whose selection is pending / shown
+    QLabel* guideBanner_ = nullptr;
+    QLabel* runSettingsLabel_ = nullptr;
+    RunSettingsMenu* runMenu_ = nullptr;
+    Theme theme_ = Theme::System;
 };
 
 }  // namespace irscope::ui

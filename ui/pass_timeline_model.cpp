@@ -96,7 +96,8 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
             return d ? (*d > 0 ? QStringLiteral("+%1").arg(*d) : QString::number(*d)) : QStringLiteral("–");
         }
         case Millis:
-            return QString::number(s->millis, 'f', 3);
+            // A dump folder's files carry no times.
+            return s->sourceFile.empty() ? QString::number(s->millis, 'f', 3) : QStringLiteral("–");
         case Changed:
             return !s->error.empty() ? tr("error") : s->changed ? QStringLiteral("●") : QString();
         default:

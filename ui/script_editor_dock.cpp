@@ -71,9 +71,8 @@ ScriptEditorDock::ScriptEditorDock(QWidget* parent) : QDockWidget(tr("Script"), 
     save_->setEnabled(false);
     run_ = bar->addAction(tr("&Run Script"));
     run_->setObjectName(QStringLiteral("runScript"));
-    run_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));  // F5 is the debugger's Continue
-    run_->setShortcutContext(Qt::WidgetWithChildrenShortcut);
-    run_->setToolTip(tr("Run the script as it is in the editor, saved or not (Ctrl+R, in the editor)"));
+    // Its key, Ctrl+R, is the Run menu's Run Again, which runs the editor's text too.
+    run_->setToolTip(tr("Run the script as it is in the editor, saved or not (Ctrl+R)"));
     run_->setEnabled(false);
     addAction(save_);
     addAction(run_);

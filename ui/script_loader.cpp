@@ -3,6 +3,8 @@
 #include <QFile>
 #include <QRegularExpression>
 
+#include <utility>
+
 namespace irscope::ui {
 
 bool locateError(const QString& error, QString* file, int* line) {

@@ -24,7 +24,7 @@ struct LoadedScript {
 };
 
 // Blocking; call it on a worker thread. `output` receives printed text as it is printed
-// (on the worker thread); `options` override settings (the settings compare). Never throws.
+// (on the worker thread); `options` override settings (the settings compare, the Run menu). Never throws.
 LoadedScript runScriptFile(const QString& path, const std::shared_ptr<session::ScriptRunner>& runner,
                            const std::function<void(const QString&)>& output,
                            session::ScriptOptions options = {});

@@ -17,6 +17,7 @@
 #include "session/pass_stats.h"
 #include "session/session.h"
 #include "stats_trend_view.h"
+#include "theme.h"
 
 namespace irscope::ui {
 
@@ -171,8 +172,11 @@ void StatisticsDock::setCompile(const session::CompileRecord* compile) {
     nodeAxis_->clear();
     QStringList names;
     if (compile != nullptr) {
-        for (std::size_t i : session::passDisplayOrder(*compile)) {
-            const session::PassSnapshot& snap = compile->snapshots[i];
+        // A horizontal bar chart puts its first category at the bottom: appended last
+        // first, the passes read top-down in pass order.
+        const std::vector<std::size_t> order = session::passDisplayOrder(*compile);
+        for (auto it = order.rbegin(); it != order.rend(); ++it) {
+            const session::PassSnapshot& snap = compile->snapshots[*it];
             if (snap.depth != 0) {
                 continue;
             }
@@ -190,6 +194,18 @@ void StatisticsDock::setCompile(const session::CompileRecord* compile) {
                                                  : tr("Wall time per pass — %1").arg(graph));
     nodeView_->chart()->setTitle(graph.isEmpty() ? tr("Nodes after each pass")
                                                  : tr("Nodes after each pass — %1").arg(graph));
+}
+
+void StatisticsDock::changeEvent(QEvent* e) {
+    QDockWidget::changeEvent(e);
+    if (e->type() == QEvent::PaletteChange) {
+        const QChart::ChartTheme theme = isDark(palette()) ? QChart::ChartThemeDark : QChart::ChartThemeLight;
+        for (QChartView* v : {timeView_, nodeView_}) {
+            if (v->chart()->theme() != theme) {
+                v->chart()->setTheme(theme);
+            }
+        }
+    }
 }
 
 }  // namespace irscope::ui

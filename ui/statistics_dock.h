@@ -39,7 +39,8 @@ public:
     QTableWidget* totalsTable() const { return totals_; }
     QChartView* timeChart() const { return timeView_; }
     QChartView* nodeChart() const { return nodeView_; }
-    // The bars: one value per top-level pass, in display order, named by the axis.
+    // The bars: one value per top-level pass, named by the axis, in reverse display order
+    // (a horizontal chart draws its first category at the bottom: the chart reads top-down).
     QBarSet* timeBars() const { return timeSet_; }
     QBarSet* nodeBars() const { return nodeSet_; }
     QBarCategoryAxis* timeAxis() const { return timeAxis_; }
@@ -48,6 +49,10 @@ public:
 
     // Columns of the totals table.
     enum Column { Graph, TotalMs, NodesParse, NodesOptA, NodesFinal, PeakBytes, ColumnCount };
+
+protected:
+    // The charts follow the theme (Qt Charts' dark theme on a dark palette).
+    void changeEvent(QEvent* e) override;
 
 private:
     std::shared_ptr<const session::Session> session_;

@@ -38,6 +38,9 @@ struct PassSnapshot {
     bool reportedChange = false;             // what the pass itself returned
     std::optional<std::uint64_t> peakBytes;  // the memory plan's peak, once there is one
     std::string error;  // non-empty when the pass threw: the IR is as the pass left it
+    // The file the snapshot was read from (a save_graphs dump folder, session/dump_folder.h);
+    // empty for a snapshot a compile took.
+    std::string sourceFile;
 
     // The printed .ir text, compressed; passes that change nothing share their
     // predecessor's bytes. Null only when the IR could not be printed after an error.

@@ -8,7 +8,7 @@
 # (x goes 0, -1, -2, ... -100 and `out` sums it).
 # With `irscope-cli run if_vs_select.py --pass-stats`, compare the two tables: the `graphs`
 # column (301 for if_net, 1 for select_net from `parse` on) and the `wall ms` of
-# `type_inference`, which specializes every branch graph of if_net: most of its compile time.
+# `type_inference`, which specializes every branch graph of if_net: its slowest pass.
 import time
 from mindspore import ops
 import mindspore as ms
