@@ -8,6 +8,8 @@
 #include <string>
 #include <unordered_map>
 
+#include "theme.h"
+
 namespace irscope::ui {
 
 namespace {

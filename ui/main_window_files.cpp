@@ -24,6 +24,7 @@
 #include "main_window.h"
 #include "output_dock.h"
 #include "pass_timeline_dock.h"
+#include "script_editor_dock.h"
 #include "session/stats_csv.h"
 #include "statistics_dock.h"
 
