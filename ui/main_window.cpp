@@ -438,7 +438,7 @@ void MainWindow::startScript(const QString& path, const std::optional<QByteArray
             Qt::QueuedConnection);
     };
     runningScript_ = true;
-    scriptWatcher_.setFuture(QtConcurrent::run([path, source, runner = runner_, output, saved,
+    scriptWatcher_.setFuture(QtConcurrent::run(&longWork_, [path, source, runner = runner_, output, saved,
                                                  options = runSettings().scriptOptions()] {
         if (saved) {
             return loadSessionFile(path, output);

@@ -8,6 +8,7 @@
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
+#include <QThreadPool>
 #include <QMainWindow>
 
 #include <atomic>
@@ -219,6 +220,10 @@ private:
 
     // main_window_files.cpp
     QFutureWatcher<session::DumpFolder> folderWatcher_;
+    // Script runs and dump-folder reads, which can take as long as a script does, get threads
+    // of their own: Qt's raster painting waits on the global pool, so long jobs there would
+    // freeze the window. Declared after the watchers: destroyed (and waited for) first.
+    QThreadPool longWork_;
     std::shared_ptr<std::atomic<bool>> folderCancel_;
     QString folderPath_;
     bool loadingFolder_ = false;

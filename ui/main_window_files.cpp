@@ -97,7 +97,7 @@ void MainWindow::openFolder(const QString& dir) {
             Qt::QueuedConnection);
         return !cancel->load();
     };
-    folderWatcher_.setFuture(QtConcurrent::run([dir, progress] {
+    folderWatcher_.setFuture(QtConcurrent::run(&longWork_, [dir, progress] {
         return session::loadDumpFolder(QDir(dir).filesystemAbsolutePath(), progress);
     }));
 }
