@@ -159,6 +159,7 @@ int main(int argc, char** argv) {
         if (!shooting) {
             window.openFile(files.first());
         } else {
+            window.resize(1600, 1000);  // room for the graph and the charts to be read
             window.viewTabs()->setCurrentIndex(0);
             if (parser.value(view) == QStringLiteral("stats")) {
                 // The Statistics dock in front, tall enough for its charts to be read.
@@ -205,6 +206,7 @@ int main(int argc, char** argv) {
                                      if (comparing) {
                                          window.outputDock()->hide();  // room for both panes
                                          window.statisticsDock()->hide();
+                                         window.executionDock()->hide();
                                          if (settingsChoice && window.session() != nullptr) {
                                              window.compareSettings(*settingsChoice);
                                          } else {

@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QLocale>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QVBoxLayout>
 #include <QValueAxis>
@@ -87,10 +88,14 @@ QTableWidgetItem* nodesItem(const session::CompileRecord& rec, const char* pass)
 
 StatisticsDock::StatisticsDock(QWidget* parent) : QDockWidget(tr("Statistics"), parent) {
     setObjectName(QStringLiteral("statisticsDock"));
-    auto* panel = new QWidget(this);
+    // Two tabs: the selected compile (two charts side by side, the totals of every compile
+    // under them) and the script's compiles over time (the statistics history).
+    auto* tabs = new QTabWidget(this);
+    tabs->setObjectName(QStringLiteral("statisticsTabs"));
+    tabs->setDocumentMode(true);
+    auto* panel = new QWidget(tabs);
     auto* column = new QVBoxLayout(panel);
     column->setContentsMargins(0, 0, 0, 0);
-    // The two charts side by side, the totals table under them.
     auto* charts = new QSplitter(Qt::Horizontal, panel);
     BarChart time = makeBarChart(tr("Wall time per pass"), tr("wall ms"), tr("ms"), charts);
     time.view->setObjectName(QStringLiteral("statisticsTimeChart"));
@@ -114,14 +119,15 @@ StatisticsDock::StatisticsDock(QWidget* parent) : QDockWidget(tr("Statistics"), 
     totals_->verticalHeader()->hide();
     totals_->setWordWrap(false);
 
-    trend_ = new StatsTrendView(charts);
     charts->addWidget(timeView_);
     charts->addWidget(nodeView_);
-    charts->addWidget(trend_);
     column->addWidget(charts, 1);
     column->addWidget(totals_, 0);
     // Extra height goes to the charts; the table keeps what its rows need.
-    setWidget(panel);
+    tabs->addTab(panel, tr("Passes and totals"));
+    trend_ = new StatsTrendView(tabs);
+    tabs->addTab(trend_, tr("Over time"));
+    setWidget(tabs);
 }
 
 void StatisticsDock::setSession(std::shared_ptr<const session::Session> s) {
