@@ -1,6 +1,5 @@
 // Driving the main window in GUI suites: open a file and wait for its result, write a
-// script to a temporary folder, wait until nothing runs. Shared by test_app_session and
-// test_script_editor.
+// script to a temporary folder, wait until nothing runs. Shared by the GUI suites.
 #pragma once
 
 #include <QtTest>

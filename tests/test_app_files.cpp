@@ -28,11 +28,14 @@
 
 #include "cli_runner.h"
 #include "compilations_dock.h"
+#include "gui_fixture.h"
 #include "main_window.h"
 #include "pass_timeline_dock.h"
 #include "session/dump_folder.h"
 #include "statistics_dock.h"
 
+using gui_test::openAndWait;
+using gui_test::waitIdle;
 using irscope::ui::ExampleInfo;
 using irscope::ui::ExportKind;
 using irscope::ui::MainWindow;
@@ -59,22 +62,6 @@ class TestAppFiles : public QObject {
     Q_OBJECT
 
     QTemporaryDir settingsDir_;
-
-    static bool openAndWait(MainWindow& w, const QString& path, bool* ok = nullptr) {
-        QSignalSpy spy(&w, &MainWindow::loadFinished);
-        w.openFile(path);
-        if (!spy.wait(120000)) {
-            return false;
-        }
-        if (ok != nullptr) {
-            *ok = spy.takeFirst().at(0).toBool();
-        }
-        return true;
-    }
-
-    static bool waitIdle(MainWindow& w) {
-        return QTest::qWaitFor([&] { return !w.isBusy(); }, 120000);
-    }
 
     static QAction* action(MainWindow& w, const QString& name) { return w.findChild<QAction*>(name); }
 

@@ -127,7 +127,9 @@ private slots:
     }
 
     void interruptedRunIsSaved() {
-        // A script that compiles a graph (its save_graphs files show it has), then loops.
+        // A script that compiles a graph and prints its result, then compiles it again for
+        // another signature (the second compile's save_graphs files show the print is done),
+        // then loops.
         const QString script = file("forever.py");
         QVERIFY(writeFile(script,
                           "import mindspore as ms\n"
@@ -137,6 +139,7 @@ private slots:
                           "    def construct(self, x):\n"
                           "        return x + 1\n"
                           "print(Net()(Tensor(1)))\n"
+                          "Net()(Tensor(1.5))\n"
                           "n = 0\n"
                           "while True:\n"
                           "    n += 1\n"));
@@ -147,7 +150,8 @@ private slots:
                 {"run", script, "--max-steps", "0", "--save-graphs", dumps, "--session", f});
         QVERIFY(p.waitForStarted());
         QVERIFY(
-            QTest::qWaitFor([&] { return !QDir(dumps).entryList(QDir::Files).isEmpty(); }, 60000));
+            QTest::qWaitFor([&] { return QDir(dumps).entryList({"00_parse_*"}, QDir::Files).size() >= 2; },
+                            60000));
         ::kill(static_cast<pid_t>(p.processId()), SIGINT);
         QVERIFY(p.waitForFinished(60000));
         QCOMPARE(p.exitStatus(), QProcess::NormalExit);
@@ -156,7 +160,7 @@ private slots:
         QVERIFY2(err.contains("ended early (cancelled); session saved to " + f), qPrintable(err));
         const store::LoadedSession s = store::loadSession(f.toStdString());
         QCOMPARE(s.info.runStatus, std::string("cancelled"));
-        QCOMPARE(s.session->compiles.size(), std::size_t{1});
+        QVERIFY(!s.session->compiles.empty());
         QVERIFY2(s.session->output.find('2') != std::string::npos, s.session->output.c_str());
     }
 

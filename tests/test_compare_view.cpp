@@ -27,12 +27,14 @@
 #include "graph_view.h"
 #include "ir/node.h"
 #include "ir_diff_view.h"
+#include "gui_fixture.h"
 #include "main_window.h"
 #include "network_module.h"
 #include "pass_timeline_dock.h"
 #include "pass_timeline_model.h"
 #include "settings_compare.h"
 
+using gui_test::waitIdle;
 using namespace irscope::ui;
 namespace ir = irscope::ir;
 
@@ -83,9 +85,6 @@ private:
         QSignalSpy spy(&w, &MainWindow::loadFinished);
         w.openFile(kExample);
         return spy.wait(120000) && spy.takeFirst().at(0).toBool();
-    }
-    static bool waitIdle(MainWindow& w) {
-        return QTest::qWaitFor([&] { return !w.isBusy(); }, 120000);
     }
 
 private slots:
