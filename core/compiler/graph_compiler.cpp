@@ -69,7 +69,6 @@ GraphCompilerImpl::GraphCompilerImpl(CompilerOptions options,
     : options_(std::move(options)),
       session_(session ? std::move(session) : std::make_shared<session::Session>()) {}
 
-
 std::shared_ptr<GraphCompilerImpl> GraphCompilerImpl::install(
     Interpreter& I, CompilerOptions options, std::shared_ptr<session::Session> session) {
     auto compiler = std::make_shared<GraphCompilerImpl>(std::move(options), std::move(session));

@@ -59,10 +59,12 @@ CREATE TABLE run_op (
     count INTEGER NOT NULL, PRIMARY KEY (run, on_device, op)) WITHOUT ROWID;
 )sql";
 
-// Schema 2: whether each compile came from the compile cache, and the time it took to load.
+// Schema 2: whether each compile came from the compile cache and the time it took to load;
+// each run's output values as Print writes them.
 constexpr const char* kSchema2 = R"sql(
 ALTER TABLE compile ADD COLUMN from_cache INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE compile ADD COLUMN cache_load_ms REAL NOT NULL DEFAULT 0;
+ALTER TABLE run ADD COLUMN output_values TEXT NOT NULL DEFAULT '';
 )sql";
 
 constexpr std::array<const char*, 9> kTables = {"meta",     "setting", "compile_warning",
@@ -171,8 +173,8 @@ void writeSession(Database& db, const session::Session& s, const SaveOptions& op
     Statement run = db.prepare(
         "INSERT INTO run (seq, graph_name, compile, device, millis, kernels, kernels_on_device, "
         "fallbacks, copies_to_device, copies_to_host, bytes_copied, peak_bytes, "
-        "planned_peak_bytes, outputs, error) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, "
-        "?11, ?12, ?13, ?14, ?15)");
+        "planned_peak_bytes, outputs, error, output_values) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+        "?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)");
     Statement message = db.prepare("INSERT INTO run_message (run, seq, text) VALUES (?1, ?2, ?3)");
     Statement op =
         db.prepare("INSERT INTO run_op (run, on_device, op, count) VALUES (?1, ?2, ?3, ?4)");
@@ -181,7 +183,8 @@ void writeSession(Database& db, const session::Session& s, const SaveOptions& op
         const runtime::RunStats& st = rec.stats;
         run.bindAll(r, rec.graphName, rec.compile, st.device, st.millis, st.kernels,
                     st.kernelsOnDevice, st.fallbacks, st.copiesToDevice, st.copiesToHost,
-                    st.bytesCopied, st.peakBytes, st.plannedPeakBytes, rec.outputs, rec.error)
+                    st.bytesCopied, st.peakBytes, st.plannedPeakBytes, rec.outputs, rec.error,
+                    rec.values)
             .run();
         for (std::size_t m = 0; m < st.messages.size(); ++m) {
             message.bindAll(r, m, st.messages[m]).run();
@@ -334,7 +337,7 @@ void readRuns(const Database& db, session::Session& s) {
     Statement r = db.prepare(
         "SELECT seq, graph_name, compile, device, millis, kernels, kernels_on_device, fallbacks, "
         "copies_to_device, copies_to_host, bytes_copied, peak_bytes, planned_peak_bytes, "
-        "outputs, error FROM run ORDER BY seq");
+        "outputs, error, output_values FROM run ORDER BY seq");
     while (r.step()) {
         if (toSize(r, 0) != s.runs.size()) {
             invalid(path, fmt::format("run {} is missing", s.runs.size() + 1));
@@ -358,6 +361,7 @@ void readRuns(const Database& db, session::Session& s) {
         st.peakBytes = r.getUInt(11);
         st.plannedPeakBytes = r.getUInt(12);
         rec.outputs = r.getText(13);
+        rec.values = r.getText(15);
         rec.error = r.getText(14);
     }
     auto runAt = [&](const Statement& st, const char* what) -> runtime::RunStats& {
