@@ -347,6 +347,20 @@ private slots:
         QVERIFY(out.find("again\n") != std::string::npos);
     }
 
+    // A cancel that arrives before the worker thread starts the run is not lost.
+    void cancelBeforeTheRunStarts() {
+        Interpreter I;
+        std::string out;
+        I.setOutputSink([&](std::string_view s) { out += s; });
+        I.limits().maxSteps = 100000;  // without the cancel: a step-limit error, not a hang
+        I.cancel();
+        RunResult r = I.runScript("print('started')\nwhile True:\n    x = 1\n", "spin.py");
+        QVERIFY(r.status == RunResult::Status::Cancelled);
+        QVERIFY(out.find("started") == std::string::npos);
+        r = I.runScript("print('again')\n", "again.py");
+        QCOMPARE(r.exitStatus, 0);
+    }
+
     // --- numbers -----------------------------------------------------------------------------
 
     void intOverflowIsOverflowError() {

@@ -70,7 +70,12 @@ const char* stackLimitOfThisThread() {
 }  // namespace
 
 RunResult Interpreter::runScript(std::string source, std::string fileName) {
-    cancelled_.store(false, std::memory_order_relaxed);
+    // A cancel that came before the run stops it at its first step (a UI may cancel before
+    // its worker thread got here); the next run starts afresh.
+    struct ResetCancel {
+        std::atomic<bool>& flag;
+        ~ResetCancel() { flag.store(false, std::memory_order_relaxed); }
+    } resetCancel{cancelled_};
     if (limits_.stackBytes == 0) {
         return runOnThisThread(source, fileName);
     }
