@@ -466,7 +466,7 @@ void MainWindow::showSaveSessionDialog() {
         return;
     }
     const QFileInfo script(script_.path);
-    const QString suggested = isSessionFile(script_.path)
+    const QString suggested = script_.fromSessionFile
                                   ? script_.path
                                   : script.dir().filePath(script.completeBaseName() +
                                                           QStringLiteral(".irscope"));
@@ -516,7 +516,7 @@ void MainWindow::onScriptFinished() {
         return;
     }
     session_ = script_.session;
-    if (isSessionFile(script_.path)) {  // the script as it was when the session was saved
+    if (script_.fromSessionFile) {  // the script as it was when the session was saved
         editorDock_->showScript(QString::fromStdString(session_->scriptPath),
                                 QString::fromStdString(session_->scriptText));
     }

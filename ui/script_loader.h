@@ -19,6 +19,7 @@ struct LoadedScript {
     QString error;      // syntax error, traceback, or why the file could not be read
     QString errorFile;  // where the error is (the innermost frame in the script), if known
     int errorLine = 0;  // 1-based; 0 when unknown
+    bool fromSessionFile = false;  // `path` is a saved session, read (not run) by loadSessionFile
     bool ok() const { return session != nullptr && status == interp::RunResult::Status::Ok; }
     bool cancelled() const { return status == interp::RunResult::Status::Cancelled; }
 };

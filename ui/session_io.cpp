@@ -18,6 +18,7 @@ LoadedScript loadSessionFile(const QString& path,
                              const std::function<void(const QString&)>& output) {
     LoadedScript out;
     out.path = path;
+    out.fromSessionFile = true;
     try {
         store::LoadedSession loaded = store::loadSession(QFile::encodeName(path).toStdString());
         out.status = store::runStatusFromName(loaded.info.runStatus);
