@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-charts-dev
   libqt6sql6-sqlite libqscintilla2-qt6-dev libgl-dev
   libgraphviz-dev graphviz
