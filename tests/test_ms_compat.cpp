@@ -61,7 +61,7 @@ private slots:
             "print(Momentum is ms.nn.Momentum, WithLossCell is ms.nn.WithLossCell, MSELoss is "
             "ms.nn.MSELoss)\n"
             "print(P.AddN is ms.ops.AddN, C.GradOperation is ms.ops.GradOperation, F.assign is "
-            "ms.ops.assign)\n");
+            "ms.ops.functional.assign)\n");
         EXPECT_OUTPUT(r, "True True True\nTrue True True\nTrue True True\nTrue True True\n");
     }
 
