@@ -131,6 +131,8 @@ public:
     std::optional<bool> constCondition(const ast::Expr& e);
     ir::ValuePtr irConstant(const interp::Value& v) const;  // null when not a plain constant
     bool isSelf(const ast::Expr& e) const;
+    // `self.<attr>` names a Parameter of the host object (so assigning it is an Assign).
+    bool isParameterAttribute(const ast::Attribute& a);
     interp::Value lookupHostName(const std::string& n) const;  // Null when unbound
     ir::Node* resolveNode(const HostEntry& ns, const std::string& nsText, const std::string& sym,
                           const ast::Span& at);

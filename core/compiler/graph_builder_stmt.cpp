@@ -97,6 +97,13 @@ void GraphBuilder::statement(const ast::Stmt& st) {
                      "assignment ('" + std::string(unit_->module->text(sub->value->span)) + "[...] " +
                      ast::symbol(a.op) + "= ...').", st.span);
             }
+            if (const auto* attr = a.target->as<ast::Attribute>(); attr && isParameterAttribute(*attr)) {
+                // `self.p += v`: Assign(self.p, self.p + v).
+                Node* old = attribute(*attr);
+                Node* rhs = expr(*a.value);
+                assign(*a.target, meta(op, {old, rhs}, st.span), st.span);
+                return;
+            }
             assign(*a.target, nullptr, st.span);  // reports the unsupported target
             return;
         }
@@ -222,14 +229,34 @@ void GraphBuilder::assign(const ast::Expr& target, Node* value, const ast::Span&
         }
         case ast::ExprKind::Attribute: {
             const auto& a = target.cast<ast::Attribute>();
+            if (value != nullptr && isParameterAttribute(a)) {
+                // `self.p = v` on a Parameter: MindSpore's parser makes it Assign(self.p, v), a
+                // statement with a side effect that auto_monad orders with the others.
+                cur_.isolated.push_back(cnode({prim("Assign"), attribute(a), value}, at));
+                return;
+            }
             fail("RuntimeError", "In graph mode, the attribute '" + a.attr + "' of '" +
                  std::string(unit_->module->text(a.value->span)) +
-                 "' cannot be assigned; keep state in a Parameter and update it with ops.assign.", target.span);
+                 "' cannot be assigned: only a Parameter attribute of 'self' can (it becomes an Assign); "
+                 "assigning other attributes in construct is not supported yet.", target.span);
         }
         default:
             fail("RuntimeError", std::string("Unsupported syntax '") + ast::name(target.kind) +
                  "' as an assignment target.", target.span);
     }
+}
+
+bool GraphBuilder::isParameterAttribute(const ast::Attribute& a) {
+    if (!isSelf(*a.value) || spec_.self.isNull()) {
+        return false;
+    }
+    interp::Value v;
+    try {
+        v = I.getAttrOrNull(spec_.self, a.attr);
+    } catch (const interp::PyError&) {
+        return false;
+    }
+    return !v.isNull() && I.typeName(v) == "Parameter";
 }
 
 void GraphBuilder::functionDef(const ast::FunctionDef& d) {

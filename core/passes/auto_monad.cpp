@@ -111,25 +111,58 @@ private:
 
     void loadInputs(CNode& c) {
         for (std::size_t i = 1; i < c.size(); ++i) {
+            if (monad::needsTupleLoad(c, i)) {
+                m_.setInput(&c, i, loadedTuple(c.input(i), c));
+                continue;
+            }
             if (!monad::needsLoad(c, i)) {
                 continue;
             }
-            Node* ref = c.input(i);
-            if (u_ == nullptr) {
-                throw CompileError("RuntimeError",
-                                   "auto_monad: graph @" + g_->name() +
-                                       " reads a Parameter but has no memory state.",
-                                   locationOf(c));
-            }
-            auto it = loads_.find(ref);
-            CNode* load = it == loads_.end() ? nullptr : it->second;
-            if (load == nullptr) {
-                load = makeLoad(ref, c);
-                loads_[ref] = load;
-                lastU_ = {load, update(u_, startU_, MonadKind::U, *load)};
-            }
-            m_.setInput(&c, i, load);
+            m_.setInput(&c, i, loadOf(c.input(i), c));
         }
+    }
+
+    // The Load of `ref` valid at the current memory state (one per state).
+    CNode* loadOf(Node* ref, const CNode& user) {
+        if (u_ == nullptr) {
+            throw CompileError("RuntimeError",
+                               "auto_monad: graph @" + g_->name() + " reads a Parameter but has no memory state.",
+                               locationOf(user));
+        }
+        auto it = loads_.find(ref);
+        CNode* load = it == loads_.end() ? nullptr : it->second;
+        if (load == nullptr) {
+            load = makeLoad(ref, user);
+            loads_[ref] = load;
+            lastU_ = {load, update(u_, startU_, MonadKind::U, *load)};
+        }
+        return load;
+    }
+
+    // A tuple of Parameter references read by `user`: the same tuple with every reference
+    // loaded at this point (MakeTuple(Load(p1), x, Load(p2))).
+    Node* loadedTuple(Node* tuple, const CNode& user) {
+        const AbstractPtr& a = tuple->abstract();
+        auto* mk = ir::nodeCast<CNode>(tuple);
+        const bool direct = mk != nullptr && mk->isPrimitive("MakeTuple") && mk->size() == a->elements.size() + 1;
+        std::vector<Node*> items{primValue("MakeTuple")};
+        std::vector<AbstractPtr> abs;
+        for (std::size_t k = 0; k < a->elements.size(); ++k) {
+            Node* item = nullptr;
+            if (direct) {
+                item = mk->input(k + 1);
+            } else {
+                ir::ValueNode* idx = m_.addValue(g_, ir::Value::integer(static_cast<std::int64_t>(k)));
+                idx->setAbstract(Abstract::withValue(Abstract::scalar(ir::DType::Int64), ir::Value::integer(static_cast<std::int64_t>(k))));
+                item = make({primValue("TupleGetItem"), tuple, idx}, a->elements[k], user);
+            }
+            if (a->elements[k] && a->elements[k]->kind == Abstract::Kind::Ref) {
+                item = loadOf(item, user);
+            }
+            items.push_back(item);
+            abs.push_back(item->abstract());
+        }
+        return make(std::move(items), Abstract::tuple(std::move(abs)), user);
     }
 
     CNode* makeLoad(Node* ref, const CNode& user) {

@@ -42,6 +42,10 @@ bool isCall(const ir::CNode& c);
 // ordering input of Depend, and what is handed on as a reference (Partial arguments, graph
 // call arguments, a GradOperation's weights, Switch branches).
 bool needsLoad(const ir::CNode& user, std::size_t index);
+// Input `index` of `user` is a tuple holding Parameter references that `user` reads: each
+// reference is loaded at `user` (its value at that point of the program), as MindSpore does
+// for AddN over a ParameterTuple.
+bool needsTupleLoad(const ir::CNode& user, std::size_t index);
 
 // The graphs a call may run (empty when it cannot be known: a closure received as a
 // parameter or returned by a call) and whether that list is complete.

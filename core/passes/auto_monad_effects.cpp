@@ -67,16 +67,6 @@ void collectGraphRefs(const ir::Value& v, std::vector<FuncGraph*>& out) {
 
 // A tuple of Parameters handed on as references: the weights of a grad transform, or an
 // argument of a graph call or Partial.
-bool isReferenceTuple(const CNode& tuple) {
-    for (const ir::Use& use : tuple.users()) {
-        const CNode& u = *use.user;
-        if (isGradTransform(u) || u.isPrimitive("Partial") || (isCall(u) && use.index > 0)) {
-            return true;
-        }
-    }
-    return false;
-}
-
 }  // namespace
 
 bool isMemWrite(const CNode& c) {
@@ -119,8 +109,35 @@ bool needsLoad(const CNode& user, std::size_t index) {
     if (isMemWrite(user) && index == 1) {
         return false;  // the written variable
     }
-    if ((name == "MakeTuple" || name == "make_list" || name == "MakeList") &&
-        isReferenceTuple(user)) {
+    if (name == "MakeTuple" || name == "make_list" || name == "MakeList") {
+        return false;  // a tuple of Parameters carries the references; its readers load
+    }
+    return true;
+}
+
+bool needsTupleLoad(const CNode& user, std::size_t index) {
+    if (index == 0 || index >= user.size()) {
+        return false;
+    }
+    const Node* in = user.input(index);
+    const ir::AbstractPtr& a = in->abstract();
+    if (in->isValue() || !a || (a->kind != ir::Abstract::Kind::Tuple && a->kind != ir::Abstract::Kind::List)) {
+        return false;
+    }
+    const bool holdsRef = std::any_of(a->elements.begin(), a->elements.end(), [](const ir::AbstractPtr& e) {
+        return e && e->kind == ir::Abstract::Kind::Ref;
+    });
+    const ir::PrimitiveData* prim = user.primitive();
+    if (!holdsRef || prim == nullptr) {
+        return false;  // graph calls take the references (the callee loads what it reads)
+    }
+    const std::string& name = prim->name;
+    if (name == "MakeTuple" || name == "make_list" || name == "MakeList" || name == "TupleGetItem" ||
+        name == "ListGetItem" || name == "Partial" || name == "UpdateState" || name == "Load" ||
+        isGradTransform(user)) {
+        return false;
+    }
+    if ((name == "Switch" && index >= 2) || (name == "Depend" && index == 2)) {
         return false;
     }
     return true;
@@ -225,7 +242,7 @@ EffectMap analyzeEffects(const std::vector<FuncGraph*>& graphs,
             e.u = e.u || isMemWrite(*c);
             e.io = e.io || isIo(*c);
             for (std::size_t i = 0; i < c->size(); ++i) {
-                e.u = e.u || needsLoad(*c, i);
+                e.u = e.u || needsLoad(*c, i) || needsTupleLoad(*c, i);
                 if (const auto* v = ir::nodeCast<ir::ValueNode>(c->input(i))) {
                     std::vector<FuncGraph*> found;
                     collectGraphRefs(*v->value(), found);

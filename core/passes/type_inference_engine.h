@@ -146,6 +146,7 @@ private:
     std::optional<Arg> inferGradCall(ir::CNode* c);
     ir::FuncGraph* cloneGraph(ir::FuncGraph* tmpl);
     // Whether g and the graphs it refers to contain no side-effect primitive (Assign, Print).
+    bool hasEffectfulInput(ir::CNode* c);
     bool sideEffectFree(ir::FuncGraph* g);
     ir::FuncGraph* templateOf(ir::FuncGraph* g) const;
     void setResult(ir::Node* n, const Arg& r);

@@ -227,6 +227,32 @@ bool Engine::sideEffectFree(ir::FuncGraph* g) {
     return true;
 }
 
+// An input of `c` is a call with a side effect (a graph that assigns or prints, or an
+// effectful primitive): folding `c` to a constant would drop that call (the isolated
+// statements' MakeTuple holds `self.update()` whose result is a known None).
+bool Engine::hasEffectfulInput(CNode* c) {
+    for (std::size_t i = 1; i < c->size(); ++i) {
+        auto* in = ir::nodeCast<CNode>(c->input(i));
+        if (in == nullptr || in->size() == 0) {
+            continue;
+        }
+        const auto* callee = ir::nodeCast<ir::ValueNode>(in->input(0));
+        if (callee == nullptr) {
+            continue;
+        }
+        if (callee->value()->kind == ir::Value::Kind::Graph && !sideEffectFree(callee->value()->graph)) {
+            return true;
+        }
+        if (callee->value()->kind == ir::Value::Kind::Primitive) {
+            const ops::OpDef* op = ops::OpRegistry::instance().find(callee->value()->prim->name);
+            if (op && (op->sideEffectMem || op->sideEffectIo)) {
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
 std::optional<std::vector<Arg>> Engine::knownInputs(CNode* c) {
     std::vector<Arg> args;
     for (std::size_t i = 1; i < c->size(); ++i) {
@@ -364,7 +390,7 @@ Arg Engine::inferRegistryOp(CNode* c, const ir::ValuePtr& prim) {
         abs = constAbstract(r.constant);
     }
     abs = withoutTensorValue(abs);
-    if (mayFold && foldsToValue(abs)) {
+    if (mayFold && foldsToValue(abs) && !(op->name == "MakeTuple" && hasEffectfulInput(c))) {
         return replace(c, emitConst(c, abs->value));
     }
     Arg out{c, abs, nullptr};

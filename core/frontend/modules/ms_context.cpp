@@ -655,8 +655,10 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
     I.registerModule("mindspore.common", [ms](Interpreter& J, interp::ModuleObject& m) {
         J.importModule("mindspore");
         interp::ModuleObject& root = *J.importModule("mindspore");
-        copyNames(J, root, m, {"Tensor", "Parameter", "ParameterTuple", "lazy_inline", "jit", "jit_class"});
+        copyNames(J, root, m, {"Tensor", "Parameter", "ParameterTuple", "lazy_inline", "jit", "jit_class", "set_seed",
+                               "get_seed"});
         m.dict()->setStr(J.intern("dtype"), Value(J.importModule("mindspore.common.dtype")));
+        interp::addToModule(J, m, "mstype", Value(J.importModule("mindspore.common.dtype")));
     });
     auto dtypeInit = [ms](Interpreter& J, interp::ModuleObject& m) {
         J.importModule("mindspore");
@@ -674,6 +676,7 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
         J.importModule("mindspore");
         ensureTypes(J, ms);
         initNn(J, ms, m);
+        addPythonNnNames(J, m);
     });
     I.registerModule("mindspore.ops", [ms](Interpreter& J, interp::ModuleObject& m) {
         J.importModule("mindspore");
@@ -701,13 +704,16 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
     I.registerModule("numpy", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);
         initNumpy(J, ms, m);
+        initNumpyExtra(J, ms, m);
         J.importModule("numpy.random");
+        J.importModule("numpy.testing");
     });
     I.registerModule("numpy.random", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);
         initNumpyRandom(J, ms, m);
     });
     I.registerModule("time", [ms](Interpreter& J, interp::ModuleObject& m) { initTime(J, ms, m); });
+    registerLayoutModules(I);
     return ms->ctx;
 }
 

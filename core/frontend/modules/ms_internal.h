@@ -86,6 +86,10 @@ Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, cons
 // --- pieces ---------------------------------------------------------------------------------
 void initTensorTypes(Interpreter& I, const MsPtr& ms);  // Tensor, Parameter, dtypes
 void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);  // numpy_extra.cpp
+// ms_layout.cpp: MindSpore's submodule layout and the modules written in Python.
+void registerLayoutModules(Interpreter& I);
+void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn);
 void initNumpyRandom(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initTime(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, const std::string& prefix);

@@ -146,6 +146,25 @@ void registerAttr(Interpreter& I, const MsTypes& ms, const Value& selfV, const s
         }
         return;
     }
+    // A Tensor assigned to a Parameter attribute (PyNative `self.p = v`) sets the Parameter's
+    // data in place, cast to its dtype (MindSpore's Cell.__setattr__ -> Parameter.set_data).
+    if (Value* p = self->findParam(name)) {
+        auto* src = asTensor(v);
+        if (src != nullptr) {
+            auto* dst = asTensor(*p);
+            if (src->t.shape() != dst->t.shape()) {
+                throw PyError(Exc::ValueError, "Can not change the shape of Parameter which has been initialized. "
+                                               "Current shape is " + I.repr(I.getAttr(*p, "shape")) +
+                                                   ", and incoming is " + I.repr(I.getAttr(v, "shape")) + ".");
+            }
+            dst->t.assignFrom(src->t.dtype() == dst->t.dtype() ? src->t : src->t.cast(dst->t.dtype()));
+            return;
+        }
+        if (!v.isNone()) {
+            throw PyError(Exc::TypeError, "For 'Cell', the type of " + name +
+                                              " must be Parameter or ParameterTuple, but got " + I.typeName(v) + ".");
+        }
+    }
     // A plain value replacing a registered one drops the registration.
     for (auto* list : {&self->params, &self->cells}) {
         for (auto it = list->begin(); it != list->end(); ++it) {

@@ -1,0 +1,139 @@
+// MindSpore's module layout: the submodules real scripts import from
+// (mindspore.common.parameter, mindspore.common.initializer, mindspore.common.api,
+// mindspore.nn.cell, mindspore.nn.loss, mindspore.nn.optim, mindspore.nn.wrap, ...) resolve to
+// the same objects as the top-level names, and numpy.testing. The modules written in Python
+// (frontend/modules/py/*.py, compiled in) run in the interpreter like a script's own code, so
+// their Cells' construct methods compile in GRAPH_MODE exactly as user code does.
+#include <string_view>
+
+#include "frontend/interp/evaluator.h"
+#include "frontend/interp/scope.h"
+#include "frontend/modules/ms_internal.h"
+#include "frontend/parser.h"
+
+namespace irscope::modules {
+
+namespace {
+
+struct PySource {
+    std::string_view stem;
+    std::string_view text;
+};
+
+#include "py_sources.inc"
+
+std::string_view pySource(std::string_view stem) {
+    for (const PySource& s : kPySources) {
+        if (s.stem == stem) {
+            // The arrays are not NUL-terminated; sizeof covers the text exactly.
+            return s.text;
+        }
+    }
+    return {};
+}
+
+// Runs Python source as the body of module `m` (file `fileName` in tracebacks). The body runs
+// on an evaluator of its own; the functions and classes it defines are ordinary script
+// objects afterwards.
+void runSourceInModule(Interpreter& I, const std::string& source, const std::string& fileName,
+                       interp::ModuleObject& m) {
+    std::shared_ptr<interp::ScriptUnit> unit;
+    try {
+        unit = interp::analyzeScopes(frontend::parseModule(source, fileName));
+    } catch (const frontend::SyntaxError& e) {
+        throw PyError(Exc::RuntimeError,
+                      std::string("irscope: built-in module does not parse: ") + e.what());
+    }
+    m.dict()->setStr(I.intern("__file__"), Value(I.newStr(fileName)));
+    m.dict()->setStr(I.intern("__builtins__"), Value(&I.builtinsModule()));
+    interp::Evaluator body(I);
+    body.runModule(unit, m);
+}
+
+// Registers `name` as a module running frontend/modules/py/<stem>.py.
+void registerPython(Interpreter& I, const std::string& name, std::string_view stem,
+                    std::string fileName) {
+    const std::string_view text = pySource(stem);
+    I.registerModule(name, [text, fileName](Interpreter& J, interp::ModuleObject& m) {
+        runSourceInModule(J, std::string(text), fileName, m);
+    });
+}
+
+// Copies every public name of module `from` into `to` (names not starting with '_' that are
+// not modules imported by `from`).
+void copyPublic(Interpreter& I, interp::ModuleObject& from, interp::ModuleObject& to) {
+    std::vector<std::pair<std::string, Value>> items;
+    from.dict()->forEach([&](const Value& k, const Value& v) { items.emplace_back(I.str(k), v); });
+    for (const auto& [key, v] : items) {
+        if (key.empty() || key[0] == '_') {
+            continue;
+        }
+        if (v.is<interp::ModuleObject>() || !to.dict()->getStr(key).isNull()) {
+            continue;
+        }
+        // Only what the module defines (classes and functions whose __module__ is it).
+        Value mod = I.getAttrOrNull(v, "__module__");
+        if (mod.isNull() || I.str(mod) != from.name) {
+            continue;
+        }
+        interp::addToModule(I, to, key, v);
+    }
+}
+
+// A module whose names are those of another module (an alias like mindspore.nn.optim.momentum).
+void registerAlias(Interpreter& I, const std::string& name, const std::string& of) {
+    I.registerModule(name, [of](Interpreter& J, interp::ModuleObject& m) {
+        Ref<interp::ModuleObject> src = J.importModule(of);
+        std::vector<std::pair<std::string, Value>> items;
+        src->dict()->forEach(
+            [&](const Value& k, const Value& v) { items.emplace_back(J.str(k), v); });
+        for (const auto& [key, v] : items) {
+            if (key.rfind("__", 0) != 0) {
+                m.dict()->setStr(J.intern(key), v);
+            }
+        }
+    });
+}
+
+// A native module made of names copied from already-registered modules: {module, name}.
+void registerNames(Interpreter& I, const std::string& name,
+                   std::vector<std::pair<std::string, std::string>> names) {
+    I.registerModule(name, [names](Interpreter& J, interp::ModuleObject& m) {
+        for (const auto& [mod, n] : names) {
+            Value v = J.getAttr(Value(J.importModule(mod)), n);
+            interp::addToModule(J, m, n, v);
+        }
+    });
+}
+
+}  // namespace
+
+// Adds the Python-written names of mindspore.nn (losses, optimizers, wrappers) to `nn`.
+void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
+    for (const char* sub : {"mindspore.nn.loss", "mindspore.nn.optim", "mindspore.nn.wrap"}) {
+        copyPublic(I, *I.importModule(sub), nn);
+    }
+}
+
+void registerLayoutModules(Interpreter& I) {
+    registerPython(I, "numpy.testing", "numpy_testing", "numpy/testing/__init__.py");
+    registerPython(I, "mindspore.common.initializer", "ms_initializer",
+                   "mindspore/common/initializer.py");
+    registerPython(I, "mindspore.nn.loss", "ms_nn_loss", "mindspore/nn/loss/loss.py");
+    registerAlias(I, "mindspore.nn.loss.loss", "mindspore.nn.loss");
+    registerPython(I, "mindspore.nn.optim", "ms_nn_optim", "mindspore/nn/optim/optimizer.py");
+    for (const char* sub : {"optimizer", "momentum", "sgd", "adam"}) {
+        registerAlias(I, std::string("mindspore.nn.optim.") + sub, "mindspore.nn.optim");
+    }
+    registerPython(I, "mindspore.nn.wrap", "ms_nn_wrap", "mindspore/nn/wrap/cell_wrapper.py");
+    registerAlias(I, "mindspore.nn.wrap.cell_wrapper", "mindspore.nn.wrap");
+    registerNames(I, "mindspore.nn.cell", {{"mindspore.nn", "Cell"}});
+    registerNames(I, "mindspore.common.parameter",
+                  {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});
+    registerNames(I, "mindspore.common.tensor", {{"mindspore", "Tensor"}});
+    registerNames(I, "mindspore.common.api", {{"mindspore", "jit"}, {"mindspore", "jit_class"}});
+    registerNames(I, "mindspore.common.seed",
+                  {{"mindspore", "set_seed"}, {"mindspore", "get_seed"}});
+}
+
+}  // namespace irscope::modules

@@ -1,0 +1,350 @@
+// MindSpore scripts as MindSpore runs them: the module layout real scripts import from,
+// Parameter attribute assignment in construct as an Assign, reads of Parameters seeing their
+// current value (through tuples and called methods), the Python-written losses, optimizers
+// and training wrappers, numpy.testing and numpy's everyday functions, and the
+// compatibility page (docs/compatibility.md), whose every listed name must import.
+#include <QtTest>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "script_fixture.h"
+
+using script_test::Run;
+using script_test::runScript;
+
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Runs `body` once in PYNATIVE_MODE and once in GRAPH_MODE (the mode set first).
+std::string inBothModes(const std::string& prelude, const std::string& body) {
+    return prelude +
+           "for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):\n    ms.set_context(mode=mode)\n" + body;
+}
+
+const char* kPrelude =
+    "import numpy as np\n"
+    "import mindspore as ms\n"
+    "from mindspore import nn, ops, Tensor\n"
+    "from mindspore.common.parameter import Parameter\n"
+    "from mindspore.ops import operations as P\n";
+
+}  // namespace
+
+class TestMsCompat : public QObject {
+    Q_OBJECT
+private slots:
+    void moduleLayoutNamesAreTheSameObjects() {
+        Run r = runScript(
+            "import mindspore as ms\n"
+            "from mindspore.common.parameter import Parameter, ParameterTuple\n"
+            "from mindspore.common.tensor import Tensor\n"
+            "from mindspore.common.api import jit\n"
+            "from mindspore.common import dtype as mstype\n"
+            "from mindspore.nn.cell import Cell\n"
+            "from mindspore.nn.optim.momentum import Momentum\n"
+            "from mindspore.nn.wrap.cell_wrapper import WithLossCell, TrainOneStepCell\n"
+            "from mindspore.nn.loss.loss import MSELoss\n"
+            "import mindspore.ops.operations as P\n"
+            "import mindspore.ops.composite as C\n"
+            "import mindspore.ops.functional as F\n"
+            "print(Parameter is ms.Parameter, ParameterTuple is ms.ParameterTuple, Tensor is "
+            "ms.Tensor)\n"
+            "print(jit is ms.jit, mstype.float32 == ms.float32, Cell is ms.nn.Cell)\n"
+            "print(Momentum is ms.nn.Momentum, WithLossCell is ms.nn.WithLossCell, MSELoss is "
+            "ms.nn.MSELoss)\n"
+            "print(P.AddN is ms.ops.AddN, C.GradOperation is ms.ops.GradOperation, F.assign is "
+            "ms.ops.functional.assign)\n");
+        EXPECT_OUTPUT(r, "True True True\nTrue True True\nTrue True True\nTrue True True\n");
+    }
+
+    void missingNameNamesTheFullName() {
+        Run r = runScript("from mindspore.nn import NoSuchLayer\n");
+        QCOMPARE(r.result.exitStatus, 1);
+        QVERIFY2(r.out.find("ImportError: cannot import name 'NoSuchLayer' from 'mindspore.nn'") !=
+                     std::string::npos,
+                 r.out.c_str());
+        r = runScript("import mindspore.nn.no_such_module\n");
+        QVERIFY2(r.out.find("ModuleNotFoundError: No module named 'mindspore.nn.no_such_module'") !=
+                     std::string::npos,
+                 r.out.c_str());
+    }
+
+    // `self.p = v` / `self.p += v` in construct: an Assign ordered with the Prints around it.
+    void parameterAttributeAssignIsAnAssign() {
+        const std::string body =
+            "    net = Net()\n"
+            "    print(net(Tensor(3, ms.int32)), net.para.asnumpy())\n";
+        Run r = runScript(
+            inBothModes(std::string(kPrelude) +
+                            "class Net(nn.Cell):\n"
+                            "    def __init__(self):\n"
+                            "        super().__init__()\n"
+                            "        self.print = P.Print()\n"
+                            "        self.para = Parameter(Tensor(1, ms.int32), name='para')\n"
+                            "    def construct(self, x):\n"
+                            "        self.print('before', self.para)\n"
+                            "        self.para = x\n"
+                            "        self.print('after', self.para)\n"
+                            "        self.para += x\n"
+                            "        return self.para * 10\n",
+                        body));
+        const std::string once =
+            "before\nTensor(shape=[], dtype=Int32, value=1)\nafter\nTensor(shape=[], dtype=Int32, "
+            "value=3)\n60 6\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
+    // A Parameter attribute keeps its dtype: an int32 value assigned to a float32 Parameter
+    // is cast, and a plain attribute still cannot be assigned in graph mode.
+    void parameterAttributeAssignCastsAndOtherAttributesFail() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "class Net(nn.Cell):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.b = Parameter(Tensor(np.zeros([2], np.float32)), name='b')\n"
+                "    def construct(self, w):\n"
+                "        self.b = w\n"
+                "        return self.b\n",
+            "    out = Net()(Tensor(np.array([4, 5], np.int32)))\n"
+            "    print(out.dtype, out.asnumpy())\n"));
+        EXPECT_OUTPUT(r, "Float32 [4. 5.]\nFloat32 [4. 5.]\n");
+        r = runScript(std::string(kPrelude) +
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "class Net(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.count = 0\n"
+                      "    def construct(self, x):\n"
+                      "        self.count = x\n"
+                      "        return x\n"
+                      "Net()(Tensor(1))\n");
+        QCOMPARE(r.result.exitStatus, 1);
+        QVERIFY2(r.out.find("net.py:12") != std::string::npos ||
+                     r.out.find("line 12") != std::string::npos,
+                 r.out.c_str());
+        QVERIFY2(r.out.find("not supported yet") != std::string::npos, r.out.c_str());
+    }
+
+    // AddN over a tuple of Parameters reads each at that point: (3, 5, 9, 9) as in MindSpore.
+    void addnOverParameterTupleAfterAssigns() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "class Net(nn.Cell):\n"
+                                          "    def __init__(self):\n"
+                                          "        super().__init__()\n"
+                                          "        self.addn = P.AddN()\n"
+                                          "        self.p1 = Parameter(Tensor(1), name='p1')\n"
+                                          "        self.p2 = Parameter(Tensor(2), name='p2')\n"
+                                          "    def construct(self, x):\n"
+                                          "        ps = (self.p1, self.p2)\n"
+                                          "        a = self.addn(ps)\n"
+                                          "        ops.assign(ps[0], x)\n"
+                                          "        b = self.addn(ps)\n"
+                                          "        ops.assign(ps[1], x * 2)\n"
+                                          "        c = self.addn(ps)\n"
+                                          "        return a, b, c, ps[0] + ps[1]\n",
+                                      "    print(Net()(Tensor(3)))\n"));
+        const std::string once =
+            "(Tensor(shape=[], dtype=Int64, value= 3), Tensor(shape=[], dtype=Int64, value= 5), "
+            "Tensor(shape=[], dtype=Int64, value= 9), Tensor(shape=[], dtype=Int64, value= 9))\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
+    // A method that assigns a Parameter and returns a constant is still called, and the read
+    // after it sees the new value ([18.], not the [14.] of the value before).
+    void readAfterAssignInCalledMethod() {
+        Run r = runScript(
+            inBothModes(std::string(kPrelude) +
+                            "class Net(nn.Cell):\n"
+                            "    def __init__(self):\n"
+                            "        super().__init__()\n"
+                            "        self.w = Parameter(Tensor([5.0], ms.float32), name='w')\n"
+                            "    def scale(self, x):\n"
+                            "        self.w = x * 3\n"
+                            "        return None\n"
+                            "    def construct(self, x):\n"
+                            "        self.scale(x)\n"
+                            "        return self.w + x * 3\n",
+                        "    print(Net()(Tensor([3.0], ms.float32)))\n"));
+        EXPECT_OUTPUT(r, "[18.]\n[18.]\n");
+    }
+
+    void initializerFillsTensors() {
+        Run r = runScript(
+            "import numpy as np\n"
+            "import mindspore as ms\n"
+            "from mindspore import Tensor\n"
+            "from mindspore.common.initializer import initializer, Constant, Normal, "
+            "XavierUniform\n"
+            "print(initializer('ones', [2, 2], ms.float32))\n"
+            "print(initializer(Constant(3), (3,), ms.int32))\n"
+            "print(initializer(0, 2))\n"
+            "t = Tensor(np.arange(3), ms.float32)\n"
+            "print(initializer(t, [3]) is t)\n"
+            "ms.set_seed(1)\n"
+            "n = initializer(Normal(sigma=0.5), [200, 10])\n"
+            "v = n.asnumpy()\n"
+            "print(n.shape, n.dtype, abs(float(np.sqrt(((v - v.mean()) ** 2).mean())) - 0.5) < 0.05)\n"
+            "x = initializer(XavierUniform(), [4, 6]).asnumpy()\n"
+            "print(bool((np.abs(x) <= np.sqrt(6.0 / 10)).all()))\n"
+            "try:\n"
+            "    initializer('no_such_init', [2])\n"
+            "except ValueError as e:\n"
+            "    print(e)\n");
+        EXPECT_OUTPUT(r,
+                      "[[1. 1.]\n [1. 1.]]\n[3 3 3]\n[0. 0.]\nTrue\n(200, 10) Float32 True\nTrue\n"
+                      "For 'initializer', the 'init' name 'no_such_init' is not supported.\n");
+    }
+
+    void numpyTestingMessages() {
+        Run r = runScript(
+            "import numpy as np\n"
+            "np.testing.assert_allclose(np.array([1.0, 2.0]), [1.0, 2.0 + 1e-9])\n"
+            "np.testing.assert_array_equal(np.arange(3), [0, 1, 2])\n"
+            "np.testing.assert_almost_equal(1.0, 1.0 + 1e-9)\n"
+            "for f, a, b in ((np.testing.assert_allclose, np.array([1.0, 2.0, 3.0]), "
+            "np.array([1.0, 2.0, 4.0])),\n"
+            "                (np.testing.assert_array_equal, np.array([1, 2, 3]), np.array([1, 2, "
+            "4])),\n"
+            "                (np.testing.assert_array_equal, np.array([1, 2]), np.array([1, 2, "
+            "3])),\n"
+            "                (np.testing.assert_almost_equal, 1.0, 2.0),\n"
+            "                (np.testing.assert_equal, 1, 2)):\n"
+            "    try:\n"
+            "        f(a, b)\n"
+            "    except AssertionError as e:\n"
+            "        print(str(e) + '|')\n");
+        EXPECT_OUTPUT(
+            r,
+            "\nNot equal to tolerance rtol=1e-07, atol=0\n\nMismatched elements: 1 / 3 (33.3%)\n"
+            "Max absolute difference: 1.\nMax relative difference: 0.25\n x: array([1., 2., 3.])\n"
+            " y: array([1., 2., 4.])|\n"
+            "\nArrays are not equal\n\nMismatched elements: 1 / 3 (33.3%)\nMax absolute "
+            "difference: 1\n"
+            "Max relative difference: 0.25\n x: array([1, 2, 3])\n y: array([1, 2, 4])|\n"
+            "\nArrays are not equal\n\n(shapes (2,), (3,) mismatch)\n x: array([1, 2])\n y: "
+            "array([1, 2, 3])|\n"
+            "\nArrays are not almost equal to 7 decimals\n ACTUAL: 1.0\n DESIRED: 2.0|\n"
+            "\nItems are not equal:\n ACTUAL: 1\n DESIRED: 2|\n");
+    }
+
+    void numpyEverydayFunctions() {
+        Run r = runScript(
+            "import numpy as np\n"
+            "a = np.array([1.0, np.nan, np.inf, -2.0])\n"
+            "print(np.isnan(a), np.isinf(a), np.isfinite(a))\n"
+            "print(np.count_nonzero(np.array([0, 1, 2, 0])), np.allclose([1.0, np.nan], [1.0, "
+            "np.nan], equal_nan=True))\n"
+            "print(np.greater([1, 5], 3), np.logical_and([True, True], [True, False]), "
+            "np.clip(np.arange(5), 1, 3))\n"
+            "print(np.expand_dims(np.zeros((2, 3)), 0).shape, np.squeeze(np.zeros((1, 3, "
+            "1))).shape)\n"
+            "print(np.square(np.array([2, 3])), np.power(np.array([2.0]), 3), "
+            "np.full_like(np.zeros(2), 7))\n");
+        EXPECT_OUTPUT(
+            r,
+            "[False  True False False] [False False  True False] [ True False False  True]\n"
+            "2 True\n[False  True] [ True False] [1 1 2 3 3]\n(1, 2, 3) (3,)\n[4 9] [8.] [7. "
+            "7.]\n");
+    }
+
+    // Optimizers update their Parameters with Assigns, the same in both modes.
+    void optimizersAreUpdateRules() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "from mindspore.nn import Momentum, SGD, Adam\n"
+                "def fresh():\n"
+                "    return [Parameter(Tensor(np.array([1.0, 2.0], np.float32)), name='w')]\n"
+                "g = (Tensor(np.array([0.5, -0.5], np.float32)),)\n",
+            "    w = fresh()\n"
+            "    opt = Momentum(w, learning_rate=0.1, momentum=0.9)\n"
+            "    opt(g)\n"
+            "    opt(g)\n"
+            "    np.testing.assert_allclose(w[0].asnumpy(), [0.855, 2.145], rtol=1e-6)\n"
+            "    w = fresh()\n"
+            "    opt = SGD(w, learning_rate=0.1, momentum=0.9, dampening=0.5)\n"
+            "    opt(g)\n"
+            "    opt(g)\n"
+            "    np.testing.assert_allclose(w[0].asnumpy(), [0.88, 2.12], rtol=1e-6)\n"
+            "    w = fresh()\n"
+            "    opt = Adam(w, learning_rate=0.01)\n"
+            "    opt(g)\n"
+            "    np.testing.assert_allclose(w[0].asnumpy(), [0.99, 2.01], rtol=1e-5)\n"
+            "    print(opt.global_step.asnumpy(), opt.moment1[0].name)\n"));
+        EXPECT_OUTPUT(r, "[1] moment1.w\n[1] moment1.w\n");
+    }
+
+    void lossesAndTrainOneStep() {
+        Run r = runScript(
+            std::string(kPrelude) +
+            "from mindspore.nn import MSELoss, L1Loss, SoftmaxCrossEntropyWithLogits, SGD\n"
+            "from mindspore.nn import WithLossCell, TrainOneStepCell\n"
+            "class Net(nn.Cell):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.w = Parameter(Tensor(np.array([[1.0], [2.0]], np.float32)), name='w')\n"
+            "    def construct(self, x):\n"
+            "        return ops.matmul(x, self.w)\n"
+            "for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):\n"
+            "    ms.set_context(mode=mode)\n"
+            "    print(MSELoss()(Tensor([1.0, 3.0]), Tensor([0.0, 0.0])), "
+            "L1Loss(reduction='sum')(Tensor([1.0, -3.0]), Tensor([0.0, 0.0])))\n"
+            "    ce = SoftmaxCrossEntropyWithLogits(reduction='mean')(Tensor([[0.0, 0.0]]), "
+            "Tensor([[0.0, 1.0]]))\n"
+            "    np.testing.assert_allclose(ce.asnumpy(), np.log(2.0), rtol=1e-6)\n"
+            "ms.set_context(mode=ms.GRAPH_MODE)\n"
+            "net = Net()\n"
+            "train = TrainOneStepCell(WithLossCell(net, MSELoss()), SGD(net.trainable_params(), "
+            "0.1))\n"
+            "x = Tensor(np.array([[1.0, 1.0]], np.float32))\n"
+            "y = Tensor(np.array([[0.0]], np.float32))\n"
+            "print(train(x, y))\n"
+            "np.testing.assert_allclose(net.w.asnumpy().ravel(), [0.4, 1.4], rtol=1e-6)\n");
+        // loss (1 + 2)^2 = 9; dloss/dw = 2 * 3 * x = [6, 6]; w - 0.1 * 6 = [0.4, 1.4].
+        EXPECT_OUTPUT(r, "5.0 4.0\n5.0 4.0\n9.0\n");
+    }
+
+    // Every name the compatibility page lists imports from the module it is listed under.
+    void compatibilityPageNamesImport() {
+        const std::string page =
+            readFile(std::string(IRSCOPE_SOURCE_DIR) + "/docs/compatibility.md");
+        QVERIFY(!page.empty());
+        std::string script;
+        int count = 0;
+        const std::regex block("```names\\n([\\s\\S]*?)```");
+        for (auto it = std::sregex_iterator(page.begin(), page.end(), block);
+             it != std::sregex_iterator(); ++it) {
+            std::istringstream lines((*it)[1].str());
+            std::string line;
+            while (std::getline(lines, line)) {
+                const auto colon = line.find(':');
+                if (colon == std::string::npos) {
+                    continue;
+                }
+                const std::string mod = line.substr(0, colon);
+                std::istringstream names(line.substr(colon + 1));
+                std::string n;
+                while (std::getline(names, n, ',')) {
+                    n.erase(0, n.find_first_not_of(' '));
+                    n.erase(n.find_last_not_of(' ') + 1);
+                    script += "from " + mod + " import " + n + "\n";
+                    ++count;
+                }
+            }
+        }
+        QVERIFY2(count > 200, std::to_string(count).c_str());
+        Run r = runScript(script + "print('ok')\n", {}, 0, "compat.py");
+        EXPECT_OUTPUT(r, "ok\n");
+    }
+};
+
+QTEST_GUILESS_MAIN(TestMsCompat)
+#include "test_ms_compat.moc"
