@@ -23,6 +23,10 @@ Tensor iota(Shape s, double start = 1) {
     return Tensor::fromDoubles(DType::Float32, std::move(s), v);
 }
 
+Tensor mk(Shape s, std::vector<double> v) {
+    return Tensor::fromDoubles(DType::Float32, std::move(s), v);
+}
+
 std::vector<double> vals(const Tensor& t) {
     std::vector<double> v;
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -55,7 +59,7 @@ private slots:
         AttrMap a;
         a.set("kernel_size", ints({2, 2}));
         a.set("pad_mode", Value::string("valid"));
-        const Tensor w = Tensor::fromDoubles(DType::Float32, Shape{1, 1, 2, 2}, {1, 1, 1, 1});
+        const Tensor w = mk(Shape{1, 1, 2, 2}, {1, 1, 1, 1});
         const Tensor y = run("Conv2D", a, {iota(Shape{1, 1, 4, 4}), w});
         QCOMPARE(y.shape(), (Shape{1, 1, 3, 3}));
         QCOMPARE(vals(y), (std::vector<double>{14, 18, 22, 30, 34, 38, 46, 50, 54}));
@@ -67,7 +71,7 @@ private slots:
         a.set("pad_mode", Value::string("same"));
         a.set("stride", ints({1, 1, 2, 2}));
         const Tensor w =
-            Tensor::fromDoubles(DType::Float32, Shape{1, 1, 3, 3}, {0, 0, 0, 0, 1, 0, 0, 0, 0});
+            mk(Shape{1, 1, 3, 3}, {0, 0, 0, 0, 1, 0, 0, 0, 0});
         // same with stride 2 on 5x5: out 3x3, the centre tap picks x[2i][2j].
         const Tensor y = run("Conv2D", a, {iota(Shape{1, 1, 5, 5}), w});
         QCOMPARE(y.shape(), (Shape{1, 1, 3, 3}));
@@ -79,13 +83,13 @@ private slots:
         p.set("pad", ints({1, 1, 1, 1}));
         p.set("dilation", ints({1, 1, 2, 2}));
         const Tensor ones =
-            Tensor::fromDoubles(DType::Float32, Shape{1, 1, 3, 3}, std::vector<double>(9, 1));
+            mk(Shape{1, 1, 3, 3}, std::vector<double>(9, 1));
         QCOMPARE(run("Conv2D", p, {iota(Shape{1, 1, 5, 5}), ones}).shape(), (Shape{1, 1, 3, 3}));
         // group 2: each output channel sees only its own input channel.
         AttrMap g;
         g.set("kernel_size", ints({1, 1}));
         g.set("group", Value::integer(2));
-        const Tensor wg = Tensor::fromDoubles(DType::Float32, Shape{2, 1, 1, 1}, {10, 100});
+        const Tensor wg = mk(Shape{2, 1, 1, 1}, {10, 100});
         QCOMPARE(vals(run("Conv2D", g, {iota(Shape{1, 2, 1, 2}), wg})),
                  (std::vector<double>{10, 20, 300, 400}));
     }
@@ -110,7 +114,7 @@ private slots:
         AttrMap a;
         a.set("kernel_size", ints({5, 5}));
         const Tensor w =
-            Tensor::fromDoubles(DType::Float32, Shape{1, 1, 5, 5}, std::vector<double>(25, 1));
+            mk(Shape{1, 1, 5, 5}, std::vector<double>(25, 1));
         QVERIFY_THROWS_EXCEPTION(OpError, run("Conv2D", a, {iota(Shape{1, 1, 3, 3}), w}));
         QVERIFY_THROWS_EXCEPTION(OpError, run("Conv2D", a, {iota(Shape{1, 2, 8, 8}), w}));
         QVERIFY_THROWS_EXCEPTION(OpError, run("MaxPool", a, {iota(Shape{4, 4})}));

@@ -54,8 +54,26 @@ fs::path scriptFolder(Interpreter& I) {
     const interp::Location where = I.currentLocation();
     const std::string file = where.unit ? where.unit->fileName() : std::string();
     std::error_code ec;
-    fs::path dir = fs::absolute(fs::path(file).parent_path(), ec);
-    return fs::weakly_canonical(dir, ec);
+    fs::path dir = fs::path(file).parent_path();
+    if (dir.empty()) {
+        dir = fs::current_path(ec);
+    }
+    return fs::weakly_canonical(fs::absolute(dir, ec), ec);
+}
+
+// Whether `p` is `base` or below it, component by component.
+bool isBelow(const fs::path& p, const fs::path& base) {
+    auto it = p.begin();
+    for (const fs::path& part : base) {
+        if (part.empty()) {
+            continue;  // a trailing separator
+        }
+        if (it == p.end() || *it != part) {
+            return false;
+        }
+        ++it;
+    }
+    return true;
 }
 
 // `name` resolved against the script's folder, refused outside it or without `.mindir`.
@@ -68,8 +86,7 @@ fs::path confinedPath(Interpreter& I, const std::string& api, const std::string&
     const fs::path base = scriptFolder(I);
     std::error_code ec;
     const fs::path target = fs::weakly_canonical(base / fs::path(name), ec);
-    const auto rel = target.lexically_relative(base);
-    if (ec || rel.empty() || *rel.begin() == "..") {
+    if (ec || !isBelow(target, base)) {
         throw PyError(Exc::ValueError, "For '" + api +
                                            "', irscope scripts may only use .mindir "
                                            "files in the script's folder or below it, but got '" +
