@@ -1,4 +1,5 @@
 // irscope IR -> MindIR in MindSpore 2.x's layout (see mindir.h, writeMindir).
+#include <algorithm>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -122,6 +123,14 @@ bool valueToAttr(const Value& v, AttrType& a, bool element,
                     return true;
                 }
             }
+            // A dtype irscope has no DType for (Complex64 ...), as the reader names it.
+            for (int code = 0; code < 64; ++code) {
+                if (!dtypeFromTensorCode(code) && v.text == tensorCodeName(code)) {
+                    a.set_type(AttrType::TENSORS);
+                    a.add_tensors()->set_data_type(code);
+                    return true;
+                }
+            }
             if (v.text == "TypeNull") {
                 a.set_type(AttrType::TYPE_NULL);
                 return true;
@@ -210,6 +219,29 @@ bool writableAbstract(const ir::AbstractPtr& a) {
     }
 }
 
+// A graph's CNodes to write: its body in topological order, then the nodes only other graphs
+// use (free variables of closures), in creation order; never the Return node.
+std::vector<CNode*> bodyOf(const FuncGraph& g) {
+    std::vector<CNode*> out;
+    std::set<const CNode*> seen;
+    for (CNode* c : g.topoOrder()) {
+        if (c != g.returnNode()) {
+            out.push_back(c);
+        }
+        seen.insert(c);
+    }
+    std::vector<CNode*> rest;
+    for (Node* n : g.ownedNodes()) {
+        if (auto* c = ir::nodeCast<CNode>(n); c != nullptr && !seen.count(c)) {
+            rest.push_back(c);
+        }
+    }
+    std::sort(rest.begin(), rest.end(),
+              [](const CNode* a, const CNode* b) { return a->id() < b->id(); });
+    out.insert(out.end(), rest.begin(), rest.end());
+    return out;
+}
+
 class Writer {
 public:
     explicit Writer(const ir::Module& m) : m_(m) {}
@@ -221,7 +253,14 @@ public:
         model.set_model_version(opts.modelVersion);
         model.set_little_endian(true);
         model.set_mind_ir_version(1);
-        const std::vector<FuncGraph*> graphs = m_.reachableGraphs();
+        // The entry, then every other graph of the module (graphs only values refer to, such
+        // as Switch branches, included).
+        std::vector<FuncGraph*> graphs{m_.entry()};
+        for (FuncGraph* g : m_.graphs()) {
+            if (g != m_.entry()) {
+                graphs.push_back(g);
+            }
+        }
         for (FuncGraph* g : graphs) {
             graphNames_[g] = uniqueGraphName(g->name());
         }
@@ -231,8 +270,8 @@ public:
                 names_[p] = graphNames_[g] + ":" + p->name();
             }
             std::size_t k = 0;
-            for (CNode* c : g->topoOrder()) {
-                if (c != g->returnNode()) {
+            for (CNode* c : bodyOf(*g)) {
+                {
                     const std::string dbg = c->debug().name.empty() ? "CNode" : c->debug().name;
                     names_[c] = graphNames_[g] + ":" + dbg + ":" + std::to_string(++k);
                 }
@@ -353,10 +392,7 @@ private:
                 attrFromAbstract(*a, *in->mutable_attr_info());
             }
         }
-        for (const CNode* c : g.topoOrder()) {
-            if (c == g.returnNode()) {
-                continue;
-            }
+        for (const CNode* c : bodyOf(g)) {
             writeNode(*c, gp, g);
         }
         const Node* out = g.output();

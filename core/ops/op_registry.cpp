@@ -202,7 +202,6 @@ OpRegistry::OpRegistry() {
     registerStateOps(*this);
     registerStructuralOps(*this);
     registerScalarOps(*this);
-    registerConvOps(*this);
     registerBprops(*this);
     indexSpellings();
 }
