@@ -36,24 +36,20 @@ void describe(std::unique_ptr<ir::Module> module, LoadedIr& out) {
         out.module = std::move(module);
 }
 
-LoadedIr loadMindir(const QByteArray& bytes, const QString& path, const QByteArray& decKey) {
+LoadedIr loadMindir(const QByteArray& bytes, const QString& path) {
     LoadedIr out;
     out.path = path;
     try {
         mindir::ReadOptions o;
-        o.decKey = decKey.toStdString();
         o.baseDir = QFileInfo(path).absolutePath().toStdString();
         mindir::Model model = mindir::readMindir(
             std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
             path.toStdString(), o);
-        out.mindirInfo = QString::fromStdString(mindir::formatInfo(model.info, path.toStdString()));
         describe(std::move(model.module), out);
     } catch (const mindir::MindirError& e) {
         out = LoadedIr{};
         out.path = path;
         out.error = QString::fromStdString(e.what());
-        out.needsKey = e.kind() == mindir::MindirError::Kind::Encrypted ||
-                       e.kind() == mindir::MindirError::Kind::WrongKey;
     } catch (const std::exception& e) {
         out = LoadedIr{};
         out.path = path;
@@ -64,7 +60,7 @@ LoadedIr loadMindir(const QByteArray& bytes, const QString& path, const QByteArr
 
 }  // namespace
 
-LoadedIr loadIrFile(const QString& path, const QByteArray& decKey) {
+LoadedIr loadIrFile(const QString& path) {
     LoadedIr out;
     out.path = path;
     QFile f(path);
@@ -76,7 +72,7 @@ LoadedIr loadIrFile(const QString& path, const QByteArray& decKey) {
     const std::string_view view(bytes.constData(), static_cast<std::size_t>(bytes.size()));
     if (mindir::hasMindirExtension(path.toStdString()) ||
         mindir::detectEncryption(view) != mindir::Encryption::None) {
-        return loadMindir(bytes, path, decKey);
+        return loadMindir(bytes, path);
     }
     return loadIrText(view, path);
 }

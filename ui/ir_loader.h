@@ -1,5 +1,5 @@
-// Loads an .ir or MindIR (.mindir) file off the UI thread: read, parse or convert, print
-// normalised text, count nodes and build what the graph view draws.
+// Loads an .ir file off the UI thread: read, parse, print normalised text, count nodes and
+// build what the graph view draws.
 #pragma once
 
 #include <QList>
@@ -28,15 +28,11 @@ struct LoadedIr {
     ir::NodeCounts counts;
     std::shared_ptr<const GraphModel> graph;  // the graph view's model of `module`
     QString error;  // `file:line:col: error: ...` with the source line and caret
-    // A MindIR file that is encrypted and was given no key (or the wrong one): the window
-    // asks for the key and loads again.
-    bool needsKey = false;
-    QString mindirInfo;  // MindIR: versions, weights and ops (mindir::formatInfo), else empty
     bool ok() const { return module != nullptr; }
 };
 
-// Blocking; call it from a worker thread. Never throws. `decKey` opens an encrypted MindIR.
-LoadedIr loadIrFile(const QString& path, const QByteArray& decKey = {});
+// Blocking; call it from a worker thread. Never throws.
+LoadedIr loadIrFile(const QString& path);
 // The same for .ir text already in memory (a pass snapshot); `name` locates parse errors.
 LoadedIr loadIrText(std::string_view text, const QString& name);
 

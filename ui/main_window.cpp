@@ -8,7 +8,6 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QFileDialog>
-#include <QInputDialog>
 #include <QFileInfo>
 #include <QFontDatabase>
 #include <QLabel>
@@ -317,9 +316,8 @@ void MainWindow::compareSettings(const SettingsChoice& choice) {
 void MainWindow::showOpenDialog() {
     const QString path = QFileDialog::getOpenFileName(
         this, tr("Open"), QString(),
-        tr("Scripts, IR, MindIR and sessions (*.py *.ir *.mindir *.irscope);;Python scripts "
-           "(*.py);;IR files (*.ir);;MindIR models (*.mindir);;irscope sessions (*.irscope);;All "
-           "files (*)"));
+        tr("Scripts, IR and sessions (*.py *.ir *.irscope);;Python scripts (*.py);;IR files "
+           "(*.ir);;irscope sessions (*.irscope);;All files (*)"));
     if (!path.isEmpty()) {
         openFile(path);
     }
@@ -340,7 +338,7 @@ bool MainWindow::isBusy() const {
 
 QWidget* MainWindow::busyIndicator() const { return busy_; }
 
-void MainWindow::openFile(const QString& path, const QByteArray& decKey) {
+void MainWindow::openFile(const QString& path) {
     if (isLoading()) {
         statusBar()->showMessage(tr("Still loading; try again when it is done"), 3000);
         return;
@@ -367,7 +365,7 @@ void MainWindow::openFile(const QString& path, const QByteArray& decKey) {
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     sourceLine_ = 0;
     loadingIr_ = true;
-    watcher_.setFuture(QtConcurrent::run(&loadIrFile, path, decKey));
+    watcher_.setFuture(QtConcurrent::run(&loadIrFile, path));
 }
 
 void MainWindow::showError(const QString& text) {
@@ -378,27 +376,6 @@ void MainWindow::showError(const QString& text) {
 void MainWindow::onLoaded() {
     loadingIr_ = false;
     LoadedIr result = watcher_.result();
-    if (!result.ok() && result.needsKey) {
-        // An encrypted MindIR file: ask for its key and load again (Cancel keeps the error).
-        const QString why = result.error;
-        std::optional<QByteArray> key;
-        if (keyPrompt_) {
-            key = keyPrompt_(result.path, why);
-        } else {
-            bool ok = false;
-            const QString text = QInputDialog::getText(
-                this, tr("Encrypted MindIR"),
-                tr("%1\n\nKey (the enc_key it was exported with):").arg(why), QLineEdit::Password,
-                QString(), &ok);
-            if (ok && !text.isEmpty()) {
-                key = text.toUtf8();
-            }
-        }
-        if (key) {
-            openFile(result.path, *key);
-            return;
-        }
-    }
     if (!result.ok()) {
         // Keep what was shown before; say what is wrong and where.
         showError(result.error);
@@ -653,7 +630,6 @@ void MainWindow::showDocument(LoadedIr result) {
                               .arg(doc_.counts.graphs)
                               .arg(doc_.counts.nodes)
                               .arg(doc_.counts.cnodes));
-    countsLabel_->setToolTip(doc_.mindirInfo);  // a MindIR file's versions, weights and ops
     if (sourceLine_ > 0) {
         // The same script line's nodes in this IR (what the pass made of them).
         syncSelection(nodesAtSourceLine(sourceLine_), SelectionOrigin::Source);

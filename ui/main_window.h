@@ -12,7 +12,6 @@
 #include <QMainWindow>
 
 #include <atomic>
-#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -58,13 +57,8 @@ public:
     ~MainWindow() override;
 
     // Starts loading `path` on a worker thread (.py: runs the script; a folder: reads it
-    // as a save_graphs dump, see openFolder); emits loadFinished when done. An encrypted
-    // MindIR file is opened with `decKey`, or the window asks for the key (keyPrompt).
-    void openFile(const QString& path, const QByteArray& decKey = {});
-    // Asks for an encrypted MindIR file's key: gets the file and the reason (encrypted, or
-    // the last key was wrong); nullopt when the user cancels. Default: a password dialog.
-    using KeyPrompt = std::function<std::optional<QByteArray>(const QString& path, const QString& why)>;
-    void setKeyPrompt(KeyPrompt prompt) { keyPrompt_ = std::move(prompt); }
+    // as a save_graphs dump, see openFolder); emits loadFinished when done.
+    void openFile(const QString& path);
     // Reads a save_graphs dump folder on a worker thread (progress, Cancel) and shows it as
     // a session: one compile per pipeline run found (session/dump_folder.h), each file a
     // pass of the Pass timeline. Files that do not parse are rows with their error.
@@ -189,7 +183,6 @@ private:
     QMenu* recentMenu_ = nullptr;
     QFutureWatcher<LoadedIr> watcher_;
     LoadedIr doc_;
-    KeyPrompt keyPrompt_;
 
     CompilationsDock* compilationsDock_ = nullptr;
     PassTimelineDock* timelineDock_ = nullptr;
