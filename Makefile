@@ -7,6 +7,7 @@ JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/load_elim_level3.ir
 FUZZ_SECONDS ?= 60
 BENCH_DIR ?= build-bench
+SHARED_DIR ?= ../shared
 
 .PHONY: all deps configure build run test fuzz bench screenshots package install clean
 
@@ -44,7 +45,8 @@ install: build
 package: build
 	cd $(BUILD_DIR) && cpack -G DEB
 
-# libFuzzer targets for the .ir reader, the script parser and the session-file loader, built with clang in their own
+# libFuzzer targets for the .ir reader, the script parser, the session-file loader and the MindIR
+# reader (seeded from ../shared/mindir, read in place), built with clang in their own
 # tree (clang-only warnings do not stop it: the gcc build in `make test` enforces -Werror);
 # each runs for FUZZ_SECONDS on a corpus seeded from tests/data.
 fuzz: deps
@@ -52,8 +54,9 @@ fuzz: deps
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIRSCOPE_FUZZ=ON -DIRSCOPE_BUILD_UI=OFF \
 	  -DIRSCOPE_WERROR=OFF
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_ir_parser fuzz_py_parser \
-	  fuzz_session_file irscope-cli
-	mkdir -p $(FUZZ_DIR)/corpus-ir $(FUZZ_DIR)/corpus-py $(FUZZ_DIR)/corpus-session
+	  fuzz_session_file fuzz_mindir irscope-cli
+	mkdir -p $(FUZZ_DIR)/corpus-ir $(FUZZ_DIR)/corpus-py $(FUZZ_DIR)/corpus-session \
+	  $(FUZZ_DIR)/corpus-mindir
 	cp tests/data/*.ir resources/examples/*.ir $(FUZZ_DIR)/corpus-ir/
 	cp tests/data/py/*.py $(FUZZ_DIR)/corpus-py/
 	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
@@ -64,6 +67,8 @@ fuzz: deps
 	  --session $(FUZZ_DIR)/corpus-session/jit_class_attr.irscope > /dev/null
 	$(FUZZ_DIR)/tests/fuzz/fuzz_session_file -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=4096 -max_len=262144 $(FUZZ_DIR)/corpus-session
+	$(FUZZ_DIR)/tests/fuzz/fuzz_mindir -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	  -rss_limit_mb=4096 -max_len=65536 $(FUZZ_DIR)/corpus-mindir $(SHARED_DIR)/mindir
 
 # Benchmarks (figures, not pass/fail), in a Release tree of their own.
 bench: deps
@@ -95,6 +100,8 @@ screenshots: build
 	  --view compare --pass auto_monad_reorder resources/examples/load_elim_fwd_bwd.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-compare-settings.png \
 	  --view compare --compare load-elim=1,3 resources/examples/load_elim_fwd_bwd.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-mindir.png \
+	  --view graph $(SHARED_DIR)/mindir/04_ms2.0.0a0_lenet_ori_net.mindir
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

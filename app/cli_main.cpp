@@ -38,6 +38,7 @@
 #include "ir/ir_text.h"
 #include "irscope_version.h"
 #include "layout/graphviz.h"
+#include "mindir/mindir.h"
 #include "passes/settings.h"
 #include "runtime/plugin_loader.h"
 #include "session/pass_stats.h"
@@ -103,8 +104,39 @@ void writeOutput(const std::string& path, const std::string& text, Streams io) {
     }
 }
 
-std::unique_ptr<ir::Module> loadIr(const std::string& path) {
-    return ir::parseIr(readInput(path), path == "-" ? std::string("<stdin>") : path);
+// Options for reading an encrypted MindIR file.
+struct DecryptArgs {
+    std::string key;
+    std::string mode;
+    mindir::ReadOptions options() const {
+        mindir::ReadOptions o;
+        o.decKey = key;
+        o.decMode = mode;
+        return o;
+    }
+};
+
+// A MindIR file by its extension or, for any name, by an encrypted file's magic number.
+bool isMindirInput(const std::string& path, std::string_view head) {
+    return mindir::hasMindirExtension(path) ||
+           mindir::detectEncryption(head) != mindir::Encryption::None;
+}
+
+// Reads a .ir file or a MindIR (.mindir) file into a module.
+std::unique_ptr<ir::Module> loadIr(const std::string& path, const DecryptArgs& dec = {}) {
+    std::string bytes = readInput(path);
+    const std::string name = path == "-" ? std::string("<stdin>") : path;
+    if (isMindirInput(path, bytes)) {
+        mindir::ReadOptions o = dec.options();
+        if (path != "-") {
+            o.baseDir = std::filesystem::path(path).parent_path().string();
+            if (o.baseDir.empty()) {
+                o.baseDir = ".";
+            }
+        }
+        return mindir::readMindir(bytes, name, o).module;
+    }
+    return ir::parseIr(bytes, name);
 }
 
 // --- subcommands ---------------------------------------------------------------------------
@@ -115,6 +147,7 @@ struct ExportArgs {
     std::vector<std::string> graphs;
     bool noConstants = false;
     std::string rankdir = "TB";
+    DecryptArgs dec;
 
     // Throws when a --graph names no graph of `m`.
     ir::DotOptions dotOptions(const ir::Module& m) const {
@@ -137,25 +170,25 @@ struct ExportArgs {
 };
 
 int dump(const ExportArgs& a, Streams io) {
-    writeOutput(a.output, ir::printIr(*loadIr(a.input)), io);
+    writeOutput(a.output, ir::printIr(*loadIr(a.input, a.dec)), io);
     return kExitOk;
 }
 
 int dot(const ExportArgs& a, Streams io) {
-    const auto m = loadIr(a.input);
+    const auto m = loadIr(a.input, a.dec);
     writeOutput(a.output, ir::exportDot(*m, a.dotOptions(*m)), io);
     return kExitOk;
 }
 
 int svg(const ExportArgs& a, Streams io) {
-    const auto m = loadIr(a.input);
+    const auto m = loadIr(a.input, a.dec);
     const std::string text = ir::exportDot(*m, a.dotOptions(*m));
     writeOutput(a.output, layout::renderDot(text, "svg"), io);
     return kExitOk;
 }
 
 int json(const ExportArgs& a, Streams io) {
-    writeOutput(a.output, ir::exportJson(*loadIr(a.input)), io);
+    writeOutput(a.output, ir::exportJson(*loadIr(a.input, a.dec)), io);
     return kExitOk;
 }
 
@@ -170,8 +203,38 @@ struct Command {
     std::function<Runner(CLI::App& sub)> declare;
 };
 
+void addDecryptOptions(CLI::App& sub, DecryptArgs& d) {
+    sub.add_option("--dec-key", d.key,
+                   "key of an encrypted MindIR file (the enc_key it was exported with, as text)");
+    sub.add_option("--dec-mode", d.mode, "its encryption (default: from the file)")
+        ->check(CLI::IsMember({"AES-GCM", "AES-CBC", "SM4-CBC"}));
+}
+
 void addInput(CLI::App& sub, ExportArgs& a) {
-    sub.add_option("FILE", a.input, ".ir file to read ('-' for standard input)")->required();
+    sub.add_option("FILE", a.input, ".ir or .mindir file to read ('-' for standard input)")
+        ->required();
+    addDecryptOptions(sub, a.dec);
+}
+
+int info(const ExportArgs& a, Streams io) {
+    const std::string bytes = readInput(a.input);
+    const std::string name = a.input == "-" ? std::string("<stdin>") : a.input;
+    if (!isMindirInput(a.input, bytes)) {
+        throw CliError(name + ": info reads MindIR (.mindir) files; use 'dump' for .ir files");
+    }
+    mindir::ReadOptions o = a.dec.options();
+    o.baseDir = std::filesystem::path(a.input).parent_path().string();
+    if (o.baseDir.empty()) {
+        o.baseDir = ".";
+    }
+    const mindir::Model model = mindir::readMindir(bytes, name, o);
+    std::string text = mindir::formatInfo(model.info, name);
+    std::string graphs;
+    for (const ir::FuncGraph* g : model.module->graphs()) {
+        graphs += "    @" + g->name() + (g == model.module->entry() ? "  (entry)" : "") + "\n";
+    }
+    writeOutput(a.output, text + "  graph names:\n" + graphs, io);
+    return kExitOk;
 }
 
 void addOutput(CLI::App& sub, ExportArgs& a, bool required = false) {
@@ -363,10 +426,14 @@ std::function<Runner(CLI::App&)> devicesCommand() {
 
 const std::vector<Command>& commands() {
     static const std::vector<Command> list = {
-        {"dump", "parse a .ir file and print it normalized", exportCommand<dump>(false)},
-        {"dot", "export a .ir file as Graphviz DOT", exportCommand<dot>(true)},
-        {"svg", "lay out a .ir file with Graphviz and write SVG", exportCommand<svg>(true)},
-        {"json", "export a .ir file as JSON for other tools", exportCommand<json>(false)},
+        {"dump", "read a .ir or .mindir file and print it as normalized .ir",
+         exportCommand<dump>(false)},
+        {"dot", "export a .ir or .mindir file as Graphviz DOT", exportCommand<dot>(true)},
+        {"svg", "lay out a .ir or .mindir file with Graphviz and write SVG",
+         exportCommand<svg>(true)},
+        {"json", "export a .ir or .mindir file as JSON for other tools", exportCommand<json>(false)},
+        {"info", "describe a MindIR (.mindir) file: versions, graphs, weights and their bytes, ops",
+         exportCommand<info>(false)},
         {"run", "run a network script (print to stdout, tracebacks to stderr)", runCommand()},
         {"devices", "list the devices of the device plugins and their ops coverage",
          devicesCommand()},
@@ -390,7 +457,7 @@ const std::vector<Command>& commands() {
 }
 
 constexpr const char* kUsageHint =
-    "usage: irscope-cli <dump|dot|svg|json|run|debug|devices|session|stats> FILE [options]; "
+    "usage: irscope-cli <dump|dot|svg|json|info|run|debug|devices|session|stats> FILE [options]; "
     "see 'irscope-cli --help'";
 
 int run(int argc, char** argv, Streams io) {
@@ -436,6 +503,8 @@ int run(int argc, char** argv, Streams io) {
             try {
                 return runner(io);
             } catch (const ParseError& e) {
+                io.err << e.what() << "\n";
+            } catch (const mindir::MindirError& e) {
                 io.err << e.what() << "\n";
             } catch (const std::exception& e) {
                 io.err << "irscope-cli: error: " << e.what() << "\n";

@@ -10,6 +10,7 @@ PACKAGES=(
   libgraphviz-dev graphviz
   libsqlite3-dev libeigen3-dev libzstd-dev zlib1g-dev libssl-dev libdtl-dev
   nlohmann-json3-dev libcli11-dev libfmt-dev
+  libprotobuf-dev protobuf-compiler
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   xvfb xauth fonts-dejavu-core
   clang libclang-rt-14-dev

@@ -2,29 +2,18 @@
 
 #include <QFile>
 
+#include <QFileInfo>
+
 #include "ir/ir_text.h"
+#include "mindir/mindir.h"
 
 namespace irscope::ui {
 
-LoadedIr loadIrFile(const QString& path) {
-    LoadedIr out;
-    out.path = path;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        out.error = QStringLiteral("%1: error: cannot open file: %2").arg(path, f.errorString());
-        return out;
-    }
-    const QByteArray bytes = f.readAll();
-    return loadIrText(std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
-                      path);
-}
+namespace {
 
-LoadedIr loadIrText(std::string_view text, const QString& path) {
-    LoadedIr out;
-    out.path = path;
-    try {
-        auto module = ir::parseIr(text, path.toStdString());
-        out.text = QString::fromStdString(ir::printIr(*module));
+// Fills `out` from a module read from `out.path`.
+void describe(std::unique_ptr<ir::Module> module, LoadedIr& out) {
+    out.text = QString::fromStdString(ir::printIr(*module));
         out.counts = module->counts();
         const QStringList lines = out.text.split(QLatin1Char('\n'));
         int line = 0;
@@ -45,6 +34,54 @@ LoadedIr loadIrText(std::string_view text, const QString& path) {
         }
         out.graph = std::make_shared<const GraphModel>(*module);
         out.module = std::move(module);
+}
+
+LoadedIr loadMindir(const QByteArray& bytes, const QString& path) {
+    LoadedIr out;
+    out.path = path;
+    try {
+        mindir::ReadOptions o;
+        o.baseDir = QFileInfo(path).absolutePath().toStdString();
+        mindir::Model model = mindir::readMindir(
+            std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+            path.toStdString(), o);
+        describe(std::move(model.module), out);
+    } catch (const mindir::MindirError& e) {
+        out = LoadedIr{};
+        out.path = path;
+        out.error = QString::fromStdString(e.what());
+    } catch (const std::exception& e) {
+        out = LoadedIr{};
+        out.path = path;
+        out.error = QStringLiteral("%1: error: %2").arg(path, QString::fromUtf8(e.what()));
+    }
+    return out;
+}
+
+}  // namespace
+
+LoadedIr loadIrFile(const QString& path) {
+    LoadedIr out;
+    out.path = path;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) {
+        out.error = QStringLiteral("%1: error: cannot open file: %2").arg(path, f.errorString());
+        return out;
+    }
+    const QByteArray bytes = f.readAll();
+    const std::string_view view(bytes.constData(), static_cast<std::size_t>(bytes.size()));
+    if (mindir::hasMindirExtension(path.toStdString()) ||
+        mindir::detectEncryption(view) != mindir::Encryption::None) {
+        return loadMindir(bytes, path);
+    }
+    return loadIrText(view, path);
+}
+
+LoadedIr loadIrText(std::string_view text, const QString& path) {
+    LoadedIr out;
+    out.path = path;
+    try {
+        describe(ir::parseIr(text, path.toStdString()), out);
     } catch (const ParseError& e) {
         out.error = QString::fromStdString(e.what());
     } catch (const std::exception& e) {
