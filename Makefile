@@ -7,6 +7,7 @@ JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/load_elim_level3.ir
 FUZZ_SECONDS ?= 60
 BENCH_DIR ?= build-bench
+SHARED_DIR ?= ../shared
 
 .PHONY: all deps configure build run test fuzz bench screenshots clean
 
@@ -85,6 +86,13 @@ screenshots: build
 	  --view compare --pass auto_monad_reorder resources/examples/load_elim_fwd_bwd.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-compare-settings.png \
 	  --view compare --compare load-elim=1,3 resources/examples/load_elim_fwd_bwd.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph-lenet.png \
+	  $(SHARED_DIR)/realdumps/06_ms1x_lenet_opt_pass_2_opt_a.ir
+	sed 's/^NUM_LAYERS = .*/NUM_LAYERS = 64/' bench/gpt_train_step.py > $(BUILD_DIR)/gpt_train_step_64.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph-gpt64.png \
+	  $(BUILD_DIR)/gpt_train_step_64.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph-gpt64-block.png \
+	  --expand '^0-Block$$' $(BUILD_DIR)/gpt_train_step_64.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

@@ -16,7 +16,7 @@
 
 #include "graph_minimap.h"
 #include "graph_scene.h"
-#include "layout/graphviz.h"
+#include "ir/func_graph.h"
 #include "theme.h"
 
 namespace irscope::ui {
@@ -24,8 +24,10 @@ namespace irscope::ui {
 // What a layout thread hands back: the DOT it laid out (with its item mapping) and the
 // geometry, or Graphviz's error.
 struct LayoutOutcome {
-    DotScene dot;
-    layout::Layout layout;
+    LayoutPlan plan;
+    std::vector<GeometryPtr> geometry;
+    int dotLayouts = 0;
+    int cached = 0;
     QString error;
 };
 
@@ -93,6 +95,7 @@ void GraphView::setModule(std::shared_ptr<const ir::Module> module, int budget) 
 void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel model, int budget) {
     module_ = std::move(module);
     model_ = std::move(model);
+    model_.setOptions(inlineChoice_.value_or(model_.inlineInputs()), stateChoice_.value_or(model_.stateHidden()));
     model_.expandWithin(budget);
     matches_.clear();
     marks_.clear();
@@ -121,8 +124,14 @@ void GraphView::showMessage(const QString& text) {
 
 void GraphView::requestLayout() {
     const std::uint64_t gen = ++generation_;
-    DotScene dot = model_.makeDot();
-    progressLabel_->setText(tr("Laying out %1 items…").arg(dot.items.size()));
+    LayoutPlan plan = makePlan(model_, [this](VisibleRef ref, const GroupPorts& ports) {
+        return boxSizeFor(model_, ref, ports);
+    });
+    std::size_t drawnCount = 0;
+    for (const PlanGroup& g : plan.groups) {
+        drawnCount += g.items.size();
+    }
+    progressLabel_->setText(tr("Laying out %1 items…").arg(drawnCount));
     progress_->adjustSize();
     progress_->show();
     placeOverlays();
@@ -140,20 +149,44 @@ void GraphView::requestLayout() {
         applyLayout(gen, outcome);
     });
     latest_->store(gen);
-    watcher->setFuture(QtConcurrent::run([dot = std::move(dot), gen, latest = latest_]() mutable {
+    watcher->setFuture(QtConcurrent::run([plan = std::move(plan), gen, latest = latest_, cache = cache_]() mutable {
         LayoutOutcome out;
-        if (latest->load() != gen) {
+        auto superseded = [&] { return latest->load() != gen; };
+        if (superseded()) {
             out.error = QStringLiteral("superseded");  // a newer request came before it started
             return out;
         }
         try {
-            out.layout = layout::layoutDot(dot.dot);
+            const std::size_t misses = cache->misses();
+            const std::size_t hits = cache->hits();
+            out.geometry = layOutPlan(plan, *cache, superseded);
+            out.dotLayouts = static_cast<int>(cache->misses() - misses);
+            out.cached = static_cast<int>(cache->hits() - hits);
+            if (superseded()) {
+                out.error = QStringLiteral("superseded");
+            }
         } catch (const std::exception& e) {
             out.error = QString::fromUtf8(e.what());
         }
-        out.dot = std::move(dot);
+        out.plan = std::move(plan);
         return out;
     }));
+}
+
+void GraphView::setInlineInputs(bool on) {
+    inlineChoice_ = on;
+    if (module_ != nullptr && on != model_.inlineInputs()) {
+        model_.setOptions(on, model_.stateHidden());
+        requestLayout();
+    }
+}
+
+void GraphView::setStateHidden(bool on) {
+    stateChoice_ = on;
+    if (module_ != nullptr && on != model_.stateHidden()) {
+        model_.setOptions(model_.inlineInputs(), on);
+        requestLayout();
+    }
 }
 
 void GraphView::cancelLayout() {
@@ -176,9 +209,11 @@ void GraphView::applyLayout(std::uint64_t, LayoutOutcome& outcome) {
         return;
     }
     error_.clear();
-    dot_ = std::move(outcome.dot);
+    plan_ = std::move(outcome.plan);
+    lastDotLayouts_ = outcome.dotLayouts;
+    lastCachedLayouts_ = outcome.cached;
     selecting_ = true;
-    items_ = populateScene(*scene(), model_, dot_, outcome.layout);
+    items_ = populateScene(*scene(), model_, plan_, outcome.geometry);
     selecting_ = false;
     itemByRef_.clear();
     for (NodeItem* item : items_) {
@@ -189,7 +224,7 @@ void GraphView::applyLayout(std::uint64_t, LayoutOutcome& outcome) {
     refreshHighlights();
     if (fitPending_) {
         fitPending_ = false;
-        fitToView();
+        openAtReadableScale();
     }
     if (pendingGroup_) {
         const int g = *pendingGroup_;
@@ -237,6 +272,17 @@ void GraphView::setGroupExpanded(int group, bool expanded) {
         return;
     }
     model_.setExpanded(group, expanded);
+    pendingGroup_ = group;
+    requestLayout();
+}
+
+void GraphView::openGroup(int group) {
+    if (group < 0 || group >= static_cast<int>(model_.groups().size())) {
+        return;
+    }
+    for (int g = group; g >= 0; g = model_.group(g).parent) {
+        model_.setExpanded(g, true);
+    }
     pendingGroup_ = group;
     requestLayout();
 }
@@ -302,6 +348,14 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
         menu.addSeparator();
     }
     menu.addAction(tr("Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &GraphView::fitToView);
+    QAction* inl = menu.addAction(tr("Weights and constants inside their user's box"));
+    inl->setCheckable(true);
+    inl->setChecked(inlineInputs());
+    connect(inl, &QAction::toggled, this, &GraphView::setInlineInputs);
+    QAction* state = menu.addAction(tr("Hide state plumbing (monads, UpdateState, Load, Depend)"));
+    state->setCheckable(true);
+    state->setChecked(stateHidden());
+    connect(state, &QAction::toggled, this, &GraphView::setStateHidden);
     menu.exec(e->globalPos());
 }
 
@@ -497,6 +551,48 @@ void GraphView::fitToView() {
         fitInView(r, Qt::KeepAspectRatio);
     }
     centerOn(r.center());
+    updateMinimap();
+}
+
+// Fitted when fitting keeps labels readable; otherwise 1:1 on the pending selection, or on
+// the output of the entry graph (the last graph's when there is no entry), its top in view.
+void GraphView::openAtReadableScale() {
+    const QRectF r = scene()->sceneRect();
+    if (r.isEmpty()) {
+        return;
+    }
+    const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
+    if (fit >= kReadableScale || items_.empty()) {
+        fitToView();
+        return;
+    }
+    resetTransform();
+    if (!pendingSelect_.empty()) {
+        updateMinimap();
+        return;  // selectModelNodes centres on it
+    }
+    NodeItem* target = nullptr;
+    if (module_ != nullptr) {
+        const ir::FuncGraph* entry = module_->entry();
+        if (entry != nullptr && entry->output() != nullptr) {
+            // The Return's box: the user of the output.
+            for (int k = 0; k < static_cast<int>(model_.nodes().size()) && target == nullptr; ++k) {
+                const auto* c = ir::nodeCast<ir::CNode>(model_.nodes()[static_cast<std::size_t>(k)].node);
+                if (c != nullptr && c->graph() == entry && c->isPrimitive("Return")) {
+                    target = itemFor(k);
+                }
+            }
+            if (target == nullptr) {
+                target = itemFor(model_.indexOf(entry->output()));
+            }
+        }
+    }
+    if (target == nullptr) {
+        target = items_.back();
+    }
+    // The output low in the window, what leads to it above.
+    const QRectF box = target->sceneBoundingRect();
+    centerOn(QPointF(box.center().x(), box.bottom() - viewport()->height() * 0.35));
     updateMinimap();
 }
 
