@@ -72,10 +72,11 @@ Step layOut(const ui::GraphModel& model, ui::LayoutCache& cache, QGraphicsScene&
 }
 
 void print(const char* what, const Step& s, double extraMs = 0) {
-    std::printf("  %-12s %8.1f ms  (model %.1f, plan %.1f, layout %.1f, items %.1f)  %zu boxes in %zu "
-                "groups, dot %zu, cached %zu\n",
-                what, s.total() + extraMs, extraMs, s.planMs, s.layoutMs, s.sceneMs, s.items, s.groups,
-                s.dotMisses, s.dotHits);
+    std::printf(
+        "  %-12s %8.1f ms  (model %.1f, plan %.1f, layout %.1f, items %.1f)  %zu boxes in %zu "
+        "groups, dot %zu, cached %zu\n",
+        what, s.total() + extraMs, extraMs, s.planMs, s.layoutMs, s.sceneMs, s.items, s.groups,
+        s.dotMisses, s.dotHits);
 }
 
 std::string readFile(const std::string& path) {
@@ -108,7 +109,8 @@ void openPath(ui::GraphModel& m, int g) {
 
 int run(int blocks, const std::string& scriptPath) {
     std::string source = readFile(scriptPath);
-    source = std::regex_replace(source, std::regex("\nNUM_LAYERS = [0-9]+"), "\nNUM_LAYERS = " + std::to_string(blocks));
+    source = std::regex_replace(source, std::regex("\nNUM_LAYERS = [0-9]+"),
+                                "\nNUM_LAYERS = " + std::to_string(blocks));
     interp::Interpreter I;
     std::string printed;
     I.setOutputSink([&](std::string_view s) { printed += s; });
@@ -122,16 +124,19 @@ int run(int blocks, const std::string& scriptPath) {
     const auto session = compiler->sharedSession();
     if (r.status != interp::RunResult::Status::Ok || session->compiles.empty() ||
         session->compiles.back().snapshots.empty()) {
-        std::fprintf(stderr, "bench_graph_view: the script failed:\n%s%s\n", printed.c_str(), r.error.c_str());
+        std::fprintf(stderr, "bench_graph_view: the script failed:\n%s%s\n", printed.c_str(),
+                     r.error.c_str());
         return 1;
     }
     t0 = std::chrono::steady_clock::now();
     const std::unique_ptr<ir::Module> module = session->compiles.back().snapshots.back().module();
     const double parseMs = msSince(t0);
-    std::printf("%d blocks: %zu nodes, %zu CNodes, %zu graphs; script run and compile %.0f ms, parse of the "
-                "last snapshot %.0f ms\n",
-                blocks, module->counts().nodes, module->counts().cnodes, module->counts().graphs, compileMs,
-                parseMs);
+    std::printf(
+        "%d blocks: %zu nodes, %zu CNodes, %zu graphs; script run and compile %.0f ms, parse of "
+        "the "
+        "last snapshot %.0f ms\n",
+        blocks, module->counts().nodes, module->counts().cnodes, module->counts().graphs, compileMs,
+        parseMs);
 
     ui::LayoutCache cache;
     QGraphicsScene scene;

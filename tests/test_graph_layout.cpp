@@ -25,7 +25,8 @@ std::shared_ptr<const ir::Module> loadIr(const QString& path) {
         return nullptr;
     }
     const QByteArray b = f.readAll();
-    return ir::parseIr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())), path.toStdString());
+    return ir::parseIr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())),
+                       path.toStdString());
 }
 
 bool waitLayout(QSignalSpy& spy, int ms = 60000) {
@@ -76,7 +77,8 @@ const ir::Parameter* parameterNamed(const ir::Module& m, const std::string& name
     return nullptr;
 }
 
-const QString kLenet = QStringLiteral(IRSCOPE_SHARED_DIR "/realdumps/06_ms1x_lenet_opt_pass_2_opt_a.ir");
+const QString kLenet =
+    QStringLiteral(IRSCOPE_SHARED_DIR "/realdumps/06_ms1x_lenet_opt_pass_2_opt_a.ir");
 
 }  // namespace
 
@@ -105,7 +107,8 @@ private slots:
         QVERIFY2(box->label().startsWith(QStringLiteral("Conv2D")), qPrintable(box->label()));
         bool row = false;
         for (const QString& r : box->rows()) {
-            row |= r.startsWith(QStringLiteral("conv1.weight")) && r.contains(QStringLiteral("(6, 1, 5, 5)"));
+            row |= r.startsWith(QStringLiteral("conv1.weight")) &&
+                   r.contains(QStringLiteral("(6, 1, 5, 5)"));
         }
         QVERIFY2(row, qPrintable(box->rows().join(QLatin1Char('|'))));
         // A constant: Reshape's target shape is a row of the Reshape box.
@@ -127,7 +130,8 @@ private slots:
     // UpdateState, Load and the monads and every state edge; searching for a hidden node
     // shows state again and selects it.
     void stateCanBeDimmedOrHidden() {
-        auto m = loadIr(QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir"));
+        auto m =
+            loadIr(QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir"));
         QVERIFY(m);
         GraphView v;
         QVERIFY(show(v, m));
@@ -153,7 +157,8 @@ private slots:
         QVERIFY(waitLayout(spy));
         QVERIFY(!v.stateHidden());
         NodeItem* hit = v.itemFor(v.searchMatches().front());
-        QVERIFY(hit != nullptr && hit->isSelected() && hit->label().startsWith(QStringLiteral("UpdateState")));
+        QVERIFY(hit != nullptr && hit->isSelected() &&
+                hit->label().startsWith(QStringLiteral("UpdateState")));
     }
 
     // 150 identical blocks in 3 layers of 50: one series node per run of identical siblings,
@@ -173,14 +178,16 @@ private slots:
             }
             if (grp.title == QStringLiteral("layers-0 … layers-2 ×3")) {
                 layers = g;
-            } else if (grp.title.startsWith(QStringLiteral("Dense-0 … Dense-49 ×50")) && dense < 0) {
+            } else if (grp.title.startsWith(QStringLiteral("Dense-0 … Dense-49 ×50")) &&
+                       dense < 0) {
                 dense = g;
             }
         }
         QVERIFY(layers >= 0);
         QVERIFY(dense >= 0);
         QCOMPARE(model.group(layers).children.size(), std::size_t{3});
-        QCOMPARE(model.group(dense).total, 50 * model.group(model.group(dense).children.front()).total);
+        QCOMPARE(model.group(dense).total,
+                 50 * model.group(model.group(dense).children.front()).total);
 
         // Open the graph: the series is one box, with its ports.
         QVERIFY(relayout(v, [&] {
@@ -193,12 +200,14 @@ private slots:
             box = i->isGroup() && i->ref().index == layers ? i : box;
         }
         QVERIFY(box != nullptr);
-        QVERIFY2(box->label().contains(QStringLiteral("×3")) && box->label().contains(QStringLiteral(" in ")),
+        QVERIFY2(box->label().contains(QStringLiteral("×3")) &&
+                     box->label().contains(QStringLiteral(" in ")),
                  qPrintable(box->label()));
         // A mark inside takes the series box.
         const int relu = [&] {
             for (int k = 0; k < static_cast<int>(model.nodes().size()); ++k) {
-                if (model.nodes()[static_cast<std::size_t>(k)].searchText.contains(QStringLiteral("ReLU-op7"))) {
+                if (model.nodes()[static_cast<std::size_t>(k)].searchText.contains(
+                        QStringLiteral("ReLU-op7"))) {
                     return k;
                 }
             }
@@ -225,9 +234,11 @@ private slots:
         QVERIFY(list[0]->sceneBoundingRect().bottom() < list[1]->sceneBoundingRect().top());
         QVERIFY(list[1]->sceneBoundingRect().bottom() < list[2]->sceneBoundingRect().top());
         // One block: its nodes drawn, the other layers still one box each.
-        QVERIFY(relayout(v, [&] { v.setGroupExpanded(model.group(layers).children.front(), true); }));
+        QVERIFY(
+            relayout(v, [&] { v.setGroupExpanded(model.group(layers).children.front(), true); }));
         QVERIFY(v.itemFor(relu) != nullptr && v.itemFor(relu)->isGroup());  // Dense series inside
-        QVERIFY(relayout(v, [&] { v.selectNode(model.nodes()[static_cast<std::size_t>(relu)].node); }));
+        QVERIFY(
+            relayout(v, [&] { v.selectNode(model.nodes()[static_cast<std::size_t>(relu)].node); }));
         QVERIFY(v.itemFor(relu) != nullptr && !v.itemFor(relu)->isGroup());
         QCOMPARE(v.itemFor(relu)->mark(), ui::NodeMark::Changed);
     }
@@ -250,7 +261,10 @@ private slots:
             }
         }
         QVERIFY(block >= 0 && sibling >= 0);
-        QVERIFY(relayout(v, [&] { v.selectNode(model.nodes()[static_cast<std::size_t>(model.group(block).nodes.front())].node); }));
+        QVERIFY(relayout(v, [&] {
+            v.selectNode(
+                model.nodes()[static_cast<std::size_t>(model.group(block).nodes.front())].node);
+        }));
         QVERIFY(v.lastDotLayouts() >= 1);
         QVERIFY(relayout(v, [&] { v.setGroupExpanded(block, false); }));
         // Expand and collapse the block again: every layout comes from the cache.
@@ -262,9 +276,9 @@ private slots:
         // Its identical sibling shares the block's layout: only the groups around it change.
         QVERIFY(relayout(v, [&] { v.setGroupExpanded(block, true); }));
         QVERIFY(relayout(v, [&] { v.setGroupExpanded(sibling, true); }));
-        const ui::LayoutPlan plan = ui::makePlan(model, [&](ui::VisibleRef r, const ui::GroupPorts& p) {
-            return ui::boxSizeFor(model, r, p);
-        });
+        const ui::LayoutPlan plan = ui::makePlan(
+            model,
+            [&](ui::VisibleRef r, const ui::GroupPorts& p) { return ui::boxSizeFor(model, r, p); });
         int dotGroups = 0;
         for (const ui::PlanGroup& g : plan.groups) {
             dotGroups += g.mode == ui::PlanMode::Dot ? 1 : 0;
@@ -290,7 +304,8 @@ private slots:
         v.resize(900, 700);
         v.show();
         QVERIFY(QTest::qWaitForWindowExposed(&v));
-        auto small = loadIr(QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir"));
+        auto small =
+            loadIr(QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir"));
         QVERIFY(show(v, small));
         QVERIFY(v.transform().m11() >= GraphView::kReadableScale);
         const QRectF shown = v.mapToScene(v.viewport()->rect()).boundingRect();
@@ -298,7 +313,9 @@ private slots:
         QVERIFY(shown.intersects(v.itemFor(v.model().indexOf(smallOut))->sceneBoundingRect()));
         // Fit stays one key away.
         v.fitToView();
-        QVERIFY(v.mapToScene(v.viewport()->rect()).boundingRect().contains(v.scene()->itemsBoundingRect()));
+        QVERIFY(v.mapToScene(v.viewport()->rect())
+                    .boundingRect()
+                    .contains(v.scene()->itemsBoundingRect()));
         // A graph that fits readably opens fitted, all of it in view.
         auto tiny = loadIr(QStringLiteral(IRSCOPE_TEST_DATA "/eval/if_branch.ir"));
         QVERIFY(show(v, tiny));

@@ -14,7 +14,9 @@ namespace irscope::ui {
 
 namespace {
 
-qint64 refKey(VisibleRef r) { return (qint64(r.isGroup ? 1 : 0) << 32) | qint64(r.index); }
+qint64 refKey(VisibleRef r) {
+    return (qint64(r.isGroup ? 1 : 0) << 32) | qint64(r.index);
+}
 
 // Where a drawn thing sits: its plan group and item index.
 struct Slot {
@@ -24,7 +26,9 @@ struct Slot {
 
 // Sizes go to dot in whole points rounded up to 4, so near-identical boxes (%12 / %123)
 // give the same DOT and share a cached layout.
-double snap(double v) { return std::ceil(v / 4.0) * 4.0; }
+double snap(double v) {
+    return std::ceil(v / 4.0) * 4.0;
+}
 
 QPolygonF arrowAt(QPointF tip, QPointF from) {
     QLineF line(tip, from);
@@ -61,8 +65,12 @@ GroupGeometry::Edge straightEdge(const QRectF& a, const QRectF& b, double sideX)
     return e;
 }
 
-double margin(const PlanGroup& g) { return g.group < 0 ? 0.0 : kFramePadding; }
-double titleSpace(const PlanGroup& g) { return g.group < 0 ? 0.0 : kFrameTitle; }
+double margin(const PlanGroup& g) {
+    return g.group < 0 ? 0.0 : kFramePadding;
+}
+double titleSpace(const PlanGroup& g) {
+    return g.group < 0 ? 0.0 : kFrameTitle;
+}
 
 std::string dotOf(const PlanGroup& g) {
     std::string dot =
@@ -70,12 +78,13 @@ std::string dotOf(const PlanGroup& g) {
         " node [shape=box, fixedsize=true, label=\"\"];\n";
     char buf[96];
     for (std::size_t k = 0; k < g.items.size(); ++k) {
-        std::snprintf(buf, sizeof buf, " v%zu [width=%.4f, height=%.4f];\n", k, g.items[k].size.width() / 72.0,
-                      g.items[k].size.height() / 72.0);
+        std::snprintf(buf, sizeof buf, " v%zu [width=%.4f, height=%.4f];\n", k,
+                      g.items[k].size.width() / 72.0, g.items[k].size.height() / 72.0);
         dot += buf;
     }
     for (std::size_t k = 0; k < g.edges.size(); ++k) {
-        std::snprintf(buf, sizeof buf, " v%d -> v%d [id=e%zu];\n", g.edges[k].tail, g.edges[k].head, k);
+        std::snprintf(buf, sizeof buf, " v%d -> v%d [id=e%zu];\n", g.edges[k].tail, g.edges[k].head,
+                      k);
         dot += buf;
     }
     return dot + "}\n";
@@ -198,9 +207,9 @@ GeometryPtr gridLayout(const PlanGroup& g) {
 
 LayoutPlan makePlan(const GraphModel& model, const BoxSizer& sizeOf) {
     LayoutPlan plan;
-    std::unordered_map<qint64, Slot> where;  // drawn things
+    std::unordered_map<qint64, Slot> where;            // drawn things
     std::vector<Slot> frameOf(model.groups().size());  // expanded groups: their frame item
-    std::vector<int> depth;                              // per plan group
+    std::vector<int> depth;                            // per plan group
     auto build = [&](auto&& self, int g, int d) -> int {
         PlanGroup pg;
         pg.group = g;
@@ -371,7 +380,8 @@ std::size_t LayoutCache::size() {
     return entries_.size();
 }
 
-std::vector<GeometryPtr> layOutPlan(LayoutPlan& plan, LayoutCache& cache, const std::function<bool()>& cancelled) {
+std::vector<GeometryPtr> layOutPlan(LayoutPlan& plan, LayoutCache& cache,
+                                    const std::function<bool()>& cancelled) {
     std::vector<GeometryPtr> out(plan.groups.size());
     for (std::size_t k = 0; k < plan.groups.size(); ++k) {
         if (cancelled && cancelled()) {
@@ -385,8 +395,12 @@ std::vector<GeometryPtr> layOutPlan(LayoutPlan& plan, LayoutCache& cache, const 
             }
         }
         switch (g.mode) {
-            case PlanMode::Stack: out[k] = stackLayout(g); break;
-            case PlanMode::Grid: out[k] = gridLayout(g); break;
+            case PlanMode::Stack:
+                out[k] = stackLayout(g);
+                break;
+            case PlanMode::Grid:
+                out[k] = gridLayout(g);
+                break;
             case PlanMode::Dot: {
                 // The frame's padding and title are part of the geometry, not of the DOT:
                 // a root and a frame with the same inside differ by them.
@@ -404,7 +418,8 @@ std::vector<GeometryPtr> layOutPlan(LayoutPlan& plan, LayoutCache& cache, const 
     return out;
 }
 
-std::vector<QPointF> frameOrigins(const LayoutPlan& plan, const std::vector<GeometryPtr>& geometry) {
+std::vector<QPointF> frameOrigins(const LayoutPlan& plan,
+                                  const std::vector<GeometryPtr>& geometry) {
     std::vector<QPointF> origin(plan.groups.size());
     for (int k = plan.root(); k >= 0; --k) {  // parents after their inner groups: walk back
         const PlanGroup& g = plan.groups[static_cast<std::size_t>(k)];

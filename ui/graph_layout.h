@@ -40,8 +40,8 @@ struct GroupPorts {
 
 struct PlanItem {
     VisibleRef ref;
-    QSizeF size;     // node boxes and collapsed groups: from their text; frames: their layout
-    int inner = -1;  // an expanded group: the index of its PlanGroup
+    QSizeF size;       // node boxes and collapsed groups: from their text; frames: their layout
+    int inner = -1;    // an expanded group: the index of its PlanGroup
     GroupPorts ports;  // collapsed groups
 };
 

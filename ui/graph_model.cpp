@@ -8,16 +8,18 @@
 #include <map>
 
 #include "ir/export_dot.h"
-#include "ir/node.h"
 #include "ir/func_graph.h"
 #include "ir/local_names.h"
+#include "ir/node.h"
 #include "ops/op_registry.h"
 
 namespace irscope::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
+}
 
 QString elide(const QString& s, int max = 40) {
     return s.size() <= max ? s : s.left(max - 1) + QChar(0x2026);
@@ -33,7 +35,8 @@ bool isMonadValue(const ir::Node* n) {
 
 NodeStyle styleOf(const ir::CNode& c) {
     if (const ir::PrimitiveData* p = c.primitive()) {
-        if (p->name == "UpdateState" || p->name == "Load" || p->name == "TensorMove" || p->name == "Depend") {
+        if (p->name == "UpdateState" || p->name == "Load" || p->name == "TensorMove" ||
+            p->name == "Depend") {
             return NodeStyle::Monad;
         }
         if (const ops::OpDef* def = ops::OpRegistry::instance().find(p->name)) {
@@ -54,7 +57,8 @@ QString opName(const ir::CNode& c, const ir::LocalNames& names) {
         return QStringLiteral("call @") + q(g->name());
     }
     const ir::Node* callee = c.callee();
-    return callee == nullptr ? QStringLiteral("call") : QStringLiteral("call ") + q(names.of(*callee));
+    return callee == nullptr ? QStringLiteral("call")
+                             : QStringLiteral("call ") + q(names.of(*callee));
 }
 
 QString attrText(const ir::AttrMap& attrs) {
@@ -100,7 +104,10 @@ void describe(ModelNode& m, const QString& op) {
     }
     for (const ir::SourceLocation& loc : n.debug().trace) {
         if (loc.line > 0) {
-            tip << QStringLiteral("%1:%2  %3").arg(q(loc.file)).arg(loc.line).arg(q(loc.text).trimmed());
+            tip << QStringLiteral("%1:%2  %3")
+                       .arg(q(loc.file))
+                       .arg(loc.line)
+                       .arg(q(loc.text).trimmed());
         }
     }
     m.tooltip = tip.join(QLatin1Char('\n'));
@@ -131,7 +138,8 @@ bool isWeight(const ir::Parameter& p) {
         return true;
     }
     const std::string_view t = a->text;
-    return a->kind == ir::Abstract::Kind::Opaque && (t.rfind("<Ref[", 0) == 0 || t.rfind("Ref[", 0) == 0);
+    return a->kind == ir::Abstract::Kind::Opaque &&
+           (t.rfind("<Ref[", 0) == 0 || t.rfind("Ref[", 0) == 0);
 }
 
 bool isStateOp(const ir::CNode& c) {
@@ -147,9 +155,11 @@ QString rowText(const ModelNode& m) {
             shape = q(ir::abstractSummary(*p->abstract()));
             if (shape.startsWith(QStringLiteral("Ref "))) {
                 shape = shape.mid(4);
-            } else if (shape.startsWith(QStringLiteral("<Ref[")) && shape.endsWith(QLatin1Char('>'))) {
+            } else if (shape.startsWith(QStringLiteral("<Ref[")) &&
+                       shape.endsWith(QLatin1Char('>'))) {
                 // Verbatim `<Ref[Tensor(F32)], (6, 1, 5, 5)>`: "Tensor(F32) (6, 1, 5, 5)".
-                shape = shape.mid(5, shape.size() - 6).replace(QStringLiteral("], "), QStringLiteral(" "));
+                shape = shape.mid(5, shape.size() - 6)
+                            .replace(QStringLiteral("], "), QStringLiteral(" "));
             }
         }
         return elide(q(p->name()), 32) + QStringLiteral("  ") + elide(shape, 36);
@@ -268,7 +278,8 @@ GraphModel::GraphModel(const ir::Module& m) {
             }
             const auto it = index_.find(in);
             if (it != index_.end()) {
-                edges_.push_back({it->second, k, ir::classifyInput(*c, i) == ir::EdgeKind::Control});
+                edges_.push_back(
+                    {it->second, k, ir::classifyInput(*c, i) == ir::EdgeKind::Control});
                 if (i > 0) {
                     inputsOf_[static_cast<std::size_t>(k)][i - 1] = it->second;
                 }
@@ -316,8 +327,9 @@ void GraphModel::place() {
         if (stateHidden_ && m.state) {
             const auto* c = ir::nodeCast<ir::CNode>(m.node);
             const ir::PrimitiveData* p = c != nullptr ? c->primitive() : nullptr;
-            m.placement = p != nullptr && (p->name == "Load" || p->name == "Depend") ? Placement::Alias
-                                                                                    : Placement::Hidden;
+            m.placement = p != nullptr && (p->name == "Load" || p->name == "Depend")
+                              ? Placement::Alias
+                              : Placement::Hidden;
         } else if (inlineInputs_ && ((m.user != nullptr && !m.state) || m.weight)) {
             m.placement = Placement::Inline;
         }
@@ -347,7 +359,9 @@ void GraphModel::place() {
 
 const std::vector<InlineRow>& GraphModel::rowsOf(int node) const {
     static const std::vector<InlineRow> none;
-    return node >= 0 && static_cast<std::size_t>(node) < rows_.size() ? rows_[static_cast<std::size_t>(node)] : none;
+    return node >= 0 && static_cast<std::size_t>(node) < rows_.size()
+               ? rows_[static_cast<std::size_t>(node)]
+               : none;
 }
 
 int GraphModel::resolve(int node) const {
@@ -369,10 +383,13 @@ int GraphModel::drawnAs(int node) const {
     }
     const ModelNode& m = nodes_[static_cast<std::size_t>(e)];
     switch (m.placement) {
-        case Placement::Own: return e;
-        case Placement::Inline: return m.host;
+        case Placement::Own:
+            return e;
+        case Placement::Inline:
+            return m.host;
         case Placement::Hidden:
-        case Placement::Alias: return -1;
+        case Placement::Alias:
+            return -1;
     }
     return -1;
 }
@@ -420,7 +437,8 @@ void GraphModel::findSeries() {
             if (child.kind != GroupKind::Scope || !child.title.contains(digits)) {
                 continue;
             }
-            QString key = QString(child.title).replace(digits, QStringLiteral("#")) + QLatin1Char('|') + sign(sign, c);
+            QString key = QString(child.title).replace(digits, QStringLiteral("#")) +
+                          QLatin1Char('|') + sign(sign, c);
             if (!runs.contains(key)) {
                 order.push_back(key);
             }
@@ -431,7 +449,8 @@ void GraphModel::findSeries() {
             if (static_cast<int>(members.size()) < kSeriesMinimum) {
                 continue;
             }
-            const QString title = groups_[static_cast<std::size_t>(members.front())].title + QStringLiteral(" … ") +
+            const QString title = groups_[static_cast<std::size_t>(members.front())].title +
+                                  QStringLiteral(" … ") +
                                   groups_[static_cast<std::size_t>(members.back())].title +
                                   QStringLiteral(" ×%1").arg(members.size());
             ModelGroup series;
@@ -468,8 +487,9 @@ int GraphModel::addGroup(QString title, int parent, GroupKind kind) {
     return id;
 }
 
-// Puts `body` (CNodes, each followed by its constants and first-used parameters) into `group`, split into subgroups when large:
-// by the next scope component when the nodes have at least two, else in runs of the body.
+// Puts `body` (CNodes, each followed by its constants and first-used parameters) into `group`,
+// split into subgroups when large: by the next scope component when the nodes have at least two,
+// else in runs of the body.
 void GraphModel::splitBody(int group, const std::vector<int>& body, int depth) {
     auto place = [&](int g, int n) {
         nodes_[static_cast<std::size_t>(n)].group = g;
@@ -612,7 +632,8 @@ VisibleRef GraphModel::visibleFor(int node) const {
         return {false, -1};
     }
     VisibleRef ref{false, shown};
-    for (int g = nodes_[static_cast<std::size_t>(shown)].group; g >= 0; g = groups_[static_cast<std::size_t>(g)].parent) {
+    for (int g = nodes_[static_cast<std::size_t>(shown)].group; g >= 0;
+         g = groups_[static_cast<std::size_t>(g)].parent) {
         if (!groups_[static_cast<std::size_t>(g)].expanded) {
             ref = {true, g};  // keep going: the outermost collapsed group wins
         }

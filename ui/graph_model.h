@@ -56,14 +56,14 @@ struct InlineRow {
 };
 
 struct ModelNode {
-    const ir::Node* node = nullptr;  // the CNode, Parameter or (per use) ValueNode
+    const ir::Node* node = nullptr;   // the CNode, Parameter or (per use) ValueNode
     const ir::CNode* user = nullptr;  // constants: the CNode using it
     QString name;                     // the printer's local name: "%3", "%para1_x"; "" else
     QString label;                    // "Load\n%2"
     QString tooltip;
     QString searchText;  // name, op type, attributes, shape and dtype, one per line
     NodeStyle style = NodeStyle::Primitive;
-    int group = -1;  // innermost group
+    int group = -1;       // innermost group
     bool weight = false;  // a parameter with a default value or a Ref type
     bool state = false;   // state plumbing: monad values/parameters, UpdateState, Load, Depend
     Placement placement = Placement::Own;  // under the current options
@@ -77,7 +77,7 @@ struct ModelGroup {
     int parent = -1;
     bool isGraph = false;
     GroupKind kind = GroupKind::Scope;
-    int depth = 0;  // top-level graphs 0
+    int depth = 0;              // top-level graphs 0
     std::vector<int> children;  // subgroups
     std::vector<int> nodes;     // nodes directly in this group
     int total = 0;              // nodes in it and in its subgroups

@@ -47,24 +47,36 @@ bool darkScene(const QGraphicsItem& item) {
 
 QColor NodeItem::fillFor(NodeStyle s) {
     switch (s) {
-        case NodeStyle::Primitive: return QColor(0xe8, 0xf0, 0xfe);
-        case NodeStyle::SideEffect: return QColor(0xfd, 0xe0, 0xdc);
-        case NodeStyle::Monad: return QColor(0xee, 0xee, 0xee);
-        case NodeStyle::GraphCall: return QColor(0xe6, 0xf4, 0xea);
-        case NodeStyle::Parameter: return QColor(0xff, 0xf4, 0xd6);
-        case NodeStyle::Constant: return QColor(0xff, 0xff, 0xff);
+        case NodeStyle::Primitive:
+            return QColor(0xe8, 0xf0, 0xfe);
+        case NodeStyle::SideEffect:
+            return QColor(0xfd, 0xe0, 0xdc);
+        case NodeStyle::Monad:
+            return QColor(0xee, 0xee, 0xee);
+        case NodeStyle::GraphCall:
+            return QColor(0xe6, 0xf4, 0xea);
+        case NodeStyle::Parameter:
+            return QColor(0xff, 0xf4, 0xd6);
+        case NodeStyle::Constant:
+            return QColor(0xff, 0xff, 0xff);
     }
     return Qt::white;
 }
 
 QColor NodeItem::borderFor(NodeStyle s) {
     switch (s) {
-        case NodeStyle::Primitive: return QColor(0x42, 0x6e, 0xc4);
-        case NodeStyle::SideEffect: return QColor(0xc5, 0x22, 0x1f);
-        case NodeStyle::Monad: return QColor(0x75, 0x75, 0x75);
-        case NodeStyle::GraphCall: return QColor(0x18, 0x80, 0x38);
-        case NodeStyle::Parameter: return QColor(0xb0, 0x80, 0x00);
-        case NodeStyle::Constant: return QColor(0x9e, 0x9e, 0x9e);
+        case NodeStyle::Primitive:
+            return QColor(0x42, 0x6e, 0xc4);
+        case NodeStyle::SideEffect:
+            return QColor(0xc5, 0x22, 0x1f);
+        case NodeStyle::Monad:
+            return QColor(0x75, 0x75, 0x75);
+        case NodeStyle::GraphCall:
+            return QColor(0x18, 0x80, 0x38);
+        case NodeStyle::Parameter:
+            return QColor(0xb0, 0x80, 0x00);
+        case NodeStyle::Constant:
+            return QColor(0x9e, 0x9e, 0x9e);
     }
     return Qt::black;
 }
@@ -91,15 +103,22 @@ NodeItem::NodeItem(VisibleRef ref, QString label, NodeStyle style, QRectF rect, 
     setZValue(2);
 }
 
-QRectF NodeItem::boundingRect() const { return rect_.adjusted(-4, -4, 4, 4); }
+QRectF NodeItem::boundingRect() const {
+    return rect_.adjusted(-4, -4, 4, 4);
+}
 
 QColor NodeItem::markColor(NodeMark m) {
     switch (m) {
-        case NodeMark::None: return Qt::transparent;
-        case NodeMark::Matched: return QColor(0x15, 0x65, 0xc0);
-        case NodeMark::Changed: return QColor(0xef, 0x6c, 0x00);
-        case NodeMark::Removed: return QColor(0xc6, 0x28, 0x28);
-        case NodeMark::Added: return QColor(0x2e, 0x7d, 0x32);
+        case NodeMark::None:
+            return Qt::transparent;
+        case NodeMark::Matched:
+            return QColor(0x15, 0x65, 0xc0);
+        case NodeMark::Changed:
+            return QColor(0xef, 0x6c, 0x00);
+        case NodeMark::Removed:
+            return QColor(0xc6, 0x28, 0x28);
+        case NodeMark::Added:
+            return QColor(0x2e, 0x7d, 0x32);
     }
     return Qt::transparent;
 }
@@ -176,7 +195,8 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
         p->drawRect(rect_);
     } else if (lod < 0.2) {
         p->drawRect(rect_);  // far out: plain boxes are enough and quicker
-    } else if ((style_ == NodeStyle::Parameter || style_ == NodeStyle::Constant) && rows_.isEmpty()) {
+    } else if ((style_ == NodeStyle::Parameter || style_ == NodeStyle::Constant) &&
+               rows_.isEmpty()) {
         p->drawEllipse(rect_);
     } else {
         p->drawRoundedRect(rect_, 5, 5);
@@ -199,7 +219,8 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
     }
     // Header (op and name) on top, then the inlined weights and constants, one per row.
     const QFontMetricsF fm(labelFont());
-    const double headerH = fm.lineSpacing() * static_cast<double>(label_.count(QLatin1Char('\n')) + 1);
+    const double headerH =
+        fm.lineSpacing() * static_cast<double>(label_.count(QLatin1Char('\n')) + 1);
     const QRectF header(rect_.left(), rect_.top() + kBoxPadY, rect_.width(), headerH);
     p->drawText(header, Qt::AlignHCenter | Qt::AlignTop, label_);
     const double lineY = header.bottom() + kRowGap;
@@ -213,8 +234,9 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
     const QFontMetricsF rm(rowFont());
     double y = lineY + kRowGap;
     for (const QString& r : rows_) {
-        p->drawText(QRectF(rect_.left() + kBoxPadX, y, rect_.width() - 2 * kBoxPadX + 4, rm.lineSpacing()),
-                    Qt::AlignLeft | Qt::AlignVCenter, r);
+        p->drawText(
+            QRectF(rect_.left() + kBoxPadX, y, rect_.width() - 2 * kBoxPadX + 4, rm.lineSpacing()),
+            Qt::AlignLeft | Qt::AlignVCenter, r);
         y += rm.lineSpacing();
     }
 }
@@ -232,8 +254,9 @@ EdgeItem::EdgeItem(const QPainterPath& path, bool control, const QPolygonF& arro
 }
 
 void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-    const QColor colour = darkScene(*this) ? (control_ ? QColor(0x90, 0x90, 0x90) : QColor(0xc8, 0xc8, 0xc8))
-                                           : pen().color();
+    const QColor colour = darkScene(*this)
+                              ? (control_ ? QColor(0x90, 0x90, 0x90) : QColor(0xc8, 0xc8, 0xc8))
+                              : pen().color();
     QPen line = pen();
     line.setColor(colour);
     p->setPen(line);
@@ -298,7 +321,8 @@ QSizeF boxSizeFor(const GraphModel& model, VisibleRef ref, const GroupPorts& por
     return NodeItem::boxSize(mn.label, rowTexts(model, ref.index));
 }
 
-std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& model, const LayoutPlan& plan,
+std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& model,
+                                     const LayoutPlan& plan,
                                      const std::vector<GeometryPtr>& geometry) {
     scene.clear();
     std::vector<NodeItem*> items;
@@ -327,13 +351,15 @@ std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& mo
             NodeItem* item = nullptr;
             if (it.ref.isGroup) {
                 const ModelGroup& grp = model.group(it.ref.index);
-                item = new NodeItem(it.ref, groupLabel(model, it.ref.index, it.ports), NodeStyle::Primitive, rect);
+                item = new NodeItem(it.ref, groupLabel(model, it.ref.index, it.ports),
+                                    NodeStyle::Primitive, rect);
                 item->setToolTip(QObject::tr("%1: %2 nodes (collapsed) — double-click to expand")
                                      .arg(grp.title)
                                      .arg(grp.total));
             } else {
                 const ModelNode& mn = model.nodes()[static_cast<std::size_t>(it.ref.index)];
-                item = new NodeItem(it.ref, mn.label, mn.style, rect, rowTexts(model, it.ref.index));
+                item =
+                    new NodeItem(it.ref, mn.label, mn.style, rect, rowTexts(model, it.ref.index));
                 item->setToolTip(mn.tooltip);
                 item->setDimmed(mn.state);
             }
@@ -345,8 +371,8 @@ std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& mo
             if (ge.path.isEmpty()) {
                 continue;
             }
-            scene.addItem(new EdgeItem(ge.path.translated(at), g.edges[e].control, ge.arrow.translated(at),
-                                       g.edges[e].count));
+            scene.addItem(new EdgeItem(ge.path.translated(at), g.edges[e].control,
+                                       ge.arrow.translated(at), g.edges[e].count));
         }
     }
     const GeometryPtr& root = geometry.empty() ? nullptr : geometry.back();

@@ -108,7 +108,8 @@ QString groupLabel(const GraphModel& model, int group, const GroupPorts& ports);
 
 // Fills `scene` (cleared first) with the items of a laid-out plan. Returns the node and
 // collapsed-group boxes.
-std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& model, const LayoutPlan& plan,
+std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& model,
+                                     const LayoutPlan& plan,
                                      const std::vector<GeometryPtr>& geometry);
 
 }  // namespace irscope::ui

@@ -1,8 +1,8 @@
 #include "graph_view.h"
 
+#include <QContextMenuEvent>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
-#include <QContextMenuEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
@@ -33,7 +33,9 @@ struct LayoutOutcome {
 
 namespace {
 
-qint64 refKey(VisibleRef r) { return (qint64(r.isGroup ? 1 : 0) << 32) | qint64(r.index); }
+qint64 refKey(VisibleRef r) {
+    return (qint64(r.isGroup ? 1 : 0) << 32) | qint64(r.index);
+}
 
 }  // namespace
 
@@ -82,7 +84,9 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
 // Layout threads still running keep only their own copies (DOT text in, geometry out), so
 // the view can go away while Graphviz finishes an abandoned layout. The scene, deleted after
 // this object's members, must not report its items' deselection to a half-destroyed view.
-GraphView::~GraphView() { disconnect(scene(), nullptr, this, nullptr); }
+GraphView::~GraphView() {
+    disconnect(scene(), nullptr, this, nullptr);
+}
 
 void GraphView::setModule(std::shared_ptr<const ir::Module> module, int budget) {
     GraphModel model;
@@ -95,7 +99,8 @@ void GraphView::setModule(std::shared_ptr<const ir::Module> module, int budget) 
 void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel model, int budget) {
     module_ = std::move(module);
     model_ = std::move(model);
-    model_.setOptions(inlineChoice_.value_or(model_.inlineInputs()), stateChoice_.value_or(model_.stateHidden()));
+    model_.setOptions(inlineChoice_.value_or(model_.inlineInputs()),
+                      stateChoice_.value_or(model_.stateHidden()));
     model_.expandWithin(budget);
     matches_.clear();
     marks_.clear();
@@ -149,28 +154,29 @@ void GraphView::requestLayout() {
         applyLayout(gen, outcome);
     });
     latest_->store(gen);
-    watcher->setFuture(QtConcurrent::run([plan = std::move(plan), gen, latest = latest_, cache = cache_]() mutable {
-        LayoutOutcome out;
-        auto superseded = [&] { return latest->load() != gen; };
-        if (superseded()) {
-            out.error = QStringLiteral("superseded");  // a newer request came before it started
-            return out;
-        }
-        try {
-            const std::size_t misses = cache->misses();
-            const std::size_t hits = cache->hits();
-            out.geometry = layOutPlan(plan, *cache, superseded);
-            out.dotLayouts = static_cast<int>(cache->misses() - misses);
-            out.cached = static_cast<int>(cache->hits() - hits);
+    watcher->setFuture(QtConcurrent::run(
+        [plan = std::move(plan), gen, latest = latest_, cache = cache_]() mutable {
+            LayoutOutcome out;
+            auto superseded = [&] { return latest->load() != gen; };
             if (superseded()) {
-                out.error = QStringLiteral("superseded");
+                out.error = QStringLiteral("superseded");  // a newer request came before it started
+                return out;
             }
-        } catch (const std::exception& e) {
-            out.error = QString::fromUtf8(e.what());
-        }
-        out.plan = std::move(plan);
-        return out;
-    }));
+            try {
+                const std::size_t misses = cache->misses();
+                const std::size_t hits = cache->hits();
+                out.geometry = layOutPlan(plan, *cache, superseded);
+                out.dotLayouts = static_cast<int>(cache->misses() - misses);
+                out.cached = static_cast<int>(cache->hits() - hits);
+                if (superseded()) {
+                    out.error = QStringLiteral("superseded");
+                }
+            } catch (const std::exception& e) {
+                out.error = QString::fromUtf8(e.what());
+            }
+            out.plan = std::move(plan);
+            return out;
+        }));
 }
 
 void GraphView::setInlineInputs(bool on) {
@@ -326,8 +332,9 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
                 }
                 menu.addSeparator();
             }
-            const int g = node->isGroup() ? node->ref().index
-                                          : model_.nodes()[static_cast<std::size_t>(node->ref().index)].group;
+            const int g = node->isGroup()
+                              ? node->ref().index
+                              : model_.nodes()[static_cast<std::size_t>(node->ref().index)].group;
             if (node->isGroup()) {
                 menu.addAction(tr("Expand %1").arg(model_.group(g).title), this,
                                [this, g] { setGroupExpanded(g, true); });
@@ -374,7 +381,9 @@ void GraphView::onSelectionChanged() {
     }
 }
 
-void GraphView::selectNode(const ir::Node* node) { selectNodes({node}); }
+void GraphView::selectNode(const ir::Node* node) {
+    selectNodes({node});
+}
 
 void GraphView::selectNodes(const std::vector<const ir::Node*>& nodes) {
     std::vector<int> indices;
@@ -430,8 +439,8 @@ void GraphView::focusNode(const ir::Node* node) {
 int GraphView::setSearch(const QString& pattern) {
     matches_.clear();
     current_ = -1;
-    const QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption |
-                                              QRegularExpression::MultilineOption);
+    const QRegularExpression re(
+        pattern, QRegularExpression::CaseInsensitiveOption | QRegularExpression::MultilineOption);
     if (!re.isValid()) {
         refreshHighlights();
         return -1;
@@ -468,8 +477,9 @@ void GraphView::setNodeMarks(std::vector<NodeMark> marks) {
 }
 
 NodeMark GraphView::markOf(int node) const {
-    return node >= 0 && node < static_cast<int>(marks_.size()) ? marks_[static_cast<std::size_t>(node)]
-                                                                : NodeMark::None;
+    return node >= 0 && node < static_cast<int>(marks_.size())
+               ? marks_[static_cast<std::size_t>(node)]
+               : NodeMark::None;
 }
 
 void GraphView::refreshHighlights() {
@@ -484,7 +494,8 @@ void GraphView::refreshHighlights() {
         if (marks_[k] == NodeMark::None) {
             continue;
         }
-        if (NodeItem* item = itemFor(static_cast<int>(k)); item != nullptr && item->mark() < marks_[k]) {
+        if (NodeItem* item = itemFor(static_cast<int>(k));
+            item != nullptr && item->mark() < marks_[k]) {
             item->setMark(marks_[k]);
         }
     }
@@ -577,7 +588,8 @@ void GraphView::openAtReadableScale() {
         if (entry != nullptr && entry->output() != nullptr) {
             // The Return's box: the user of the output.
             for (int k = 0; k < static_cast<int>(model_.nodes().size()) && target == nullptr; ++k) {
-                const auto* c = ir::nodeCast<ir::CNode>(model_.nodes()[static_cast<std::size_t>(k)].node);
+                const auto* c =
+                    ir::nodeCast<ir::CNode>(model_.nodes()[static_cast<std::size_t>(k)].node);
                 if (c != nullptr && c->graph() == entry && c->isPrimitive("Return")) {
                     target = itemFor(k);
                 }
@@ -599,7 +611,8 @@ void GraphView::openAtReadableScale() {
 // The minimap shows only when part of the graph is out of view.
 void GraphView::updateMinimap() {
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
-    const bool needed = !items_.empty() && !visible.contains(scene()->sceneRect().adjusted(15, 15, -15, -15));
+    const bool needed =
+        !items_.empty() && !visible.contains(scene()->sceneRect().adjusted(15, 15, -15, -15));
     if (needed != minimap_->isVisible()) {
         minimap_->setVisible(needed);
         if (needed) {

@@ -154,8 +154,9 @@ private:
     std::vector<NodeItem*> items_;
     std::uint64_t generation_ = 0;
     // The newest request, read by layout tasks: one superseded before it starts skips dot.
-    std::shared_ptr<std::atomic<std::uint64_t>> latest_ = std::make_shared<std::atomic<std::uint64_t>>(0);
-    int running_ = 0;       // layout threads not finished (abandoned ones included)
+    std::shared_ptr<std::atomic<std::uint64_t>> latest_ =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
+    int running_ = 0;        // layout threads not finished (abandoned ones included)
     bool awaiting_ = false;  // the newest layout request has not been applied
     std::vector<int> pendingSelect_;
     std::optional<int> pendingGroup_;
