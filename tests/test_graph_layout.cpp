@@ -237,6 +237,17 @@ private slots:
         QVERIFY(
             relayout(v, [&] { v.setGroupExpanded(model.group(layers).children.front(), true); }));
         QVERIFY(v.itemFor(relu) != nullptr && v.itemFor(relu)->isGroup());  // Dense series inside
+        // The open block's frame is drawn over the series' frame holding it.
+        double seriesZ = -1;
+        double blockZ = -1;
+        for (QGraphicsItem* it : v.scene()->items()) {
+            if (it->type() == ui::kClusterItemType) {
+                const int g = static_cast<ui::ClusterItem*>(it)->group();
+                seriesZ = g == layers ? it->zValue() : seriesZ;
+                blockZ = g == model.group(layers).children.front() ? it->zValue() : blockZ;
+            }
+        }
+        QVERIFY(seriesZ >= 0 && blockZ > seriesZ);
         QVERIFY(
             relayout(v, [&] { v.selectNode(model.nodes()[static_cast<std::size_t>(relu)].node); }));
         QVERIFY(v.itemFor(relu) != nullptr && !v.itemFor(relu)->isGroup());

@@ -155,11 +155,13 @@ QString rowText(const ModelNode& m) {
             shape = q(ir::abstractSummary(*p->abstract()));
             if (shape.startsWith(QStringLiteral("Ref "))) {
                 shape = shape.mid(4);
-            } else if (shape.startsWith(QStringLiteral("<Ref[")) &&
-                       shape.endsWith(QLatin1Char('>'))) {
-                // Verbatim `<Ref[Tensor(F32)], (6, 1, 5, 5)>`: "Tensor(F32) (6, 1, 5, 5)".
-                shape = shape.mid(5, shape.size() - 6)
-                            .replace(QStringLiteral("], "), QStringLiteral(" "));
+            } else if (shape.startsWith(QStringLiteral("Ref[")) || shape.startsWith(QStringLiteral("<Ref["))) {
+                // Verbatim `Ref[Tensor(F32)], (6, 1, 5, 5)`: "Tensor(F32) (6, 1, 5, 5)".
+                shape = shape.mid(shape.indexOf(QLatin1Char('[')) + 1);
+                if (shape.endsWith(QLatin1Char('>'))) {
+                    shape.chop(1);
+                }
+                shape.replace(QStringLiteral("], "), QStringLiteral(" "));
             }
         }
         return elide(q(p->name()), 32) + QStringLiteral("  ") + elide(shape, 36);

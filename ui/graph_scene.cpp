@@ -327,6 +327,15 @@ std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& mo
     scene.clear();
     std::vector<NodeItem*> items;
     const std::vector<QPointF> origin = frameOrigins(plan, geometry);
+    // Frames nest: an inner one is drawn over the one holding it (fills are translucent).
+    std::vector<int> depth(plan.groups.size(), 0);
+    for (int k = plan.root(); k >= 0; --k) {
+        for (const PlanItem& it : plan.groups[static_cast<std::size_t>(k)].items) {
+            if (it.inner >= 0) {
+                depth[static_cast<std::size_t>(it.inner)] = depth[static_cast<std::size_t>(k)] + 1;
+            }
+        }
+    }
     for (std::size_t k = 0; k < plan.groups.size(); ++k) {
         const PlanGroup& g = plan.groups[k];
         const GeometryPtr& geo = geometry[k];
@@ -340,7 +349,9 @@ std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& mo
             if (grp.kind == GroupKind::Series) {
                 title += QObject::tr("  (double-click to collapse)");
             }
-            scene.addItem(new ClusterItem(g.group, title, QRectF(at, geo->size)));
+            auto* frame = new ClusterItem(g.group, title, QRectF(at, geo->size));
+            frame->setZValue(0.01 * depth[k]);  // under edges (1) and boxes (2)
+            scene.addItem(frame);
         }
         for (std::size_t i = 0; i < g.items.size(); ++i) {
             const PlanItem& it = g.items[i];
