@@ -102,6 +102,13 @@ screenshots: build
 	  --view compare --compare load-elim=1,3 resources/examples/load_elim_fwd_bwd.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-mindir.png \
 	  --view graph $(SHARED_DIR)/mindir/04_ms2.0.0a0_lenet_ori_net.mindir
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph-lenet.png \
+	  $(SHARED_DIR)/realdumps/06_ms1x_lenet_opt_pass_2_opt_a.ir
+	sed 's/^NUM_LAYERS = .*/NUM_LAYERS = 64/' bench/gpt_train_step.py > $(BUILD_DIR)/gpt_train_step_64.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph-gpt64.png \
+	  $(BUILD_DIR)/gpt_train_step_64.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph-gpt64-block.png \
+	  --expand '^0-Block$$' $(BUILD_DIR)/gpt_train_step_64.py
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

@@ -8,10 +8,13 @@
 // before it); --compare load-elim=1,3 (or cell-reuse=A,B, lazy-inline) shows the settings
 // compare. `--view execution` runs FILE under the debugger to a stop (`--break LOCATION`, as
 // irscope-cli debug takes it; without it, the first kernel) and shows its values.
+// `--expand REGEX` opens, in the graph view, the first group whose title matches (a scope
+// such as `^0-Block$`, with every group around it) once the graph is shown.
 // A screenshot uses the default window layout and saves no settings.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QElapsedTimer>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -22,6 +25,7 @@
 #include <optional>
 
 #include "execution_dock.h"
+#include "graph_view.h"
 #include "irscope_version.h"
 #include "compare_view.h"
 #include "main_window.h"
@@ -112,8 +116,13 @@ int main(int argc, char** argv) {
                                      QStringLiteral("With --view compare: run the script under two settings "
                                                     "and compare them: load-elim=A,B, cell-reuse=A,B or lazy-inline."),
                                      QStringLiteral("SETTINGS"));
+    const QCommandLineOption expand(QStringLiteral("expand"),
+                                    QStringLiteral("Open the first graph group whose title matches REGEX "
+                                                   "(e.g. '^0-Block$') and the groups around it."),
+                                    QStringLiteral("REGEX"));
     parser.addOption(screenshot);
     parser.addOption(view);
+    parser.addOption(expand);
     parser.addOption(pass);
     parser.addOption(compare);
     parser.addOption(breakAt);
@@ -199,6 +208,21 @@ int main(int argc, char** argv) {
                                  }, Qt::SingleShotConnection);
             } else {
                 const bool comparing = parser.value(view) == QStringLiteral("compare");
+                if (parser.isSet(expand)) {
+                    const QRegularExpression re(parser.value(expand));
+                    irscope::ui::GraphView* gv = window.graphView();
+                    QObject::connect(gv, &irscope::ui::GraphView::layoutFinished, gv, [gv, re] {
+                        const auto& groups = gv->model().groups();
+                        for (int g = 0; g < static_cast<int>(groups.size()); ++g) {
+                            if (re.match(groups[static_cast<std::size_t>(g)].title).hasMatch()) {
+                                gv->openGroup(g);
+                                return;
+                            }
+                        }
+                        std::fprintf(stderr, "irscope: note: --expand: no group matches '%s'\n",
+                                     qPrintable(re.pattern()));
+                    }, Qt::SingleShotConnection);
+                }
                 QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, &window,
                                  [&window, out = parser.value(screenshot), comparing, settingsChoice,
                                   passName = parser.value(pass)](bool ok) {

@@ -1,26 +1,35 @@
-// Graph view benchmark: the first view of a generated 5,000-CNode network (dense residual
-// blocks under a scope tree, plus a helper graph with an unscoped body). Prints the time to
-// build the view's model, to write the DOT of the collapsed first view, and dot's layout of
-// it, then creating the scene's items from the layout (offscreen), then the same for
-// expanding one scope group, and the items drawn each time. Then what the Execution dock
-// does off the UI thread at the first stop in a module: print the executed IR, parse it
-// back and build the view's model of it.
+// Graph view benchmark on the GPT-like training step of bench/gpt_train_step.py at
+// --blocks N (default: 16, 64 and 384 in turn): the script is compiled as the app does,
+// the IR after the last pass is parsed back (what the app shows), then, timed:
+//   first view   the view's model (names, groups, series, placements), the layout plan,
+//                the per-group layouts and the scene's items (offscreen), as opened;
+//   expand       one block: the series of blocks opened to its list, then one block of it;
+//   expand all   every group on the way to one block of the backward pass opened (the
+//                forward block stays open too): what a user reaches by double-clicks.
+// Each expand lays out only the groups that changed (the others come from the layout cache);
+// the counts of dot layouts and cache hits are printed.
 //
-//   bench_graph_view [--blocks N] [--helper M] [--budget B]
+//   bench_graph_view [--blocks N] [--script PATH]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
 
 #include <QApplication>
 #include <QGraphicsScene>
 
+#include "compiler/graph_compiler.h"
+#include "frontend/interp/interpreter.h"
+#include "frontend/modules/modules.h"
+#include "graph_layout.h"
 #include "graph_model.h"
 #include "graph_scene.h"
-#include "ir/ir_text.h"
-#include "ir_loader.h"
-#include "layout/graphviz.h"
-#include "network_module.h"
+#include "ir/module.h"
 
 using namespace irscope;
 
@@ -31,33 +40,150 @@ double msSince(std::chrono::steady_clock::time_point t0) {
 }
 
 struct Step {
-    double dotMs = 0;
+    double planMs = 0;
     double layoutMs = 0;
     double sceneMs = 0;
     std::size_t items = 0;
-    std::size_t edges = 0;
+    std::size_t groups = 0;
+    std::size_t dotMisses = 0;
+    std::size_t dotHits = 0;
+    double total() const { return planMs + layoutMs + sceneMs; }
 };
 
-Step layOut(const ui::GraphModel& model) {
+Step layOut(const ui::GraphModel& model, ui::LayoutCache& cache, QGraphicsScene& scene) {
     Step s;
     auto t0 = std::chrono::steady_clock::now();
-    const ui::DotScene dot = model.makeDot();
-    s.dotMs = msSince(t0);
+    ui::LayoutPlan plan = ui::makePlan(model, [&](ui::VisibleRef r, const ui::GroupPorts& p) {
+        return ui::boxSizeFor(model, r, p);
+    });
+    s.planMs = msSince(t0);
+    const std::size_t misses = cache.misses();
+    const std::size_t hits = cache.hits();
     t0 = std::chrono::steady_clock::now();
-    const layout::Layout l = layout::layoutDot(dot.dot);
+    const auto geometry = ui::layOutPlan(plan, cache);
     s.layoutMs = msSince(t0);
-    s.items = l.nodes.size();
-    s.edges = l.edges.size();
-    QGraphicsScene scene;
+    s.dotMisses = cache.misses() - misses;
+    s.dotHits = cache.hits() - hits;
     t0 = std::chrono::steady_clock::now();
-    ui::populateScene(scene, model, dot, l);
+    s.items = ui::populateScene(scene, model, plan, geometry).size();
     s.sceneMs = msSince(t0);
+    s.groups = plan.groups.size();
     return s;
 }
 
-void print(const char* what, const Step& s) {
-    std::printf("%-30s %5zu items %5zu edges  dot text %6.1f ms  layout %7.1f ms  items %6.1f ms\n",
-                what, s.items, s.edges, s.dotMs, s.layoutMs, s.sceneMs);
+void print(const char* what, const Step& s, double extraMs = 0) {
+    std::printf(
+        "  %-12s %8.1f ms  (model %.1f, plan %.1f, layout %.1f, items %.1f)  %zu boxes in %zu "
+        "groups, dot %zu, cached %zu\n",
+        what, s.total() + extraMs, extraMs, s.planMs, s.layoutMs, s.sceneMs, s.items, s.groups,
+        s.dotMisses, s.dotHits);
+}
+
+std::string readFile(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// The first group titled like `pattern` (a regex) under `within` (-1: anywhere).
+int findGroup(const ui::GraphModel& m, const std::regex& pattern, int within = -1) {
+    for (int g = 0; g < static_cast<int>(m.groups().size()); ++g) {
+        if (!std::regex_search(m.group(g).title.toStdString(), pattern)) {
+            continue;
+        }
+        for (int p = g; p >= 0; p = m.group(p).parent) {
+            if (within < 0 || p == within) {
+                return g;
+            }
+        }
+    }
+    return -1;
+}
+
+void openPath(ui::GraphModel& m, int g) {
+    for (int p = g; p >= 0; p = m.group(p).parent) {
+        m.setExpanded(p, true);
+    }
+}
+
+int run(int blocks, const std::string& scriptPath) {
+    std::string source = readFile(scriptPath);
+    source = std::regex_replace(source, std::regex("\nNUM_LAYERS = [0-9]+"),
+                                "\nNUM_LAYERS = " + std::to_string(blocks));
+    interp::Interpreter I;
+    std::string printed;
+    I.setOutputSink([&](std::string_view s) { printed += s; });
+    modules::registerBuiltinModules(I);
+    compiler::CompilerOptions copts;
+    copts.readEnvironment = false;
+    auto compiler = compiler::GraphCompilerImpl::install(I, std::move(copts));
+    auto t0 = std::chrono::steady_clock::now();
+    const interp::RunResult r = I.runScript(source, "gpt_train_step.py");
+    const double compileMs = msSince(t0);
+    const auto session = compiler->sharedSession();
+    if (r.status != interp::RunResult::Status::Ok || session->compiles.empty() ||
+        session->compiles.back().snapshots.empty()) {
+        std::fprintf(stderr, "bench_graph_view: the script failed:\n%s%s\n", printed.c_str(),
+                     r.error.c_str());
+        return 1;
+    }
+    t0 = std::chrono::steady_clock::now();
+    const std::unique_ptr<ir::Module> module = session->compiles.back().snapshots.back().module();
+    const double parseMs = msSince(t0);
+    std::printf(
+        "%d blocks: %zu nodes, %zu CNodes, %zu graphs; script run and compile %.0f ms, parse of "
+        "the "
+        "last snapshot %.0f ms\n",
+        blocks, module->counts().nodes, module->counts().cnodes, module->counts().graphs, compileMs,
+        parseMs);
+
+    ui::LayoutCache cache;
+    QGraphicsScene scene;
+    t0 = std::chrono::steady_clock::now();
+    ui::GraphModel model(*module);
+    const double modelMs = msSince(t0);
+    int series = 0;
+    for (const ui::ModelGroup& g : model.groups()) {
+        series += g.kind == ui::GroupKind::Series ? 1 : 0;
+    }
+    std::printf("  model: %zu entries, %zu groups, %d series, state %s\n", model.nodes().size(),
+                model.groups().size(), series, model.stateHidden() ? "hidden" : "dimmed");
+    print("first view", layOut(model, cache, scene), modelMs);
+
+    // Expand a block: the forward series to its list, then its first block.
+    const int fwdSeries = findGroup(model, std::regex("Block.*×"));
+    if (fwdSeries < 0) {
+        std::printf("  no series of blocks found\n");
+        return 1;
+    }
+    openPath(model, fwdSeries);
+    print("expand list", layOut(model, cache, scene));
+    const int block = model.group(fwdSeries).children.front();
+    model.setExpanded(block, true);
+    print("expand block", layOut(model, cache, scene));
+    // Down to one block of the backward pass too: every group on the way.
+    int bwd = -1;
+    const int gradients = findGroup(model, std::regex("^Gradients$"));
+    if (gradients >= 0) {
+        const int bwdSeries = findGroup(model, std::regex("Block.*×"), gradients);
+        if (bwdSeries >= 0) {
+            bwd = model.group(bwdSeries).children.front();
+        }
+    }
+    if (bwd >= 0) {
+        openPath(model, bwd);
+        for (int c : model.group(bwd).children) {
+            model.setExpanded(c, true);
+        }
+        print("expand all", layOut(model, cache, scene));
+    }
+    // Collapsing the backward block again: everything left comes from the cache.
+    if (bwd >= 0) {
+        model.setExpanded(bwd, false);
+        print("collapse", layOut(model, cache, scene));
+    }
+    return 0;
 }
 
 }  // namespace
@@ -65,56 +191,22 @@ void print(const char* what, const Step& s) {
 int main(int argc, char** argv) {
     qputenv("QT_QPA_PLATFORM", "offscreen");
     QApplication app(argc, argv);
-    int blocks = 1150;
-    int helper = 400;
-    int budget = ui::kDefaultNodeBudget;
+    std::vector<int> sizes{16, 64, 384};
+    std::string script = IRSCOPE_SOURCE_DIR "/bench/gpt_train_step.py";
     for (int i = 1; i + 1 < argc; i += 2) {
         if (std::strcmp(argv[i], "--blocks") == 0) {
-            blocks = std::atoi(argv[i + 1]);
-        } else if (std::strcmp(argv[i], "--helper") == 0) {
-            helper = std::atoi(argv[i + 1]);
-        } else if (std::strcmp(argv[i], "--budget") == 0) {
-            budget = std::atoi(argv[i + 1]);
+            sizes = {std::atoi(argv[i + 1])};
+        } else if (std::strcmp(argv[i], "--script") == 0) {
+            script = argv[i + 1];
         } else {
-            std::fprintf(stderr, "usage: bench_graph_view [--blocks N] [--helper M] [--budget B]\n");
+            std::fprintf(stderr, "usage: bench_graph_view [--blocks N] [--script PATH]\n");
             return 2;
         }
     }
-    const auto module = testing::networkModule(blocks, helper);
-    std::printf("graph view, first view of a generated network: %zu CNodes, %zu nodes, budget %d\n",
-                module->counts().cnodes, module->counts().nodes, budget);
-
-    auto t0 = std::chrono::steady_clock::now();
-    ui::GraphModel model(*module);
-    model.expandWithin(budget);
-    const double modelMs = msSince(t0);
-    std::printf("%-30s %5zu entries %4zu groups %34.1f ms\n", "model (names, styles, groups)",
-                model.nodes().size(), model.groups().size(), modelMs);
-    const Step first = layOut(model);
-    print("first view (collapsed)", first);
-    std::printf("%-30s %67.1f ms\n", "first view total",
-                modelMs + first.dotMs + first.layoutMs + first.sceneMs);
-
-    // Expand the first collapsed group that is visible, as a double-click would.
-    for (int g = 0; g < static_cast<int>(model.groups().size()); ++g) {
-        const ui::ModelGroup& grp = model.group(g);
-        if (!grp.expanded && (grp.parent < 0 || model.group(grp.parent).expanded)) {
-            model.setExpanded(g, true);
-            char what[64];
-            std::snprintf(what, sizeof what, "expand %.20s", grp.title.toUtf8().constData());
-            print(what, layOut(model));
-            break;
+    for (int n : sizes) {
+        if (const int rc = run(n, script); rc != 0) {
+            return rc;
         }
     }
-
-    t0 = std::chrono::steady_clock::now();
-    const std::string text = ir::printIr(*module);
-    const double printMs = msSince(t0);
-    t0 = std::chrono::steady_clock::now();
-    const ui::LoadedIr executed = ui::loadIrText(text, QStringLiteral("executed.ir"));
-    const double loadMs = msSince(t0);
-    std::printf("%-30s %5.1f MB of .ir  print %6.1f ms  parse + model %7.1f ms%s\n",
-                "execution stop, new module", static_cast<double>(text.size()) / 1e6, printMs,
-                loadMs, executed.ok() ? "" : "  (FAILED)");
-    return executed.ok() ? 0 : 1;
+    return 0;
 }

@@ -10,28 +10,15 @@
 #include "ir/export_dot.h"
 #include "ir/func_graph.h"
 #include "ir/local_names.h"
+#include "ir/node.h"
 #include "ops/op_registry.h"
 
 namespace irscope::ui {
 
 namespace {
 
-QString q(const std::string& s) { return QString::fromStdString(s); }
-
-// DOT string literal.
-std::string dotQuote(const QString& text) {
-    std::string out = "\"";
-    for (char c : text.toStdString()) {
-        if (c == '"' || c == '\\') {
-            out += '\\';
-            out += c;
-        } else if (c == '\n') {
-            out += "\\n";
-        } else {
-            out += c;
-        }
-    }
-    return out + '"';
+QString q(const std::string& s) {
+    return QString::fromStdString(s);
 }
 
 QString elide(const QString& s, int max = 40) {
@@ -48,7 +35,8 @@ bool isMonadValue(const ir::Node* n) {
 
 NodeStyle styleOf(const ir::CNode& c) {
     if (const ir::PrimitiveData* p = c.primitive()) {
-        if (p->name == "UpdateState" || p->name == "Load" || p->name == "TensorMove") {
+        if (p->name == "UpdateState" || p->name == "Load" || p->name == "TensorMove" ||
+            p->name == "Depend") {
             return NodeStyle::Monad;
         }
         if (const ops::OpDef* def = ops::OpRegistry::instance().find(p->name)) {
@@ -69,7 +57,8 @@ QString opName(const ir::CNode& c, const ir::LocalNames& names) {
         return QStringLiteral("call @") + q(g->name());
     }
     const ir::Node* callee = c.callee();
-    return callee == nullptr ? QStringLiteral("call") : QStringLiteral("call ") + q(names.of(*callee));
+    return callee == nullptr ? QStringLiteral("call")
+                             : QStringLiteral("call ") + q(names.of(*callee));
 }
 
 QString attrText(const ir::AttrMap& attrs) {
@@ -115,7 +104,10 @@ void describe(ModelNode& m, const QString& op) {
     }
     for (const ir::SourceLocation& loc : n.debug().trace) {
         if (loc.line > 0) {
-            tip << QStringLiteral("%1:%2  %3").arg(q(loc.file)).arg(loc.line).arg(q(loc.text).trimmed());
+            tip << QStringLiteral("%1:%2  %3")
+                       .arg(q(loc.file))
+                       .arg(loc.line)
+                       .arg(q(loc.text).trimmed());
         }
     }
     m.tooltip = tip.join(QLatin1Char('\n'));
@@ -132,12 +124,66 @@ QStringList scopeDirs(const ir::Node& n) {
     return parts;
 }
 
+// Weights: a default value, or a Ref type (also as text the reader kept verbatim, as older
+// dumps print it: `<Ref[Tensor(F32)], (6, 1, 5, 5)>`).
+bool isWeight(const ir::Parameter& p) {
+    if (p.hasDefault()) {
+        return true;
+    }
+    const ir::Abstract* a = p.abstract().get();
+    if (a == nullptr) {
+        return false;
+    }
+    if (a->kind == ir::Abstract::Kind::Ref) {
+        return true;
+    }
+    const std::string_view t = a->text;
+    return a->kind == ir::Abstract::Kind::Opaque &&
+           (t.rfind("<Ref[", 0) == 0 || t.rfind("Ref[", 0) == 0);
+}
+
+bool isStateOp(const ir::CNode& c) {
+    const ir::PrimitiveData* p = c.primitive();
+    return p != nullptr && (p->name == "UpdateState" || p->name == "Load" || p->name == "Depend");
+}
+
+// What a weight or constant row says: "conv1.weight  Float32 (6, 1, 5, 5)", "(32, -1)".
+QString rowText(const ModelNode& m) {
+    if (const auto* p = ir::nodeCast<ir::Parameter>(m.node)) {
+        QString shape;
+        if (p->abstract()) {
+            shape = q(ir::abstractSummary(*p->abstract()));
+            if (shape.startsWith(QStringLiteral("Ref "))) {
+                shape = shape.mid(4);
+            } else if (shape.startsWith(QStringLiteral("Ref[")) || shape.startsWith(QStringLiteral("<Ref["))) {
+                // Verbatim `Ref[Tensor(F32)], (6, 1, 5, 5)`: "Tensor(F32) (6, 1, 5, 5)".
+                shape = shape.mid(shape.indexOf(QLatin1Char('[')) + 1);
+                if (shape.endsWith(QLatin1Char('>'))) {
+                    shape.chop(1);
+                }
+                shape.replace(QStringLiteral("], "), QStringLiteral(" "));
+            }
+        }
+        return elide(q(p->name()), 32) + QStringLiteral("  ") + elide(shape, 36);
+    }
+    return m.label;
+}
+
+// The op of an entry for series signatures: the primitive or "call", "W", "C".
+QString signatureOp(const ModelNode& m) {
+    if (const auto* c = ir::nodeCast<ir::CNode>(m.node)) {
+        const ir::PrimitiveData* p = c->primitive();
+        return p != nullptr ? q(p->name) : QStringLiteral("call");
+    }
+    return m.node->isParameter() ? QStringLiteral("W") : QStringLiteral("C");
+}
+
 }  // namespace
 
 GraphModel::GraphModel(const ir::Module& m) {
     const ir::LocalNames names = ir::localNames(m);
     for (const ir::FuncGraph* g : names.order) {
-        const int group = addGroup(QStringLiteral("@") + q(g->name()), -1, true);
+        const int group = addGroup(QStringLiteral("@") + q(g->name()), -1, GroupKind::Graph);
         topGroups_.push_back(group);
         // The body in print order; parameters and constants follow their first user, so
         // when a big graph is split they land in the same subgroup.
@@ -149,10 +195,13 @@ GraphModel::GraphModel(const ir::Module& m) {
             mn.node = p;
             mn.name = q(names.of(*p));
             mn.label = mn.name;
-            mn.style = NodeStyle::Parameter;
+            mn.style = isMonadValue(p) ? NodeStyle::Monad : NodeStyle::Parameter;
+            mn.weight = isWeight(*p);
+            mn.state = isMonadValue(p);
             describe(mn, QStringLiteral("parameter"));
             index_.emplace(p, static_cast<int>(nodes_.size()));
-            pending.emplace(p, true);
+            // Weights follow their first user into its subgroup; inputs stay at the graph's top.
+            pending.emplace(p, mn.weight);
             params.push_back(static_cast<int>(nodes_.size()));
             nodes_.push_back(std::move(mn));
         }
@@ -163,10 +212,22 @@ GraphModel::GraphModel(const ir::Module& m) {
             const QString op = opName(*c, names);
             mn.label = elide(op) + (mn.name.isEmpty() ? QString() : QLatin1Char('\n') + mn.name);
             mn.style = styleOf(*c);
+            mn.state = isStateOp(*c);
             describe(mn, op);
-            index_.emplace(c, static_cast<int>(nodes_.size()));
-            body.push_back(static_cast<int>(nodes_.size()));
+            const int self = static_cast<int>(nodes_.size());
+            index_.emplace(c, self);
+            body.push_back(self);
             nodes_.push_back(std::move(mn));
+            inputsOf_.resize(nodes_.size());
+            std::vector<int>& ins = inputsOf_[static_cast<std::size_t>(self)];
+            ins.assign(c->size() > 0 ? c->size() - 1 : 0, -1);
+            for (std::size_t i = 1; i < c->size(); ++i) {
+                if (!c->input(i)->isValue()) {
+                    if (const auto it = index_.find(c->input(i)); it != index_.end()) {
+                        ins[i - 1] = it->second;
+                    }
+                }
+            }
             for (const ir::Node* in : c->inputs()) {
                 if (const auto it = pending.find(in); it != pending.end() && it->second) {
                     it->second = false;
@@ -184,16 +245,19 @@ GraphModel::GraphModel(const ir::Module& m) {
                 cn.user = c;
                 cn.label = elide(q(ir::valueSummary(*v->value())), 32);
                 cn.style = isMonadValue(v) ? NodeStyle::Monad : NodeStyle::Constant;
+                cn.state = isMonadValue(v);
                 describe(cn, cn.label);
                 index_.emplace(v, static_cast<int>(nodes_.size()));
+                inputsOf_[static_cast<std::size_t>(self)][i - 1] = static_cast<int>(nodes_.size());
                 edges_.push_back({static_cast<int>(nodes_.size()), index_.at(c),
                                   ir::classifyInput(*c, i) == ir::EdgeKind::Control});
                 body.push_back(static_cast<int>(nodes_.size()));
                 nodes_.push_back(std::move(cn));
             }
         }
-        for (int p : params) {
-            if (pending.at(nodes_[static_cast<std::size_t>(p)].node)) {
+        for (int p : params) {  // inputs, and weights nothing uses
+            const ModelNode& pn = nodes_[static_cast<std::size_t>(p)];
+            if (!pn.weight || pending.at(pn.node)) {
                 nodes_[static_cast<std::size_t>(p)].group = group;
                 groups_[static_cast<std::size_t>(group)].nodes.push_back(p);
             }
@@ -201,11 +265,14 @@ GraphModel::GraphModel(const ir::Module& m) {
         splitBody(group, body, 0);
     }
     // Edges between CNodes and parameters (also across graphs: free variables).
+    inputsOf_.resize(nodes_.size());
+    int cnodes = 0;
     for (int k = 0; k < static_cast<int>(nodes_.size()); ++k) {
         const auto* c = ir::nodeCast<ir::CNode>(nodes_[static_cast<std::size_t>(k)].node);
         if (c == nullptr) {
             continue;
         }
+        ++cnodes;
         for (std::size_t i = 0; i < c->size(); ++i) {
             const ir::Node* in = c->input(i);
             if (in->isValue()) {
@@ -213,26 +280,207 @@ GraphModel::GraphModel(const ir::Module& m) {
             }
             const auto it = index_.find(in);
             if (it != index_.end()) {
-                edges_.push_back({it->second, k, ir::classifyInput(*c, i) == ir::EdgeKind::Control});
+                edges_.push_back(
+                    {it->second, k, ir::classifyInput(*c, i) == ir::EdgeKind::Control});
+                if (i > 0) {
+                    inputsOf_[static_cast<std::size_t>(k)][i - 1] = it->second;
+                }
             }
         }
     }
-    // Totals, innermost groups first (children are created after their parents).
-    for (int g = static_cast<int>(groups_.size()) - 1; g >= 0; --g) {
+    findSeries();
+    // Totals and depths, parents before children.
+    auto fill = [&](auto&& self, int g, int depth) -> int {
         ModelGroup& grp = groups_[static_cast<std::size_t>(g)];
-        grp.total += static_cast<int>(grp.nodes.size());
-        if (grp.parent >= 0) {
-            groups_[static_cast<std::size_t>(grp.parent)].total += grp.total;
+        grp.depth = depth;
+        int total = static_cast<int>(grp.nodes.size());
+        for (int c : grp.children) {
+            total += self(self, c, depth + 1);
         }
+        groups_[static_cast<std::size_t>(g)].total = total;
+        return total;
+    };
+    for (int g : topGroups_) {
+        fill(fill, g, 0);
     }
+    stateHidden_ = cnodes > kHideStateAbove;
+    place();
     expandWithin(kDefaultNodeBudget);
 }
 
-int GraphModel::addGroup(QString title, int parent, bool isGraph) {
+void GraphModel::setOptions(bool inlineInputs, bool stateHidden) {
+    if (inlineInputs == inlineInputs_ && stateHidden == stateHidden_) {
+        return;
+    }
+    inlineInputs_ = inlineInputs;
+    stateHidden_ = stateHidden;
+    place();
+}
+
+// Placements and rows under the current options: state first (aliases and hidden), then
+// weights and constants into the rows of every drawn user; a weight no drawn op uses keeps
+// its own box.
+void GraphModel::place() {
+    const std::size_t count = nodes_.size();
+    rows_.assign(count, {});
+    for (ModelNode& m : nodes_) {
+        m.host = -1;
+        m.placement = Placement::Own;
+        if (stateHidden_ && m.state) {
+            const auto* c = ir::nodeCast<ir::CNode>(m.node);
+            const ir::PrimitiveData* p = c != nullptr ? c->primitive() : nullptr;
+            m.placement = p != nullptr && (p->name == "Load" || p->name == "Depend")
+                              ? Placement::Alias
+                              : Placement::Hidden;
+        } else if (inlineInputs_ && ((m.user != nullptr && !m.state) || m.weight)) {
+            m.placement = Placement::Inline;
+        }
+    }
+    for (std::size_t k = 0; k < count; ++k) {
+        ModelNode& m = nodes_[k];
+        if (m.placement != Placement::Own || !m.node->isCNode()) {
+            continue;
+        }
+        for (int in : inputsOf_[k]) {
+            const int e = in < 0 ? -1 : resolve(in);
+            if (e >= 0 && nodes_[static_cast<std::size_t>(e)].placement == Placement::Inline) {
+                ModelNode& w = nodes_[static_cast<std::size_t>(e)];
+                rows_[k].push_back({e, rowText(w)});
+                if (w.host < 0) {
+                    w.host = static_cast<int>(k);
+                }
+            }
+        }
+    }
+    for (ModelNode& m : nodes_) {
+        if (m.placement == Placement::Inline && m.host < 0) {
+            m.placement = Placement::Own;  // no drawn op lists it
+        }
+    }
+}
+
+const std::vector<InlineRow>& GraphModel::rowsOf(int node) const {
+    static const std::vector<InlineRow> none;
+    return node >= 0 && static_cast<std::size_t>(node) < rows_.size()
+               ? rows_[static_cast<std::size_t>(node)]
+               : none;
+}
+
+int GraphModel::resolve(int node) const {
+    int e = node;
+    for (std::size_t guard = 0; e >= 0 && guard <= nodes_.size(); ++guard) {
+        if (nodes_[static_cast<std::size_t>(e)].placement != Placement::Alias) {
+            return e;
+        }
+        const std::vector<int>& ins = inputsOf_[static_cast<std::size_t>(e)];
+        e = ins.empty() ? -1 : ins.front();
+    }
+    return -1;
+}
+
+int GraphModel::drawnAs(int node) const {
+    const int e = resolve(node);
+    if (e < 0) {
+        return -1;
+    }
+    const ModelNode& m = nodes_[static_cast<std::size_t>(e)];
+    switch (m.placement) {
+        case Placement::Own:
+            return e;
+        case Placement::Inline:
+            return m.host;
+        case Placement::Hidden:
+        case Placement::Alias:
+            return -1;
+    }
+    return -1;
+}
+
+// Sibling groups with the same title up to numbers ("0-Block", "15-Block") and the same ops
+// (as multisets, subgroups included) are repetitions of one block: at least kSeriesMinimum
+// of them go under one series group, placed where the first of them was.
+void GraphModel::findSeries() {
+    std::vector<QString> signature(groups_.size());
+    auto sign = [&](auto&& self, int g) -> const QString& {
+        QString& out = signature[static_cast<std::size_t>(g)];
+        if (!out.isEmpty()) {
+            return out;
+        }
+        const ModelGroup& grp = groups_[static_cast<std::size_t>(g)];
+        std::map<QString, int> ops;
+        for (int n : grp.nodes) {
+            ++ops[signatureOp(nodes_[static_cast<std::size_t>(n)])];
+        }
+        QStringList parts;
+        for (const auto& [op, k] : ops) {
+            parts << op + QLatin1Char('*') + QString::number(k);
+        }
+        QStringList subs;
+        for (int c : grp.children) {
+            subs << QLatin1Char('{') + self(self, c) + QLatin1Char('}');
+        }
+        subs.sort();
+        out = parts.join(QLatin1Char(',')) + subs.join(QString());
+        if (out.isEmpty()) {
+            out = QStringLiteral("-");
+        }
+        return out;
+    };
+    static const QRegularExpression digits(QStringLiteral("[0-9]+"));
+    const std::size_t before = groups_.size();
+    for (std::size_t g = 0; g < before; ++g) {
+        if (groups_[g].children.size() < static_cast<std::size_t>(kSeriesMinimum)) {
+            continue;
+        }
+        std::map<QString, std::vector<int>> runs;
+        std::vector<QString> order;
+        for (int c : groups_[g].children) {
+            const ModelGroup& child = groups_[static_cast<std::size_t>(c)];
+            if (child.kind != GroupKind::Scope || !child.title.contains(digits)) {
+                continue;
+            }
+            QString key = QString(child.title).replace(digits, QStringLiteral("#")) +
+                          QLatin1Char('|') + sign(sign, c);
+            if (!runs.contains(key)) {
+                order.push_back(key);
+            }
+            runs[key].push_back(c);
+        }
+        for (const QString& key : order) {
+            const std::vector<int>& members = runs[key];
+            if (static_cast<int>(members.size()) < kSeriesMinimum) {
+                continue;
+            }
+            const QString title = groups_[static_cast<std::size_t>(members.front())].title +
+                                  QStringLiteral(" … ") +
+                                  groups_[static_cast<std::size_t>(members.back())].title +
+                                  QStringLiteral(" ×%1").arg(members.size());
+            ModelGroup series;
+            series.title = title;
+            series.parent = static_cast<int>(g);
+            series.kind = GroupKind::Series;
+            series.children = members;
+            const int id = static_cast<int>(groups_.size());
+            groups_.push_back(std::move(series));
+            std::vector<int>& siblings = groups_[g].children;
+            const auto first = std::find(siblings.begin(), siblings.end(), members.front());
+            *first = id;
+            for (std::size_t k = 1; k < members.size(); ++k) {
+                siblings.erase(std::find(siblings.begin(), siblings.end(), members[k]));
+            }
+            for (int m : members) {
+                groups_[static_cast<std::size_t>(m)].parent = id;
+            }
+        }
+    }
+}
+
+int GraphModel::addGroup(QString title, int parent, GroupKind kind) {
     ModelGroup g;
     g.title = std::move(title);
     g.parent = parent;
-    g.isGraph = isGraph;
+    g.isGraph = kind == GroupKind::Graph;
+    g.kind = kind;
     groups_.push_back(std::move(g));
     const int id = static_cast<int>(groups_.size()) - 1;
     if (parent >= 0) {
@@ -241,8 +489,9 @@ int GraphModel::addGroup(QString title, int parent, bool isGraph) {
     return id;
 }
 
-// Puts `body` (CNodes, each followed by its constants and first-used parameters) into `group`, split into subgroups when large:
-// by the next scope component when the nodes have at least two, else in runs of the body.
+// Puts `body` (CNodes, each followed by its constants and first-used parameters) into `group`,
+// split into subgroups when large: by the next scope component when the nodes have at least two,
+// else in runs of the body.
 void GraphModel::splitBody(int group, const std::vector<int>& body, int depth) {
     auto place = [&](int g, int n) {
         nodes_[static_cast<std::size_t>(n)].group = g;
@@ -290,7 +539,7 @@ void GraphModel::splitBody(int group, const std::vector<int>& body, int depth) {
     if (byScope.size() >= 2) {
         placeUnscoped();
         for (const QString& scope : scopeOrder) {
-            const int sub = addGroup(scope, group, false);
+            const int sub = addGroup(scope, group, GroupKind::Scope);
             splitBody(sub, byScope[scope], depth + 1);
         }
         return;
@@ -314,7 +563,7 @@ void GraphModel::splitRuns(int group, const std::vector<int>& body) {
                 (first.isEmpty() ? first : last) = name;
             }
         }
-        const int sub = addGroup(first + QStringLiteral(" … ") + last, group, false);
+        const int sub = addGroup(first + QStringLiteral(" … ") + last, group, GroupKind::Run);
         for (std::size_t k = start; k < end; ++k) {
             nodes_[static_cast<std::size_t>(body[k])].group = sub;
             groups_[static_cast<std::size_t>(sub)].nodes.push_back(body[k]);
@@ -333,7 +582,14 @@ void GraphModel::expandWithin(int budget) {
         const int g = queue.front();
         queue.pop_front();
         ModelGroup& grp = groups_[static_cast<std::size_t>(g)];
-        const int delta = static_cast<int>(grp.nodes.size() + grp.children.size()) - 1;
+        if (grp.kind == GroupKind::Series) {
+            continue;  // a series opens on request only: the point is to stand for its blocks
+        }
+        int own = 0;
+        for (int n : grp.nodes) {
+            own += nodes_[static_cast<std::size_t>(n)].placement == Placement::Own ? 1 : 0;
+        }
+        const int delta = own + static_cast<int>(grp.children.size()) - 1;
         if (drawn + delta > budget) {
             continue;
         }
@@ -349,7 +605,12 @@ void GraphModel::setExpanded(int group, bool expanded) {
 
 bool GraphModel::reveal(int node) {
     bool changed = false;
-    for (int g = nodes_.at(static_cast<std::size_t>(node)).group; g >= 0;
+    if (drawnAs(node) < 0 && stateHidden_) {
+        setOptions(inlineInputs_, false);
+        changed = true;
+    }
+    const int shown = drawnAs(node);
+    for (int g = nodes_.at(static_cast<std::size_t>(shown < 0 ? node : shown)).group; g >= 0;
          g = groups_[static_cast<std::size_t>(g)].parent) {
         changed |= !groups_[static_cast<std::size_t>(g)].expanded;
         groups_[static_cast<std::size_t>(g)].expanded = true;
@@ -368,8 +629,12 @@ bool GraphModel::groupVisible(int g) const {
 }
 
 VisibleRef GraphModel::visibleFor(int node) const {
-    VisibleRef ref{false, node};
-    for (int g = nodes_.at(static_cast<std::size_t>(node)).group; g >= 0;
+    const int shown = drawnAs(node);
+    if (shown < 0) {
+        return {false, -1};
+    }
+    VisibleRef ref{false, shown};
+    for (int g = nodes_[static_cast<std::size_t>(shown)].group; g >= 0;
          g = groups_[static_cast<std::size_t>(g)].parent) {
         if (!groups_[static_cast<std::size_t>(g)].expanded) {
             ref = {true, g};  // keep going: the outermost collapsed group wins
@@ -385,154 +650,18 @@ int GraphModel::visibleCount() const {
             continue;
         }
         const ModelGroup& grp = groups_[static_cast<std::size_t>(g)];
-        count += grp.expanded ? static_cast<int>(grp.nodes.size()) : 1;
-    }
-    return count;
-}
-
-DotScene GraphModel::makeDot() const {
-    DotScene out;
-    std::string& dot = out.dot;
-    dot += "digraph irscope {\n"
-           "  graph [rankdir=TB, compound=true, fontname=\"DejaVu Sans\", fontsize=12, "
-           "nodesep=0.25, ranksep=0.35];\n"
-           "  node [fontname=\"DejaVu Sans\", fontsize=10, shape=box];\n";
-    std::map<std::pair<bool, int>, int> itemOf;
-    auto addItem = [&](VisibleRef ref, const std::string& indent) {
-        const int k = static_cast<int>(out.items.size());
-        out.items.push_back(ref);
-        itemOf[{ref.isGroup, ref.index}] = k;
-        const QString label =
-            ref.isGroup ? group(ref.index).title + QStringLiteral("\n%1 nodes").arg(group(ref.index).total)
-                        : nodes_[static_cast<std::size_t>(ref.index)].label;
-        dot += indent + "v" + std::to_string(k) + " [label=" + dotQuote(label) + "];\n";
-    };
-    // Expanded groups become clusters, collapsed ones boxes, recursively.
-    auto emitGroup = [&](auto&& self, int g, const std::string& indent) -> void {
-        const ModelGroup& grp = group(g);
         if (!grp.expanded) {
-            addItem({true, g}, indent);
-            return;
-        }
-        const int cluster = static_cast<int>(out.clusterGroups.size());
-        out.clusterGroups.push_back(g);
-        dot += indent + "subgraph cluster_" + std::to_string(cluster) + " {\n";
-        dot += indent + "  label=" + dotQuote(grp.title) + ";\n";
-        for (int n : grp.nodes) {
-            addItem({false, n}, indent + "  ");
-        }
-        for (int c : grp.children) {
-            self(self, c, indent + "  ");
-        }
-        if (grp.nodes.empty() && grp.children.empty()) {
-            addItem({true, g}, indent + "  ");  // an empty graph still shows
-        }
-        dot += indent + "}\n";
-    };
-    // The items of each top-level graph: [first, end) in out.items.
-    std::vector<std::pair<int, int>> topItems;
-    std::vector<int> topOf;  // per item: its top-level graph
-    for (int g : topGroups_) {
-        const int first = static_cast<int>(out.items.size());
-        emitGroup(emitGroup, g, "  ");
-        topItems.emplace_back(first, static_cast<int>(out.items.size()));
-        topOf.resize(out.items.size(), static_cast<int>(topItems.size()) - 1);
-    }
-    const int top = static_cast<int>(topGroups_.size());
-    const bool grid = top > kGridThreshold;
-    int gridColumns = 0;
-    if (grid) {
-        // Many graphs side by side make a strip one rank tall (or, chained by calls, one box
-        // wide). Instead: columns of graphs, each graph under the one `columns` before it
-        // (an invisible edge from its last item to the next one's first), the whole about
-        // 1.5 times as wide as tall, as screens are. Sizes are estimated from the labels as
-        // dot sizes them (10 pt text, boxes 0.75 x 0.5 in at least, nodesep and ranksep).
-        auto labelWidth = [&](VisibleRef r) {
-            const QString label = r.isGroup ? group(r.index).title : nodes_[static_cast<std::size_t>(r.index)].label;
-            qsizetype chars = 0;
-            for (const QString& line : label.split(QLatin1Char('\n'))) {
-                chars = std::max(chars, line.size());
-            }
-            return std::max(54.0, 6.0 * static_cast<double>(chars) + 16.0) + 18.0;
-        };
-        constexpr double kRowHeight = 36.0 + 25.0;
-        double width = 0.0;
-        double height = 0.0;
-        for (const auto& [first, end] : topItems) {
-            double w = 0.0;
-            for (int k = first; k < end; ++k) {
-                w = std::max(w, labelWidth(out.items[static_cast<std::size_t>(k)]));
-            }
-            const bool box = end - first == 1 && out.items[static_cast<std::size_t>(first)].isGroup;
-            width += box ? w : w + 30.0;
-            height += box ? kRowHeight : kRowHeight * (0.7 * (end - first) + 1.0);
-        }
-        // c columns: c * width/top wide, top/c * height/top tall.
-        const int columns =
-            std::clamp(static_cast<int>(std::lround(std::sqrt(1.5 * top * height / width))), 1, top);
-        // When every graph is one box, each row shares a rank: a clean grid.
-        const bool boxes = static_cast<int>(out.items.size()) == top;
-        for (int row = 0; boxes && row < top; row += columns) {
-            dot += "  { rank=same;";
-            for (int t = row; t < std::min(top, row + columns); ++t) {
-                dot += " v" + std::to_string(topItems[static_cast<std::size_t>(t)].first) + ";";
-            }
-            dot += " }\n";
-        }
-        gridColumns = columns;
-    }
-    // Edges between what is drawn; those inside one collapsed group vanish, parallel ones
-    // merge (data wins over control for the style).
-    std::map<std::pair<int, int>, std::size_t> merged;
-    for (const ModelEdge& e : edges_) {
-        const VisibleRef a = visibleFor(e.from);
-        const VisibleRef b = visibleFor(e.to);
-        if (a == b) {
+            ++count;
             continue;
         }
-        const int tail = itemOf.at({a.isGroup, a.index});
-        const int head = itemOf.at({b.isGroup, b.index});
-        const auto [it, fresh] = merged.try_emplace({tail, head}, out.edges.size());
-        if (fresh) {
-            out.edges.push_back({tail, head, e.control, 1});
-        } else {
-            DotScene::Edge& m = out.edges[it->second];
-            ++m.count;
-            m.control = m.control && e.control;
+        for (int n : grp.nodes) {
+            count += nodes_[static_cast<std::size_t>(n)].placement == Placement::Own ? 1 : 0;
+        }
+        if (grp.nodes.empty() && grp.children.empty()) {
+            ++count;  // an empty graph still shows as its box
         }
     }
-    for (std::size_t k = 0; k < out.edges.size(); ++k) {
-        const DotScene::Edge& e = out.edges[k];
-        dot += "  v" + std::to_string(e.tail) + " -> v" + std::to_string(e.head) + " [id=e" +
-               std::to_string(k) + (e.control ? ", style=dashed" : "") +
-               (grid && topOf[static_cast<std::size_t>(e.tail)] != topOf[static_cast<std::size_t>(e.head)]
-                    ? ", constraint=false"
-                    : "") +
-               (e.count > 1 ? ", penwidth=2" : "") + "];\n";
-    }
-    if (grid) {
-        // Graph t + columns goes under graph t: an invisible edge from t's last item (its
-        // Return) to every source of t + columns (items no edge inside that graph enters),
-        // so none of it floats up beside graph t.
-        std::vector<bool> entered(out.items.size(), false);
-        for (const DotScene::Edge& e : out.edges) {
-            if (topOf[static_cast<std::size_t>(e.tail)] == topOf[static_cast<std::size_t>(e.head)]) {
-                entered[static_cast<std::size_t>(e.head)] = true;
-            }
-        }
-        for (int t = 0; t + gridColumns < top; ++t) {
-            const auto [first, end] = topItems[static_cast<std::size_t>(t + gridColumns)];
-            for (int k = first; k < end; ++k) {
-                if (!entered[static_cast<std::size_t>(k)]) {
-                    dot += "  v" + std::to_string(topItems[static_cast<std::size_t>(t)].second - 1) + " -> v" +
-                           std::to_string(k) + " [id=grid_" + std::to_string(t) + "_" + std::to_string(k) +
-                           ", style=invis];\n";
-                }
-            }
-        }
-    }
-    dot += "}\n";
-    return out;
+    return count;
 }
 
 std::vector<int> GraphModel::search(const QRegularExpression& re) const {

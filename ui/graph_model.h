@@ -1,8 +1,13 @@
-// What the graph view draws, independent of widgets: one entry per drawable node (CNodes,
+// What the graph view draws, independent of widgets: one entry per node (CNodes,
 // parameters, constants once per use), the edges between them, and a tree of collapsible
 // groups (a group per FuncGraph; inside a big graph, groups per scope, or runs of the body
-// when it has no scopes). makeDot() writes the DOT of the current expansion: collapsed
-// groups are one box with their node count, edges to their members aggregated.
+// when it has no scopes; runs of identical sibling scopes, such as the blocks of a CellList,
+// under one series group "0-Block … 15-Block ×16").
+// Two display options, as Netron and TensorBoard read a graph: weights (parameters with a
+// default or a Ref type) and constants drawn inside the box of the op using them as named
+// rows (inlineInputs), and state plumbing (monads, UpdateState, Load, Depend's ordering
+// input) dimmed or hidden (stateHidden: UpdateState and monads vanish, Load and Depend pass
+// their first input through). graph_layout.h turns the current expansion into layouts.
 #pragma once
 
 #include <QList>
@@ -10,6 +15,7 @@
 #include <QString>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,22 +36,48 @@ inline constexpr int kSplitThreshold = 250;
 // out as a grid of rows, their edges drawn but not ranking them: dot would otherwise
 // stack a chain of graphs (if_vs_select's 301) into a strip one box wide.
 inline constexpr int kGridThreshold = 24;
+// Modules with more CNodes than this open with state plumbing hidden.
+inline constexpr int kHideStateAbove = 60;
+// Runs of at least this many identical sibling groups become a series group.
+inline constexpr int kSeriesMinimum = 3;
+
+// How a node shows under the current options.
+enum class Placement : std::uint8_t {
+    Own,     // its own box
+    Inline,  // a row in the box of `host`
+    Alias,   // hidden state: stands for its first input (Load, Depend)
+    Hidden,  // hidden state: not drawn (UpdateState, monads)
+};
+
+// A weight or constant drawn inside its user's box: the node it stands for and its text.
+struct InlineRow {
+    int node = -1;
+    QString text;  // "conv1.weight  F32 (6, 1, 5, 5)", "(32, -1)"
+};
 
 struct ModelNode {
-    const ir::Node* node = nullptr;  // the CNode, Parameter or (per use) ValueNode
+    const ir::Node* node = nullptr;   // the CNode, Parameter or (per use) ValueNode
     const ir::CNode* user = nullptr;  // constants: the CNode using it
     QString name;                     // the printer's local name: "%3", "%para1_x"; "" else
     QString label;                    // "Load\n%2"
     QString tooltip;
     QString searchText;  // name, op type, attributes, shape and dtype, one per line
     NodeStyle style = NodeStyle::Primitive;
-    int group = -1;  // innermost group
+    int group = -1;       // innermost group
+    bool weight = false;  // a parameter with a default value or a Ref type
+    bool state = false;   // state plumbing: monad values/parameters, UpdateState, Load, Depend
+    Placement placement = Placement::Own;  // under the current options
+    int host = -1;                         // Inline: the entry whose box lists it
 };
 
+enum class GroupKind : std::uint8_t { Graph, Scope, Run, Series };
+
 struct ModelGroup {
-    QString title;  // "@graph", a scope component, or "%0 … %249"
+    QString title;  // "@graph", a scope component, "%0 … %249", or "0-Block … 15-Block ×16"
     int parent = -1;
     bool isGraph = false;
+    GroupKind kind = GroupKind::Scope;
+    int depth = 0;              // top-level graphs 0
     std::vector<int> children;  // subgroups
     std::vector<int> nodes;     // nodes directly in this group
     int total = 0;              // nodes in it and in its subgroups
@@ -65,23 +97,23 @@ struct VisibleRef {
     bool operator==(const VisibleRef&) const = default;
 };
 
-struct DotScene {
-    std::string dot;
-    std::vector<VisibleRef> items;  // DOT node "v<k>" is items[k]
-    struct Edge {
-        int tail = 0;  // indices into items
-        int head = 0;
-        bool control = false;
-        int count = 1;  // model edges aggregated into this one
-    };
-    std::vector<Edge> edges;           // DOT edge id "e<k>" is edges[k]
-    std::vector<int> clusterGroups;    // DOT cluster "cluster_<k>" is the expanded group k-th
-};
-
 class GraphModel {
 public:
     GraphModel() = default;
     explicit GraphModel(const ir::Module& m);
+
+    // Display options (see the top of this file); setting one recomputes placements.
+    bool inlineInputs() const { return inlineInputs_; }
+    bool stateHidden() const { return stateHidden_; }
+    void setOptions(bool inlineInputs, bool stateHidden);
+    // Rows drawn inside the box of entry `node` (empty for most).
+    const std::vector<InlineRow>& rowsOf(int node) const;
+    // The entry whose box shows `node`: itself (Own), its host (Inline), what it passes
+    // through (Alias, resolved), or -1 (Hidden).
+    int drawnAs(int node) const;
+    // `node` with Load/Depend aliases followed to what they pass on (-1: nothing).
+    int resolve(int node) const;
+    const std::vector<int>& topGroups() const { return topGroups_; }
 
     const std::vector<ModelNode>& nodes() const { return nodes_; }
     const std::vector<ModelGroup>& groups() const { return groups_; }
@@ -92,13 +124,13 @@ public:
     // the drawn count stays within `budget`.
     void expandWithin(int budget);
     void setExpanded(int group, bool expanded);
-    // Expands every group containing `node`; returns whether anything changed.
+    // Expands every group containing `node` (showing hidden state plumbing when `node` is
+    // part of it); returns whether anything changed.
     bool reveal(int node);
     // The drawn thing standing for `node`: itself, or its outermost collapsed group.
     VisibleRef visibleFor(int node) const;
     int visibleCount() const;
-
-    DotScene makeDot() const;
+    bool groupVisible(int g) const;
 
     // Model indices of the nodes whose searchText matches, in model order.
     std::vector<int> search(const QRegularExpression& re) const;
@@ -106,16 +138,22 @@ public:
     int indexOf(const ir::Node* n) const;
 
 private:
-    int addGroup(QString title, int parent, bool isGraph);
+    int addGroup(QString title, int parent, GroupKind kind);
     void splitBody(int group, const std::vector<int>& body, int depth);
     void splitRuns(int group, const std::vector<int>& body);
-    bool groupVisible(int g) const;
+    void findSeries();
+    void place();
+
+    bool inlineInputs_ = true;
+    bool stateHidden_ = false;
+    std::vector<std::vector<InlineRow>> rows_;  // per entry, under the current options
 
     std::vector<ModelNode> nodes_;
     std::vector<ModelGroup> groups_;
     std::vector<ModelEdge> edges_;
     std::vector<int> topGroups_;
     std::unordered_map<const ir::Node*, int> index_;
+    std::vector<std::vector<int>> inputsOf_;  // per CNode entry: entries of inputs 1..n (-1: none)
 };
 
 // The 0-based line where the .ir printer wrote the node named `localName` ("%3" from

@@ -5,8 +5,6 @@
 #include <QStyleOptionGraphicsItem>
 
 #include <algorithm>
-#include <string>
-#include <unordered_map>
 
 #include "theme.h"
 
@@ -15,11 +13,28 @@ namespace irscope::ui {
 namespace {
 
 constexpr double kLabelFontSize = 8.0;
+constexpr double kBoxPadX = 10.0;
+constexpr double kBoxPadY = 6.0;
+constexpr double kRowGap = 3.0;  // between the header and the rows
 
 QFont labelFont() {
     QFont f(QStringLiteral("DejaVu Sans"));
     f.setPointSizeF(kLabelFontSize);
     return f;
+}
+
+QFont rowFont() {
+    QFont f = labelFont();
+    f.setPointSizeF(kLabelFontSize - 0.5);
+    return f;
+}
+
+double textWidth(const QFontMetricsF& fm, const QString& text) {
+    double w = 0;
+    for (const QString& line : text.split(QLatin1Char('\n'))) {
+        w = std::max(w, fm.horizontalAdvance(line));
+    }
+    return w;
 }
 
 // The scene follows the theme through its palette (GraphView sets it): on a dark one, edges
@@ -32,44 +47,78 @@ bool darkScene(const QGraphicsItem& item) {
 
 QColor NodeItem::fillFor(NodeStyle s) {
     switch (s) {
-        case NodeStyle::Primitive: return QColor(0xe8, 0xf0, 0xfe);
-        case NodeStyle::SideEffect: return QColor(0xfd, 0xe0, 0xdc);
-        case NodeStyle::Monad: return QColor(0xee, 0xee, 0xee);
-        case NodeStyle::GraphCall: return QColor(0xe6, 0xf4, 0xea);
-        case NodeStyle::Parameter: return QColor(0xff, 0xf4, 0xd6);
-        case NodeStyle::Constant: return QColor(0xff, 0xff, 0xff);
+        case NodeStyle::Primitive:
+            return QColor(0xe8, 0xf0, 0xfe);
+        case NodeStyle::SideEffect:
+            return QColor(0xfd, 0xe0, 0xdc);
+        case NodeStyle::Monad:
+            return QColor(0xee, 0xee, 0xee);
+        case NodeStyle::GraphCall:
+            return QColor(0xe6, 0xf4, 0xea);
+        case NodeStyle::Parameter:
+            return QColor(0xff, 0xf4, 0xd6);
+        case NodeStyle::Constant:
+            return QColor(0xff, 0xff, 0xff);
     }
     return Qt::white;
 }
 
 QColor NodeItem::borderFor(NodeStyle s) {
     switch (s) {
-        case NodeStyle::Primitive: return QColor(0x42, 0x6e, 0xc4);
-        case NodeStyle::SideEffect: return QColor(0xc5, 0x22, 0x1f);
-        case NodeStyle::Monad: return QColor(0x75, 0x75, 0x75);
-        case NodeStyle::GraphCall: return QColor(0x18, 0x80, 0x38);
-        case NodeStyle::Parameter: return QColor(0xb0, 0x80, 0x00);
-        case NodeStyle::Constant: return QColor(0x9e, 0x9e, 0x9e);
+        case NodeStyle::Primitive:
+            return QColor(0x42, 0x6e, 0xc4);
+        case NodeStyle::SideEffect:
+            return QColor(0xc5, 0x22, 0x1f);
+        case NodeStyle::Monad:
+            return QColor(0x75, 0x75, 0x75);
+        case NodeStyle::GraphCall:
+            return QColor(0x18, 0x80, 0x38);
+        case NodeStyle::Parameter:
+            return QColor(0xb0, 0x80, 0x00);
+        case NodeStyle::Constant:
+            return QColor(0x9e, 0x9e, 0x9e);
     }
     return Qt::black;
 }
 
-NodeItem::NodeItem(VisibleRef ref, QString label, NodeStyle style, QRectF rect)
-    : ref_(ref), label_(std::move(label)), style_(style), rect_(rect) {
+QSizeF NodeItem::boxSize(const QString& label, const QStringList& rows) {
+    const QFontMetricsF fm(labelFont());
+    const QFontMetricsF rm(rowFont());
+    double w = textWidth(fm, label);
+    double h = fm.lineSpacing() * static_cast<double>(label.count(QLatin1Char('\n')) + 1);
+    if (!rows.isEmpty()) {
+        h += kRowGap * 2;
+        for (const QString& r : rows) {
+            w = std::max(w, rm.horizontalAdvance(r));
+            h += rm.lineSpacing();
+        }
+    }
+    return {std::max(54.0, w + 2 * kBoxPadX), std::max(30.0, h + 2 * kBoxPadY)};
+}
+
+NodeItem::NodeItem(VisibleRef ref, QString label, NodeStyle style, QRectF rect, QStringList rows)
+    : ref_(ref), label_(std::move(label)), style_(style), rect_(rect), rows_(std::move(rows)) {
     setFlags(ItemIsSelectable);
     setAcceptHoverEvents(true);
     setZValue(2);
 }
 
-QRectF NodeItem::boundingRect() const { return rect_.adjusted(-4, -4, 4, 4); }
+QRectF NodeItem::boundingRect() const {
+    return rect_.adjusted(-4, -4, 4, 4);
+}
 
 QColor NodeItem::markColor(NodeMark m) {
     switch (m) {
-        case NodeMark::None: return Qt::transparent;
-        case NodeMark::Matched: return QColor(0x15, 0x65, 0xc0);
-        case NodeMark::Changed: return QColor(0xef, 0x6c, 0x00);
-        case NodeMark::Removed: return QColor(0xc6, 0x28, 0x28);
-        case NodeMark::Added: return QColor(0x2e, 0x7d, 0x32);
+        case NodeMark::None:
+            return Qt::transparent;
+        case NodeMark::Matched:
+            return QColor(0x15, 0x65, 0xc0);
+        case NodeMark::Changed:
+            return QColor(0xef, 0x6c, 0x00);
+        case NodeMark::Removed:
+            return QColor(0xc6, 0x28, 0x28);
+        case NodeMark::Added:
+            return QColor(0x2e, 0x7d, 0x32);
     }
     return Qt::transparent;
 }
@@ -132,11 +181,22 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
     }
     p->setPen(pen);
     p->setBrush(fill);
+    const double lod = opt->levelOfDetailFromTransform(p->worldTransform());
+    if (dimmed_ && !highlighted_ && !current_ && !selected && mark_ == NodeMark::None) {
+        p->setOpacity(0.45);
+    }
+    const bool series = ref_.isGroup && ref_.index >= 0 && label_.contains(QChar(0x00d7));
     if (ref_.isGroup) {
-        // A stacked box: a collapsed group.
+        // A stacked box: a collapsed group; a series shows two more layers.
+        if (series) {
+            p->drawRect(rect_.translated(6, -6));
+        }
         p->drawRect(rect_.translated(3, -3));
         p->drawRect(rect_);
-    } else if (style_ == NodeStyle::Parameter || style_ == NodeStyle::Constant) {
+    } else if (lod < 0.2) {
+        p->drawRect(rect_);  // far out: plain boxes are enough and quicker
+    } else if ((style_ == NodeStyle::Parameter || style_ == NodeStyle::Constant) &&
+               rows_.isEmpty()) {
         p->drawEllipse(rect_);
     } else {
         p->drawRoundedRect(rect_, 5, 5);
@@ -148,26 +208,55 @@ void NodeItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*)
         p->drawEllipse(QPointF(rect_.left() + r + 1, rect_.top() + r + 1), r, r);
     }
     // Text is skipped when it would be unreadably small (big views zoomed out).
-    if (opt->levelOfDetailFromTransform(p->worldTransform()) < 0.35) {
+    if (lod < 0.35) {
         return;
     }
     p->setPen(Qt::black);
     p->setFont(labelFont());
-    p->drawText(rect_, Qt::AlignCenter, label_);
+    if (rows_.isEmpty()) {
+        p->drawText(rect_, Qt::AlignCenter, label_);
+        return;
+    }
+    // Header (op and name) on top, then the inlined weights and constants, one per row.
+    const QFontMetricsF fm(labelFont());
+    const double headerH =
+        fm.lineSpacing() * static_cast<double>(label_.count(QLatin1Char('\n')) + 1);
+    const QRectF header(rect_.left(), rect_.top() + kBoxPadY, rect_.width(), headerH);
+    p->drawText(header, Qt::AlignHCenter | Qt::AlignTop, label_);
+    const double lineY = header.bottom() + kRowGap;
+    p->setPen(QPen(borderFor(style_).lighter(140), 0.8));
+    p->drawLine(QPointF(rect_.left() + 4, lineY), QPointF(rect_.right() - 4, lineY));
+    if (lod < 0.5) {
+        return;
+    }
+    p->setFont(rowFont());
+    p->setPen(QColor(0x37, 0x47, 0x4f));
+    const QFontMetricsF rm(rowFont());
+    double y = lineY + kRowGap;
+    for (const QString& r : rows_) {
+        p->drawText(
+            QRectF(rect_.left() + kBoxPadX, y, rect_.width() - 2 * kBoxPadX + 4, rm.lineSpacing()),
+            Qt::AlignLeft | Qt::AlignVCenter, r);
+        y += rm.lineSpacing();
+    }
 }
 
-EdgeItem::EdgeItem(const QPainterPath& path, bool control, const QPolygonF& arrow)
-    : QGraphicsPathItem(path), control_(control), arrow_(arrow) {
-    QPen pen(control ? QColor(0x80, 0x80, 0x80) : QColor(0x30, 0x30, 0x30), 1.0);
+EdgeItem::EdgeItem(const QPainterPath& path, bool control, const QPolygonF& arrow, int count)
+    : QGraphicsPathItem(path), control_(control), arrow_(arrow), count_(count) {
+    QPen pen(control ? QColor(0x80, 0x80, 0x80) : QColor(0x30, 0x30, 0x30), count > 1 ? 2.0 : 1.0);
     pen.setStyle(control ? Qt::DashLine : Qt::SolidLine);
     pen.setCosmetic(true);
     setPen(pen);
     setZValue(1);
+    if (count > 1) {
+        setToolTip(QObject::tr("%1 edges").arg(count));
+    }
 }
 
 void EdgeItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
-    const QColor colour = darkScene(*this) ? (control_ ? QColor(0x90, 0x90, 0x90) : QColor(0xc8, 0xc8, 0xc8))
-                                           : pen().color();
+    const QColor colour = darkScene(*this)
+                              ? (control_ ? QColor(0x90, 0x90, 0x90) : QColor(0xc8, 0xc8, 0xc8))
+                              : pen().color();
     QPen line = pen();
     line.setColor(colour);
     p->setPen(line);
@@ -188,11 +277,14 @@ ClusterItem::ClusterItem(int group, const QString& title, const QRectF& rect)
     setToolTip(QObject::tr("%1 — double-click to collapse").arg(title));
 }
 
-void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) {
+void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget*) {
     const bool dark = darkScene(*this);
     p->setPen(dark ? QPen(QColor(0x70, 0x70, 0x70), 1.0) : pen());
     p->setBrush(dark ? QBrush(QColor(0x2a, 0x2a, 0x2a, 160)) : brush());
     p->drawRoundedRect(rect(), 6, 6);
+    if (opt->levelOfDetailFromTransform(p->worldTransform()) < 0.35) {
+        return;
+    }
     QFont f = labelFont();
     f.setBold(true);
     p->setFont(f);
@@ -200,80 +292,103 @@ void ClusterItem::paint(QPainter* p, const QStyleOptionGraphicsItem*, QWidget*) 
     p->drawText(rect().adjusted(6, 3, -6, 0), Qt::AlignLeft | Qt::AlignTop, title_);
 }
 
-std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& model,
-                                     const DotScene& dot, const layout::Layout& layout) {
-    scene.clear();
-    const double top = layout.bbox.y1;  // Graphviz's y grows upward
-    auto pt = [top](const layout::Point& p) { return QPointF(p.x, top - p.y); };
+QString groupLabel(const GraphModel& model, int group, const GroupPorts& ports) {
+    const ModelGroup& g = model.group(group);
+    QString text = g.title + QStringLiteral("\n%1 nodes").arg(g.total);
+    if (ports.inputs > 0 || ports.outputs > 0) {
+        text += QStringLiteral(" · %1 in · %2 out").arg(ports.inputs).arg(ports.outputs);
+    }
+    return text;
+}
 
-    std::vector<NodeItem*> items(dot.items.size(), nullptr);
-    for (const layout::LayoutNode& n : layout.nodes) {
-        if (n.name.size() < 2 || n.name[0] != 'v') {
-            continue;
-        }
-        const std::size_t k = std::stoul(n.name.substr(1));
-        if (k >= dot.items.size()) {
-            continue;
-        }
-        const VisibleRef ref = dot.items[k];
-        const QRectF rect(n.x - n.width / 2, top - n.y - n.height / 2, n.width, n.height);
-        NodeItem* item = nullptr;
-        if (ref.isGroup) {
-            const ModelGroup& g = model.group(ref.index);
-            item = new NodeItem(ref, g.title + QStringLiteral("\n%1 nodes").arg(g.total),
-                                NodeStyle::Primitive, rect);
-            item->setToolTip(QObject::tr("%1: %2 nodes (collapsed) — double-click to expand")
-                                 .arg(g.title)
-                                 .arg(g.total));
-        } else {
-            const ModelNode& mn = model.nodes()[static_cast<std::size_t>(ref.index)];
-            item = new NodeItem(ref, mn.label, mn.style, rect);
-            item->setToolTip(mn.tooltip);
-        }
-        scene.addItem(item);
-        items[k] = item;
+namespace {
+
+QStringList rowTexts(const GraphModel& model, int node) {
+    QStringList rows;
+    for (const InlineRow& r : model.rowsOf(node)) {
+        rows << r.text;
     }
-    for (const layout::LayoutCluster& c : layout.clusters) {
-        constexpr std::string_view prefix = "cluster_";
-        if (c.name.rfind(prefix, 0) != 0) {
+    return rows;
+}
+
+}  // namespace
+
+QSizeF boxSizeFor(const GraphModel& model, VisibleRef ref, const GroupPorts& ports) {
+    if (ref.isGroup) {
+        return NodeItem::boxSize(groupLabel(model, ref.index, ports), {});
+    }
+    const ModelNode& mn = model.nodes()[static_cast<std::size_t>(ref.index)];
+    return NodeItem::boxSize(mn.label, rowTexts(model, ref.index));
+}
+
+std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& model,
+                                     const LayoutPlan& plan,
+                                     const std::vector<GeometryPtr>& geometry) {
+    scene.clear();
+    std::vector<NodeItem*> items;
+    const std::vector<QPointF> origin = frameOrigins(plan, geometry);
+    // Frames nest: an inner one is drawn over the one holding it (fills are translucent).
+    std::vector<int> depth(plan.groups.size(), 0);
+    for (int k = plan.root(); k >= 0; --k) {
+        for (const PlanItem& it : plan.groups[static_cast<std::size_t>(k)].items) {
+            if (it.inner >= 0) {
+                depth[static_cast<std::size_t>(it.inner)] = depth[static_cast<std::size_t>(k)] + 1;
+            }
+        }
+    }
+    for (std::size_t k = 0; k < plan.groups.size(); ++k) {
+        const PlanGroup& g = plan.groups[k];
+        const GeometryPtr& geo = geometry[k];
+        if (!geo) {
             continue;
         }
-        const std::size_t k = std::stoul(c.name.substr(prefix.size()));
-        if (k >= dot.clusterGroups.size()) {
-            continue;
+        const QPointF at = origin[k];
+        if (g.group >= 0) {
+            const ModelGroup& grp = model.group(g.group);
+            QString title = grp.title;
+            if (grp.kind == GroupKind::Series) {
+                title += QObject::tr("  (double-click to collapse)");
+            }
+            auto* frame = new ClusterItem(g.group, title, QRectF(at, geo->size));
+            frame->setZValue(0.01 * depth[k]);  // under edges (1) and boxes (2)
+            scene.addItem(frame);
         }
-        const int g = dot.clusterGroups[k];
-        const QRectF rect(QPointF(c.bbox.x0, top - c.bbox.y1), QPointF(c.bbox.x1, top - c.bbox.y0));
-        scene.addItem(new ClusterItem(g, model.group(g).title, rect));
+        for (std::size_t i = 0; i < g.items.size(); ++i) {
+            const PlanItem& it = g.items[i];
+            if (it.inner >= 0) {
+                continue;  // its frame comes with its own group
+            }
+            const QRectF rect = geo->items[i].translated(at);
+            NodeItem* item = nullptr;
+            if (it.ref.isGroup) {
+                const ModelGroup& grp = model.group(it.ref.index);
+                item = new NodeItem(it.ref, groupLabel(model, it.ref.index, it.ports),
+                                    NodeStyle::Primitive, rect);
+                item->setToolTip(QObject::tr("%1: %2 nodes (collapsed) — double-click to expand")
+                                     .arg(grp.title)
+                                     .arg(grp.total));
+            } else {
+                const ModelNode& mn = model.nodes()[static_cast<std::size_t>(it.ref.index)];
+                item =
+                    new NodeItem(it.ref, mn.label, mn.style, rect, rowTexts(model, it.ref.index));
+                item->setToolTip(mn.tooltip);
+                item->setDimmed(mn.state);
+            }
+            scene.addItem(item);
+            items.push_back(item);
+        }
+        for (std::size_t e = 0; e < g.edges.size() && e < geo->edges.size(); ++e) {
+            const GroupGeometry::Edge& ge = geo->edges[e];
+            if (ge.path.isEmpty()) {
+                continue;
+            }
+            scene.addItem(new EdgeItem(ge.path.translated(at), g.edges[e].control,
+                                       ge.arrow.translated(at), g.edges[e].count));
+        }
     }
-    for (const layout::LayoutEdge& e : layout.edges) {
-        if (e.points.empty() || e.id.rfind("grid", 0) == 0) {
-            continue;  // grid_*: invisible edges stacking the rows of an overview grid
-        }
-        QPainterPath path(pt(e.points[0]));
-        std::size_t i = 1;
-        for (; i + 2 < e.points.size(); i += 3) {
-            path.cubicTo(pt(e.points[i]), pt(e.points[i + 1]), pt(e.points[i + 2]));
-        }
-        for (; i < e.points.size(); ++i) {
-            path.lineTo(pt(e.points[i]));
-        }
-        bool control = false;
-        if (e.id.size() > 1 && e.id[0] == 'e') {
-            const std::size_t k = std::stoul(e.id.substr(1));
-            control = k < dot.edges.size() && dot.edges[k].control;
-        }
-        QPolygonF arrow;
-        if (e.hasArrowHead) {
-            const QPointF tip = pt(e.arrowHead);
-            const QPointF base = pt(e.points.back());
-            const QPointF d = tip - base;
-            const QPointF n(-d.y() * 0.4, d.x() * 0.4);
-            arrow << tip << base + n << base - n;
-        }
-        scene.addItem(new EdgeItem(path, control, arrow));
-    }
-    scene.setSceneRect(QRectF(0, 0, layout.bbox.width(), layout.bbox.height()).adjusted(-20, -20, 20, 20));
+    const GeometryPtr& root = geometry.empty() ? nullptr : geometry.back();
+    const QSizeF size = root ? root->size : QSizeF();
+    scene.setSceneRect(QRectF(QPointF(0, 0), size).adjusted(-20, -20, 20, 20));
     return items;
 }
 

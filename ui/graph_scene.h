@@ -1,6 +1,8 @@
-// The items of the graph view, placed from a dot layout: a box per node styled by its kind,
-// a box per collapsed group, edges (data solid, control/monad dashed) with arrowheads, and
-// a frame per expanded group.
+// The items of the graph view, placed from the per-group layouts of graph_layout.h: a box per
+// node styled by its kind (weights and constants listed inside as rows), a stacked box per
+// collapsed group or series (with its node count, inputs and outputs), edges (data solid,
+// control/monad dashed) with arrowheads, and a frame per expanded group. Level of detail:
+// text is drawn only when it would be readable, rows and frames simplified further out.
 #pragma once
 
 #include <QGraphicsItem>
@@ -8,8 +10,8 @@
 
 #include <vector>
 
+#include "graph_layout.h"
 #include "graph_model.h"
-#include "layout/graphviz.h"
 
 namespace irscope::ui {
 
@@ -26,7 +28,10 @@ enum GraphItemType {
 
 class NodeItem : public QGraphicsItem {
 public:
-    NodeItem(VisibleRef ref, QString label, NodeStyle style, QRectF rect);
+    NodeItem(VisibleRef ref, QString label, NodeStyle style, QRectF rect, QStringList rows = {});
+
+    // The box size for a label and its rows (what the layout reserves).
+    static QSizeF boxSize(const QString& label, const QStringList& rows);
 
     int type() const override { return kNodeItemType; }
     QRectF boundingRect() const override;
@@ -36,6 +41,10 @@ public:
     bool isGroup() const { return ref_.isGroup; }
     NodeStyle style() const { return style_; }
     const QString& label() const { return label_; }
+    const QStringList& rows() const { return rows_; }
+    // State plumbing drawn faint.
+    void setDimmed(bool on) { dimmed_ = on; }
+    bool isDimmed() const { return dimmed_; }
     // Search matches are drawn with a yellow fill.
     void setHighlighted(bool on);
     bool isHighlighted() const { return highlighted_; }
@@ -59,6 +68,8 @@ private:
     QString label_;
     NodeStyle style_;
     QRectF rect_;
+    QStringList rows_;
+    bool dimmed_ = false;
     bool highlighted_ = false;
     bool breakpoint_ = false;
     bool current_ = false;
@@ -67,7 +78,7 @@ private:
 
 class EdgeItem : public QGraphicsPathItem {
 public:
-    EdgeItem(const QPainterPath& path, bool control, const QPolygonF& arrow);
+    EdgeItem(const QPainterPath& path, bool control, const QPolygonF& arrow, int count = 1);
     int type() const override { return kEdgeItemType; }
     bool isControl() const { return control_; }
     void paint(QPainter* p, const QStyleOptionGraphicsItem* opt, QWidget* w) override;
@@ -75,6 +86,7 @@ public:
 private:
     bool control_;
     QPolygonF arrow_;
+    int count_;
 };
 
 class ClusterItem : public QGraphicsRectItem {
@@ -89,9 +101,15 @@ private:
     QString title_;
 };
 
-// Fills `scene` (cleared first) with the items of `layout`, which dot computed for
-// `dot.dot`. Returns the node items in DotScene::items order.
+// The box of a drawn thing: a node with its rows, or a collapsed group with its ports.
+QSizeF boxSizeFor(const GraphModel& model, VisibleRef ref, const GroupPorts& ports);
+// The text of a collapsed group's box: title, node count, inputs and outputs.
+QString groupLabel(const GraphModel& model, int group, const GroupPorts& ports);
+
+// Fills `scene` (cleared first) with the items of a laid-out plan. Returns the node and
+// collapsed-group boxes.
 std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& model,
-                                     const DotScene& dot, const layout::Layout& layout);
+                                     const LayoutPlan& plan,
+                                     const std::vector<GeometryPtr>& geometry);
 
 }  // namespace irscope::ui

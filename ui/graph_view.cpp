@@ -1,8 +1,8 @@
 #include "graph_view.h"
 
+#include <QContextMenuEvent>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
-#include <QContextMenuEvent>
 #include <QLabel>
 #include <QMenu>
 #include <QMouseEvent>
@@ -16,7 +16,7 @@
 
 #include "graph_minimap.h"
 #include "graph_scene.h"
-#include "layout/graphviz.h"
+#include "ir/func_graph.h"
 #include "theme.h"
 
 namespace irscope::ui {
@@ -24,14 +24,18 @@ namespace irscope::ui {
 // What a layout thread hands back: the DOT it laid out (with its item mapping) and the
 // geometry, or Graphviz's error.
 struct LayoutOutcome {
-    DotScene dot;
-    layout::Layout layout;
+    LayoutPlan plan;
+    std::vector<GeometryPtr> geometry;
+    int dotLayouts = 0;
+    int cached = 0;
     QString error;
 };
 
 namespace {
 
-qint64 refKey(VisibleRef r) { return (qint64(r.isGroup ? 1 : 0) << 32) | qint64(r.index); }
+qint64 refKey(VisibleRef r) {
+    return (qint64(r.isGroup ? 1 : 0) << 32) | qint64(r.index);
+}
 
 }  // namespace
 
@@ -80,7 +84,9 @@ GraphView::GraphView(QWidget* parent) : QGraphicsView(parent) {
 // Layout threads still running keep only their own copies (DOT text in, geometry out), so
 // the view can go away while Graphviz finishes an abandoned layout. The scene, deleted after
 // this object's members, must not report its items' deselection to a half-destroyed view.
-GraphView::~GraphView() { disconnect(scene(), nullptr, this, nullptr); }
+GraphView::~GraphView() {
+    disconnect(scene(), nullptr, this, nullptr);
+}
 
 void GraphView::setModule(std::shared_ptr<const ir::Module> module, int budget) {
     GraphModel model;
@@ -93,6 +99,8 @@ void GraphView::setModule(std::shared_ptr<const ir::Module> module, int budget) 
 void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel model, int budget) {
     module_ = std::move(module);
     model_ = std::move(model);
+    model_.setOptions(inlineChoice_.value_or(model_.inlineInputs()),
+                      stateChoice_.value_or(model_.stateHidden()));
     model_.expandWithin(budget);
     matches_.clear();
     marks_.clear();
@@ -121,8 +129,14 @@ void GraphView::showMessage(const QString& text) {
 
 void GraphView::requestLayout() {
     const std::uint64_t gen = ++generation_;
-    DotScene dot = model_.makeDot();
-    progressLabel_->setText(tr("Laying out %1 items…").arg(dot.items.size()));
+    LayoutPlan plan = makePlan(model_, [this](VisibleRef ref, const GroupPorts& ports) {
+        return boxSizeFor(model_, ref, ports);
+    });
+    std::size_t drawnCount = 0;
+    for (const PlanGroup& g : plan.groups) {
+        drawnCount += g.items.size();
+    }
+    progressLabel_->setText(tr("Laying out %1 items…").arg(drawnCount));
     progress_->adjustSize();
     progress_->show();
     placeOverlays();
@@ -140,20 +154,45 @@ void GraphView::requestLayout() {
         applyLayout(gen, outcome);
     });
     latest_->store(gen);
-    watcher->setFuture(QtConcurrent::run([dot = std::move(dot), gen, latest = latest_]() mutable {
-        LayoutOutcome out;
-        if (latest->load() != gen) {
-            out.error = QStringLiteral("superseded");  // a newer request came before it started
+    watcher->setFuture(QtConcurrent::run(
+        [plan = std::move(plan), gen, latest = latest_, cache = cache_]() mutable {
+            LayoutOutcome out;
+            auto superseded = [&] { return latest->load() != gen; };
+            if (superseded()) {
+                out.error = QStringLiteral("superseded");  // a newer request came before it started
+                return out;
+            }
+            try {
+                const std::size_t misses = cache->misses();
+                const std::size_t hits = cache->hits();
+                out.geometry = layOutPlan(plan, *cache, superseded);
+                out.dotLayouts = static_cast<int>(cache->misses() - misses);
+                out.cached = static_cast<int>(cache->hits() - hits);
+                if (superseded()) {
+                    out.error = QStringLiteral("superseded");
+                }
+            } catch (const std::exception& e) {
+                out.error = QString::fromUtf8(e.what());
+            }
+            out.plan = std::move(plan);
             return out;
-        }
-        try {
-            out.layout = layout::layoutDot(dot.dot);
-        } catch (const std::exception& e) {
-            out.error = QString::fromUtf8(e.what());
-        }
-        out.dot = std::move(dot);
-        return out;
-    }));
+        }));
+}
+
+void GraphView::setInlineInputs(bool on) {
+    inlineChoice_ = on;
+    if (module_ != nullptr && on != model_.inlineInputs()) {
+        model_.setOptions(on, model_.stateHidden());
+        requestLayout();
+    }
+}
+
+void GraphView::setStateHidden(bool on) {
+    stateChoice_ = on;
+    if (module_ != nullptr && on != model_.stateHidden()) {
+        model_.setOptions(model_.inlineInputs(), on);
+        requestLayout();
+    }
 }
 
 void GraphView::cancelLayout() {
@@ -176,9 +215,11 @@ void GraphView::applyLayout(std::uint64_t, LayoutOutcome& outcome) {
         return;
     }
     error_.clear();
-    dot_ = std::move(outcome.dot);
+    plan_ = std::move(outcome.plan);
+    lastDotLayouts_ = outcome.dotLayouts;
+    lastCachedLayouts_ = outcome.cached;
     selecting_ = true;
-    items_ = populateScene(*scene(), model_, dot_, outcome.layout);
+    items_ = populateScene(*scene(), model_, plan_, outcome.geometry);
     selecting_ = false;
     itemByRef_.clear();
     for (NodeItem* item : items_) {
@@ -189,7 +230,7 @@ void GraphView::applyLayout(std::uint64_t, LayoutOutcome& outcome) {
     refreshHighlights();
     if (fitPending_) {
         fitPending_ = false;
-        fitToView();
+        openAtReadableScale();
     }
     if (pendingGroup_) {
         const int g = *pendingGroup_;
@@ -241,6 +282,17 @@ void GraphView::setGroupExpanded(int group, bool expanded) {
     requestLayout();
 }
 
+void GraphView::openGroup(int group) {
+    if (group < 0 || group >= static_cast<int>(model_.groups().size())) {
+        return;
+    }
+    for (int g = group; g >= 0; g = model_.group(g).parent) {
+        model_.setExpanded(g, true);
+    }
+    pendingGroup_ = group;
+    requestLayout();
+}
+
 void GraphView::toggleGroup(int group) {
     if (group >= 0 && group < static_cast<int>(model_.groups().size())) {
         setGroupExpanded(group, !model_.group(group).expanded);
@@ -280,8 +332,9 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
                 }
                 menu.addSeparator();
             }
-            const int g = node->isGroup() ? node->ref().index
-                                          : model_.nodes()[static_cast<std::size_t>(node->ref().index)].group;
+            const int g = node->isGroup()
+                              ? node->ref().index
+                              : model_.nodes()[static_cast<std::size_t>(node->ref().index)].group;
             if (node->isGroup()) {
                 menu.addAction(tr("Expand %1").arg(model_.group(g).title), this,
                                [this, g] { setGroupExpanded(g, true); });
@@ -302,6 +355,14 @@ void GraphView::contextMenuEvent(QContextMenuEvent* e) {
         menu.addSeparator();
     }
     menu.addAction(tr("Fit"), QKeySequence(Qt::CTRL | Qt::Key_0), this, &GraphView::fitToView);
+    QAction* inl = menu.addAction(tr("Weights and constants inside their user's box"));
+    inl->setCheckable(true);
+    inl->setChecked(inlineInputs());
+    connect(inl, &QAction::toggled, this, &GraphView::setInlineInputs);
+    QAction* state = menu.addAction(tr("Hide state plumbing (monads, UpdateState, Load, Depend)"));
+    state->setCheckable(true);
+    state->setChecked(stateHidden());
+    connect(state, &QAction::toggled, this, &GraphView::setStateHidden);
     menu.exec(e->globalPos());
 }
 
@@ -320,7 +381,9 @@ void GraphView::onSelectionChanged() {
     }
 }
 
-void GraphView::selectNode(const ir::Node* node) { selectNodes({node}); }
+void GraphView::selectNode(const ir::Node* node) {
+    selectNodes({node});
+}
 
 void GraphView::selectNodes(const std::vector<const ir::Node*>& nodes) {
     std::vector<int> indices;
@@ -376,8 +439,8 @@ void GraphView::focusNode(const ir::Node* node) {
 int GraphView::setSearch(const QString& pattern) {
     matches_.clear();
     current_ = -1;
-    const QRegularExpression re(pattern, QRegularExpression::CaseInsensitiveOption |
-                                              QRegularExpression::MultilineOption);
+    const QRegularExpression re(
+        pattern, QRegularExpression::CaseInsensitiveOption | QRegularExpression::MultilineOption);
     if (!re.isValid()) {
         refreshHighlights();
         return -1;
@@ -414,8 +477,9 @@ void GraphView::setNodeMarks(std::vector<NodeMark> marks) {
 }
 
 NodeMark GraphView::markOf(int node) const {
-    return node >= 0 && node < static_cast<int>(marks_.size()) ? marks_[static_cast<std::size_t>(node)]
-                                                                : NodeMark::None;
+    return node >= 0 && node < static_cast<int>(marks_.size())
+               ? marks_[static_cast<std::size_t>(node)]
+               : NodeMark::None;
 }
 
 void GraphView::refreshHighlights() {
@@ -430,7 +494,8 @@ void GraphView::refreshHighlights() {
         if (marks_[k] == NodeMark::None) {
             continue;
         }
-        if (NodeItem* item = itemFor(static_cast<int>(k)); item != nullptr && item->mark() < marks_[k]) {
+        if (NodeItem* item = itemFor(static_cast<int>(k));
+            item != nullptr && item->mark() < marks_[k]) {
             item->setMark(marks_[k]);
         }
     }
@@ -500,10 +565,54 @@ void GraphView::fitToView() {
     updateMinimap();
 }
 
+// Fitted when fitting keeps labels readable; otherwise 1:1 on the pending selection, or on
+// the output of the entry graph (the last graph's when there is no entry), its top in view.
+void GraphView::openAtReadableScale() {
+    const QRectF r = scene()->sceneRect();
+    if (r.isEmpty()) {
+        return;
+    }
+    const double fit = std::min(viewport()->width() / r.width(), viewport()->height() / r.height());
+    if (fit >= kReadableScale || items_.empty()) {
+        fitToView();
+        return;
+    }
+    resetTransform();
+    if (!pendingSelect_.empty()) {
+        updateMinimap();
+        return;  // selectModelNodes centres on it
+    }
+    NodeItem* target = nullptr;
+    if (module_ != nullptr) {
+        const ir::FuncGraph* entry = module_->entry();
+        if (entry != nullptr && entry->output() != nullptr) {
+            // The Return's box: the user of the output.
+            for (int k = 0; k < static_cast<int>(model_.nodes().size()) && target == nullptr; ++k) {
+                const auto* c =
+                    ir::nodeCast<ir::CNode>(model_.nodes()[static_cast<std::size_t>(k)].node);
+                if (c != nullptr && c->graph() == entry && c->isPrimitive("Return")) {
+                    target = itemFor(k);
+                }
+            }
+            if (target == nullptr) {
+                target = itemFor(model_.indexOf(entry->output()));
+            }
+        }
+    }
+    if (target == nullptr) {
+        target = items_.back();
+    }
+    // The output low in the window, what leads to it above.
+    const QRectF box = target->sceneBoundingRect();
+    centerOn(QPointF(box.center().x(), box.bottom() - viewport()->height() * 0.35));
+    updateMinimap();
+}
+
 // The minimap shows only when part of the graph is out of view.
 void GraphView::updateMinimap() {
     const QRectF visible = mapToScene(viewport()->rect()).boundingRect();
-    const bool needed = !items_.empty() && !visible.contains(scene()->sceneRect().adjusted(15, 15, -15, -15));
+    const bool needed =
+        !items_.empty() && !visible.contains(scene()->sceneRect().adjusted(15, 15, -15, -15));
     if (needed != minimap_->isVisible()) {
         minimap_->setVisible(needed);
         if (needed) {

@@ -17,6 +17,7 @@
 #include <optional>
 #include <vector>
 
+#include "graph_layout.h"
 #include "graph_model.h"
 #include "graph_scene.h"
 #include "ir/node.h"
@@ -57,9 +58,24 @@ public:
     GraphMinimap* minimap() const { return minimap_; }
     QString layoutError() const { return error_; }
 
+    // Display options (graph_model.h), kept for the next module: weights and constants as
+    // rows of their user's box, and state plumbing hidden (otherwise dimmed). Re-lays out.
+    void setInlineInputs(bool on);
+    void setStateHidden(bool on);
+    bool inlineInputs() const { return model_.inlineInputs(); }
+    bool stateHidden() const { return model_.stateHidden(); }
+    // Groups laid out by dot in the last layout, and how many of them came from the cache.
+    int lastDotLayouts() const { return lastDotLayouts_; }
+    int lastCachedLayouts() const { return lastCachedLayouts_; }
+    // The scale the first view of a module opens at: fitted when that is readable
+    // (kReadableScale), else 1:1 on the selected node or the entry graph's output.
+    static constexpr double kReadableScale = 0.8;
+
     // Re-lays out with groups expanded breadth-first within `budget` (0: all collapsed).
     void expandWithin(int budget);
     void setGroupExpanded(int group, bool expanded);
+    // Expands `group` and every group around it, and centres on it.
+    void openGroup(int group);
     void toggleGroup(int group);
     void zoomBy(double factor);
     void fitToView();
@@ -125,15 +141,22 @@ private:
     void refreshHighlights();
     void placeOverlays();
     void updateMinimap();
+    void openAtReadableScale();
 
     std::shared_ptr<const ir::Module> module_;
     GraphModel model_;
-    DotScene dot_;
+    LayoutPlan plan_;
+    std::shared_ptr<LayoutCache> cache_ = std::make_shared<LayoutCache>();
+    int lastDotLayouts_ = 0;
+    int lastCachedLayouts_ = 0;
+    std::optional<bool> inlineChoice_;  // the user's choices, applied to the next modules
+    std::optional<bool> stateChoice_;
     std::vector<NodeItem*> items_;
     std::uint64_t generation_ = 0;
     // The newest request, read by layout tasks: one superseded before it starts skips dot.
-    std::shared_ptr<std::atomic<std::uint64_t>> latest_ = std::make_shared<std::atomic<std::uint64_t>>(0);
-    int running_ = 0;       // layout threads not finished (abandoned ones included)
+    std::shared_ptr<std::atomic<std::uint64_t>> latest_ =
+        std::make_shared<std::atomic<std::uint64_t>>(0);
+    int running_ = 0;        // layout threads not finished (abandoned ones included)
     bool awaiting_ = false;  // the newest layout request has not been applied
     std::vector<int> pendingSelect_;
     std::optional<int> pendingGroup_;

@@ -23,6 +23,7 @@
 #include <QStatusBar>
 #include <QRegularExpression>
 #include <QShortcut>
+#include <QSignalBlocker>
 #include <QTabWidget>
 #include <QToolBar>
 #include <QLineEdit>
@@ -674,6 +675,20 @@ QWidget* MainWindow::buildGraphPanel(QWidget* parent) {
         ->setToolTip(tr("Show every graph as one box (double-click a box to expand it)"));
     bar->addAction(tr("Overview"), this, [this] { graphView_->expandWithin(kDefaultNodeBudget); })
         ->setToolTip(tr("Expand groups breadth-first up to %1 drawn items").arg(kDefaultNodeBudget));
+    QAction* inlineInputs = bar->addAction(tr("Weights inside"));
+    inlineInputs->setObjectName(QStringLiteral("graphInlineInputs"));
+    inlineInputs->setCheckable(true);
+    inlineInputs->setChecked(true);
+    inlineInputs->setToolTip(tr("Draw weights and constants inside the box of the op using them "
+                                "(off: as nodes of their own)"));
+    connect(inlineInputs, &QAction::toggled, this, [this](bool on) { graphView_->setInlineInputs(on); });
+    QAction* hideState = bar->addAction(tr("Hide state"));
+    hideState->setObjectName(QStringLiteral("graphHideState"));
+    hideState->setCheckable(true);
+    hideState->setToolTip(tr("Hide state plumbing: monads, UpdateState, Load and Depend's ordering "
+                             "(off: dimmed). Graphs of more than %1 CNodes open with it hidden")
+                              .arg(kHideStateAbove));
+    connect(hideState, &QAction::toggled, this, [this](bool on) { graphView_->setStateHidden(on); });
     bar->addSeparator();
     // Legend of the node styles.
     QString legend;
@@ -705,6 +720,13 @@ QWidget* MainWindow::buildGraphPanel(QWidget* parent) {
     });
     connect(search_, &QLineEdit::textChanged, this, &MainWindow::runSearch);
     graphView_ = new GraphView(panel);
+    // The toggles follow the view: a big module opens with state hidden, a search may show it.
+    connect(graphView_, &GraphView::layoutFinished, hideState, [this, hideState, inlineInputs] {
+        const QSignalBlocker b1(hideState);
+        const QSignalBlocker b2(inlineInputs);
+        hideState->setChecked(graphView_->stateHidden());
+        inlineInputs->setChecked(graphView_->inlineInputs());
+    });
     graphView_->setObjectName(QStringLiteral("graphView"));
     graphView_->showMessage(tr("Open an .ir file to see its graph."));
     column->addWidget(bar);
