@@ -84,6 +84,26 @@ private slots:
         QCOMPARE(r.session->compiles.size(), std::size_t(1));
     }
 
+    // Loops on tensor conditions nested in each other (the inner loop's exit continues the
+    // outer body): type inference reaches the fixed point of both recursions.
+    void nestedWhileLoopsOnTensorConditions() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x, n):\n"
+                                "        i = Tensor(0, ms.int32)\n"
+                                "        while i < n:\n"
+                                "            j = Tensor(0, ms.int32)\n"
+                                "            while j < i:\n"
+                                "                x = x + j\n"
+                                "                j = j + 1\n"
+                                "            i = i + 1\n"
+                                "        return x\n"
+                                "print(Net()(Tensor([0.5]), Tensor(4, ms.int32)))\n");
+        // i = 1: + 0; i = 2: + 0 + 1; i = 3: + 0 + 1 + 2.
+        EXPECT_OUTPUT(r, "[4.5]\n");
+    }
+
     void whileOnPythonIntsWithAssign() {
         // The seed's ForwardNet without the gradient.
         const Run r = runScript(
