@@ -104,6 +104,27 @@ private slots:
         EXPECT_OUTPUT(r, "[4.5]\n");
     }
 
+    // A loop variable (an integer scalar tensor) inside a tuple index reads (StridedSlice,
+    // then Gather on its axis) and writes (a run-time mask and Select) in graph mode.
+    void tensorItemsInTupleIndices() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, idx, end, x):\n"
+                                "        out = x * 0\n"
+                                "        while idx < end:\n"
+                                "            part = x[idx, :, 1]\n"
+                                "            x[idx, :, 0:1] = part.max()\n"
+                                "            out = out + x\n"
+                                "            idx = idx + 1\n"
+                                "        return out, x[..., end - 1, 0]\n"
+                                "x = Tensor(np.arange(8).reshape(2, 2, 2).astype(np.float32))\n"
+                                "out, last = Net()(Tensor(0, ms.int32), Tensor(2, ms.int32), x)\n"
+                                "print(out.asnumpy().tolist(), last.asnumpy().tolist())\n");
+        // idx 0: x[0] = [[3, 1], [3, 3]]; idx 1: x[1] = [[7, 5], [7, 7]]; out sums both.
+        EXPECT_OUTPUT(r, "[[[6.0, 2.0], [6.0, 6.0]], [[11.0, 10.0], [13.0, 14.0]]] [3.0, 7.0]\n");
+    }
+
     void whileOnPythonIntsWithAssign() {
         // The seed's ForwardNet without the gradient.
         const Run r = runScript(
