@@ -4,6 +4,8 @@
 // test_autodiff_scripts.cpp.
 #include <QtTest>
 
+#include <algorithm>
+#include <numeric>
 #include <string>
 
 #include "autodiff_fixture.h"
@@ -433,8 +435,10 @@ subgraph @f(%para2_a) {
         QVERIFY2(r.out.find("net.py:18") != std::string::npos, r.out.c_str());
     }
 
-    // A while loop on a tensor condition inside the differentiated function.
-    void whileOnTensorConditionIsAnError() {
+    // A while loop on a tensor condition inside the differentiated function: the loop's
+    // recursive graphs are not copied but called through their fprop graphs (▸ of the
+    // header, which calls itself through the body's), whose bprops run the loop backwards.
+    void whileOnTensorConditionGoesThroughRecursiveFprop() {
         const Run r = runScript(std::string(kHeader) +
                                 "class Net(nn.Cell):\n"
                                 "    def construct(self, x):\n"
@@ -449,12 +453,27 @@ subgraph @f(%para2_a) {
                                 "    def construct(self, x):\n"
                                 "        return self.grad(self.net)(x)\n"
                                 "print(G(Net())(Tensor([1.0, 2.0])))\n");
-        QCOMPARE(r.result.status, interp::RunResult::Status::Exception);
-        QVERIFY2(
-            r.out.find(
-                "while loop on a tensor condition is not supported yet (the loop at line 9)") !=
-                std::string::npos,
-            r.out.c_str());
+        // [1, 2] -> [2, 4] -> [4, 8]: two doublings.
+        EXPECT_OUTPUT(r, "[4. 4.]\n");
+        const session::PassSnapshot* snap = r.session->compiles.at(0).find("meta_fg_expand");
+        QVERIFY(snap != nullptr);
+        const auto m = snap->module();
+        QCOMPARE(QString::fromStdString(m->verify()), QString());
+        QCOMPARE(countPrim(*m, "GradOperation"), std::size_t(0));
+        std::vector<std::string> fprops;
+        for (ir::FuncGraph* g : m->reachableGraphs()) {
+            if (g->name().rfind("\u25b8", 0) == 0) {
+                fprops.push_back(g->name());
+            }
+        }
+        // The header's fprop graph (once, shared by the first call and the body's call).
+        const auto header = std::count_if(fprops.begin(), fprops.end(), [](const std::string& n) {
+            return n.rfind("\u25b8\u21b5", 0) == 0;
+        });
+        QVERIFY2(header == 1,
+                 std::accumulate(fprops.begin(), fprops.end(), std::string(),
+                                 [](std::string a, const std::string& b) { return a + b + " "; })
+                     .c_str());
     }
 };
 

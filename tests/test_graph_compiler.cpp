@@ -84,6 +84,47 @@ private slots:
         QCOMPARE(r.session->compiles.size(), std::size_t(1));
     }
 
+    // Loops on tensor conditions nested in each other (the inner loop's exit continues the
+    // outer body): type inference reaches the fixed point of both recursions.
+    void nestedWhileLoopsOnTensorConditions() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, x, n):\n"
+                                "        i = Tensor(0, ms.int32)\n"
+                                "        while i < n:\n"
+                                "            j = Tensor(0, ms.int32)\n"
+                                "            while j < i:\n"
+                                "                x = x + j\n"
+                                "                j = j + 1\n"
+                                "            i = i + 1\n"
+                                "        return x\n"
+                                "print(Net()(Tensor([0.5]), Tensor(4, ms.int32)))\n");
+        // i = 1: + 0; i = 2: + 0 + 1; i = 3: + 0 + 1 + 2.
+        EXPECT_OUTPUT(r, "[4.5]\n");
+    }
+
+    // A loop variable (an integer scalar tensor) inside a tuple index reads (StridedSlice,
+    // then Gather on its axis) and writes (a run-time mask and Select) in graph mode.
+    void tensorItemsInTupleIndices() {
+        const Run r = runScript(std::string(kHeader) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, idx, end, x):\n"
+                                "        out = x * 0\n"
+                                "        while idx < end:\n"
+                                "            part = x[idx, :, 1]\n"
+                                "            x[idx, :, 0:1] = part.max()\n"
+                                "            out = out + x\n"
+                                "            idx = idx + 1\n"
+                                "        return out, x[..., end - 1, 0]\n"
+                                "x = Tensor(np.arange(8).reshape(2, 2, 2).astype(np.float32))\n"
+                                "out, last = Net()(Tensor(0, ms.int32), Tensor(2, ms.int32), x)\n"
+                                "print(out.asnumpy().tolist(), last.asnumpy().tolist())\n");
+        // idx 0: x[0] = [[3, 1], [3, 3]]; idx 1: x[1] = [[7, 5], [7, 7]]; out sums both.
+        EXPECT_OUTPUT(r, "[[[6.0, 2.0], [6.0, 6.0]], [[11.0, 10.0], [13.0, 14.0]]] [3.0, 7.0]\n");
+    }
+
     void whileOnPythonIntsWithAssign() {
         // The seed's ForwardNet without the gradient.
         const Run r = runScript(

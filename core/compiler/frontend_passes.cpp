@@ -23,6 +23,9 @@ struct Target {
 Target findTarget(interp::Interpreter& I, const GraphCall& call) {
     Target t;
     const interp::Value& v = call.target;
+    if (modules::gradOf(v) != nullptr) {
+        return t;  // a grad function called from Python: parse builds `after_grad`
+    }
     if (auto* f = v.as<interp::FunctionObject>()) {
         t.fn = f;
         // A @jit method: its arguments start with an instance of the defining class.
@@ -73,6 +76,10 @@ public:
 
     bool run(ir::Module& m, passes::PassContext&) override {
         Target t = findTarget(s_->I, s_->call);
+        if (t.fn == nullptr) {
+            buildGradCall(m);
+            return true;
+        }
         FunctionSpec spec;
         spec.fn = t.fn;
         spec.self = t.self;
@@ -92,6 +99,33 @@ public:
     }
 
 private:
+    // A grad function called from Python, as MindSpore's ms_function wrapper of it:
+    // `after_grad(args0, args1, ...)` returning the grad function's call on them;
+    // symbol_resolve lowers that call as in construct.
+    void buildGradCall(ir::Module& m) {
+        s_->inputs.clear();
+        s_->weights.clear();
+        s_->fnGraphs.clear();
+        s_->signatures.clear();
+        s_->weightParams.clear();
+        if (!s_->call.args.kw.empty()) {
+            throw passes::CompileError("TypeError", "irscope: keyword arguments are not supported yet when calling a "
+                                                    "grad function.");
+        }
+        s_->countGraph();
+        ir::FuncGraph* g = m.addGraph(s_->uniqueGraphName("after_grad"));
+        m.setEntry(g);
+        std::vector<ir::Node*> call{m.addValue(
+            g, s_->hostValue({HostEntry::Kind::Object, s_->call.target, "Default"}, "grad_fn"))};
+        for (std::size_t i = 0; i < s_->call.args.pos.size(); ++i) {
+            call.push_back(m.addParameter(g, "args" + std::to_string(i)));
+            s_->inputs.push_back(s_->call.args.pos[i]);
+        }
+        ir::CNode* c = m.addCNode(g, call);
+        c->debug().scope = "Default";
+        m.setOutput(g, c);
+    }
+
     std::shared_ptr<FrontendState> s_;
 };
 

@@ -7,6 +7,7 @@
 #include "compiler/compiled_graph.h"
 #include "compiler/frontend_state.h"
 #include "compiler/graph_compiler_host.h"
+#include "frontend/modules/ms_objects.h"
 #include "ir/module.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
@@ -59,7 +60,7 @@ std::string functionName(Interpreter& I, const Value& target) {
         return f->name;
     }
     (void)I;
-    return "construct";
+    return modules::gradOf(target) != nullptr ? "after_grad" : "construct";
 }
 
 }  // namespace
@@ -180,9 +181,10 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     });
     const passes::PipelineResult result = session::runRecorded(pm, *module, pctx, record, serial_);
     // A compile that failed before parse made the entry still gets the name it would have.
-    record.graphName = module->entry() != nullptr            ? module->entry()->name()
-                       : target.is<interp::FunctionObject>() ? function
-                                                             : I.typeName(target) + "_" + function;
+    record.graphName = module->entry() != nullptr ? module->entry()->name()
+                       : target.is<interp::FunctionObject>() || modules::gradOf(target) != nullptr
+                           ? function
+                           : I.typeName(target) + "_" + function;
     session_->compiles.push_back(record);
 
     if (result.status == passes::PipelineStatus::Cancelled) {

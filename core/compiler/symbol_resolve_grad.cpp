@@ -6,6 +6,8 @@
 // as attributes, the differentiated function as input 1 and the weights (a MakeTuple of the
 // entry's weight parameters, or one of them) as input 2. Calling the result differentiates;
 // type_inference infers that call and meta_fg_expand expands it (passes/README.md).
+#include <algorithm>
+
 #include "compiler/symbol_resolve_impl.h"
 #include "frontend/modules/ms_objects.h"
 #include "passes/meta_ops.h"
@@ -29,10 +31,22 @@ Node* Resolver::gradWeights(const HostVal& h, ir::FuncGraph* g, const Node* at) 
     if (h.v.isNone() || h.v.isNull()) {
         return nullptr;
     }
-    if (modules::holderOf(h.v) != nullptr && I.typeName(h.v) == "ParameterTuple") {
+    const bool parameterTuple =
+        modules::holderOf(h.v) != nullptr && I.typeName(h.v) == "ParameterTuple";
+    // A list or tuple of Parameters (`net.trainable_params()`) names the weights as a
+    // ParameterTuple does.
+    bool parameterList = false;
+    if (h.v.is<interp::ListObject>() || h.v.is<interp::TupleObject>()) {
+        const std::vector<interp::Value> elems = I.toVector(h.v);
+        parameterList = !elems.empty() &&
+                        std::all_of(elems.begin(), elems.end(),
+                                    [](const interp::Value& e) { return modules::isParameter(e); });
+    }
+    if (parameterTuple || parameterList) {
         std::vector<Node*> items{
             constant(g, Value::primitive(std::string(passes::meta::kMakeTuple)))};
-        for (const interp::Value& p : modules::holderOf(h.v)->items) {
+        for (const interp::Value& p :
+             parameterTuple ? modules::holderOf(h.v)->items : I.toVector(h.v)) {
             if (!modules::isParameter(p)) {
                 fail("TypeError",
                      "irscope: a ParameterTuple differentiated in graph mode must hold "

@@ -18,48 +18,6 @@ std::string lineOf(const Node* n) {
     return t.empty() || t.back().line == 0 ? std::string("?") : std::to_string(t.back().line);
 }
 
-// The graphs a Switch's branches name (Partial(@g, ...) or @g).
-std::vector<FuncGraph*> branchGraphs(const CNode* sw) {
-    std::vector<FuncGraph*> out;
-    for (std::size_t i = 2; i < sw->size(); ++i) {
-        const Node* b = sw->input(i);
-        if (const auto* p = ir::nodeCast<CNode>(b);
-            p && p->isPrimitive("Partial") && p->size() > 1) {
-            b = p->input(1);
-        }
-        if (const auto* v = ir::nodeCast<ir::ValueNode>(b);
-            v && v->value()->kind == ir::Value::Kind::Graph) {
-            out.push_back(v->value()->graph);
-        }
-    }
-    return out;
-}
-
-// Whether `from` reaches `to` through the graphs its nodes name (calls, Partials, Switches).
-bool reaches(FuncGraph* from, const FuncGraph* to) {
-    std::vector<FuncGraph*> work{from};
-    std::unordered_set<FuncGraph*> seen{from};
-    while (!work.empty()) {
-        FuncGraph* g = work.back();
-        work.pop_back();
-        for (const CNode* c : g->topoOrder()) {
-            for (const Node* in : c->inputs()) {
-                const auto* v = ir::nodeCast<ir::ValueNode>(in);
-                if (v == nullptr || v->value()->kind != ir::Value::Kind::Graph) {
-                    continue;
-                }
-                if (v->value()->graph == to) {
-                    return true;
-                }
-                if (seen.insert(v->value()->graph).second) {
-                    work.push_back(v->value()->graph);
-                }
-            }
-        }
-    }
-    return false;
-}
-
 // g's body in a topological order that follows node ids among the nodes that are ready
 // (ids follow the source order), so the reverse sweep meets statements last-written first
 // and accumulates contributions in MindSpore's order.
@@ -101,6 +59,31 @@ std::vector<CNode*> sourceOrder(const FuncGraph* g) {
 }
 
 }  // namespace
+
+// Whether `from` reaches `to` through the graphs its nodes name (calls, Partials, Switches).
+bool reachesGraph(FuncGraph* from, const FuncGraph* to) {
+    std::vector<FuncGraph*> work{from};
+    std::unordered_set<FuncGraph*> seen{from};
+    while (!work.empty()) {
+        FuncGraph* g = work.back();
+        work.pop_back();
+        for (const CNode* c : g->topoOrder()) {
+            for (const Node* in : c->inputs()) {
+                const auto* v = ir::nodeCast<ir::ValueNode>(in);
+                if (v == nullptr || v->value()->kind != ir::Value::Kind::Graph) {
+                    continue;
+                }
+                if (v->value()->graph == to) {
+                    return true;
+                }
+                if (seen.insert(v->value()->graph).second) {
+                    work.push_back(v->value()->graph);
+                }
+            }
+        }
+    }
+    return false;
+}
 
 Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
                            std::vector<FuncGraph*>& stack) {
@@ -144,14 +127,6 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
                               "value is not supported yet (line " +
                                   lineOf(c) + ").");
             }
-            for (FuncGraph* b : branchGraphs(callee)) {
-                if (reaches(b, g)) {
-                    throw errorAt(callee, "RuntimeError",
-                                  "irscope: automatic differentiation of a while loop on a tensor "
-                                  "condition is not supported yet (the loop at line " +
-                                      lineOf(callee) + ").");
-                }
-            }
             // if/else on a tensor: Switch(cond, Partial(@✓g, ...), Partial(@✗g, ...))(args).
             std::vector<Callee> branches;
             for (std::size_t b = 2; b < 4; ++b) {
@@ -184,9 +159,15 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             in.push_back(mapped(c->input(i)));
         }
         if (FuncGraph* callee = c->calledGraph()) {
-            // A no_inline graph (lazy inline's CR_ graphs) stays a call, of its fprop graph.
-            map[c] = callee->flag("no_inline") ? callThroughFprop(c, {Callee{callee, in}}, nullptr)
-                                               : copyGraph(callee, in, stack);
+            // A recursive graph (a while loop's header) is called through its fprop graph; a
+            // no_inline graph (lazy inline's CR_ graphs) stays a call, of its fprop graph.
+            if (isRecursive(callee)) {
+                map[c] = callRecursive(c, callee, in);
+            } else {
+                map[c] = callee->flag("no_inline")
+                             ? callThroughFprop(c, {Callee{callee, in}}, nullptr)
+                             : copyGraph(callee, in, stack);
+            }
             continue;
         }
         std::vector<Node*> nodes{mapped(c->input(0)).node};

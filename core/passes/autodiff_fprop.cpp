@@ -21,8 +21,30 @@ using ir::Value;
 
 namespace {
 
+// The abstract of a value's gradient: a tensor's (a Ref's tensor), per element of a tuple.
 AbstractPtr gradAbs(const AbstractPtr& a) {
+    if (a->kind == Abstract::Kind::Tuple) {
+        std::vector<AbstractPtr> elems;
+        for (const AbstractPtr& e : a->elements) {
+            elems.push_back(gradAbs(e));
+        }
+        return Abstract::tuple(std::move(elems));
+    }
+    if (a->kind == Abstract::Kind::Scalar) {
+        return a;
+    }
     return Abstract::tensor(a->dtype, a->shape);
+}
+
+// Whether a parameter of a recursive graph gets a gradient: a tensor, or a tuple holding one.
+bool differentiable(const AbstractPtr& a) {
+    if (!a) {
+        return false;
+    }
+    if (a->kind == Abstract::Kind::Tuple) {
+        return std::any_of(a->elements.begin(), a->elements.end(), differentiable);
+    }
+    return ops::isTensorAbs(a);
 }
 
 }  // namespace
@@ -67,16 +89,95 @@ Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& cal
         Node* sw = node({primValue("Switch"), cond->node, fns[0], fns[1]}, Abstract::func());
         tuple = node({sw}, tupleAbs);
     }
-    CNode* value = node({primValue("TupleGetItem"), tuple, constantIn(fwd_, Value::integer(0))},
-                        c->abstract());
+    return recordFpropCall(c, tuple, std::move(wrt));
+}
+
+Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped> wrt) {
+    CNode* value = m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("TupleGetItem")), tuple,
+                                      constantIn(fwd_, Value::integer(0))});
+    value->setAbstract(c->abstract());
+    value->debug().scope = c->debug().scope;
+    value->debug().trace = c->debug().trace;
+    created_.push_back(value);
     copies_.push_back(value);
     std::vector<Mapped> in = wrt;
     for (Node* w : weights_) {
         in.push_back({w, w});
     }
     copyInputs_[value] = std::move(in);
-    fpropCalls_[value] = FpropCall{tuple, wrt};
+    fpropCalls_[value] = FpropCall{tuple, std::move(wrt)};
     return {value, value};
+}
+
+bool Expander::isRecursive(const FuncGraph* g) {
+    auto [it, fresh] = state_->recursive.try_emplace(g, false);
+    if (fresh) {
+        it->second = reachesGraph(const_cast<FuncGraph*>(g), g);
+    }
+    return it->second;
+}
+
+Mapped Expander::callRecursive(const CNode* c, FuncGraph* g, const std::vector<Mapped>& in) {
+    const RecursiveFprop fp = recursiveFprop(c, g);
+    std::vector<Node*> ins{constantIn(fwd_, Value::graphRef(fp.fprop))};
+    for (const Mapped& x : in) {
+        ins.push_back(x.node);
+    }
+    CNode* tuple = m_.addCNode(fwd_, ins);
+    tuple->setAbstract(Abstract::tuple({c->abstract(), Abstract::func()}));
+    tuple->debug().scope = c->debug().scope;
+    tuple->debug().trace = c->debug().trace;
+    created_.push_back(tuple);
+    std::vector<Mapped> wrt;
+    for (std::size_t i : fp.gradParams) {
+        wrt.push_back(in.at(i));
+    }
+    return recordFpropCall(c, tuple, std::move(wrt));
+}
+
+const RecursiveFprop& Expander::recursiveFprop(const CNode* c, FuncGraph* g) {
+    if (auto it = state_->fprops.find(g); it != state_->fprops.end()) {
+        return it->second;
+    }
+    FuncGraph* fp = m_.addGraph(opt::uniqueGraphName(m_, "\u25b8" + g->name()));
+    FuncGraph* bp = m_.addGraph(opt::uniqueGraphName(m_, "\u25c2" + g->name()));
+    fp->debug() = g->debug();
+    bp->debug() = g->debug();
+    RecursiveFprop& rf = state_->fprops[g];  // std::map: stays valid while others are added
+    rf.fprop = fp;
+    Expander sub(*this, c, fp, bp);
+    GradLayout layout;
+    for (std::size_t i = 0; i < g->parameters().size(); ++i) {
+        const ir::Parameter* p = g->parameters()[i];
+        ir::Parameter* q = m_.addParameter(fp, p->name());
+        q->setAbstract(p->abstract());
+        sub.targetParams_.push_back({q, q});
+        if (differentiable(p->abstract())) {
+            layout.inputs.push_back(i);
+            rf.gradParams.push_back(i);
+        }
+    }
+    std::vector<FuncGraph*> stack;
+    sub.out_ = sub.copyGraph(g, sub.targetParams_, stack);
+    sub.markActive(layout);
+    ir::Parameter* dout = m_.addParameter(bp, "dout");
+    dout->setAbstract(g->output()->abstract());
+    sub.sweep(Grad::of(dout));
+    std::vector<Node*> outs;
+    for (std::size_t i : rf.gradParams) {
+        const Mapped& p = sub.targetParams_[i];
+        auto it = sub.grads_.find(p.key);
+        outs.push_back(it != sub.grads_.end() && !it->second.empty()
+                           ? sub.materialize(c, it->second, gradAbs(p.node->abstract()))
+                           : sub.zerosFor(c, gradAbs(p.node->abstract())));
+    }
+    for (Node* w : weights_) {
+        auto it = sub.grads_.find(w);
+        outs.push_back(it != sub.grads_.end() ? sub.materialize(c, it->second, w->abstract())
+                                              : sub.zerosFor(c, w->abstract()));
+    }
+    sub.closeFprop(fp, bp, dout, outs);
+    return rf;
 }
 
 FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
@@ -86,7 +187,7 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
     FuncGraph* bp = m_.addGraph(opt::uniqueGraphName(m_, "\u25c2" + g->name()));
     fp->debug() = g->debug();
     bp->debug() = g->debug();
-    Expander sub(m_, c, fp, bp, weights_);
+    Expander sub(*this, c, fp, bp);
     GradLayout layout;
     for (std::size_t i = 0; i < g->parameters().size(); ++i) {
         const ir::Parameter* p = g->parameters()[i];
@@ -130,7 +231,13 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
         outs.push_back(it != sub.grads_.end() ? sub.materialize(c, it->second, w->abstract())
                                               : sub.zerosFor(c, w->abstract()));
     }
-    Node* grads = sub.prim(c, "MakeTuple", outs);
+    sub.closeFprop(fp, bp, dout, outs);
+    return fp;
+}
+
+void Expander::closeFprop(FuncGraph* fp, FuncGraph* bp, ir::Parameter* dout,
+                          const std::vector<Node*>& outs) {
+    Node* grads = prim(site_, "MakeTuple", outs);
     m_.setOutput(bp, grads)->setAbstract(grads->abstract());
     // What the gradient reads of the forward becomes parameters of ◂g, bound by ▸g's Partial.
     std::vector<Node*> saved;
@@ -162,21 +269,20 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
     m_.replaceAllUses(dout, d);
     m_.eraseParameter(dout);
     // ▸g returns (out, Partial(@◂g, saved...)).
-    std::vector<Node*> partialIn{sub.constantIn(fp, Value::primitive("Partial")),
-                                 sub.constantIn(fp, Value::graphRef(bp))};
+    std::vector<Node*> partialIn{constantIn(fp, Value::primitive("Partial")),
+                                 constantIn(fp, Value::graphRef(bp))};
     partialIn.insert(partialIn.end(), saved.begin(), saved.end());
     CNode* partial = m_.addCNode(fp, partialIn);
     partial->setAbstract(Abstract::func());
-    CNode* tuple = m_.addCNode(
-        fp, {sub.constantIn(fp, Value::primitive("MakeTuple")), sub.out_.node, partial});
-    tuple->setAbstract(Abstract::tuple({sub.out_.node->abstract(), Abstract::func()}));
+    CNode* tuple =
+        m_.addCNode(fp, {constantIn(fp, Value::primitive("MakeTuple")), out_.node, partial});
+    tuple->setAbstract(Abstract::tuple({out_.node->abstract(), Abstract::func()}));
     for (CNode* n : {partial, tuple}) {
-        n->debug().scope = c->debug().scope;
-        n->debug().trace = c->debug().trace;
+        n->debug().scope = site_->debug().scope;
+        n->debug().trace = site_->debug().trace;
     }
     m_.setOutput(fp, tuple)->setAbstract(tuple->abstract());
-    sub.sweepDead();
-    return fp;
+    sweepDead();
 }
 
 void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dout) {

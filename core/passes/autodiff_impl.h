@@ -12,6 +12,8 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
+#include <memory>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -49,12 +51,36 @@ CompileError errorAt(const ir::Node* at, const std::string& pyType, const std::s
 // forward scope, then "Grad_<Prim>" when a primitive's bprop made it, as 2.x dumps show
 // (`Gradients/Default/network-Net/Grad_MatMul`).
 std::string gradientScope(const ir::Node* forward);
+// Whether `from` reaches `to` through the graphs its nodes name (calls, Partials, Switches).
+bool reachesGraph(ir::FuncGraph* from, const ir::FuncGraph* to);
+
+// A recursive graph (the ↵ header and ↻ body of a while loop on a tensor condition, a
+// recursive function) is not copied: it gets one fprop graph ▸g(g's parameters) returning
+// (out, Partial(@◂g, saved...)), where ◂g(saved..., dout) returns the gradients of g's
+// differentiable parameters (`gradParams`, in order) and then of the weights. ▸g calls
+// the fprop graphs of the recursive graphs it reaches, itself included, as MindSpore's J
+// of a recursive FuncGraph does.
+struct RecursiveFprop {
+    ir::FuncGraph* fprop = nullptr;
+    std::vector<std::size_t> gradParams;
+};
+
+// What the Expanders of one grad call share (the fprop graphs of recursive graphs).
+struct ExpansionState {
+    std::map<const ir::FuncGraph*, RecursiveFprop> fprops;
+    std::map<const ir::FuncGraph*, bool> recursive;
+};
 
 class Expander {
 public:
     // The expansion of a grad call: forward and gradient go into the call's graph.
     Expander(ir::Module& m, ir::CNode* call)
-        : m_(m), call_(call), site_(call), fwd_(call->graph()), bwd_(call->graph()) {}
+        : m_(m),
+          call_(call),
+          site_(call),
+          fwd_(call->graph()),
+          bwd_(call->graph()),
+          state_(std::make_shared<ExpansionState>()) {}
     // Expands the call and replaces it by the gradients.
     void run();
 
@@ -82,9 +108,13 @@ public:
 private:
     // A region differentiated inside an fprop graph: forward copies go to `fwd`, the
     // gradient to `bwd` (autodiff_fprop.cpp).
-    Expander(ir::Module& m, const ir::Node* site, ir::FuncGraph* fwd, ir::FuncGraph* bwd,
-             std::vector<ir::Node*> weights)
-        : m_(m), site_(site), fwd_(fwd), bwd_(bwd), weights_(std::move(weights)) {}
+    Expander(const Expander& parent, const ir::Node* site, ir::FuncGraph* fwd, ir::FuncGraph* bwd)
+        : m_(parent.m_),
+          site_(site),
+          fwd_(fwd),
+          bwd_(bwd),
+          weights_(parent.weights_),
+          state_(parent.state_) {}
 
     // autodiff_forward.cpp
     Mapped copyGraph(ir::FuncGraph* g, const std::vector<Mapped>& args,
@@ -107,6 +137,18 @@ private:
         ir::Node* tuple = nullptr;  // (out, bprop)
         std::vector<Mapped> wrt;
     };
+    // The forward value of a call returning (out, bprop) whose bprop gives the gradients of
+    // wrt then of the weights: recorded for the sweep.
+    Mapped recordFpropCall(const ir::CNode* c, ir::Node* tuple, std::vector<Mapped> wrt);
+    // A direct call of a recursive graph: a call of its fprop graph (made once per graph).
+    bool isRecursive(const ir::FuncGraph* g);
+    Mapped callRecursive(const ir::CNode* c, ir::FuncGraph* g, const std::vector<Mapped>& in);
+    const RecursiveFprop& recursiveFprop(const ir::CNode* c, ir::FuncGraph* g);
+    // Ends an fprop graph pair once the sweep ran in this (sub-)Expander: ◂g returns `outs`,
+    // what it reads of ▸g becomes its leading parameters bound by ▸g's Partial, and ▸g
+    // returns (out, Partial(@◂g, saved...)).
+    void closeFprop(ir::FuncGraph* fp, ir::FuncGraph* bp, ir::Parameter* dout,
+                    const std::vector<ir::Node*>& outs);
     void backpropCall(ir::CNode* value, const FpropCall& call, const Grad& dout);
     // autodiff_sweep.cpp
     void sweep(Grad sens);
@@ -137,6 +179,7 @@ private:
     Mapped out_;
     std::unordered_map<const ir::CNode*, FpropCall> fpropCalls_;  // by the forward value node
     bool sideEffects_ = false;
+    std::shared_ptr<ExpansionState> state_;
 };
 
 }  // namespace irscope::passes::autodiff

@@ -274,6 +274,8 @@ void Engine::inferSpec(Spec& s) {
     for (int round = 0;; ++round) {
         const AbstractPtr before = s.ret;
         const std::size_t mark = specs_.size();
+        const std::size_t logMark = inferLog_.size();
+        inferLog_.push_back(&s);
         s.inProgress = true;
         s.pendingUsed = false;
         s.dirty = false;
@@ -292,10 +294,17 @@ void Engine::inferSpec(Spec& s) {
                   "irscope: the result of the recursion '" + s.tmpl->name() +
                       "' does not reach a fixed point.");
         }
-        // Everything inferred under the old result is inferred again.
+        // Everything inferred under the old result is inferred again: the specs made in
+        // this round and those it re-inferred (a nested loop's graphs made earlier).
         for (std::size_t i = mark; i < specs_.size(); ++i) {
             specs_[i]->dirty = true;
         }
+        for (std::size_t i = logMark + 1; i < inferLog_.size(); ++i) {
+            if (!inferLog_[i]->inProgress) {
+                inferLog_[i]->dirty = true;
+            }
+        }
+        inferLog_.resize(logMark);
     }
 }
 
@@ -455,6 +464,7 @@ void Engine::run(const std::vector<AbstractPtr>& inputs) {
             break;
         } catch (const Restart&) {
             discardClones();
+            inferLog_.clear();
             if (attempt > 200) {
                 throw CompileError("RuntimeError",
                                    "irscope: type inference did not converge (too many "

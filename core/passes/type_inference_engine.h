@@ -14,8 +14,9 @@
 //    each iteration is a new specialization: the loop unrolls, bounded by InferenceLimits.
 //  - A recursive call of a specialization that is still in progress returns its result so far
 //    ("bottom" at first); once the specialization is done, it is inferred again until its
-//    result no longer changes (a fixed point). Nodes whose inputs are bottom stay untouched
-//    until a later round gives them real inputs.
+//    result no longer changes (a fixed point), and so is every specialization the round
+//    inferred (a nested loop's graphs read the outer loop's result while it was bottom).
+//    Nodes whose inputs are bottom stay untouched until a later round gives them real inputs.
 //  - At the end the templates are erased, unused clones dropped, and the clones named after
 //    their templates (the first keeps the name, others get `_1`, `_2`, ...).
 #pragma once
@@ -182,6 +183,9 @@ private:
         bool undetermined;  // entered through a Switch whose condition is not a constant
     };
     std::vector<Frame> frames_;
+    // Every spec whose body was inferred, in order: a round of a recursion that must run again
+    // re-infers what it inferred (a nested loop's body read the outer result when bottom).
+    std::vector<Spec*> inferLog_;
     // Per template and parameter: the broadened abstract the parameter is joined with.
     std::map<ir::FuncGraph*, std::vector<ir::AbstractPtr>> widened_;
     // Source order of each clone CNode: (id of the template node it comes from, sequence of

@@ -2,6 +2,9 @@
 // ndim, size, T and methods), getitem (ints, slices, None, Ellipsis -> one StridedSlice; an
 // integer tensor -> Gather) and the functional setitem.
 //
+// An index holding integer scalar tensors (`x[i, :, 0:2]`, i a loop variable) reads with a
+// StridedSlice then a Gather per tensor item, and writes through a run-time mask and Select.
+//
 // setitem (x[index] = v) is lowered with registry ops only, for static shapes: the positions
 // the index selects are computed at compile time by running the StridedSlice kernel on an
 // iota tensor, then out = Reshape(Gather(Concat(flat(x), flat(v')), map), x.shape) where map
@@ -96,7 +99,83 @@ std::optional<SliceSpec> basicIndex(const ValuePtr& idx) {
     return s;
 }
 
+// A tuple index whose items are constants and integer scalar tensors (`x[i, :, 0:2]` with i
+// a loop variable of a while on a tensor): the constant index with each tensor item taken
+// as a whole-axis slice, and for each tensor item its axis of x. nullopt when the index is
+// not of that form.
+struct TensorItems {
+    ValuePtr basic;                                   // the index with `:` for the tensor items
+    std::vector<std::pair<std::int64_t, Arg>> items;  // (axis of x, integer scalar tensor)
+    std::vector<std::int64_t> outAxes;                // each one's axis in x[basic]
+};
+
+std::optional<TensorItems> tensorItems(Engine& e, CNode* c, const Arg& x, const Arg& idx) {
+    if (!idx.abs || idx.abs->kind != Abstract::Kind::Tuple || valueOf(idx) || !isTensor(x) ||
+        x.abs->shape.dynamicRank) {
+        return std::nullopt;
+    }
+    const auto rank = static_cast<std::int64_t>(x.abs->shape.dims.size());
+    const std::vector<Arg> elems = e.elementsOf(c, idx);
+    std::int64_t consumed = 0;  // items that take an axis of x (not None, not Ellipsis)
+    for (const Arg& a : elems) {
+        const ValuePtr v = valueOf(a);
+        consumed += (v && (v->kind == Value::Kind::None || isEllipsis(v))) ? 0 : 1;
+    }
+    TensorItems t;
+    std::vector<ValuePtr> basic;
+    std::int64_t inAxis = 0;
+    std::int64_t outAxis = 0;
+    for (const Arg& a : elems) {
+        if (isTensor(a) && ir::isInteger(a.abs->dtype) && a.abs->shape.isStatic() &&
+            a.abs->shape.dims.empty()) {
+            t.items.emplace_back(inAxis, a);
+            t.outAxes.push_back(outAxis);
+            basic.push_back(Value::slice(Value::none(), Value::none(), Value::none()));
+            ++inAxis;
+            ++outAxis;
+            continue;
+        }
+        const ValuePtr v = valueOf(a);
+        if (!v) {
+            return std::nullopt;
+        }
+        basic.push_back(v);
+        if (v->kind == Value::Kind::None) {
+            ++outAxis;
+        } else if (isEllipsis(v)) {
+            inAxis += rank - consumed;
+            outAxis += rank - consumed;
+        } else {
+            ++inAxis;
+            outAxis += v->kind == Value::Kind::Slice ? 1 : 0;
+        }
+    }
+    if (t.items.empty()) {
+        return std::nullopt;
+    }
+    t.basic = Value::tuple(std::move(basic));
+    return t;
+}
+
 Arg tensorGetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx) {
+    if (std::optional<TensorItems> t = tensorItems(e, c, x, idx)) {
+        // x[basic], then each tensor item picks its axis (Gather with a scalar index drops
+        // the axis, as an int index does), the last axis first.
+        std::optional<SliceSpec> s = basicIndex(t->basic);
+        if (s) {
+            Arg r = e.emitPrim(
+                c, "StridedSlice",
+                {x.node, e.emitConst(c, ints(s->begin)).node, e.emitConst(c, ints(s->end)).node,
+                 e.emitConst(c, ints(s->strides)).node},
+                s->attrs);
+            for (std::size_t k = t->items.size(); k-- > 0;) {
+                r = e.emitPrim(c, "Gather",
+                               {r.node, t->items[k].second.node,
+                                e.emitConst(c, Value::integer(t->outAxes[k])).node});
+            }
+            return e.replace(c, r);
+        }
+    }
     if (isTensor(idx)) {
         if (!ir::isInteger(idx.abs->dtype)) {
             e.error(c, "IndexError",
@@ -121,7 +200,100 @@ Arg tensorGetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx) {
                       s->attrs));
 }
 
+// x[index] = v where the index holds integer scalar tensors: a mask of the positions (the
+// constant items' positions computed at compile time, each tensor item's axis compared with
+// its value at run time) selects v, broadcast to x's shape, over x. v must broadcast there:
+// a number, a one-element tensor, or a tensor whose axes cover the selected axes whole.
+Arg tensorSetItemMasked(Engine& e, CNode* c, const Arg& x, const TensorItems& t, const Arg& v) {
+    const ir::Shape& shape = x.abs->shape;
+    std::optional<SliceSpec> s = basicIndex(t.basic);
+    if (!s || !shape.isStatic()) {
+        e.error(c, "IndexError",
+                "irscope: tensor item assignment needs a constant basic index (ints, slices, "
+                "None, Ellipsis, integer scalar tensors) and a static shape in graph mode.");
+    }
+    const auto n = shape.elementCount();
+    std::vector<std::int64_t> iota(static_cast<std::size_t>(n));
+    std::iota(iota.begin(), iota.end(), 0);
+    std::vector<ops::KernelArg> in{runtime::Tensor::fromInts(ir::DType::Int64, shape, iota),
+                                   ops::KernelArg(ints(s->begin)), ops::KernelArg(ints(s->end)),
+                                   ops::KernelArg(ints(s->strides))};
+    runtime::Tensor picked;
+    try {
+        picked = ops::OpRegistry::instance().run("StridedSlice", in, s->attrs).tensor();
+    } catch (const ops::OpError& err) {
+        e.error(c, std::string(ops::errorKindName(err.kind())), err.what());
+    }
+    std::vector<std::int64_t> staticMask(static_cast<std::size_t>(n), 0);
+    for (std::size_t k = 0; k < picked.size(); ++k) {
+        staticMask[static_cast<std::size_t>(picked.getInt(k))] = 1;
+    }
+    runtime::Tensor maskT = runtime::Tensor::fromInts(ir::DType::Bool, shape, staticMask);
+    Arg mask = e.emitConst(c, Value::tensorValue(maskT.toValueData()));
+    for (const auto& [axis, item] : t.items) {
+        const std::int64_t d = shape.dims.at(static_cast<std::size_t>(axis));
+        std::vector<std::int64_t> positions(static_cast<std::size_t>(d));
+        std::iota(positions.begin(), positions.end(), 0);
+        std::vector<std::int64_t> dims(shape.dims.size(), 1);
+        dims[static_cast<std::size_t>(axis)] = d;
+        Arg pos = e.emitConst(c, Value::tensorValue(runtime::Tensor::fromInts(
+                                                        item.abs->dtype, ir::Shape(dims), positions)
+                                                        .toValueData()));
+        Arg hit = e.emitPrim(c, "Equal", {pos.node, item.node});
+        mask = e.emitPrim(c, "LogicalAnd", {mask.node, hit.node});
+    }
+    const ir::DType dt = x.abs->dtype;
+    Arg val = v;
+    if (isNumber(v)) {
+        const auto num = ops::numberOf(valueOf(v));
+        if (!num) {
+            e.error(c, "TypeError",
+                    "irscope: the number assigned to a tensor item must be a constant in graph "
+                    "mode.");
+        }
+        val = e.emitConst(c, Value::tensorValue(ir::scalarTensor(dt, *num)));
+    } else if (!isTensor(v)) {
+        e.error(c, "TypeError",
+                "The value assigned to a tensor item must be a Tensor or a number, but got " +
+                    typeName(v) + ".");
+    } else if (v.abs->dtype != dt) {
+        val = e.emitPrim(c, "Cast", {v.node, e.emitConst(c, Value::type(dt)).node});
+    }
+    if (val.abs->shape != shape) {
+        // v has the selected region's shape without the tensor items' axes: put them back as
+        // ones, then broadcast (only a region spanning whole axes, or one element, fits).
+        const bool one = val.abs->shape.isStatic() && val.abs->shape.elementCount() == 1;
+        if (!one) {
+            std::vector<std::int64_t> full = picked.shape().dims;
+            for (std::int64_t a : t.outAxes) {
+                full[static_cast<std::size_t>(a)] = 1;
+            }
+            if (full.size() != shape.dims.size()) {
+                e.error(c, "IndexError",
+                        "irscope: assigning a tensor through an index that adds or drops axes "
+                        "next to a tensor item is not supported yet in graph mode.");
+            }
+            for (std::size_t k = 0; k < full.size(); ++k) {
+                if (full[k] != 1 && full[k] != shape.dims[k]) {
+                    e.error(c, "IndexError",
+                            "irscope: assigning a tensor to part of an axis through an index "
+                            "holding a tensor is not supported yet in graph mode (assign a "
+                            "number, or slice whole axes).");
+                }
+            }
+            val = e.emitPrim(c, "Reshape", {val.node, e.emitConst(c, ints(full)).node});
+        }
+        ir::AttrMap a;
+        a.set("shape", ints(shape.dims));
+        val = e.emitPrim(c, "BroadcastTo", {val.node}, a);
+    }
+    return e.replace(c, e.emitPrim(c, "Select", {mask.node, val.node, x.node}));
+}
+
 Arg tensorSetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx, const Arg& v) {
+    if (std::optional<TensorItems> t = tensorItems(e, c, x, idx)) {
+        return tensorSetItemMasked(e, c, x, *t, v);
+    }
     const ValuePtr iv = valueOf(idx);
     std::optional<SliceSpec> s = iv && !isTensor(idx) ? basicIndex(iv) : std::nullopt;
     const ir::Shape& shape = x.abs->shape;

@@ -9,6 +9,7 @@
 // "Float", "Bool", "Tuple", "List", "String", "None", "Function") in registration order.
 // GradOperation(...)(fn) / grad / value_and_grad return a function the graph compiler
 // differentiates (GradData); calling it eagerly raises "not supported yet".
+#include <algorithm>
 #include <mutex>
 #include <unordered_map>
 
@@ -318,14 +319,25 @@ Value vmapCall(Interpreter& I, const MsTypes& ms, const Value& fn, const Value& 
     return stack(results);
 }
 
-// The function GradOperation(...)(fn) / grad(fn, ...) returns: it differentiates in graph
-// mode (the compiler reads its GradData); called eagerly it is not supported yet.
+// The function GradOperation(...)(fn) / grad(fn, ...) returns. In construct the compiler
+// reads its GradData; called from Python (PyNative mode, or outside any graph) it is
+// compiled as a graph `after_grad(*args)` that calls it, as MindSpore wraps a grad function
+// in ms_function, so it gives GRAPH_MODE's numbers, control flow and Parameters included.
 Value gradFunction(Interpreter& I, std::shared_ptr<GradData> data) {
     const std::string what = data->kind;
-    auto f = I.newNative("grad_fn", [what](Interpreter&, CallArgs&) -> Value {
-        throw PyError(Exc::RuntimeError, "irscope: " + what + " is not supported yet in PyNative mode (automatic "
-                                         "differentiation runs in GRAPH_MODE, from a Cell's construct)");
+    auto self = std::make_shared<interp::NativeFunctionObject*>(nullptr);
+    auto f = I.newNative("after_grad", [what, self](Interpreter& J, CallArgs& a) -> Value {
+        const std::shared_ptr<MsContext> ctx = msContext(J);
+        if (!ctx || !ctx->compiler) {
+            notAvailable(what + " called outside a graph");
+        }
+        if (!a.kw.empty()) {
+            throw PyError(Exc::TypeError, "irscope: keyword arguments are not supported yet when calling a " + what +
+                                              " function.");
+        }
+        return ctx->compiler->call(J, Value(*self), a);
     });
+    *self = f.get();
     f->nativeData = std::move(data);
     return Value(f);
 }
@@ -372,8 +384,8 @@ void initComposite(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
     Ref<Type> holderBase = ClassBuilder(I, "_Composite", "mindspore.ops.composite").layout<HolderObject>().build();
     ms->keep.push_back(Value(holderBase));
     // GradOperation
-    Ref<Type> gradOp = ClassBuilder(I, "GradOperation", "mindspore.ops.composite", {holderBase})
-                           .method("__init__", [](Interpreter& J, CallArgs& a) {
+    ClassBuilder gradOpBuilder(I, "GradOperation", "mindspore.ops.composite", {holderBase});
+    gradOpBuilder.method("__init__", [](Interpreter& J, CallArgs& a) {
                                static const Signature sig = Signature("GradOperation")
                                                                 .arg("self")
                                                                 .arg("get_all", Value::boolean(false))
@@ -396,9 +408,37 @@ void initComposite(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                                d->getAll = flags.size() == 3 && J.truthy(flags[0]);
                                d->getByList = flags.size() == 3 && J.truthy(flags[1]);
                                d->sensParam = flags.size() == 3 && J.truthy(flags[2]);
-                               return gradFunction(J, std::move(d));
-                           })
-                           .build();
+                               // As MindSpore's GradOperation keeps grad_fn while fn is the
+                               // same, the same function comes back (compiled once per
+                               // signature when called from Python).
+                               Value& last = holder(v[0])->extra;
+                               if (const auto* prev = modules::gradOf(last)) {
+                                   if (prev->fn.identical(d->fn) && prev->weights.identical(d->weights) &&
+                                       prev->getAll == d->getAll && prev->getByList == d->getByList &&
+                                       prev->sensParam == d->sensParam) {
+                                       return last;
+                                   }
+                               }
+                               last = gradFunction(J, std::move(d));
+                               return last;
+                           });
+    // get_all, get_by_list, sens_param: plain attributes of the instance in MindSpore, read
+    // (and set) by scripts; a later __call__ uses the values they hold then.
+    static const char* const flagNames[] = {"get_all", "get_by_list", "sens_param"};
+    for (std::size_t k = 0; k < 3; ++k) {
+        gradOpBuilder.property(
+            flagNames[k],
+            [k](Interpreter&, const Value& self) {
+                const auto& items = holder(self)->items;
+                return k < items.size() ? items[k] : Value::boolean(false);
+            },
+            [k](Interpreter&, const Value& self, const Value& v) {
+                auto& items = holder(self)->items;
+                items.resize(std::max<std::size_t>(items.size(), 3), Value::boolean(false));
+                items[k] = v;
+            });
+    }
+    Ref<Type> gradOp = gradOpBuilder.build();
     interp::addToModule(I, m, "GradOperation", Value(gradOp));
     // MultitypeFuncGraph
     Ref<Type> mfg =

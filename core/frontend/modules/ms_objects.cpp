@@ -42,7 +42,7 @@ const VmapData* vmapOf(const interp::Value& v) {
 
 const GradData* gradOf(const interp::Value& v) {
     auto* f = v.as<interp::NativeFunctionObject>();
-    if (f == nullptr || !f->nativeData || f->name != "grad_fn") {
+    if (f == nullptr || !f->nativeData || f->name != "after_grad") {
         return nullptr;
     }
     return static_cast<const GradData*>(f->nativeData.get());
