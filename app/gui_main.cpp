@@ -1,12 +1,13 @@
 // irscope: the desktop app. `irscope [FILE]` opens FILE (.py script, .ir file, .irscope
 // session or save_graphs dump folder) at start.
 // `irscope --screenshot OUT.png [--view graph|compare|stats|execution] [--pass NAME]
-// [--compare SETTINGS] [--break LOCATION] FILE` opens FILE, waits until every piece of work
-// (script run, snapshot parsing, layout, comparisons) is done, saves the main window as a
-// PNG and exits (0 when FILE opened, 1 otherwise); it works with `-platform offscreen`.
+// [--compare SETTINGS [--find-first-difference]] [--break LOCATION] FILE` opens FILE, waits until
+// every piece of work (script run, snapshot parsing, layout, comparisons) is done, saves the main
+// window as a PNG and exits (0 when FILE opened, 1 otherwise); it works with `-platform offscreen`.
 // --pass selects a pass of the first compile (the compare view shows it against the pass
 // before it); --compare load-elim=1,3 (or cell-reuse=A,B, lazy-inline) shows the settings
-// compare. `--view execution` runs FILE under the debugger to a stop (`--break LOCATION`, as
+// compare, and --find-first-difference then finds the first divergent kernel in it.
+// `--view execution` runs FILE under the debugger to a stop (`--break LOCATION`, as
 // irscope-cli debug takes it; without it, the first kernel) and shows its values.
 // A screenshot uses the default window layout and saves no settings.
 #include <QApplication>
@@ -112,7 +113,12 @@ int main(int argc, char** argv) {
                                      QStringLiteral("With --view compare: run the script under two settings "
                                                     "and compare them: load-elim=A,B, cell-reuse=A,B or lazy-inline."),
                                      QStringLiteral("SETTINGS"));
+    const QCommandLineOption firstDifference(
+        QStringLiteral("find-first-difference"),
+        QStringLiteral("With --compare: then find the first kernel whose outputs differ "
+                       "(Compare ▸ Settings ▸ Find first difference)."));
     parser.addOption(screenshot);
+    parser.addOption(firstDifference);
     parser.addOption(view);
     parser.addOption(pass);
     parser.addOption(compare);
@@ -200,14 +206,23 @@ int main(int argc, char** argv) {
             } else {
                 const bool comparing = parser.value(view) == QStringLiteral("compare");
                 QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, &window,
-                                 [&window, out = parser.value(screenshot), comparing, settingsChoice,
-                                  passName = parser.value(pass)](bool ok) {
+                                 [&window, out = parser.value(screenshot), comparing,
+                                  settingsChoice, passName = parser.value(pass),
+                                  findFirst = parser.isSet(firstDifference)](bool ok) {
                                      selectPass(window, passName);
                                      if (comparing) {
                                          window.outputDock()->hide();  // room for both panes
                                          window.statisticsDock()->hide();
                                          window.executionDock()->hide();
                                          if (settingsChoice && window.session() != nullptr) {
+                                             if (findFirst) {
+                                                 auto* sc = window.settingsCompareView();
+                                                 QObject::connect(
+                                                     sc,
+                                                     &irscope::ui::SettingsCompareView::finished,
+                                                     sc, [sc] { sc->findFirstDifference(); },
+                                                     Qt::SingleShotConnection);
+                                             }
                                              window.compareSettings(*settingsChoice);
                                          } else {
                                              window.viewTabs()->setCurrentWidget(window.compareView());
