@@ -132,7 +132,7 @@ private slots:
         const session::DivergenceResult r =
             diverge(source, kLoadElim, "load-elim=1", "load-elim=2");
         QVERIFY2(!r.first.has_value(), session::formatDivergence(r).c_str());
-        QVERIFY(r.compared > 10);
+        QVERIFY(r.compared >= 5);  // Assigns, Muls, Adds and AddNs
         QCOMPARE(r.graphRuns, std::size_t{1});
         QVERIFY(session::formatDivergence(r).find("no difference") != std::string::npos);
     }

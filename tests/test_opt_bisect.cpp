@@ -54,15 +54,20 @@ bool breakSubs(ir::Module& m, passes::PassContext&) {
     return changed;
 }
 
+std::unique_ptr<passes::Pass> skippable(std::unique_ptr<passes::Pass> p) {
+    p->setSkippable();
+    return p;
+}
+
 void injectBrokenPass(passes::PassManager& pm) {
     for (const auto& p : pm.passes()) {
         if (p->name() == "opt_a") {
             auto* group = dynamic_cast<passes::PassGroup*>(p.get());
             QVERIFY(group != nullptr);
-            group
-                ->add(
-                    passes::makePass("broken_sub", "turns Sub into Add (a test's bug)", breakSubs))
-                .setSkippable();
+            auto broken =
+                passes::makePass("broken_sub", "turns Sub into Add (a test's bug)", breakSubs);
+            broken->setSkippable();
+            group->add(std::move(broken));
         }
     }
 }
@@ -110,8 +115,8 @@ private slots:
         passes::PassManager pm;
         pm.add(passes::makePass("lower", "required", record("lower")));
         auto& group = pm.emplace<passes::PassGroup>("opt", "a group", 1);
-        group.add(passes::makePass("x", "", record("x"))).setSkippable();
-        group.add(passes::makePass("y", "", record("y"))).setSkippable();
+        group.add(skippable(passes::makePass("x", "", record("x"))));
+        group.add(skippable(passes::makePass("y", "", record("y"))));
         pm.add(passes::makePass("z", "", record("z")));
         pm.passes().back()->setSkippable();
         pm.add(passes::makePass("emit", "required", record("emit")));

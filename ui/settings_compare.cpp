@@ -590,16 +590,13 @@ void SettingsCompareView::onDifferenceFound() {
     }
     const auto pair = static_cast<int>(r.first->sides[0].compile);
     pendingSelect_ = true;
-    if (hasResult() && pair != compiles_[0]->currentIndex()) {
-        showCompile(pair);  // selectDifference runs once the comparison is shown
-        return;
-    }
-    if (hasResult() &&
-        compare_->afterSnapshot() !=
-            static_cast<int>(runs_[1]
-                                 .script.session->compiles[static_cast<std::size_t>(pair)]
-                                 .snapshots.size()) -
-                1) {
+    const std::size_t pairs = hasResult() ? std::min(runs_[0].script.session->compiles.size(),
+                                                     runs_[1].script.session->compiles.size())
+                                          : 0;
+    if (static_cast<std::size_t>(pair) < pairs) {
+        // Shows the compile at the end of its pipeline (what ran); selectDifference follows
+        // once the comparison is shown.
+        tabs_->setCurrentWidget(diffPanel_);
         showCompile(pair);
         return;
     }
@@ -608,6 +605,11 @@ void SettingsCompareView::onDifferenceFound() {
 
 void SettingsCompareView::selectDifference() {
     if (!pendingSelect_ || !difference_ || !difference_->first || compare_->isBusy()) {
+        return;
+    }
+    if (!hasResult()) {  // no compare to select in: the panel says it all
+        pendingSelect_ = false;
+        emit differenceShown(true);
         return;
     }
     const IrComparison& cmp = compare_->comparison();
