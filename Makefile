@@ -8,7 +8,7 @@ EXAMPLE ?= resources/examples/load_elim_level3.ir
 FUZZ_SECONDS ?= 60
 BENCH_DIR ?= build-bench
 
-.PHONY: all deps configure build run test fuzz bench screenshots clean
+.PHONY: all deps configure build run test fuzz bench screenshots package install clean
 
 all: build
 
@@ -33,6 +33,16 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
+# `make install PREFIX=/opt/irscope` (default /usr/local) installs the build; `make package`
+# writes build/irscope_VERSION_ARCH.deb (CPack), which `apt install ./build/irscope_*.deb` installs
+# with its Debian dependencies.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
+
+package: build
+	cd $(BUILD_DIR) && cpack -G DEB
 
 # libFuzzer targets for the .ir reader, the script parser and the session-file loader, built with clang in their own
 # tree (clang-only warnings do not stop it: the gcc build in `make test` enforces -Werror);

@@ -7,6 +7,7 @@
 
 #include "compiler/graph_compiler.h"
 #include "passes/settings.h"
+#include "passes/verifier_instrumentation.h"
 #include "runtime/plugin_loader.h"
 
 namespace irscope::cli {
@@ -24,10 +25,16 @@ void addRunOptions(CLI::App& sub, RunOptionArgs& args) {
                    "where compiled graphs run: cpu (default), opencl, opencl:N or a "
                    "plugin device's name (see 'irscope-cli devices'); kernels the device "
                    "lacks run on the CPU");
+    sub.add_flag("--verify-each", args.verifyEach,
+                 "verify the IR after every pass and fail naming the pass that broke it "
+                 "(always on in debug builds and with IRSCOPE_VERIFY_EACH=1)");
 }
 
 bool applyRunOptions(const RunOptionArgs& args, compiler::CompilerOptions& options,
                      std::ostream& err) {
+    if (args.verifyEach) {
+        passes::setVerifyEachPass(true);
+    }
     if (args.loadElim) {
         options.overrides.set(std::string(passes::kSideEffectLoadElim), *args.loadElim);
     }

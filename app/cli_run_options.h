@@ -25,6 +25,7 @@ struct RunOptionArgs {
     std::optional<std::int64_t> loadElim;
     std::optional<std::int64_t> cellReuse;
     std::string device = "cpu";
+    bool verifyEach = false;  // --verify-each
 };
 
 // Declares the options on `sub`, writing into `args` (which must outlive `sub`'s parse).

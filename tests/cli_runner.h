@@ -21,6 +21,7 @@ struct CliOptions {
     QByteArray input;            // written to stdin, which is then closed
     bool mergeChannels = false;  // stderr into `out`, interleaved as a terminal shows it
     int timeoutMs = 120000;
+    QString program;             // empty: the build's irscope-cli
 };
 
 struct CliRun {
@@ -52,9 +53,10 @@ inline CliRun runCli(const QStringList& args, const CliOptions& o = {}) {
     if (o.mergeChannels) {
         p.setProcessChannelMode(QProcess::MergedChannels);
     }
-    p.start(QStringLiteral(IRSCOPE_CLI), args);
+    const QString program = o.program.isEmpty() ? QStringLiteral(IRSCOPE_CLI) : o.program;
+    p.start(program, args);
     if (!p.waitForStarted(30000)) {
-        qWarning() << "cannot start" << IRSCOPE_CLI;
+        qWarning() << "cannot start" << program;
         return {};
     }
     if (!o.input.isEmpty()) {

@@ -11,6 +11,7 @@
 
 #include "ir/ir_text.h"
 #include "runtime/executor.h"
+#include "runtime/executor_values.h"
 #include "runtime/print_format.h"
 #include "test_device.h"
 
@@ -278,6 +279,28 @@ private slots:
         const KernelArg out = run(*m, {f32({1, 2}), f32({1, 1})}, {{"w", w}});
         QCOMPARE(values(out.tensor()), (std::vector<double>{-1.5, -3.5}));
         QCOMPARE(values(w), (std::vector<double>{2.5, 4.5}));
+    }
+
+    void noFrameOutlivesItsRun() {
+        // The branch chosen by the Switch is kept in its caller's frame as a closure over that
+        // frame while it runs as a tail call: a reference cycle. Those frames used to stay
+        // alive after the run (leaking what they held); the run's end now frees them, with
+        // and without the debugger's keepValues, and also when the run fails.
+        std::ifstream in(std::string(IRSCOPE_TEST_DATA) + "/ms23_if_side_effect.ir");
+        std::stringstream buf;
+        buf << in.rdbuf();
+        const auto m = ir::parseIr(buf.str(), "ms23_if_side_effect.ir");
+        const std::size_t before = runtime::detail::Frame::alive();
+        for (const bool keep : {false, true}) {
+            ExecOptions opts;
+            opts.keepValues = keep;
+            Tensor w = f32({0.5, 0.5});
+            run(*m, {f32({1, 2}), f32({1, 1})}, {{"w", w}}, opts);
+            QCOMPARE(runtime::detail::Frame::alive(), before);
+        }
+        Tensor w = f32({0.5, 0.5});
+        QVERIFY_THROWS_EXCEPTION(EvalError, run(*m, {f32({1, 2, 3}), f32({1, 1})}, {{"w", w}}));
+        QCOMPARE(runtime::detail::Frame::alive(), before);
     }
 
     void observerSeesEveryKernelInOrder() {

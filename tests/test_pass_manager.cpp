@@ -18,6 +18,7 @@
 #include "passes/save_graphs_instrumentation.h"
 #include "passes/snapshot_instrumentation.h"
 #include "passes/timing_instrumentation.h"
+#include "passes/verifier_instrumentation.h"
 #include "session/compile_record.h"
 #include "session/session.h"
 #include "util/compressed_text.h"
@@ -205,6 +206,7 @@ private slots:
     void saveGraphsWriteErrorIsReported();
     void sessionHoldsCompiles();
     void snapshotsOfLargeModuleStayCompact();
+    void verifierNamesThePassThatBrokeTheIr();
 };
 
 void TestPassManager::settingsTypedGetters() {
@@ -800,6 +802,63 @@ void TestPassManager::snapshotsOfLargeModuleStayCompact() {
     QVERIFY(compressed * 100 < raw * 15);
     // The last one still decompresses to the final IR.
     QCOMPARE(rec.snapshots.back().text(), printIr(*m));
+}
+
+// A pass that leaves the IR broken (here: the entry is a graph of another module) fails the
+// compile under the verifier, named as the failing pass; without
+// the verifier the same pipeline "succeeds". IRSCOPE_VERIFY_EACH=1 (set for every suite)
+// puts the verifier into every recorded compile.
+void TestPassManager::verifierNamesThePassThatBrokeTheIr() {
+    Module other;
+    FuncGraph* foreign = other.addGraph("elsewhere");
+    PassManager pm;
+    pm.add(makePass("parse", "", addNeg));
+    auto& g = pm.emplace<PassGroup>("opt_a", "", 2);
+    g.add(makePass("cse", "", [](Module&, PassContext&) { return false; }));
+    g.add(makePass("breaker", "", [foreign](Module& m, PassContext&) {
+        m.setEntry(foreign);
+        return true;
+    }));
+    pm.add(makePass("validate", "", [](Module&, PassContext&) { return false; }));
+    {
+        auto m = smallModule();
+        PassContext ctx;
+        QCOMPARE(pm.run(*m, ctx).status, PipelineStatus::Ok);
+    }
+    {
+        auto m = smallModule();
+        PassContext ctx;
+        VerifierInstrumentation verifier;
+        PassInstrumentation* const extra[] = {&verifier};
+        const PipelineResult r = pm.run(*m, ctx, extra);
+        QCOMPARE(r.status, PipelineStatus::Error);
+        QCOMPARE(r.failedPass, std::string("opt_a/breaker"));
+        QCOMPARE(r.error, std::string("IR verification failed after pass 'opt_a/breaker': entry graph is "
+                                      "not in the module"));
+    }
+    QVERIFY(verifyEachPass());  // the suite runs with IRSCOPE_VERIFY_EACH=1
+    {
+        auto m = smallModule();
+        PassContext ctx;
+        CompileRecord rec;
+        session::runRecorded(pm, *m, ctx, rec);
+        QCOMPARE(rec.status, PipelineStatus::Error);
+        QCOMPARE(rec.failedPass, std::string("opt_a/breaker"));
+        // The failing pass's snapshot keeps the IR it left, with the verifier's error.
+        QCOMPARE(rec.snapshots.back().pass, std::string("opt_a/breaker"));
+        QVERIFY(rec.snapshots.back().error.starts_with("IR verification failed after pass 'opt_a/breaker'"));
+    }
+    // A module that is broken before the pipeline is reported as such, against the first pass.
+    {
+        auto m = smallModule();
+        m->setEntry(foreign);
+        PassContext ctx;
+        VerifierInstrumentation verifier;
+        PassInstrumentation* const extra[] = {&verifier};
+        const PipelineResult r = pm.run(*m, ctx, extra);
+        QCOMPARE(r.failedPass, std::string("parse"));
+        QVERIFY(r.error.starts_with("IR verification failed before pass 'parse', the first one"));
+    }
 }
 
 QTEST_APPLESS_MAIN(TestPassManager)

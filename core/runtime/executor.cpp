@@ -297,6 +297,29 @@ void Executor::Impl::checkDepth(const ir::CNode* site) {
     throw EvalError(msg, "RuntimeError");
 }
 
+void Executor::Impl::trackFrame(const FramePtr& frame) {
+    if (runFrames_.size() >= pruneFramesAt_) {
+        std::erase_if(runFrames_, [](const std::weak_ptr<Frame>& w) { return w.expired(); });
+        pruneFramesAt_ = std::max<std::size_t>(1024, 2 * runFrames_.size());
+    }
+    runFrames_.push_back(frame);
+}
+
+void Executor::Impl::releaseRunFrames() {
+    // Frames still alive after the run are kept only by cycles through their own values:
+    // emptying them frees the frames and what they hold.
+    std::vector<std::weak_ptr<Frame>> frames;
+    frames.swap(runFrames_);
+    pruneFramesAt_ = 0;
+    for (const std::weak_ptr<Frame>& w : frames) {
+        if (const FramePtr f = w.lock()) {
+            std::unordered_map<const Node*, RValue> values;
+            values.swap(f->values);
+            f->parent.reset();
+        }
+    }
+}
+
 RValue Executor::Impl::runGraph(const ir::FuncGraph* g, FramePtr parent, std::vector<RValue> args,
                                 const ir::CNode* site) {
     checkDepth(site);
@@ -320,6 +343,7 @@ RValue Executor::Impl::runGraph(const ir::FuncGraph* g, FramePtr parent, std::ve
         auto frame = std::make_shared<Frame>();
         frame->graph = g;
         frame->parent = std::move(parent);
+        trackFrame(frame);
         stack_.back() = StackFrame{g, site};
         frames_.back() = frame.get();
         const auto& params = g->parameters();
@@ -605,6 +629,7 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
     globals_.clear();
     stack_.clear();
     frames_.clear();
+    releaseRunFrames();
     meter_.reset();
     depth_ = 0;
     steps_ = 0;
@@ -655,6 +680,7 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
         Impl& ex;
         ~Finish() {
             ex.globals_.clear();
+            ex.releaseRunFrames();
             try {
                 ex.endDeviceRun();  // weights written on the device go back (no-op if done)
             } catch (const std::exception&) {

@@ -79,6 +79,8 @@ struct Executor::Impl : ExecInspector {
     detail::FramePtr closureParent(const ir::FuncGraph* g, const detail::FramePtr& cur);
     detail::RValue constant(const ir::ValuePtr& v, const detail::FramePtr& frame);
     detail::RValue valueIn(const ir::Node* n, const detail::FramePtr& frame);
+    void trackFrame(const detail::FramePtr& frame);
+    void releaseRunFrames();
     detail::RValue runGraph(const ir::FuncGraph* g, detail::FramePtr parent,
                             std::vector<detail::RValue> args, const ir::CNode* site);
     std::vector<detail::RValue> callArgs(const ir::CNode& c, const detail::FramePtr& frame);
@@ -118,6 +120,12 @@ struct Executor::Impl : ExecInspector {
     std::unordered_map<const ir::Parameter*, detail::RValue> globals_;
     std::vector<StackFrame> stack_;
     std::vector<const detail::Frame*> frames_;  // parallel to stack_
+    // Every frame the run made that may still be alive. A frame can hold a closure over
+    // itself (a Switch's chosen branch kept in its values while that branch runs as a tail
+    // call), a reference cycle shared_ptr alone never frees; the run's end breaks those, so
+    // no frame outlives its run. Expired entries are pruned as the list doubles.
+    std::vector<std::weak_ptr<detail::Frame>> runFrames_;
+    std::size_t pruneFramesAt_ = 0;
     std::size_t depth_ = 0;
     std::uint64_t steps_ = 0;
     std::uint64_t kernels_ = 0;

@@ -1,5 +1,7 @@
 #include "runtime/executor_values.h"
 
+#include <atomic>
+
 namespace irscope::runtime {
 
 EvalError::EvalError(const std::string& message, std::string pyType, ir::SourceLocation where,
@@ -206,5 +208,13 @@ KernelArg detach(const KernelArg& a, const std::vector<const void*>& shared) {
     }
     return a;
 }
+
+namespace {
+std::atomic<std::size_t> framesAlive{0};
+}  // namespace
+
+Frame::Frame() { framesAlive.fetch_add(1, std::memory_order_relaxed); }
+Frame::~Frame() { framesAlive.fetch_sub(1, std::memory_order_relaxed); }
+std::size_t Frame::alive() { return framesAlive.load(std::memory_order_relaxed); }
 
 }  // namespace irscope::runtime::detail

@@ -49,6 +49,13 @@ struct Frame {
     const FuncGraph* graph = nullptr;
     FramePtr parent;
     std::unordered_map<const Node*, RValue> values;
+
+    Frame();
+    ~Frame();
+    Frame(const Frame&) = delete;
+    Frame& operator=(const Frame&) = delete;
+    // How many frames exist in the process (every executor's): none outlives its run.
+    static std::size_t alive();
 };
 
 // "Add (CNode_5) in @Net_construct, net.py:12: out = x + y": what an error message names.

@@ -5,6 +5,7 @@
 #include "passes/save_graphs_instrumentation.h"
 #include "passes/snapshot_instrumentation.h"
 #include "passes/timing_instrumentation.h"
+#include "passes/verifier_instrumentation.h"
 
 namespace irscope::session {
 
@@ -31,9 +32,15 @@ passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m,
     passes::TimingInstrumentation timing;
     passes::SnapshotInstrumentation snapshots(&timing);
     passes::SaveGraphsInstrumentation saveGraphs(std::move(serial), &snapshots);
-    // After-hooks run in reverse: timing stops first, then the snapshot is taken, then the
-    // dump reuses the snapshot's text.
-    passes::PassInstrumentation* const insts[] = {&saveGraphs, &snapshots, &timing};
+    passes::VerifierInstrumentation verifier;
+    // After-hooks run in reverse: timing stops first, then the IR is verified (a pass that
+    // broke it fails, and its snapshot keeps the IR it left with the verifier's error), then
+    // the snapshot is taken, then the dump reuses the snapshot's text.
+    std::vector<passes::PassInstrumentation*> insts = {&saveGraphs, &snapshots};
+    if (passes::verifyEachPass()) {
+        insts.push_back(&verifier);
+    }
+    insts.push_back(&timing);
 
     record.settings = ctx.settings();
     const passes::PipelineResult result = pm.run(m, ctx, insts);
