@@ -19,6 +19,7 @@
 #include <functional>
 #include <iostream>
 #include <iterator>
+#include <limits>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -26,10 +27,12 @@
 #include <string>
 #include <vector>
 
-#include "cli_devices.h"
+#include "cli_bisect.h"
 #include "cli_debug.h"
-#include "cli_session.h"
+#include "cli_devices.h"
+#include "cli_diverge.h"
 #include "cli_run_options.h"
+#include "cli_session.h"
 #include "cli_stats.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
@@ -39,6 +42,7 @@
 #include "irscope_version.h"
 #include "layout/graphviz.h"
 #include "mindir/mindir.h"
+#include "passes/opt_bisect.h"
 #include "passes/settings.h"
 #include "runtime/plugin_loader.h"
 #include "session/pass_stats.h"
@@ -289,6 +293,7 @@ struct RunArgs {
     bool runStats = false;
     std::string sessionFile;
     std::string statsDb;  // --stats-db PATH|off
+    std::optional<int> optBisectLimit;
 };
 
 // The runner SIGINT and SIGTERM cancel while `run --session` runs a script.
@@ -348,6 +353,13 @@ int runScript(const RunArgs& a, Streams io) {
     if (!applyRunOptions(a.shared, options.compiler, io.err)) {
         return kExitUsage;
     }
+    if (a.optBisectLimit) {
+        options.compiler.optBisect =
+            std::make_shared<passes::OptBisect>(*a.optBisectLimit, [&io](std::string_view line) {
+                io.out.flush();
+                io.err << line << "\n";
+            });
+    }
     session::ScriptRunner runner;
     const InterruptScope interrupts(runner, !a.sessionFile.empty());
     const session::ScriptOutcome outcome = runner.run(
@@ -405,6 +417,11 @@ std::function<Runner(CLI::App&)> runCommand() {
         sub.add_option("--stats-db", args->statsDb,
                        "append this run's compile statistics to this history file ('off': "
                        "none; default: IRSCOPE_STATS_DB, else $XDG_DATA_HOME/irscope/stats.sqlite)");
+        sub.add_option("--opt-bisect-limit", args->optBisectLimit,
+                       "run only the first N skippable passes (opt_a's sub-passes...) over all "
+                       "compiles, printing each decision to stderr as LLVM's -opt-bisect-limit "
+                       "does (-1: run all, print all)")
+            ->check(CLI::Range(-1, std::numeric_limits<int>::max()));
         sub.add_flag("--run-stats", args->runStats,
                      "after the script, print per graph run its device, kernels (on the device "
                      "/ fallbacks), copies, peak vs planned bytes and time to stderr");
@@ -442,6 +459,17 @@ const std::vector<Command>& commands() {
              DebugRunner r = declareDebugCommand(sub);
              return [r](Streams io) { return r(std::cin, io.out, io.err); };
          }},
+        {"diverge",
+         "run a script under two settings and print the first kernel whose outputs differ",
+         [](CLI::App& sub) -> Runner {
+             DivergeRunner r = declareDivergeCommand(sub);
+             return [r](Streams io) { return r(io.out, io.err); };
+         }},
+        {"bisect", "find the first compile pass whose application changes a script's result",
+         [](CLI::App& sub) -> Runner {
+             BisectRunner r = declareBisectCommand(sub);
+             return [r](Streams io) { return r(io.out, io.err); };
+         }},
         {"session", "list a saved session file (run --session), print its statistics or IR",
          [](CLI::App& sub) -> Runner {
              SessionRunner r = declareSessionCommand(sub);
@@ -457,7 +485,8 @@ const std::vector<Command>& commands() {
 }
 
 constexpr const char* kUsageHint =
-    "usage: irscope-cli <dump|dot|svg|json|info|run|debug|devices|session|stats> FILE [options]; "
+    "usage: irscope-cli <dump|dot|svg|json|info|run|debug|diverge|bisect|devices|session|stats> "
+    "FILE [options]; "
     "see 'irscope-cli --help'";
 
 int run(int argc, char** argv, Streams io) {

@@ -1,12 +1,13 @@
 // irscope: the desktop app. `irscope [FILE]` opens FILE (.py script, .ir file, .irscope
 // session or save_graphs dump folder) at start.
 // `irscope --screenshot OUT.png [--view graph|compare|stats|execution] [--pass NAME]
-// [--compare SETTINGS] [--break LOCATION] FILE` opens FILE, waits until every piece of work
-// (script run, snapshot parsing, layout, comparisons) is done, saves the main window as a
-// PNG and exits (0 when FILE opened, 1 otherwise); it works with `-platform offscreen`.
+// [--compare SETTINGS [--find-first-difference]] [--break LOCATION] FILE` opens FILE, waits until
+// every piece of work (script run, snapshot parsing, layout, comparisons) is done, saves the main
+// window as a PNG and exits (0 when FILE opened, 1 otherwise); it works with `-platform offscreen`.
 // --pass selects a pass of the first compile (the compare view shows it against the pass
 // before it); --compare load-elim=1,3 (or cell-reuse=A,B, lazy-inline) shows the settings
-// compare. `--view execution` runs FILE under the debugger to a stop (`--break LOCATION`, as
+// compare, and --find-first-difference then finds the first divergent kernel in it.
+// `--view execution` runs FILE under the debugger to a stop (`--break LOCATION`, as
 // irscope-cli debug takes it; without it, the first kernel) and shows its values.
 // `--expand REGEX` opens, in the graph view, the first group whose title matches (a scope
 // such as `^0-Block$`, with every group around it) once the graph is shown.
@@ -120,7 +121,12 @@ int main(int argc, char** argv) {
                                     QStringLiteral("Open the first graph group whose title matches REGEX "
                                                    "(e.g. '^0-Block$') and the groups around it."),
                                     QStringLiteral("REGEX"));
+    const QCommandLineOption firstDifference(
+        QStringLiteral("find-first-difference"),
+        QStringLiteral("With --compare: then find the first kernel whose outputs differ "
+                       "(Compare ▸ Settings ▸ Find first difference)."));
     parser.addOption(screenshot);
+    parser.addOption(firstDifference);
     parser.addOption(view);
     parser.addOption(expand);
     parser.addOption(pass);
@@ -224,14 +230,23 @@ int main(int argc, char** argv) {
                     }, Qt::SingleShotConnection);
                 }
                 QObject::connect(&window, &irscope::ui::MainWindow::loadFinished, &window,
-                                 [&window, out = parser.value(screenshot), comparing, settingsChoice,
-                                  passName = parser.value(pass)](bool ok) {
+                                 [&window, out = parser.value(screenshot), comparing,
+                                  settingsChoice, passName = parser.value(pass),
+                                  findFirst = parser.isSet(firstDifference)](bool ok) {
                                      selectPass(window, passName);
                                      if (comparing) {
                                          window.outputDock()->hide();  // room for both panes
                                          window.statisticsDock()->hide();
                                          window.executionDock()->hide();
                                          if (settingsChoice && window.session() != nullptr) {
+                                             if (findFirst) {
+                                                 auto* sc = window.settingsCompareView();
+                                                 QObject::connect(
+                                                     sc,
+                                                     &irscope::ui::SettingsCompareView::finished,
+                                                     sc, [sc] { sc->findFirstDifference(); },
+                                                     Qt::SingleShotConnection);
+                                             }
                                              window.compareSettings(*settingsChoice);
                                          } else {
                                              window.viewTabs()->setCurrentWidget(window.compareView());

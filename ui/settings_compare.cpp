@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QDialogButtonBox>
+#include <QFile>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -13,6 +14,7 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QThread>
 #include <QTimer>
@@ -22,7 +24,9 @@
 #include <exception>
 
 #include "compare_view.h"
+#include "first_difference.h"
 #include "graph_scene.h"
+#include "graph_view.h"
 #include "ir/ir_text.h"
 #include "passes/settings.h"
 
@@ -172,6 +176,14 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     busyRow->addWidget(cancel_);
     busy_->hide();
     top->addWidget(busy_);
+    findDiff_ = new QPushButton(tr("Find first difference"), this);
+    findDiff_->setObjectName(QStringLiteral("findFirstDifference"));
+    findDiff_->setToolTip(
+        tr("Run the script under both settings again, compare every kernel's "
+           "output in execution order and show the first that differs"));
+    findDiff_->setEnabled(false);
+    connect(findDiff_, &QPushButton::clicked, this, &SettingsCompareView::findFirstDifference);
+    top->addWidget(findDiff_);
     column->addLayout(top);
 
     auto* compileRow = new QHBoxLayout;
@@ -206,12 +218,20 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideMiddle);  // a value sits at the end of its tensor text
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().height() + 6);
+    diffPanel_ = new FirstDifferencePanel(split);
+    tabs_ = new QTabWidget(split);
+    tabs_->addTab(table_, tr("Delta"));
+    tabs_->addTab(diffPanel_, tr("First difference"));
     split->addWidget(compare_);
-    split->addWidget(table_);
+    split->addWidget(tabs_);
     split->setSizes({550, 450});
     column->addWidget(split, 1);
     connect(compare_, &CompareView::comparisonShown, this, &SettingsCompareView::updateTable);
     connect(compare_, &CompareView::snapshotChosen, this, &SettingsCompareView::updateTable);
+    connect(compare_, &CompareView::comparisonShown, this, &SettingsCompareView::selectDifference);
+    diffWatcher_ = new QFutureWatcher<session::DivergenceResult>(this);
+    connect(diffWatcher_, &QFutureWatcher<session::DivergenceResult>::finished, this,
+            &SettingsCompareView::onDifferenceFound);
 
     for (auto& w : watchers_) {
         w = new QFutureWatcher<SettingsRun>(this);
@@ -237,6 +257,10 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
 SettingsCompareView::~SettingsCompareView() { stopRuns(); }
 
 void SettingsCompareView::cancel() {
+    if (searching_ && finder_) {
+        finder_->cancel();
+        busyLabel_->setText(tr("Stopping…"));
+    }
     if (running_ > 0) {
         cancelling_ = true;
         cancel_->setEnabled(false);
@@ -250,6 +274,10 @@ void SettingsCompareView::cancel() {
 }
 
 void SettingsCompareView::stopRuns() {
+    if (finder_) {
+        finder_->cancel();
+    }
+    diffWatcher_->waitForFinished();
     for (std::size_t side = 0; side < 2; ++side) {
         // Asked again until the run ends: one not started yet clears the flag when it starts.
         while (watchers_[side]->isRunning()) {
@@ -266,6 +294,10 @@ void SettingsCompareView::start(const QString& path, const SettingsChoice& choic
     choice_ = choice;
     path_ = path;
     runs_ = {};
+    difference_.reset();
+    pendingSelect_ = false;
+    findDiff_->setEnabled(false);
+    diffPanel_->showMessage(tr("Run “Find first difference” to compare every kernel's output."));
     compare_->clear(tr("Running…"));
     table_->setRowCount(0);
     syncing_ = true;
@@ -302,6 +334,7 @@ void SettingsCompareView::onSideFinished() {
         runners_[side].reset();
     }
     const bool ok = hasResult();
+    findDiff_->setEnabled(!path_.isEmpty());
     if (runs_[0].script.cancelled() || runs_[1].script.cancelled()) {
         header_->setText(header_->text() + tr(" — <b>stopped</b>: the compiles so far"));
     }
@@ -488,6 +521,114 @@ void SettingsCompareView::updateTable() {
     }
     auto output = [&](int i) { return QString::fromStdString(s[i]->output).trimmed().replace(QLatin1Char('\n'), QStringLiteral(" ⏎ ")); };
     texts(tr("Output"), output(0), output(1));
+}
+
+}  // namespace irscope::ui
+
+namespace irscope::ui {
+
+void SettingsCompareView::findFirstDifference() {
+    if (path_.isEmpty() || isBusy()) {
+        return;
+    }
+    std::string source;
+    if (hasResult()) {
+        source = runs_[0].script.session->scriptText;  // what the compared runs ran
+    } else {
+        QFile f(path_);
+        if (!f.open(QIODevice::ReadOnly)) {
+            diffPanel_->showMessage(tr("Cannot read %1: %2").arg(path_, f.errorString()));
+            emit differenceShown(false);
+            return;
+        }
+        source = f.readAll().toStdString();
+    }
+    std::array<session::RunSide, 2> sides;
+    for (int side = 0; side < 2; ++side) {
+        session::RunSide& s = sides[static_cast<std::size_t>(side)];
+        s.label = choice_.label(side).toStdString();
+        s.overrides.set(choice_.key, side == 0 ? choice_.a : choice_.b);
+    }
+    searching_ = true;
+    difference_.reset();
+    pendingSelect_ = false;
+    findDiff_->setEnabled(false);
+    tabs_->setCurrentWidget(diffPanel_);
+    diffPanel_->showMessage(tr("Running the script twice with every kernel traced…"));
+    busyLabel_->setText(tr("Finding the first difference…"));
+    busy_->show();
+    cancel_->setEnabled(true);
+    finder_ = std::make_shared<session::DivergenceFinder>();
+    const std::string path = path_.toStdString();
+    diffWatcher_->setFuture(QtConcurrent::run(
+        &pool_,
+        [finder = finder_, text = std::move(source), path, sides]() -> session::DivergenceResult {
+            session::DivergenceOptions options;
+            options.script.statsHistory = "off";
+            try {
+                return finder->run(text, path, sides, options);
+            } catch (const std::exception&) {
+                session::DivergenceResult r;  // a device that vanished: nothing compared
+                r.cancelled = true;
+                return r;
+            }
+        }));
+}
+
+void SettingsCompareView::onDifferenceFound() {
+    searching_ = false;
+    busy_->hide();
+    findDiff_->setEnabled(!path_.isEmpty());
+    difference_ = diffWatcher_->result();
+    finder_.reset();
+    diffPanel_->showResult(*difference_);
+    const session::DivergenceResult& r = *difference_;
+    if (!r.first || (r.first->kind != session::Divergence::Kind::Value &&
+                     r.first->kind != session::Divergence::Kind::Missing)) {
+        emit differenceShown(r.first.has_value());
+        return;
+    }
+    const auto pair = static_cast<int>(r.first->sides[0].compile);
+    pendingSelect_ = true;
+    const std::size_t pairs = hasResult() ? std::min(runs_[0].script.session->compiles.size(),
+                                                     runs_[1].script.session->compiles.size())
+                                          : 0;
+    if (static_cast<std::size_t>(pair) < pairs) {
+        // Shows the compile at the end of its pipeline (what ran); selectDifference follows
+        // once the comparison is shown.
+        tabs_->setCurrentWidget(diffPanel_);
+        showCompile(pair);
+        return;
+    }
+    selectDifference();
+}
+
+void SettingsCompareView::selectDifference() {
+    if (!pendingSelect_ || !difference_ || !difference_->first || compare_->isBusy()) {
+        return;
+    }
+    if (!hasResult()) {  // no compare to select in: the panel says it all
+        pendingSelect_ = false;
+        emit differenceShown(true);
+        return;
+    }
+    const IrComparison& cmp = compare_->comparison();
+    if (!cmp.ok()) {
+        return;  // the comparison in flight will call again
+    }
+    pendingSelect_ = false;
+    const session::Divergence& d = *difference_->first;
+    const ir::Node* a = findDivergentNode(*cmp.before.module, d.sides[0]);
+    const ir::Node* b = d.kind == session::Divergence::Kind::Value
+                            ? findDivergentNode(*cmp.after.module, d.sides[1])
+                            : nullptr;
+    if (a != nullptr) {
+        compare_->beforeGraph()->selectNode(a);
+    }
+    if (b != nullptr) {
+        compare_->afterGraph()->selectNode(b);
+    }
+    emit differenceShown(true);
 }
 
 }  // namespace irscope::ui

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "script_loader.h"
+#include "session/divergence.h"
 
 class QComboBox;
 class QLabel;
@@ -31,11 +32,13 @@ class QPushButton;
 class QRadioButton;
 class QSpinBox;
 class QTableWidget;
+class QTabWidget;
 class QTimer;
 
 namespace irscope::ui {
 
 class CompareView;
+class FirstDifferencePanel;
 
 // Which setting to vary, and its two values.
 struct SettingsChoice {
@@ -80,7 +83,7 @@ public:
     // Runs `path` under both values of `choice` (a run in progress is cancelled first).
     void start(const QString& path, const SettingsChoice& choice);
     void cancel();
-    bool isBusy() const { return running_ > 0; }
+    bool isBusy() const { return running_ > 0 || searching_; }
     bool hasResult() const { return runs_[0].script.session && runs_[1].script.session; }
     const SettingsRun& run(int side) const { return runs_[static_cast<std::size_t>(side)]; }
     const SettingsChoice& choice() const { return choice_; }
@@ -93,9 +96,22 @@ public:
     // The delta table's row titled `title` (-1 if none): tests read cells by it.
     int deltaRow(const QString& title) const;
 
+    // Find first difference: runs the script under both settings again with every kernel's
+    // output traced (session::DivergenceFinder, on a worker thread), then shows the compile
+    // of the first divergent kernel, selects it in both graph views and lists both values
+    // and the nodes feeding it in the First difference tab.
+    void findFirstDifference();
+    bool isSearching() const { return searching_; }
+    const std::optional<session::DivergenceResult>& difference() const { return difference_; }
+    QPushButton* findDifferenceButton() const { return findDiff_; }
+    FirstDifferencePanel* differencePanel() const { return diffPanel_; }
+
 signals:
     // Both runs are done (ok: both produced a session, even if a script failed) and shown.
     void finished(bool ok);
+    // Find first difference is done: `found` when a kernel (or the output) differs; its
+    // nodes are selected in both graph views by then.
+    void differenceShown(bool found);
 
 private:
     // Cancels any run and blocks until both have ended.
@@ -103,6 +119,9 @@ private:
     void onSideFinished();
     void showCompile(int pair);
     void updateTable();
+    void onDifferenceFound();
+    // Selects the divergent kernel in both graph views once the compare shows its compile.
+    void selectDifference();
 
     // The two runs get threads of their own: Qt's raster painting uses the global pool, so
     // two long runs there would stall the UI's drawing until one ended.
@@ -125,6 +144,14 @@ private:
     std::array<QComboBox*, 2> compiles_{};
     CompareView* compare_ = nullptr;
     QTableWidget* table_ = nullptr;
+    QTabWidget* tabs_ = nullptr;
+    QPushButton* findDiff_ = nullptr;
+    FirstDifferencePanel* diffPanel_ = nullptr;
+    QFutureWatcher<session::DivergenceResult>* diffWatcher_ = nullptr;
+    std::shared_ptr<session::DivergenceFinder> finder_;
+    std::optional<session::DivergenceResult> difference_;
+    bool searching_ = false;
+    bool pendingSelect_ = false;
 };
 
 }  // namespace irscope::ui

@@ -9,6 +9,7 @@
 #include "compiler/graph_compiler_host.h"
 #include "frontend/modules/ms_objects.h"
 #include "ir/module.h"
+#include "passes/opt_bisect.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
 #include "passes/type_inference.h"
@@ -170,6 +171,12 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     pm.add(passes::makeGraphReusingPass());
     pm.add(std::make_unique<TypeInferenceStage>(I, state, passes::makeTypeInferencePass({})));
     passes::addOptimizerPipeline(pm);
+    if (options_.optBisect) {
+        pm.addInstrumentation(options_.optBisect);
+    }
+    if (options_.customizePipeline) {
+        options_.customizePipeline(pm);
+    }
 
     passes::PassContext pctx(settings);
     std::stop_source stop;

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -33,6 +34,10 @@
 namespace irscope::runtime {
 class ExecObserver;
 }
+namespace irscope::passes {
+class OptBisect;
+class PassManager;
+}  // namespace irscope::passes
 
 namespace irscope::compiler {
 
@@ -49,6 +54,12 @@ struct CompilerOptions {
     // Every run of a compiled graph reports to this observer (irscope-cli debug's debugger),
     // with every computed value kept inspectable until the run ends. Not owned; null: none.
     runtime::ExecObserver* observer = nullptr;
+    // --opt-bisect-limit: decides, over every compile of the run, which skippable passes
+    // run (passes/opt_bisect.h). The compile cache is not used while it is set.
+    std::shared_ptr<passes::OptBisect> optBisect;
+    // Called with each compile's pipeline before it runs (tests inject a deliberately
+    // broken pass to bisect for).
+    std::function<void(passes::PassManager&)> customizePipeline;
 };
 
 class GraphCompilerImpl : public modules::GraphCompiler {

@@ -182,8 +182,8 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::fromDiskCache(
     const std::shared_ptr<modules::MsContext> ctx = modules::msContext(I);
     const store::CompileCacheConfig config =
         detail::compileCacheConfig(ctx.get(), options_.readEnvironment);
-    if (!config.enabled) {
-        return nullptr;
+    if (!config.enabled || options_.optBisect) {
+        return nullptr;  // a bisection compiles every graph through its passes
     }
     const std::filesystem::path file = store::compileCacheFile(config);
     if (!disk_ || disk_->file != file) {

@@ -11,13 +11,19 @@ std::unique_ptr<Pass> makeOptAPass() {
         "opt_a",
         "The main optimizer: runs its sub-passes in rounds until none of them changes the graph.",
         8);
-    group->add(makeSwitchSimplifyPass());
-    group->add(makeLoopUnrollPass());
-    group->add(makeUpdateStateEliminatePass());
-    group->add(makeArithmeticSimplifyPass());
-    group->add(makeConstantFoldingPass());
-    group->add(makeCsePass());
-    group->add(makeDcePass());
+    // Every sub-pass simplifies what the executor could run as it is: each may be skipped
+    // (--opt-bisect-limit, passes/opt_bisect.h).
+    auto add = [&](std::unique_ptr<Pass> p) {
+        p->setSkippable();
+        group->add(std::move(p));
+    };
+    add(makeSwitchSimplifyPass());
+    add(makeLoopUnrollPass());
+    add(makeUpdateStateEliminatePass());
+    add(makeArithmeticSimplifyPass());
+    add(makeConstantFoldingPass());
+    add(makeCsePass());
+    add(makeDcePass());
     return group;
 }
 

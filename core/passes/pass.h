@@ -98,9 +98,19 @@ public:
     virtual int maxRounds() const { return 1; }
     bool isGroup() const { return !children().empty(); }
 
+    // Whether the program still computes what it means without this pass (an optimization,
+    // not a lowering the later passes or the backend need): what a bisection may skip
+    // (passes/opt_bisect.h), as LLVM's -opt-bisect-limit skips its optional passes.
+    bool skippable() const { return skippable_; }
+    Pass& setSkippable(bool skippable = true) {
+        skippable_ = skippable;
+        return *this;
+    }
+
 private:
     std::string name_;
     std::string description_;
+    bool skippable_ = false;
 };
 
 // A pass made of sub-passes, as MindSpore's opt_a is made of switch_simplify, cse, dce...

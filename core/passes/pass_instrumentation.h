@@ -51,6 +51,10 @@ public:
     virtual ~PassInstrumentation() = default;
 
     virtual void beforePipeline(const ir::Module&, const PassContext&) {}
+    // Asked before each skippable pass (Pass::skippable()), before its beforePass; every
+    // instrumentation is asked, and if any says false the pass is skipped: no hooks, no
+    // snapshot, as LLVM's shouldRun callbacks skip optional passes (passes/opt_bisect.h).
+    virtual bool shouldRun(const PassRun&, const ir::Module&, const PassContext&) { return true; }
     virtual void beforePass(const PassRun&, const ir::Module&, const PassContext&) {}
     // After a pass returned normally. `reportedChange` is what it returned (for a group:
     // whether any child reported a change in any round).

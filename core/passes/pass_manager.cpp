@@ -65,6 +65,9 @@ public:
             result_.status = PipelineStatus::Cancelled;
             return Outcome::Cancelled;
         }
+        if (pass.skippable() && !shouldRun(run)) {
+            return Outcome::Done;
+        }
         ctx_.reportProgress(PassProgress{run.stage, stageCount_, run.path, run.depth});
         try {
             for (PassInstrumentation* i : insts_) {
@@ -98,6 +101,14 @@ public:
     const PipelineResult& result() const { return result_; }
 
 private:
+    bool shouldRun(const PassRun& run) {
+        bool yes = true;
+        for (PassInstrumentation* i : insts_) {
+            yes = i->shouldRun(run, m_, ctx_) && yes;  // every one is asked
+        }
+        return yes;
+    }
+
     Outcome runGroup(Pass& group, const PassRun& run, bool& reported) {
         const auto children = group.children();
         for (int round = 0; round < group.maxRounds(); ++round) {

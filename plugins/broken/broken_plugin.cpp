@@ -1,7 +1,10 @@
 // Deliberately broken device plugins for the tests of the loader and of the executor's
-// CPU fallback. Built three times:
+// CPU fallback. Built four times:
 //  BROKEN_LAUNCH: a valid plugin with one device, "broken", that claims Add and Mul on
 //                 Float32 and has working memory, but refuses every launch;
+//  BROKEN_WRONG:  the same device as "wrong", whose launches run but compute Mul off by one
+//                 (a * b + 1; Add is right): an op that differs between devices, for the
+//                 first-divergence tests;
 //  BROKEN_ABI:    an entry point that reports device ABI 99.0;
 //  BROKEN_NOSYM:  a shared library without the entry point.
 #include <cstdlib>
@@ -11,7 +14,7 @@
 
 #include "irscope_device.h"
 
-#if defined(BROKEN_LAUNCH)
+#if defined(BROKEN_LAUNCH) || defined(BROKEN_WRONG)
 namespace {
 
 thread_local std::string g_error;
@@ -33,8 +36,13 @@ irscope_status deviceInfo(std::int32_t index, irscope_device_info* info) {
         g_error = "no device " + std::to_string(index);
         return IRSCOPE_ERROR;
     }
+#if defined(BROKEN_WRONG)
+    info->name = "wrong";
+    info->description = "a test device whose Mul computes a * b + 1";
+#else
     info->name = "broken";
     info->description = "a test device whose every launch fails";
+#endif
     info->memory_bytes = 1 << 20;
     return IRSCOPE_OK;
 }
@@ -115,10 +123,46 @@ irscope_status copyToHost(irscope_device, void* dst, irscope_buffer src, std::ui
     return IRSCOPE_OK;
 }
 
+#if defined(BROKEN_WRONG)
+std::uint64_t elements(const irscope_tensor& t) {
+    std::uint64_t n = 1;
+    for (std::int32_t i = 0; i < t.rank; ++i) {
+        n *= static_cast<std::uint64_t>(t.dims[i]);
+    }
+    return n;
+}
+
+irscope_status launch(irscope_device, const irscope_launch* l) {
+    if (l->num_inputs != 2 || l->num_outputs != 1) {
+        g_error = "two inputs and one output expected";
+        return IRSCOPE_ERROR;
+    }
+    const std::uint64_t n = elements(l->outputs[0]);
+    const std::uint64_t na = elements(l->inputs[0]);
+    const std::uint64_t nb = elements(l->inputs[1]);
+    if ((na != n && na != 1) || (nb != n && nb != 1)) {
+        g_error = "only equal shapes or a one-element operand";
+        return IRSCOPE_ERROR;
+    }
+    const auto* a =
+        reinterpret_cast<const float*>(reinterpret_cast<Buffer*>(l->inputs[0].buffer)->data);
+    const auto* b =
+        reinterpret_cast<const float*>(reinterpret_cast<Buffer*>(l->inputs[1].buffer)->data);
+    auto* out = reinterpret_cast<float*>(reinterpret_cast<Buffer*>(l->outputs[0].buffer)->data);
+    const bool mul = std::strcmp(l->op, "Mul") == 0;
+    for (std::uint64_t i = 0; i < n; ++i) {
+        const float x = a[na == 1 ? 0 : i];
+        const float y = b[nb == 1 ? 0 : i];
+        out[i] = mul ? x * y + 1.0f : x + y;  // deliberately wrong: Mul is off by one
+    }
+    return IRSCOPE_OK;
+}
+#else
 irscope_status launch(irscope_device, const irscope_launch* l) {
     g_error = std::string("deliberately broken: the launch of '") + l->op + "' is refused";
     return IRSCOPE_ERROR;
 }
+#endif
 
 irscope_status synchronize(irscope_device) { return IRSCOPE_OK; }
 
@@ -134,9 +178,14 @@ extern "C" IRSCOPE_PLUGIN_EXPORT irscope_status irscope_device_plugin_init(
         table->abi_minor = IRSCOPE_DEVICE_ABI_MINOR;
         return IRSCOPE_ERROR_ABI;
     }
+#if defined(BROKEN_WRONG)
+    const char* const pluginName = "wrong";
+#else
+    const char* const pluginName = "broken";
+#endif
     *table = irscope_device_plugin{IRSCOPE_DEVICE_ABI_MAJOR,
                                    IRSCOPE_DEVICE_ABI_MINOR,
-                                   "broken",
+                                   pluginName,
                                    lastError,
                                    deviceCount,
                                    deviceInfo,

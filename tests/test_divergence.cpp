@@ -1,0 +1,238 @@
+// The first divergent kernel between two runs of a script (session/divergence.h): the seed's
+// load-elimination network at MS_DEV_SIDE_EFFECT_LOAD_ELIM 1 vs 3 diverges at the AddN that
+// sums the first two terms of the gradient from the construct's `out = x * self.weight + out` line,
+// reading Loads an Assign overwrote (no TensorMove at level 3); levels 1 vs 2 agree; an op computed
+// differently by a device (the deliberately wrong "wrong" test plugin, whose Mul is off by
+// one) is found at the first Mul; the settings, tolerance and value comparison rules.
+#include <QtTest>
+
+#include <fstream>
+#include <sstream>
+
+#include "runtime/tensor.h"
+#include "session/divergence.h"
+#include "session/kernel_trace.h"
+
+using namespace irscope;
+
+namespace {
+
+std::string readFile(const std::string& path) {
+    std::ifstream f(path);
+    std::ostringstream s;
+    s << f.rdbuf();
+    return s.str();
+}
+
+const std::string kLoadElim =
+    std::string(IRSCOPE_SOURCE_DIR) + "/resources/examples/load_elim_fwd_bwd.py";
+
+session::RunSide side(const std::string& spec) {
+    std::string error;
+    auto s = session::parseRunSide(spec, &error);
+    if (!s) {
+        qFatal("bad side %s: %s", spec.c_str(), error.c_str());
+    }
+    return *s;
+}
+
+session::DivergenceResult diverge(const std::string& source, const std::string& path,
+                                  const std::string& a, const std::string& b,
+                                  session::Tolerance tol = {}) {
+    session::DivergenceOptions o;
+    o.script.compiler.readEnvironment = false;
+    o.script.statsHistory = "off";
+    o.tolerance = tol;
+    session::DivergenceFinder finder;
+    return finder.run(source, path, {side(a), side(b)}, o);
+}
+
+// A float32 network whose second kernel is a Mul: computed on the "wrong" device, it is off
+// by one; the Add before it is right.
+const char* const kMulNet = R"(import numpy as np
+import mindspore as ms
+from mindspore import nn, Tensor, context
+
+context.set_context(mode=context.GRAPH_MODE)
+
+
+class Net(nn.Cell):
+    def construct(self, x, y):
+        s = x + y
+        p = s * y
+        return p - x
+
+
+net = Net()
+x = Tensor(np.array([1.0, 2.0, 3.0], np.float32))
+y = Tensor(np.array([0.5, 0.25, 2.0], np.float32))
+print(net(x, y))
+)";
+
+}  // namespace
+
+class TestDivergence : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { qputenv("IRSCOPE_PLUGIN_PATH", IRSCOPE_BROKEN_PLUGIN_DIR "/wrong"); }
+
+    void loadElim1Against3FindsTheAddNReadingStaleLoads() {
+        const std::string source = readFile(kLoadElim);
+        QVERIFY(!source.empty());
+        const session::DivergenceResult r =
+            diverge(source, kLoadElim, "load-elim=1", "load-elim=3");
+        QVERIFY(r.sessions[0] && r.sessions[1]);
+        QCOMPARE(r.results[0].exitStatus, 0);
+        QCOMPARE(r.results[1].exitStatus, 1);  // the script's assert fails at level 3
+        QVERIFY(r.first.has_value());
+        const session::Divergence& d = *r.first;
+        QCOMPARE(int(d.kind), int(session::Divergence::Kind::Value));
+        QCOMPARE(QString::fromStdString(d.sides[0].op), QStringLiteral("AddN"));
+        QCOMPARE(QString::fromStdString(d.sides[1].op), QStringLiteral("AddN"));
+        // The construct's line the gradient comes from.
+        QVERIFY2(d.sides[0].source.text.find("out = x * self.weight + out") != std::string::npos,
+                 d.sides[0].source.text.c_str());
+        QVERIFY2(d.sides[0].value.find("value=3)") != std::string::npos, d.sides[0].value.c_str());
+        QVERIFY2(d.sides[1].value.find("value=4)") != std::string::npos, d.sides[1].value.c_str());
+        QVERIFY2(d.detail.find("element 0: 3 vs 4") != std::string::npos, d.detail.c_str());
+        // The known pattern: on b, Loads of `param` that an Assign overwrote, no TensorMove.
+        QVERIFY2(d.explanation.find("On load-elim=3, AddN") != std::string::npos,
+                 d.explanation.c_str());
+        QVERIFY2(d.explanation.find("Parameter 'param'") != std::string::npos,
+                 d.explanation.c_str());
+        QVERIFY2(d.explanation.find("so AddN read 2 where the Load saw 1") != std::string::npos,
+                 d.explanation.c_str());
+        QVERIFY2(d.explanation.find("TensorMove") != std::string::npos, d.explanation.c_str());
+        QVERIFY2(d.explanation.find("On load-elim=1, TensorMove") != std::string::npos,
+                 d.explanation.c_str());
+        // b's upstream shows what the stale Loads were read as; a's has none.
+        int staleB = 0;
+        for (const session::UpstreamNode& u : d.sides[1].upstream) {
+            if (!u.readAs.empty()) {
+                ++staleB;
+                QVERIFY2(u.line.find("Load(") != std::string::npos, u.line.c_str());
+                QVERIFY2(u.readAs.find("value=2)") != std::string::npos, u.readAs.c_str());
+            }
+        }
+        QCOMPARE(staleB, 1);  // the Load of the first state; the second read 2 anyway
+        for (const session::UpstreamNode& u : d.sides[0].upstream) {
+            QVERIFY2(u.readAs.empty(), u.line.c_str());
+        }
+        QVERIFY(!d.sides[0].neighbourhood.empty());
+        QVERIFY(r.compared > 0);
+        QVERIFY(r.unmatched >= 3);  // a's three TensorMoves have no counterpart at level 3
+        const std::string report = session::formatDivergence(r);
+        QVERIFY2(report.find("first divergent kernel: AddN") != std::string::npos, report.c_str());
+        QVERIFY2(report.find("why: ") != std::string::npos, report.c_str());
+    }
+
+    void loadElim1Against2Agree() {
+        const std::string source = readFile(kLoadElim);
+        const session::DivergenceResult r =
+            diverge(source, kLoadElim, "load-elim=1", "load-elim=2");
+        QVERIFY2(!r.first.has_value(), session::formatDivergence(r).c_str());
+        QVERIFY(r.compared >= 5);  // Assigns, Muls, Adds and AddNs
+        QCOMPARE(r.graphRuns, std::size_t{1});
+        QVERIFY(session::formatDivergence(r).find("no difference") != std::string::npos);
+    }
+
+    void aDeviceThatComputesAnOpDifferentlyIsFound() {
+        const session::DivergenceResult r =
+            diverge(kMulNet, "mul_net.py", "device=cpu", "device=wrong");
+        QVERIFY(r.first.has_value());
+        const session::Divergence& d = *r.first;
+        QCOMPARE(int(d.kind), int(session::Divergence::Kind::Value));
+        QCOMPARE(QString::fromStdString(d.sides[0].op), QStringLiteral("Mul"));
+        QCOMPARE(QString::fromStdString(d.sides[0].placement), QStringLiteral("cpu"));
+        QCOMPARE(QString::fromStdString(d.sides[1].placement), QStringLiteral("wrong"));
+        QCOMPARE(d.sides[0].source.line, 11);  // p = s * y
+        QVERIFY2(d.detail.find("3 of 3 elements differ") != std::string::npos, d.detail.c_str());
+        QVERIFY(d.explanation.empty());
+        QCOMPARE(r.compared, std::size_t{1});  // the Add before it agreed
+        // The same device on both sides: nothing differs.
+        const session::DivergenceResult same =
+            diverge(kMulNet, "mul_net.py", "device=wrong", "device=wrong");
+        QVERIFY2(!same.first.has_value(), session::formatDivergence(same).c_str());
+    }
+
+    void anUnknownDeviceIsRefused() {
+        session::DivergenceFinder finder;
+        session::DivergenceOptions o;
+        o.script.compiler.readEnvironment = false;
+        QVERIFY_THROWS_EXCEPTION(
+            std::invalid_argument,
+            finder.run(kMulNet, "m.py", {side("device=cpu"), side("device=nosuch")}, o));
+    }
+
+    void parsesSides() {
+        std::string error;
+        auto s = session::parseRunSide("load-elim=3, device=opencl", &error);
+        QVERIFY(s.has_value());
+        QCOMPARE(s->overrides.getInt("MS_DEV_SIDE_EFFECT_LOAD_ELIM"), std::int64_t{3});
+        QCOMPARE(QString::fromStdString(s->device), QStringLiteral("opencl"));
+        QCOMPARE(QString::fromStdString(s->label), QStringLiteral("load-elim=3, device=opencl"));
+        s = session::parseRunSide("cell-reuse=2", &error);
+        QVERIFY(s.has_value());
+        QCOMPARE(s->overrides.getInt("MS_DEV_CELL_REUSE"), std::int64_t{2});
+        QVERIFY(session::parseRunSide("MS_DEV_CELL_REUSE=1", &error).has_value());
+        QVERIFY(!session::parseRunSide("load-elim=4", &error));
+        QVERIFY2(error.find("0 to 3") != std::string::npos, error.c_str());
+        QVERIFY(!session::parseRunSide("speed=fast", &error));
+        QVERIFY2(error.find("unknown setting 'speed'") != std::string::npos, error.c_str());
+        QVERIFY(!session::parseRunSide("load-elim", &error));
+        QVERIFY(!session::parseRunSide("", &error));
+        QVERIFY(!session::parseRunSide("device=", &error));
+    }
+
+    void valuesAgreeWithinTheTolerance() {
+        using runtime::Tensor;
+        const std::vector<double> a{1.0, 2.0, 1000.0};
+        const std::vector<double> b{1.0, 2.0 + 1e-9, 1000.0 + 5e-3};
+        const Tensor ta = Tensor::fromDoubles(ir::DType::Float32, ir::Shape{3}, a);
+        const Tensor tb = Tensor::fromDoubles(ir::DType::Float64, ir::Shape{3}, b);
+        std::string why;
+        QVERIFY(!session::valuesAgree(ta, tb, {}, &why));  // dtypes differ
+        QVERIFY2(why.find("Float32") != std::string::npos, why.c_str());
+        const Tensor tb32 = Tensor::fromDoubles(ir::DType::Float64, ir::Shape{3}, a);
+        const Tensor tc = Tensor::fromDoubles(ir::DType::Float64, ir::Shape{3}, b);
+        QVERIFY(!session::valuesAgree(tb32, tc, {1e-6, 0.0}, &why));  // 5e-3 > 1e-6 * 1000
+        QVERIFY2(why.find("1 of 3 elements differ") != std::string::npos, why.c_str());
+        QVERIFY(session::valuesAgree(tb32, tc, {1e-5, 0.0}, &why));  // 5e-3 <= 1e-5 * 1000
+        // NaN agrees with NaN, not with a number; integers compare exactly.
+        const std::vector<double> n1{std::nan(""), 1.0};
+        const std::vector<double> n2{std::nan(""), 1.0};
+        const std::vector<double> n3{0.0, 1.0};
+        QVERIFY(session::valuesAgree(Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2}, n1),
+                                     Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2}, n2),
+                                     {}));
+        QVERIFY(!session::valuesAgree(Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2}, n1),
+                                      Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2}, n3),
+                                      {}));
+        const std::vector<std::int64_t> i1{5, 7};
+        const std::vector<std::int64_t> i2{5, 8};
+        QVERIFY(!session::valuesAgree(Tensor::fromInts(ir::DType::Int32, ir::Shape{2}, i1),
+                                      Tensor::fromInts(ir::DType::Int32, ir::Shape{2}, i2),
+                                      {1.0, 1.0}));
+        // Shapes and tuple lengths.
+        QVERIFY(!session::valuesAgree(Tensor::fromInts(ir::DType::Int32, ir::Shape{2}, i1),
+                                      Tensor::fromInts(ir::DType::Int32, ir::Shape{2, 1}, i1), {}));
+        const ops::KernelArg t1 =
+            ops::KernelArg::tuple({Tensor::fromInts(ir::DType::Int32, ir::Shape{2}, i1)});
+        const ops::KernelArg t2 = ops::KernelArg::tuple({});
+        QVERIFY(!session::valuesAgree(t1, t2, {}, &why));
+        QVERIFY2(why.find("tuples of 1 vs 0") != std::string::npos, why.c_str());
+    }
+
+    void deepCopiesDoNotAlias() {
+        const std::vector<std::int64_t> v{1, 2};
+        runtime::Tensor t = runtime::Tensor::fromInts(ir::DType::Int32, ir::Shape{2}, v);
+        const ops::KernelArg copy = session::deepCopy(ops::KernelArg::tuple({t}));
+        t.setInt(0, 9);
+        QCOMPARE(copy.elements()[0].tensor().getInt(0), std::int64_t{1});
+        QCOMPARE(session::valueBytes(copy), std::size_t{8});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestDivergence)
+#include "test_divergence.moc"
