@@ -185,7 +185,7 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
         }
         if (FuncGraph* callee = c->calledGraph()) {
             // A no_inline graph (lazy inline's CR_ graphs) stays a call, of its fprop graph.
-            map[c] = callee->flag("no_inline") ? callThroughFprop(c, {Callee{callee, in}}, nullptr)
+            map[c] = callee->flag("no_inline") ? callSharedFprop(c, Callee{callee, in})
                                                : copyGraph(callee, in, stack);
             continue;
         }

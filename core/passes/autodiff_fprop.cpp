@@ -75,7 +75,84 @@ Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& cal
         in.push_back({w, w});
     }
     copyInputs_[value] = std::move(in);
-    fpropCalls_[value] = FpropCall{tuple, wrt};
+    fpropCalls_[value] = FpropCall{tuple, wrt, weights_};
+    return {value, value};
+}
+
+const Expander::SharedFprop& Expander::sharedFprop(const CNode* c, FuncGraph* g) {
+    if (auto it = shared_->find(g); it != shared_->end()) {
+        return it->second;
+    }
+    FuncGraph* fp = m_.addGraph(opt::uniqueGraphName(m_, "\u25b8" + g->name()));
+    FuncGraph* bp = m_.addGraph(opt::uniqueGraphName(m_, "\u25c2" + g->name()));
+    fp->debug() = g->debug();
+    bp->debug() = g->debug();
+    Expander sub(m_, c, fp, bp, weights_, shared_);
+    SharedFprop shared;
+    shared.fprop = fp;
+    GradLayout layout;
+    for (std::size_t i = 0; i < g->parameters().size(); ++i) {
+        const ir::Parameter* p = g->parameters()[i];
+        ir::Parameter* q = m_.addParameter(fp, p->name());
+        q->setAbstract(p->abstract());
+        sub.targetParams_.push_back({q, q});
+        if (ops::isTensorAbs(p->abstract())) {
+            layout.inputs.push_back(i);
+        }
+    }
+    shared.params = layout.inputs;
+    std::vector<FuncGraph*> stack;
+    sub.out_ = sub.copyGraph(g, sub.targetParams_, stack);
+    sub.markActive(layout);
+    ir::Parameter* dout = m_.addParameter(bp, "dout");
+    dout->setAbstract(c->abstract());
+    sub.sweep(Grad::of(dout));
+    std::vector<Node*> outs;
+    for (std::size_t i : layout.inputs) {
+        const ir::Parameter* p = g->parameters()[i];
+        auto it = sub.grads_.find(sub.targetParams_[i].key);
+        outs.push_back(it != sub.grads_.end() && !it->second.empty()
+                           ? sub.materialize(c, it->second, gradAbs(p->abstract()))
+                           : sub.zerosFor(c, gradAbs(p->abstract())));
+    }
+    for (Node* w : weights_) {
+        auto it = sub.grads_.find(w);
+        if (it != sub.grads_.end() && !it->second.empty()) {
+            outs.push_back(sub.materialize(c, it->second, w->abstract()));
+            shared.weights.push_back(w);
+        }
+    }
+    finishFprop(sub, c, fp, bp, dout, outs);
+    return shared_->emplace(g, std::move(shared)).first->second;
+}
+
+Mapped Expander::callSharedFprop(const CNode* c, const Callee& callee) {
+    const SharedFprop& shared = sharedFprop(c, callee.graph);
+    std::vector<Node*> ins{constantIn(fwd_, Value::graphRef(shared.fprop))};
+    for (const Mapped& b : callee.bound) {
+        ins.push_back(b.node);
+    }
+    CNode* tuple = m_.addCNode(fwd_, ins);
+    tuple->setAbstract(Abstract::tuple({c->abstract(), Abstract::func()}));
+    CNode* value = m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("TupleGetItem")), tuple,
+                                      constantIn(fwd_, Value::integer(0))});
+    value->setAbstract(c->abstract());
+    for (CNode* n : {tuple, value}) {
+        n->debug().scope = c->debug().scope;
+        n->debug().trace = c->debug().trace;
+        created_.push_back(n);
+    }
+    copies_.push_back(value);
+    std::vector<Mapped> wrt;
+    for (std::size_t i : shared.params) {
+        wrt.push_back(callee.bound.at(i));
+    }
+    std::vector<Mapped> in = wrt;
+    for (Node* w : shared.weights) {
+        in.push_back({w, w});
+    }
+    copyInputs_[value] = std::move(in);
+    fpropCalls_[value] = FpropCall{tuple, std::move(wrt), shared.weights};
     return {value, value};
 }
 
@@ -86,7 +163,7 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
     FuncGraph* bp = m_.addGraph(opt::uniqueGraphName(m_, "\u25c2" + g->name()));
     fp->debug() = g->debug();
     bp->debug() = g->debug();
-    Expander sub(m_, c, fp, bp, weights_);
+    Expander sub(m_, c, fp, bp, weights_, shared_);
     GradLayout layout;
     for (std::size_t i = 0; i < g->parameters().size(); ++i) {
         const ir::Parameter* p = g->parameters()[i];
@@ -130,6 +207,14 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
         outs.push_back(it != sub.grads_.end() ? sub.materialize(c, it->second, w->abstract())
                                               : sub.zerosFor(c, w->abstract()));
     }
+    finishFprop(sub, c, fp, bp, dout, outs);
+    return fp;
+}
+
+// ◂g returns `outs`; what it reads of ▸g's forward becomes its parameters (bound by the
+// Partial ▸g returns), then dout; ▸g returns (out, Partial(@◂g, saved...)).
+void Expander::finishFprop(Expander& sub, const CNode* c, FuncGraph* fp, FuncGraph* bp,
+                           ir::Parameter* dout, const std::vector<Node*>& outs) {
     Node* grads = sub.prim(c, "MakeTuple", outs);
     m_.setOutput(bp, grads)->setAbstract(grads->abstract());
     // What the gradient reads of the forward becomes parameters of ◂g, bound by ▸g's Partial.
@@ -176,7 +261,6 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
     }
     m_.setOutput(fp, tuple)->setAbstract(tuple->abstract());
     sub.sweepDead();
-    return fp;
 }
 
 void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dout) {
@@ -186,7 +270,7 @@ void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dou
     for (const Mapped& w : call.wrt) {
         abs.push_back(gradAbs(w.node->abstract()));
     }
-    for (Node* w : weights_) {
+    for (Node* w : call.weights) {
         abs.push_back(gradAbs(w->abstract()));
     }
     CNode* grads = m_.addCNode(bwd_, {bprop, d});
@@ -201,8 +285,8 @@ void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dou
     for (std::size_t k = 0; k < call.wrt.size(); ++k) {
         accumulate(value, call.wrt[k].key, item(k));
     }
-    for (std::size_t j = 0; j < weights_.size(); ++j) {
-        accumulate(value, weights_[j], item(call.wrt.size() + j));
+    for (std::size_t j = 0; j < call.weights.size(); ++j) {
+        accumulate(value, call.weights[j], item(call.wrt.size() + j));
     }
 }
 

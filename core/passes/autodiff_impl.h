@@ -54,7 +54,12 @@ class Expander {
 public:
     // The expansion of a grad call: forward and gradient go into the call's graph.
     Expander(ir::Module& m, ir::CNode* call)
-        : m_(m), call_(call), site_(call), fwd_(call->graph()), bwd_(call->graph()) {}
+        : m_(m),
+          call_(call),
+          site_(call),
+          fwd_(call->graph()),
+          bwd_(call->graph()),
+          shared_(&ownShared_) {}
     // Expands the call and replaces it by the gradients.
     void run();
 
@@ -82,9 +87,20 @@ public:
 private:
     // A region differentiated inside an fprop graph: forward copies go to `fwd`, the
     // gradient to `bwd` (autodiff_fprop.cpp).
+    // A no_inline graph (a CR_ graph) differentiated once for the whole grad call, as
+    // MindSpore differentiates a reused cell once: ▸g and ◂g are shared by every call of g;
+    // ◂g returns the gradients of g's tensor parameters (`params`, indices), then of the
+    // weights g reads as free variables (`weights`, those of the grad's list that get one).
+    struct SharedFprop {
+        ir::FuncGraph* fprop = nullptr;
+        std::vector<std::size_t> params;
+        std::vector<ir::Node*> weights;
+    };
+    using SharedFprops = std::unordered_map<const ir::FuncGraph*, SharedFprop>;
+
     Expander(ir::Module& m, const ir::Node* site, ir::FuncGraph* fwd, ir::FuncGraph* bwd,
-             std::vector<ir::Node*> weights)
-        : m_(m), site_(site), fwd_(fwd), bwd_(bwd), weights_(std::move(weights)) {}
+             std::vector<ir::Node*> weights, SharedFprops* shared)
+        : m_(m), site_(site), fwd_(fwd), bwd_(bwd), weights_(std::move(weights)), shared_(shared) {}
 
     // autodiff_forward.cpp
     Mapped copyGraph(ir::FuncGraph* g, const std::vector<Mapped>& args,
@@ -103,9 +119,15 @@ private:
                             const Mapped* cond);
     ir::FuncGraph* fpropGraph(const ir::CNode* c, const Callee& callee,
                               const std::vector<Mapped>& wrt);
+    // The call of a no_inline graph through its shared fprop graph.
+    Mapped callSharedFprop(const ir::CNode* c, const Callee& callee);
+    const SharedFprop& sharedFprop(const ir::CNode* c, ir::FuncGraph* g);
+    void finishFprop(Expander& sub, const ir::CNode* c, ir::FuncGraph* fp, ir::FuncGraph* bp,
+                     ir::Parameter* dout, const std::vector<ir::Node*>& outs);
     struct FpropCall {
         ir::Node* tuple = nullptr;  // (out, bprop)
         std::vector<Mapped> wrt;
+        std::vector<ir::Node*> weights;  // the weights whose gradients follow wrt's
     };
     void backpropCall(ir::CNode* value, const FpropCall& call, const Grad& dout);
     // autodiff_sweep.cpp
@@ -137,6 +159,8 @@ private:
     Mapped out_;
     std::unordered_map<const ir::CNode*, FpropCall> fpropCalls_;  // by the forward value node
     bool sideEffects_ = false;
+    SharedFprops ownShared_;  // the grad call's (the top-level Expander's)
+    SharedFprops* shared_;    // the grad call's, for every Expander of its fprop graphs
 };
 
 }  // namespace irscope::passes::autodiff
