@@ -26,13 +26,14 @@
 #include <string>
 #include <vector>
 
-#include "cli_devices.h"
 #include "cli_debug.h"
-#include "cli_session.h"
+#include "cli_devices.h"
 #include "cli_run_options.h"
+#include "cli_session.h"
 #include "cli_stats.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
+#include "ir/dump_notes.h"
 #include "ir/export_dot.h"
 #include "ir/export_json.h"
 #include "ir/ir_text.h"
@@ -103,8 +104,25 @@ void writeOutput(const std::string& path, const std::string& text, Streams io) {
     }
 }
 
-std::unique_ptr<ir::Module> loadIr(const std::string& path) {
-    return ir::parseIr(readInput(path), path == "-" ? std::string("<stdin>") : path);
+// Reads an .ir file. What the reader kept but flags (references the file does not define,
+// graphs it calls but does not contain, names defined twice) goes to `err` as located
+// warnings and notes, at most kMaxWarnings of them; the exit status stays 0.
+constexpr std::size_t kMaxWarnings = 20;
+
+std::unique_ptr<ir::Module> loadIr(const std::string& path, std::ostream& err) {
+    std::vector<Diagnostic> warnings;
+    auto m = ir::parseIr(readInput(path), path == "-" ? std::string("<stdin>") : path, &warnings);
+    for (std::size_t k = 0; k < warnings.size() && k < kMaxWarnings; ++k) {
+        Diagnostic d = warnings[k];
+        if (d.lineText.size() > 200) {
+            d.lineText.clear();  // a 100,000-character parameter list is no help here
+        }
+        err << d.format() << "\n";
+    }
+    if (warnings.size() > kMaxWarnings) {
+        err << path << ": " << warnings.size() - kMaxWarnings << " more warnings and notes\n";
+    }
+    return m;
 }
 
 // --- subcommands ---------------------------------------------------------------------------
@@ -115,6 +133,7 @@ struct ExportArgs {
     std::vector<std::string> graphs;
     bool noConstants = false;
     std::string rankdir = "TB";
+    bool trace = false;  // dump --trace
 
     // Throws when a --graph names no graph of `m`.
     ir::DotOptions dotOptions(const ir::Module& m) const {
@@ -136,26 +155,33 @@ struct ExportArgs {
     }
 };
 
+// dump --trace: analyze_fail.ir's failure (the banner's exception and C++ stack) and the
+// traced call stack, one frame per `#------------------------> N` marker, instead of the IR.
 int dump(const ExportArgs& a, Streams io) {
-    writeOutput(a.output, ir::printIr(*loadIr(a.input)), io);
+    const auto m = loadIr(a.input, io.err);
+    if (a.trace) {
+        writeOutput(a.output, ir::formatFailure(*m, ir::analyzeFailure(*m)), io);
+        return kExitOk;
+    }
+    writeOutput(a.output, ir::printIr(*m), io);
     return kExitOk;
 }
 
 int dot(const ExportArgs& a, Streams io) {
-    const auto m = loadIr(a.input);
+    const auto m = loadIr(a.input, io.err);
     writeOutput(a.output, ir::exportDot(*m, a.dotOptions(*m)), io);
     return kExitOk;
 }
 
 int svg(const ExportArgs& a, Streams io) {
-    const auto m = loadIr(a.input);
+    const auto m = loadIr(a.input, io.err);
     const std::string text = ir::exportDot(*m, a.dotOptions(*m));
     writeOutput(a.output, layout::renderDot(text, "svg"), io);
     return kExitOk;
 }
 
 int json(const ExportArgs& a, Streams io) {
-    writeOutput(a.output, ir::exportJson(*loadIr(a.input)), io);
+    writeOutput(a.output, ir::exportJson(*loadIr(a.input, io.err)), io);
     return kExitOk;
 }
 
@@ -197,6 +223,12 @@ std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequi
         addOutput(sub, *args, outputRequired);
         if (dotOptions) {
             addDotOptions(sub, *args);
+        }
+        if (Fn == &dump) {
+            sub.add_flag("--trace", args->trace,
+                         "print analyze_fail.ir's failure and traced call stack (the "
+                         "'#------------------------> N' frames, the failed one last) instead "
+                         "of the IR");
         }
         return [args](Streams io) { return Fn(*args, io); };
     };
@@ -311,7 +343,8 @@ int runScript(const RunArgs& a, Streams io) {
             io.err << session::formatRunStats(session->runs[i], i);
         }
         if (session->runs.empty()) {
-            io.err << "Run statistics: the script ran no compiled graph (GRAPH_MODE Cell or @jit)\n";
+            io.err
+                << "Run statistics: the script ran no compiled graph (GRAPH_MODE Cell or @jit)\n";
         }
         io.err.flush();
     }
@@ -339,9 +372,10 @@ std::function<Runner(CLI::App&)> runCommand() {
                      "after the script, print per compile each pass's time, node counts, change "
                      "and peak memory to stderr");
         addRunOptions(sub, args->shared);
-        sub.add_option("--stats-db", args->statsDb,
-                       "append this run's compile statistics to this history file ('off': "
-                       "none; default: IRSCOPE_STATS_DB, else $XDG_DATA_HOME/irscope/stats.sqlite)");
+        sub.add_option(
+            "--stats-db", args->statsDb,
+            "append this run's compile statistics to this history file ('off': "
+            "none; default: IRSCOPE_STATS_DB, else $XDG_DATA_HOME/irscope/stats.sqlite)");
         sub.add_flag("--run-stats", args->runStats,
                      "after the script, print per graph run its device, kernels (on the device "
                      "/ fallbacks), copies, peak vs planned bytes and time to stderr");
