@@ -7,6 +7,7 @@ JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/load_elim_level3.ir
 FUZZ_SECONDS ?= 60
 BENCH_DIR ?= build-bench
+SHARED_DIR ?= ../shared
 
 .PHONY: all deps configure build run test fuzz bench screenshots clean
 
@@ -85,6 +86,8 @@ screenshots: build
 	  --view compare --pass auto_monad_reorder resources/examples/load_elim_fwd_bwd.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-compare-settings.png \
 	  --view compare --compare load-elim=1,3 resources/examples/load_elim_fwd_bwd.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-analyze-fail.png \
+	  --view graph $(SHARED_DIR)/realdumps/21_ms24_analyze_fail_segnet.ir
 
 clean:
 	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)

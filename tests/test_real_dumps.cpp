@@ -19,7 +19,7 @@ using namespace irscope::ir;
 
 namespace {
 
-QString realDumps() {
+QString dumpsDir() {
     return QStringLiteral(IRSCOPE_SHARED_DIR "/realdumps");
 }
 
@@ -105,10 +105,10 @@ private slots:
 
 void TestRealDumps::realDumps_data() {
     QTest::addColumn<QString>("path");
-    const QStringList files = QDir(realDumps()).entryList({"*.ir"}, QDir::Files, QDir::Name);
-    QVERIFY2(files.size() >= 24, qPrintable(realDumps()));
+    const QStringList files = QDir(dumpsDir()).entryList({"*.ir"}, QDir::Files, QDir::Name);
+    QVERIFY2(files.size() >= 24, qPrintable(dumpsDir()));
     for (const QString& f : files) {
-        QTest::newRow(qPrintable(f)) << realDumps() + "/" + f;
+        QTest::newRow(qPrintable(f)) << dumpsDir() + "/" + f;
     }
 }
 
@@ -141,11 +141,11 @@ void TestRealDumps::realDumps() {
 
 void TestRealDumps::realDumpsInTheCli() {
     // As a user tries them: dump, dump of that output, svg; exit 0 each.
-    const QStringList files = QDir(realDumps()).entryList({"*.ir"}, QDir::Files, QDir::Name);
+    const QStringList files = QDir(dumpsDir()).entryList({"*.ir"}, QDir::Files, QDir::Name);
     const QString tmp = QDir::temp().filePath("irscope-realdumps");
     QDir().mkpath(tmp);
     for (const QString& name : files) {
-        const QString in = realDumps() + "/" + name;
+        const QString in = dumpsDir() + "/" + name;
         const QString out = tmp + "/" + name;
         const auto d = cli_test::runCli({"dump", in, "-o", out});
         QVERIFY2(d.finished && d.status == 0, qPrintable(name + ": " + d.errText()));
@@ -262,11 +262,13 @@ void TestRealDumps::undefinedReferencesFlagged() {
     QVERIFY(w[1].message.find("use of undefined node %7") == 0);
     QVERIFY(w[2].message.find("use of undefined node %9 in @g") == 0);
     const std::string out = printIr(*m);
-    QVERIFY(out.find("TupleGetItem(%para11_27, I64(0))") != std::string::npos);
-    QVERIFY(out.find("Add(%0, %7)") != std::string::npos);
-    QVERIFY(out.find("Mul(%1, $(@g:%9))") != std::string::npos);
-    const Node* standIn = m->findGraph("g")->returnNode()->input(1);
-    QVERIFY(standIn->isCNode());
+    QVERIFY(out.find("TupleGetItem($(?:%para11_27), I64(0))") != std::string::npos);
+    QVERIFY(out.find("Add(%0, $(?:%7))") != std::string::npos);
+    QVERIFY(out.find("Mul(%1, $(?:$(@g:%9)))") != std::string::npos);
+    // Re-read, the printed stand-ins stay unresolved (the printer's own %7 is another node).
+    std::vector<Diagnostic> again;
+    parse(out, &again);
+    QCOMPARE(again.size(), std::size_t(3));
     QCOMPARE(QString::fromStdString(m->verify()), QString());
     QCOMPARE(printIr(*parse(out)), out);
 }
@@ -414,7 +416,7 @@ void TestRealDumps::analyzeFailTrace() {
 
     // The CLI on a real analyze_fail.ir (MindSpore 2.4).
     const auto r =
-        cli_test::runCli({"dump", "--trace", realDumps() + "/21_ms24_analyze_fail_segnet.ir"});
+        cli_test::runCli({"dump", "--trace", dumpsDir() + "/21_ms24_analyze_fail_segnet.ir"});
     QVERIFY2(r.finished && r.status == 0, qPrintable(r.errText()));
     QVERIFY(
         r.outText().contains("Labels shape value must be equal to the Features except the "
@@ -423,7 +425,7 @@ void TestRealDumps::analyzeFailTrace() {
     QVERIFY(r.outText().contains("> #15 @"));
     // 2.0 wrote no exception into the file.
     const auto old =
-        cli_test::runCli({"dump", "--trace", realDumps() + "/14_ms20_analyze_fail_ptcr.ir"});
+        cli_test::runCli({"dump", "--trace", dumpsDir() + "/14_ms20_analyze_fail_ptcr.ir"});
     QVERIFY(old.outText().contains("not in this file"));
     QVERIFY(old.outText().contains("> #3 @construct.PTCRLoss.7"));
 }

@@ -272,7 +272,12 @@ void Parser::finishGraph() {
     last_ = nullptr;
     closed_ = st;
     for (std::string& l : pendingNodeLines_) {
-        st->notes.linesAfter.push_back(std::move(l));  // `#` lines in a body with no node
+        // `#` lines in a body with no node: kept after it, but those the top level reads
+        // (a source line, `# Parameters:`) would belong to the next graph there.
+        LineCursor lc(l, 0, &file_);
+        if (!lc.lookingAt("# In file") && !lc.lookingAt("# Parameters:") && !structural(lc)) {
+            st->notes.linesAfter.push_back(std::move(l));
+        }
     }
     pendingNodeLines_.clear();
     pendingFrame_ = -1;
@@ -293,7 +298,7 @@ void Parser::topLevelLine(std::size_t i, LineCursor& c) {
         return;
     }
     if (closed_ != nullptr && c.peek() == '#' && !c.lookingAt("# In file") &&
-        !c.lookingAt("# Parameters:")) {
+        !c.lookingAt("# Parameters:") && !structural(c)) {
         keepLine(c.rest());  // the `# Order:` block right after a body
         return;
     }

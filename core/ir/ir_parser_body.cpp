@@ -118,11 +118,13 @@ void Parser::startNode(CNode* n) {
         notesOf(n).stackFrame = pendingFrame_;
         pendingFrame_ = -1;
     }
-    if (!pendingNodeLines_.empty()) {
-        auto& lines = notesOf(n).lines;
-        lines.insert(lines.end(), pendingNodeLines_.begin(), pendingNodeLines_.end());
-        pendingNodeLines_.clear();
+    for (const std::string& l : pendingNodeLines_) {
+        LineCursor lc(l, 0, &file_);
+        if (!debugLine(lc, n->debug())) {
+            notesOf(n).lines.push_back(l);
+        }
     }
+    pendingNodeLines_.clear();
 }
 
 void Parser::nodeLine(std::size_t i, LineCursor& c) {
@@ -413,7 +415,17 @@ NodeRef Parser::nodeRef(std::size_t i, LineCursor& c) {
     if (!c.eat(':')) {
         c.fail("expected ':' after the graph name in '$('");
     }
-    GraphState* st = findState(gname);
+    GraphState* st = gname == "?" ? nullptr : findState(gname);
+    if (gname == "?") {  // `$(?:%7)`: how the printer writes a reference of no definition
+        const std::size_t b = c.pos;
+        const std::size_t e = c.scanBalanced(")", false);
+        if (e >= c.end) {
+            c.fail("expected ')' to close '$('");
+        }
+        c.pos = e + 1;
+        const std::string text(c.slice(b, e));
+        return {unresolved(c, b, text, "unresolved reference " + text), std::nullopt};
+    }
     if (st == nullptr) {  // a free variable of a graph the file does not contain
         const std::size_t e = c.scanBalanced(")", false);
         if (e >= c.end) {

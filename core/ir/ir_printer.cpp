@@ -123,7 +123,9 @@ std::string Printer::ref(const Node* in, const FuncGraph* cur) const {
         return fmt_.value(*v->value());
     }
     if (const DumpNotes* n = notesOf(in); n != nullptr && !n->unresolved.empty()) {
-        return n->unresolved;  // a reference the file did not define, as it was written
+        // A reference the file did not define, as it was written, inside `$(?:...)`: the
+        // printer numbers nodes anew, so a bare `%7` could name a node of this text.
+        return "$(?:" + n->unresolved + ")";
     }
     std::string local;
     if (const auto* p = nodeCast<Parameter>(in)) {
