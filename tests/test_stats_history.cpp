@@ -240,7 +240,8 @@ private slots:
         for (auto& p : procs) {
             QVERIFY(p->waitForFinished(120000));
             QCOMPARE(p->exitCode(), 0);
-            QVERIFY2(p->readAllStandardError().isEmpty(), "a writer reported an error");
+            const QByteArray err = p->readAllStandardError();
+            QVERIFY2(err.isEmpty(), err.constData());
         }
         const auto csv = cli({QStringLiteral("stats"), QStringLiteral("--db"), db,
                               QStringLiteral("--csv")});

@@ -1,6 +1,10 @@
 #include "store/db.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <cstdio>
 
 #include <fmt/format.h>
 
@@ -10,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <random>
 #include <utility>
 
 namespace irscope::store {
@@ -513,6 +518,112 @@ void migrate(Database& db, const Schema& schema, bool setIdentity) {
 
 }  // namespace
 
+// The identity check of an existing file, on a read-only connection. A file closed cleanly
+// (no log, no index beside it) is read as immutable, so that checking it leaves no -wal or
+// -shm file behind. Another process may open and write it between that look and the read,
+// and an immutable read takes no locks: a check that fails that way is repeated on an
+// ordinary connection, which waits for the writer, so only a genuine failure is reported.
+// (An ordinary read-only connection to a file in WAL mode leaves a -wal and -shm file
+// behind, which must not happen to a file that is refused.)
+Database Database::checkExisting(const std::string& path, const Schema& schema,
+                                 const OpenOptions& options, bool create, int& version) {
+    const auto check = [&](bool immutable) {
+        Database ro(openConnection(path, SQLITE_OPEN_READONLY | (immutable ? SQLITE_OPEN_URI : 0),
+                                   schema.kindName, options.busyTimeoutMs),
+                    path, schema.kindName, true);
+        const int v = checkIdentity(ro, schema);
+        if (v < 0 && !create) {
+            throw DbError(DbError::Kind::Foreign, path,
+                          describeKind(schema.kindName) + " (an empty SQLite database)");
+        }
+        if (options.quickCheck) {
+            quickCheck(ro);
+        }
+        version = v;
+        return ro;
+    };
+    const auto busy = [&] { return exists(path + "-wal") || exists(path + "-shm"); };
+    const auto stamp = [&] {
+        std::error_code ec;
+        return std::pair(fs::last_write_time(path, ec), fs::file_size(path, ec));
+    };
+    for (int attempt = 0;; ++attempt) {
+        if (busy()) {
+            return check(false);
+        }
+        const auto before = stamp();
+        try {
+            return check(true);
+        } catch (const DbError&) {
+            // Genuine unless a writer came (its log appeared) or went (the file changed).
+            if (attempt == 2 || (!busy() && stamp() == before)) {
+                throw;
+            }
+        }
+    }
+}
+
+// A new file appears at `path` complete: its schema is written into a file of its own
+// beside it, which is then linked into place only if nothing is there yet. Processes that
+// create the same file at once never see one another's half-made file; the losers open
+// the winner's. (Writing the schema in place, another process could find the file with
+// tables but no identity yet, and refuse it as some other program's database.)
+bool Database::createComplete(const std::string& path, const Schema& schema,
+                              const OpenOptions& options, bool replaceEmpty) {
+    std::random_device rd;
+    const std::string tmp = fmt::format("{}.new-{}-{:08x}", path, ::getpid(), rd());
+    struct Cleanup {
+        const std::string& p;
+        ~Cleanup() {
+            std::error_code ec;
+            for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
+                fs::remove(p + suffix, ec);
+            }
+        }
+    } cleanup{tmp};
+    {
+        Database db(openConnection(tmp, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, schema.kindName,
+                                   options.busyTimeoutMs),
+                    path, schema.kindName, false);
+        // Only possible before the first table exists: lets writers give pages back.
+        db.exec("PRAGMA auto_vacuum = INCREMENTAL");
+        migrate(db, schema, true);
+        Statement s = db.prepare("PRAGMA journal_mode = WAL");
+        if (!s.step() || s.getText(0) != "wal") {
+            throw DbError(DbError::Kind::Io, path, "cannot switch the file to WAL mode");
+        }
+    }  // the last connection closes: the log is written back and removed
+    const auto ioError = [&](int err) {
+        return DbError(DbError::Kind::Io, path,
+                       std::string("cannot create the file (") + std::strerror(err) + ")");
+    };
+    if (replaceEmpty) {
+        // An empty file stands there: it is replaced only while it is still empty.
+        std::error_code ec;
+        if (fs::file_size(path, ec) != 0 || ec) {
+            return false;
+        }
+        if (::rename(tmp.c_str(), path.c_str()) != 0) {
+            throw ioError(errno);
+        }
+        return true;
+    }
+    if (::link(tmp.c_str(), path.c_str()) == 0) {
+        return true;
+    }
+    if (errno == EEXIST) {
+        return false;
+    }
+    // A file system without hard links.
+    if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, path.c_str(), RENAME_NOREPLACE) == 0) {
+        return true;
+    }
+    if (errno == EEXIST) {
+        return false;
+    }
+    throw ioError(errno);
+}
+
 Database Database::open(const std::string& path, const Schema& schema, OpenMode mode,
                         OpenOptions options) {
     const Preflight pre = preflight(path, schema.kindName);
@@ -525,24 +636,20 @@ Database Database::open(const std::string& path, const Schema& schema, OpenMode 
                       describeKind(schema.kindName) + " (the file is empty)");
     }
 
-    bool fresh = pre != Preflight::Sqlite;
+    bool created = false;
+    if (pre != Preflight::Sqlite) {
+        created = createComplete(path, schema, options, pre == Preflight::Empty);
+        if (preflight(path, schema.kindName) != Preflight::Sqlite) {
+            throw DbError(DbError::Kind::Io, path, "the new file vanished as it was created");
+        }
+    }
+
+    bool fresh = false;
     int fileVersion = 0;
-    if (pre == Preflight::Sqlite) {
+    {
         // Every check on a read-only connection: a file that fails one is never written.
-        // A file closed cleanly (no log, no index beside it) is read as immutable, so that
-        // checking it leaves no -wal or -shm file behind either.
-        const bool idle = !exists(path + "-wal") && !exists(path + "-shm");
-        Database ro(openConnection(path, SQLITE_OPEN_READONLY | (idle ? SQLITE_OPEN_URI : 0),
-                                   schema.kindName, options.busyTimeoutMs),
-                    path, schema.kindName, true);
-        const int v = checkIdentity(ro, schema);
-        if (v < 0 && !create) {
-            throw DbError(DbError::Kind::Foreign, path,
-                          describeKind(schema.kindName) + " (an empty SQLite database)");
-        }
-        if (options.quickCheck) {
-            quickCheck(ro);
-        }
+        int v = 0;
+        Database ro = checkExisting(path, schema, options, create, v);
         fresh = v < 0;
         fileVersion = std::max(v, 0);
         if (mode == OpenMode::ReadOnly) {
@@ -577,12 +684,11 @@ Database Database::open(const std::string& path, const Schema& schema, OpenMode 
         }
     }
 
-    const int flags = SQLITE_OPEN_READWRITE | (fresh ? SQLITE_OPEN_CREATE : 0);
-    Database db(openConnection(path, flags, schema.kindName, options.busyTimeoutMs), path,
-                schema.kindName, false);
-    db.fileVersion_ = fileVersion;
+    Database db(openConnection(path, SQLITE_OPEN_READWRITE, schema.kindName, options.busyTimeoutMs),
+                path, schema.kindName, false);
+    db.fileVersion_ = created ? 0 : fileVersion;  // the version it had before this open
     if (fresh) {
-        // Only possible before the first table exists: lets writers give pages back.
+        // An empty SQLite database someone else made: given the schema in place.
         db.exec("PRAGMA auto_vacuum = INCREMENTAL");
     }
     {

@@ -199,6 +199,11 @@ public:
 
 private:
     Database(sqlite3* db, std::string path, std::string kindName, bool readOnly);
+    // Steps of open(); see db.cpp. createComplete() says whether this call made the file.
+    static Database checkExisting(const std::string& path, const Schema& schema,
+                                  const OpenOptions& options, bool create, int& version);
+    static bool createComplete(const std::string& path, const Schema& schema,
+                               const OpenOptions& options, bool replaceEmpty);
     void close() noexcept;
     friend class Statement;
 
