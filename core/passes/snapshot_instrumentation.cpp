@@ -1,6 +1,7 @@
 #include "passes/snapshot_instrumentation.h"
 
 #include "ir/ir_text.h"
+#include "ir/module_fingerprint.h"
 
 namespace irscope::passes {
 
@@ -15,7 +16,7 @@ bool SnapshotInstrumentation::sameText(const State& a, const State& b) {
 void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassContext&) {
     // The baseline the first pass is compared with (the empty module before parse).
     auto text = std::make_shared<const std::string>(ir::printIr(m));
-    current_ = State{text, util::CompressedText::hashOf(*text), nullptr};
+    current_ = State{ir::fingerprint(m), text, util::CompressedText::hashOf(*text), nullptr};
     open_.clear();
     lastSequence_ = UINT64_MAX;
     errorRecorded_ = false;
@@ -65,9 +66,16 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
 
     State after;
     try {
-        auto text = std::make_shared<const std::string>(ir::printIr(m));
-        after = State{text, util::CompressedText::hashOf(*text), nullptr};
-        s.counts = m.counts();
+        const ir::ModuleFingerprint fp = ir::fingerprint(m);
+        s.counts = fp.counts;
+        if (current_.text && fp == current_.fingerprint) {
+            after = current_;  // structurally the IR as last printed: nothing to print
+        } else if (before.text && fp == before.fingerprint) {
+            after = before;
+        } else {
+            auto text = std::make_shared<const std::string>(ir::printIr(m));
+            after = State{fp, text, util::CompressedText::hashOf(*text), nullptr};
+        }
     } catch (const std::exception&) {
         if (error.empty()) {
             // A healthy pass left IR the printer cannot print: the PassManager reports it
