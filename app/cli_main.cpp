@@ -36,6 +36,7 @@
 #include "cli_stats.h"
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
+#include "ir/dump_notes.h"
 #include "ir/export_dot.h"
 #include "ir/export_json.h"
 #include "ir/ir_text.h"
@@ -126,8 +127,14 @@ bool isMindirInput(const std::string& path, std::string_view head) {
            mindir::detectEncryption(head) != mindir::Encryption::None;
 }
 
-// Reads a .ir file or a MindIR (.mindir) file into a module.
-std::unique_ptr<ir::Module> loadIr(const std::string& path, const DecryptArgs& dec = {}) {
+// Reads a .ir file or a MindIR (.mindir) file into a module. What the .ir reader kept but
+// flags (references the file does not define, graphs it calls but does not contain, names
+// defined twice) goes to `err` as located warnings and notes, at most kMaxWarnings of them;
+// the exit status stays 0.
+constexpr std::size_t kMaxWarnings = 20;
+
+std::unique_ptr<ir::Module> loadIr(const std::string& path, std::ostream& err,
+                                   const DecryptArgs& dec = {}) {
     std::string bytes = readInput(path);
     const std::string name = path == "-" ? std::string("<stdin>") : path;
     if (isMindirInput(path, bytes)) {
@@ -140,7 +147,19 @@ std::unique_ptr<ir::Module> loadIr(const std::string& path, const DecryptArgs& d
         }
         return mindir::readMindir(bytes, name, o).module;
     }
-    return ir::parseIr(bytes, name);
+    std::vector<Diagnostic> warnings;
+    auto m = ir::parseIr(bytes, name, &warnings);
+    for (std::size_t k = 0; k < warnings.size() && k < kMaxWarnings; ++k) {
+        Diagnostic d = warnings[k];
+        if (d.lineText.size() > 200) {
+            d.lineText.clear();  // a 100,000-character parameter list is no help here
+        }
+        err << d.format() << "\n";
+    }
+    if (warnings.size() > kMaxWarnings) {
+        err << path << ": " << warnings.size() - kMaxWarnings << " more warnings and notes\n";
+    }
+    return m;
 }
 
 // --- subcommands ---------------------------------------------------------------------------
@@ -152,6 +171,7 @@ struct ExportArgs {
     bool noConstants = false;
     std::string rankdir = "TB";
     DecryptArgs dec;
+    bool trace = false;  // dump --trace
 
     // Throws when a --graph names no graph of `m`.
     ir::DotOptions dotOptions(const ir::Module& m) const {
@@ -173,26 +193,33 @@ struct ExportArgs {
     }
 };
 
+// dump --trace: analyze_fail.ir's failure (the banner's exception and C++ stack) and the
+// traced call stack, one frame per `#------------------------> N` marker, instead of the IR.
 int dump(const ExportArgs& a, Streams io) {
-    writeOutput(a.output, ir::printIr(*loadIr(a.input, a.dec)), io);
+    const auto m = loadIr(a.input, io.err, a.dec);
+    if (a.trace) {
+        writeOutput(a.output, ir::formatFailure(*m, ir::analyzeFailure(*m)), io);
+        return kExitOk;
+    }
+    writeOutput(a.output, ir::printIr(*m), io);
     return kExitOk;
 }
 
 int dot(const ExportArgs& a, Streams io) {
-    const auto m = loadIr(a.input, a.dec);
+    const auto m = loadIr(a.input, io.err, a.dec);
     writeOutput(a.output, ir::exportDot(*m, a.dotOptions(*m)), io);
     return kExitOk;
 }
 
 int svg(const ExportArgs& a, Streams io) {
-    const auto m = loadIr(a.input, a.dec);
+    const auto m = loadIr(a.input, io.err, a.dec);
     const std::string text = ir::exportDot(*m, a.dotOptions(*m));
     writeOutput(a.output, layout::renderDot(text, "svg"), io);
     return kExitOk;
 }
 
 int json(const ExportArgs& a, Streams io) {
-    writeOutput(a.output, ir::exportJson(*loadIr(a.input, a.dec)), io);
+    writeOutput(a.output, ir::exportJson(*loadIr(a.input, io.err, a.dec)), io);
     return kExitOk;
 }
 
@@ -264,6 +291,12 @@ std::function<Runner(CLI::App&)> exportCommand(bool dotOptions, bool outputRequi
         addOutput(sub, *args, outputRequired);
         if (dotOptions) {
             addDotOptions(sub, *args);
+        }
+        if (Fn == &dump) {
+            sub.add_flag("--trace", args->trace,
+                         "print analyze_fail.ir's failure and traced call stack (the "
+                         "'#------------------------> N' frames, the failed one last) instead "
+                         "of the IR");
         }
         return [args](Streams io) { return Fn(*args, io); };
     };
@@ -386,7 +419,8 @@ int runScript(const RunArgs& a, Streams io) {
             io.err << session::formatRunStats(session->runs[i], i);
         }
         if (session->runs.empty()) {
-            io.err << "Run statistics: the script ran no compiled graph (GRAPH_MODE Cell or @jit)\n";
+            io.err
+                << "Run statistics: the script ran no compiled graph (GRAPH_MODE Cell or @jit)\n";
         }
         io.err.flush();
     }

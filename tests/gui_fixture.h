@@ -7,6 +7,8 @@
 #include <QFile>
 #include <QTemporaryDir>
 
+#include "graph_scene.h"
+#include "graph_view.h"
 #include "main_window.h"
 
 namespace gui_test {
@@ -38,6 +40,29 @@ inline QString writeScript(const QTemporaryDir& dir, const QString& name, const 
 // Waits until the window runs, parses and lays out nothing.
 inline bool waitIdle(irscope::ui::MainWindow& w) {
     return QTest::qWaitFor([&] { return !w.isBusy(); }, 120000);
+}
+
+// Clicks `node` in the graph view as a user does: revealed (its group expanded) and centred
+// first, then clicked, so that the selection reaches the rest of the window. False when it
+// did not get drawn in time.
+inline bool clickNode(irscope::ui::MainWindow& w, const irscope::ir::Node* node) {
+    irscope::ui::GraphView* view = w.graphView();
+    view->selectNode(node);
+    irscope::ui::NodeItem* item = nullptr;
+    const bool drawn = QTest::qWaitFor(
+        [&] {
+            item = view->isLayoutRunning() ? nullptr : view->itemFor(view->model().indexOf(node));
+            return item != nullptr;
+        },
+        60000);
+    if (!drawn) {
+        return false;
+    }
+    view->centerOn(item);
+    view->scene()->clearSelection();
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                      view->mapFromScene(item->sceneBoundingRect().center()));
+    return view->selectedNode() == node;
 }
 
 }  // namespace gui_test

@@ -47,7 +47,8 @@ private slots:
         MainWindow w;
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir")));
+        QVERIFY(openAndWait(
+            w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir")));
         QVERIFY(!w.errorBanner()->isVisible());
         QCOMPARE(w.graphList()->count(), 1);
         QVERIFY(w.graphList()->item(0)->text().contains(QStringLiteral("@BackwardNet_construct")));
@@ -67,16 +68,19 @@ private slots:
     void selectingAGraphMovesTheTextCursorToIt() {
         MainWindow w;
         w.show();
-        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level0.ir")));
+        QVERIFY(openAndWait(
+            w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level0.ir")));
         w.graphList()->setCurrentRow(0);
         const QString line = w.irTextView()->textCursor().block().text();
-        QVERIFY2(line.startsWith(QStringLiteral("subgraph @BackwardNet_construct(")), qPrintable(line));
+        QVERIFY2(line.startsWith(QStringLiteral("subgraph @BackwardNet_construct(")),
+                 qPrintable(line));
     }
 
     void graphSelectionAndIrTextFollowEachOther() {
         MainWindow w;
         w.show();
-        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir")));
+        QVERIFY(openAndWait(
+            w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir")));
         QVERIFY(waitForGraph(w));
         // Selecting a node in the graph moves the text cursor to its line.
         NodeItem* addn = nullptr;
@@ -107,12 +111,14 @@ private slots:
         const QString bad = dir.filePath(QStringLiteral("bad.ir"));
         QFile f(bad);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write("# IR entry: @g\nsubgraph @g() {\n  %0 = Add(%7, %7)\n  Return(%0)\n}\n");
+        // `%0 Add(...)`: no '=' (an undefined %7 alone would only be a warning).
+        f.write("# IR entry: @g\nsubgraph @g() {\n  %0 Add(%7, %7)\n  Return(%0)\n}\n");
         f.close();
 
         MainWindow w;
         w.show();
-        QVERIFY(openAndWait(w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir")));
+        QVERIFY(openAndWait(
+            w, QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.ir")));
         const QString before = w.irTextView()->toPlainText();
         QVERIFY(waitForGraph(w));
         QVERIFY(!openAndWait(w, bad));

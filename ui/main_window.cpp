@@ -37,6 +37,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "analyze_fail_dock.h"
 #include "compare_view.h"
 #include "compilations_dock.h"
 #include "execution_dock.h"
@@ -153,6 +154,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     connect(inspectorDock_, &NodeInspectorDock::nodeActivated, this,
             [this](const ir::Node* node) { syncSelection({node}, SelectionOrigin::Inspector); });
     connect(inspectorDock_, &NodeInspectorDock::locationActivated, editorDock_, &ScriptEditorDock::showLocation);
+    // analyze_fail.ir: the failure and its traced call stack; a frame selects its node.
+    failureDock_ = new AnalyzeFailDock(this);
+    addDockWidget(Qt::LeftDockWidgetArea, failureDock_);
+    failureDock_->hide();
+    connect(failureDock_, &AnalyzeFailDock::frameActivated, this, [this](const ir::Node* node) {
+        graphView_->focusNode(node);
+        syncSelection({node}, SelectionOrigin::Graph);
+    });
     connect(compilationsDock_, &CompilationsDock::compileSelected, this, &MainWindow::showCompile);
     connect(timelineDock_, &PassTimelineDock::snapshotSelected, this, &MainWindow::showSnapshot);
 
@@ -616,6 +625,14 @@ void MainWindow::showDocument(LoadedIr result) {
     irText_->setPlainText(doc_.text);
     textLines_ = doc_.text.split(QLatin1Char('\n'));
     graphView_->setModel(doc_.module, *doc_.graph);
+    // analyze_fail.ir: the frames in the Failure dock, the failed node marked in the graph.
+    const bool failed = failureDock_->showModule(doc_.module.get());
+    failureDock_->setVisible(failed);
+    const ir::Node* failedNode = failed ? failureDock_->failure().failed() : nullptr;
+    if (failed) {
+        failureDock_->raise();
+        graphView_->setDebugMarks({}, failedNode);
+    }
     search_->clear();
     searchStatus_->clear();
     graphList_->blockSignals(true);
@@ -631,7 +648,12 @@ void MainWindow::showDocument(LoadedIr result) {
                               .arg(doc_.counts.graphs)
                               .arg(doc_.counts.nodes)
                               .arg(doc_.counts.cnodes));
-    if (sourceLine_ > 0) {
+    if (failedNode != nullptr) {
+        // Where inference failed: its frame, its node in the graph and its line in the text.
+        failureDock_->frames()->setCurrentRow(failureDock_->frames()->count() - 1);
+        graphView_->focusNode(failedNode);
+        syncSelection({failedNode}, SelectionOrigin::Graph);
+    } else if (sourceLine_ > 0) {
         // The same script line's nodes in this IR (what the pass made of them).
         syncSelection(nodesAtSourceLine(sourceLine_), SelectionOrigin::Source);
     }

@@ -37,6 +37,7 @@ class QToolButton;
 
 namespace irscope::ui {
 
+class AnalyzeFailDock;
 class CompareView;
 class SettingsCompareView;
 struct SettingsChoice;
@@ -103,6 +104,7 @@ public:
     StatisticsDock* statisticsDock() const { return statisticsDock_; }
     ScriptEditorDock* scriptEditorDock() const { return editorDock_; }
     NodeInspectorDock* nodeInspectorDock() const { return inspectorDock_; }
+    AnalyzeFailDock* failureDock() const { return failureDock_; }
     ExecutionDock* executionDock() const { return executionDock_; }
     CompareView* compareView() const { return compareView_; }
     SettingsCompareView* settingsCompareView() const { return settingsCompare_; }
@@ -190,6 +192,7 @@ private:
     StatisticsDock* statisticsDock_ = nullptr;
     ScriptEditorDock* editorDock_ = nullptr;
     NodeInspectorDock* inspectorDock_ = nullptr;
+    AnalyzeFailDock* failureDock_ = nullptr;
     // The script line whose nodes were selected last (0: the selection came from elsewhere);
     // stepping to another pass selects that line's nodes in the new IR.
     int sourceLine_ = 0;

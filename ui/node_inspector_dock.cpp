@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "dump_notes_rows.h"
 #include "ir/func_graph.h"
 #include "ir/ir_text.h"
 
@@ -229,6 +230,8 @@ void NodeInspectorDock::showNode(const ir::Node* node, const GraphModel& model) 
             row->setToolTip(1, q(loc.text) + (loc.note.empty() ? QString() : QLatin1Char('\n') + q(loc.note)));
         }
     }
+
+    addDumpSections(tree_, node);  // a real dump's device types, stack frame, ...
 
     auto addNodeRow = [&](QTreeWidgetItem* section, const QString& key, const ir::Node* n) {
         QTreeWidgetItem* row = addRow(section, key, rowText(model, n, home));

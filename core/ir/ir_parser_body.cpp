@@ -70,9 +70,7 @@ void Parser::bodyLine(std::size_t i, LineCursor& c) {
     }
     switch (c.peek()) {
         case '}':
-            cur_->done = true;
-            cur_ = nullptr;
-            last_ = nullptr;
+            finishGraph();
             return;
         case '%':
             nodeLine(i, c);
@@ -80,11 +78,27 @@ void Parser::bodyLine(std::size_t i, LineCursor& c) {
         case ':':
             typeLine(c);
             return;
-        case '#':
-            if (last_ != nullptr) {
-                debugLine(c, last_->debug());
+        case '#': {
+            if (c.lookingAt("#------------------------>")) {  // analyze_fail.ir's stack marker
+                LineCursor m = c;
+                m.pos += 26;
+                m.skipSpaces();
+                const auto n = m.readUnsigned();
+                m.skipSpaces();
+                if (n && *n <= INT32_MAX && m.atEnd()) {
+                    pendingFrame_ = static_cast<int>(*n);
+                    return;
+                }
+            }
+            const std::size_t b = c.pos;
+            if (last_ == nullptr) {
+                pendingNodeLines_.emplace_back(c.rest());
+            } else if (!debugLine(c, last_->debug())) {
+                c.pos = b;
+                notesOf(last_).lines.emplace_back(c.rest());
             }
             return;
+        }
         default:
             break;
     }
@@ -93,8 +107,24 @@ void Parser::bodyLine(std::size_t i, LineCursor& c) {
     }
     CNode* ret = call(i, c, "the Return");
     m_->setReturnNode(cur_->g, ret);
-    last_ = ret;
+    startNode(ret);
+}
+
+// A node line was read: the marker and comment lines in front of it are its own.
+void Parser::startNode(CNode* n) {
+    last_ = n;
     lastTyped_ = false;
+    if (pendingFrame_ >= 0) {
+        notesOf(n).stackFrame = pendingFrame_;
+        pendingFrame_ = -1;
+    }
+    for (const std::string& l : pendingNodeLines_) {
+        LineCursor lc(l, 0, &file_);
+        if (!debugLine(lc, n->debug())) {
+            notesOf(n).lines.push_back(l);
+        }
+    }
+    pendingNodeLines_.clear();
 }
 
 void Parser::nodeLine(std::size_t i, LineCursor& c) {
@@ -108,7 +138,9 @@ void Parser::nodeLine(std::size_t i, LineCursor& c) {
     }
     const std::string label = fmt::format("%{}", *num);
     if (cur_->nodes.count(*num) != 0) {
-        c.failAt(at, "duplicate definition of " + label);
+        warnAt(c, at,
+               "a second definition of " + label + " in @" + cur_->g->name() +
+                   ": both kept (printed with their own numbers); later uses mean the second");
     }
     std::string dbg;
     if (c.eat('(')) {
@@ -131,10 +163,9 @@ void Parser::nodeLine(std::size_t i, LineCursor& c) {
     }
     CNode* n = call(i, c, label);
     n->debug().name = std::move(dbg);
-    cur_->nodes.emplace(*num, n);
+    cur_->nodes[*num] = n;
     cur_->order.push_back(n);
-    last_ = n;
-    lastTyped_ = false;
+    startNode(n);
 }
 
 namespace {
@@ -152,6 +183,8 @@ CNode* Parser::call(std::size_t i, LineCursor& c, const std::string& label) {
     c.skipSpaces();
     ValuePtr calleeValue;
     std::optional<NodeRef> calleeRef;
+    DumpNotes callNotes;        // the CNode's
+    std::string owner;          // the callee value's `$(graph):`
     if (c.lookingAt("call")) {  // `call @graph(...)`
         const std::size_t save = c.pos;
         c.pos += 4;
@@ -159,9 +192,25 @@ CNode* Parser::call(std::size_t i, LineCursor& c, const std::string& label) {
         c.skipSpaces();
         if (c.pos > afterWord && c.peek() == '@') {
             const std::size_t at = c.pos++;
-            calleeValue = Value::graphRef(stateAt(c, at, c.readName())->g);
+            const std::string name = c.readName();
+            if (GraphState* st = findState(name)) {
+                calleeValue = Value::graphRef(st->g);
+            } else {  // a graph the file does not contain
+                external(c, at, name);
+                calleeValue = Value::opaque(std::string(c.slice(save, c.pos)));
+            }
         } else {
             c.pos = save;
+        }
+    }
+    if (!calleeValue && c.lookingAt("$(") && c.peek(2) != '@') {
+        // `$(graph):MakeTuple(...)` (2.x): a primitive value node owned by another graph.
+        const std::size_t b = c.pos + 2;
+        const std::size_t e = c.line().find(')', b);
+        if (e != std::string_view::npos && e < c.end && e + 1 < c.end && c.line()[e + 1] == ':' &&
+            c.slice(b, e).find(':') == std::string_view::npos) {
+            owner = std::string(c.slice(b, e));
+            c.pos = e + 2;
         }
     }
     if (!calleeValue) {
@@ -176,20 +225,38 @@ CNode* Parser::call(std::size_t i, LineCursor& c, const std::string& label) {
                     c.pos = save;
                 }
             }
+            if (!calleeValue && isIdentStart(static_cast<unsigned char>(c.peek()))) {
+                const std::size_t save = c.pos;
+                std::string name(c.readOpName());
+                LineCursor next = c;
+                next.skipSpaces();
+                if (next.peek() == '(' || next.peek() == '[' || next.peek() == '{') {
+                    calleeValue = Value::primitive(std::move(name));
+                } else {
+                    c.pos = save;  // `class 'mindspore.ops.operations.math_ops.Less'()`
+                }
+            }
             if (!calleeValue) {
-                calleeValue = isIdentStart(static_cast<unsigned char>(c.peek()))
-                                  ? Value::primitive(std::string(c.readOpName()))
-                                  : reader_.value(c, 0, true);
+                calleeValue = reader_.value(c, 0, true);
             }
         }
     }
-    // Annotations dropped: `%5[@FuncUnion(@a, @b)]`, `Name{prim_type=1}[attrs]` (1.x).
-    for (;;) {
-        c.skipSpaces();
-        if (c.peek() != '[' && c.peek() != '{') {
-            break;
+    // Groups after the callee, kept as written: `%5[@FuncUnion(@a, @b)]`,
+    // `Depend[side_effect_propagate=I64(1)]`, `Name{prim_type=1}[attrs]` (1.x).
+    c.skipSpaces();
+    if (c.peek() == '[' || c.peek() == '{') {
+        const std::size_t b = c.pos;
+        for (;;) {
+            c.pos = c.scanGroup(false);
+            LineCursor next = c;
+            next.skipSpaces();
+            if (next.peek() != '[' && next.peek() != '{') {
+                break;
+            }
+            c.pos = next.pos;
         }
-        c.pos = c.scanGroup(false);
+        callNotes.calleeSuffix = std::string(c.slice(b, c.pos));
+        c.skipSpaces();
     }
     if (!c.eat('(')) {
         c.fail("expected '(' after the callee of " + label);
@@ -222,12 +289,17 @@ CNode* Parser::call(std::size_t i, LineCursor& c, const std::string& label) {
     AttrMap primAttrs;
     AttrMap cnodeAttrs;
     AttrMap primalAttrs;
+    std::size_t instanceAt = 0;
+    std::size_t primAttrsAt = 0;
     for (;;) {
         c.skipSpaces();
         if (c.atEnd()) {
             break;
         }
-        if (c.eat("{instance name:")) {
+        const std::size_t piece = c.pos;
+        if (c.lookingAt("{instance name:")) {
+            instanceAt = piece;
+            c.pos += 15;
             c.skipSpaces();
             if (c.peek() == '"') {
                 instance = c.readQuoted();
@@ -242,19 +314,31 @@ CNode* Parser::call(std::size_t i, LineCursor& c, const std::string& label) {
                 c.fail("expected '}' after the instance name");
             }
         } else if (c.eat("primitive_attrs:")) {
+            primAttrsAt = piece;
             attrBlock(reader_, c, primAttrs);
         } else if (c.eat("cnode_attrs:")) {
             attrBlock(reader_, c, cnodeAttrs);
         } else if (c.eat("cnode_primal_attrs:")) {
             attrBlock(reader_, c, primalAttrs);
         } else if (c.peek() == '{') {
-            c.pos = c.scanGroup(false);  // e.g. `{in_strategy: ...}`: not part of the model
+            c.pos = c.scanGroup(false);  // e.g. `{in_strategy: ...}`: kept as written
+            callNotes.lineSuffix += " " + std::string(c.slice(piece, c.pos));
         } else {
-            c.fail("unexpected text after the inputs of " + label);
+            callNotes.lineSuffix += " " + std::string(c.rest());  // kept as written
+            c.pos = c.end;
         }
     }
-    if (calleeValue && calleeValue->kind == Value::Kind::Primitive &&
-        (instance || !primAttrs.empty())) {
+    const bool onPrimitive = calleeValue && calleeValue->kind == Value::Kind::Primitive;
+    if (!onPrimitive && (instance || !primAttrs.empty())) {
+        // Only a primitive has an instance name and attributes: elsewhere they are text.
+        const std::size_t from = instance ? instanceAt : primAttrsAt;
+        callNotes.lineSuffix = " " + std::string(c.slice(from, c.end));
+        instance.reset();
+        primAttrs = AttrMap();
+        cnodeAttrs = AttrMap();
+        primalAttrs = AttrMap();
+    }
+    if (onPrimitive && (instance || !primAttrs.empty())) {
         PrimitiveData p = *calleeValue->prim;
         if (instance) {
             p.instanceName = std::move(*instance);
@@ -279,9 +363,15 @@ CNode* Parser::call(std::size_t i, LineCursor& c, const std::string& label) {
     for (std::size_t k = 0; k < refs.size(); ++k) {
         inputs.push_back(values[k] ? m_->addValue(g, values[k]) : place(refs[k]));
     }
+    if (!owner.empty()) {
+        notesOf(inputs[0]).owner = std::move(owner);
+    }
     CNode* n = m_->addCNode(g, inputs);
     n->attrs() = std::move(cnodeAttrs);
     n->primalAttrs() = std::move(primalAttrs);
+    if (!(callNotes == DumpNotes{})) {
+        n->debug().dump = std::make_shared<DumpNotes>(std::move(callNotes));
+    }
     for (Deferred& d : pending) {
         d.user = n;
         deferred_.push_back(std::move(d));
@@ -296,7 +386,8 @@ NodeRef Parser::nodeRef(std::size_t i, LineCursor& c) {
             const auto num = c.readUnsigned();
             auto it = num ? cur_->nodes.find(*num) : cur_->nodes.end();
             if (it == cur_->nodes.end()) {
-                c.failAt(at, "use of undefined node " + std::string(c.slice(at, c.pos)));
+                const std::string text(c.slice(at, c.pos));
+                return {unresolved(c, at, text, "use of undefined node " + text), std::nullopt};
             }
             return {it->second, std::nullopt};
         }
@@ -314,16 +405,38 @@ NodeRef Parser::nodeRef(std::size_t i, LineCursor& c) {
             }
             return {it->second, std::nullopt};
         }
-        c.failAt(at, "use of undefined parameter %para" + t.key);
+        const std::string text(c.slice(at, c.pos));
+        return {unresolved(c, at, text, "use of undefined parameter " + text), std::nullopt};
     }
     c.pos += 2;  // "$("
     const std::size_t gat = c.pos;
-    if (!c.eat('@')) {
-        c.fail("expected '@' after '$('");
-    }
-    GraphState* st = stateAt(c, gat, c.readName());
+    c.eat('@');  // 1.x wrote some without it: `$(construct.14:[CNode]5)`
+    const std::string gname = c.readName();
     if (!c.eat(':')) {
         c.fail("expected ':' after the graph name in '$('");
+    }
+    GraphState* st = gname == "?" ? nullptr : findState(gname);
+    if (gname == "?") {  // `$(?:%7)`: how the printer writes a reference of no definition
+        const std::size_t b = c.pos;
+        const std::size_t e = c.scanBalanced(")", false);
+        if (e >= c.end) {
+            c.fail("expected ')' to close '$('");
+        }
+        c.pos = e + 1;
+        const std::string text(c.slice(b, e));
+        return {unresolved(c, b, text, "unresolved reference " + text), std::nullopt};
+    }
+    if (st == nullptr) {  // a free variable of a graph the file does not contain
+        const std::size_t e = c.scanBalanced(")", false);
+        if (e >= c.end) {
+            c.fail("expected ')' to close '$('");
+        }
+        c.pos = e + 1;
+        external(c, gat, gname);
+        const std::string text(c.slice(gat - 2, c.pos));
+        return {
+            unresolved(c, gat - 2, text, "free variable " + text + " of a graph not in this file"),
+            std::nullopt};
     }
     Deferred d;
     d.target = st;
@@ -356,6 +469,7 @@ NodeRef Parser::nodeRef(std::size_t i, LineCursor& c) {
     if (!c.eat(')')) {
         c.fail("expected ')' to close '$('");
     }
+    d.whole = std::string(c.slice(gat - 2, c.pos));
     if (d.kind != Deferred::Kind::Name && (st == cur_ || st->done)) {
         return {resolve(d), std::nullopt};
     }
@@ -366,18 +480,19 @@ Node* Parser::resolve(const Deferred& d) {
     GraphState& st = *d.target;
     const LineCursor c = cursor(d.line);
     const std::string where = " in @" + st.g->name();
+    const std::string& whole = d.whole;  // printed as written
     switch (d.kind) {
         case Deferred::Kind::Node: {
             auto it = st.nodes.find(d.number);
             if (it == st.nodes.end()) {
-                c.failAt(d.pos, "use of undefined node " + d.text + where);
+                return unresolved(c, d.pos, whole, "use of undefined node " + d.text + where);
             }
             return it->second;
         }
         case Deferred::Kind::Param: {
             auto it = st.params.find(d.key);
             if (it == st.params.end()) {
-                c.failAt(d.pos, "use of undefined parameter " + d.text + where);
+                return unresolved(c, d.pos, whole, "use of undefined parameter " + d.text + where);
             }
             return it->second;
         }
@@ -394,7 +509,7 @@ Node* Parser::resolve(const Deferred& d) {
     }
     auto it = st.byName.find(d.key);
     if (it == st.byName.end()) {
-        c.failAt(d.pos, "no node named '" + d.key + "'" + where);
+        return unresolved(c, d.pos, whole, "no node named '" + d.key + "'" + where);
     }
     return it->second;
 }
@@ -404,7 +519,21 @@ void Parser::typeLine(LineCursor& c) {
         c.fail("a type line must follow a node line");
     }
     if (lastTyped_) {
-        return;  // a second line (device formats after kernel select) is not an abstract
+        // A second line: kernel graphs' device types, then 1.x's `: (full name with scope)`.
+        if (deviceTypeLine(c)) {
+            return;
+        }
+        LineCursor f = c;
+        ++f.pos;
+        f.skipSpaces();
+        const std::string_view r = f.rest();
+        if (r.size() >= 2 && r.front() == '(' && r.back() == ')' &&
+            r.find('<') == std::string_view::npos && last_->debug().scope.empty()) {
+            last_->debug().scope = std::string(r.substr(1, r.size() - 2));
+            return;
+        }
+        notesOf(last_).lines.emplace_back(c.rest());
+        return;
     }
     lastTyped_ = true;
     ++c.pos;  // ':'
@@ -468,11 +597,68 @@ void Parser::typeLine(LineCursor& c) {
         // Only the returned value's type is printed; the Return node has the same one.
         last_->setAbstract(ins.size() == 1 && ins[0] ? ins[0] : Abstract::opaque({}));
     } else {
-        last_->setAbstract(std::move(out));
+        // `-> (<null>)` (analyze_fail.ir: inference never reached the node) stays printed.
+        last_->setAbstract(out ? std::move(out) : Abstract::opaque("null"));
     }
 }
 
-void Parser::debugLine(LineCursor& c, DebugInfo& target) {
+// `: (<Float32xDefaultFormat[..]>, ...) -> (<...>)` after a node's type line.
+bool Parser::deviceTypeLine(LineCursor c) {
+    if (last_->debug().dump && last_->debug().dump->hasKernel) {
+        return false;
+    }
+    ++c.pos;  // ':'
+    c.skipSpaces();
+    auto list = [&](std::vector<DeviceTensor>& out) {
+        if (!c.eat('(')) {
+            return false;
+        }
+        c.skipSpaces();
+        if (c.eat(')')) {
+            return true;
+        }
+        for (;;) {
+            c.skipSpaces();
+            if (c.peek() != '<') {
+                return false;
+            }
+            const std::size_t e = c.scanGroup(true);
+            auto t = parseDeviceTensor(c.slice(c.pos, e));
+            if (!t) {
+                return false;
+            }
+            out.push_back(std::move(*t));
+            c.pos = e;
+            c.skipSpaces();
+            if (c.eat(')')) {
+                return true;
+            }
+            if (!c.eat(',')) {
+                return false;
+            }
+        }
+    };
+    std::vector<DeviceTensor> ins;
+    std::vector<DeviceTensor> outs;
+    if (!list(ins)) {
+        return false;
+    }
+    c.skipSpaces();
+    if (!c.eat("->")) {
+        return false;
+    }
+    c.skipSpaces();
+    if (!list(outs) || !(c.skipSpaces(), c.atEnd())) {
+        return false;
+    }
+    DumpNotes& n = notesOf(last_);
+    n.hasKernel = true;
+    n.kernelInputs = std::move(ins);
+    n.kernelOutputs = std::move(outs);
+    return true;
+}
+
+bool Parser::debugLine(LineCursor& c, DebugInfo& target) {
     ++c.pos;  // '#'
     c.skipSpaces();
     if (c.eat("Fullname with scope:") || c.eat("scope:")) {
@@ -481,12 +667,19 @@ void Parser::debugLine(LineCursor& c, DebugInfo& target) {
         if (r.size() >= 2 && r.front() == '(' && r.back() == ')') {
             r = r.substr(1, r.size() - 2);
         }
+        if (!target.scope.empty()) {
+            return false;  // a second scope line: kept as written
+        }
         target.scope = std::string(r);
-    } else if (c.eat("In file ")) {
+        return true;
+    }
+    if (c.eat("In file ")) {
         if (auto loc = parseTrace(c.rest())) {
             target.trace.push_back(std::move(*loc));
+            return true;
         }
     }
+    return false;
 }
 
 }  // namespace irscope::ir::text

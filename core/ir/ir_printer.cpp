@@ -5,10 +5,11 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/dump_notes.h"
 #include "ir/ir_format.h"
 #include "ir/ir_lexer.h"
-#include "ir/local_names.h"
 #include "ir/ir_text.h"
+#include "ir/local_names.h"
 
 namespace irscope::ir {
 
@@ -40,8 +41,7 @@ public:
             lead = local_.of(c);
             const std::string& dbg = c.debug().name;
             if (!dbg.empty()) {
-                lead += "(" +
-                        (text::isPlainDelimitedText(dbg, '(', ')') ? dbg : quoteString(dbg)) +
+                lead += "(" + (text::isPlainDelimitedText(dbg, '(', ')') ? dbg : quoteString(dbg)) +
                         ")";
             }
             lead += " = ";
@@ -63,9 +63,10 @@ private:
     std::string ref(const Node* in, const FuncGraph* cur) const;
     std::string lineAttrText(const ValuePtr& v) const;
     void attrLines(const AttrMap& attrs);
-    std::string paramSuffix(const Parameter* p) const;
+    std::string paramSuffix(const Parameter* p, bool header = false) const;
     void debugLines(const DebugInfo& d, const char* indent);
     void graph(const FuncGraph* g);
+    void marker(const CNode* c);
     void cnodeLine(const CNode* c, const FuncGraph* g, const std::string& lead, bool isReturn);
 
     const Module& m_;
@@ -105,9 +106,26 @@ void Printer::orderAndName() {
     }
 }
 
+const DumpNotes* notesOf(const Node* n) {
+    return n->debug().dump.get();
+}
+
+void verbatim(std::string& out, const std::vector<std::string>& lines, const char* indent) {
+    for (const std::string& l : lines) {
+        out += indent;
+        out += l;
+        out += '\n';
+    }
+}
+
 std::string Printer::ref(const Node* in, const FuncGraph* cur) const {
     if (const auto* v = nodeCast<ValueNode>(in)) {
         return fmt_.value(*v->value());
+    }
+    if (const DumpNotes* n = notesOf(in); n != nullptr && !n->unresolved.empty()) {
+        // A reference the file did not define, as it was written, inside `$(?:...)`: the
+        // printer numbers nodes anew, so a bare `%7` could name a node of this text.
+        return "$(?:" + n->unresolved + ")";
     }
     std::string local;
     if (const auto* p = nodeCast<Parameter>(in)) {
@@ -152,12 +170,24 @@ void Printer::attrLines(const AttrMap& attrs) {
     }
 }
 
-std::string Printer::paramSuffix(const Parameter* p) const {
+std::string Printer::paramSuffix(const Parameter* p, bool header) const {
     std::string s = abstractOrNull(p->abstract());
     if (p->hasDefault()) {
         s += " : has_default";
         if (p->defaultValue()) {
             s += " = " + fmt_.value(*p->defaultValue());
+        }
+    }
+    const DumpNotes* n = notesOf(p);
+    if (header && n != nullptr) {
+        for (const DeviceTensor& t : n->kernelOutputs) {
+            s += "  :  " + formatDeviceTensor(t);
+        }
+        if (n->isWeight) {
+            s += std::string("  :  IsWeight:") + (*n->isWeight ? "true" : "false");
+        }
+        if (!n->suffix.empty()) {
+            s += " : " + n->suffix;
         }
     }
     return s;
@@ -188,12 +218,19 @@ void Printer::cnodeLine(const CNode* c, const FuncGraph* g, const std::string& l
     out_ += lead;
     const Node* callee = c->callee();
     const PrimitiveData* prim = c->primitive();
+    const DumpNotes* notes = notesOf(c);
     if (callee == nullptr) {
         out_ += "None";  // a CNode without inputs has no printable form
     } else if (const auto* v = nodeCast<ValueNode>(callee)) {
+        if (const DumpNotes* vn = notesOf(v); vn != nullptr && !vn->owner.empty()) {
+            out_ += "$(" + vn->owner + "):";
+        }
         out_ += fmt_.callee(*v->value());
     } else {
         out_ += ref(callee, g);
+    }
+    if (notes != nullptr) {
+        out_ += notes->calleeSuffix;
     }
     out_ += '(';
     for (std::size_t k = 1; k < c->size(); ++k) {
@@ -219,22 +256,47 @@ void Printer::cnodeLine(const CNode* c, const FuncGraph* g, const std::string& l
         out_ += " cnode_primal_attrs: ";
         fmt_.attrs(c->primalAttrs(), out_);
     }
+    if (notes != nullptr) {
+        out_ += notes->lineSuffix;
+    }
     out_ += '\n';
-    if (c->abstract()) {
+    const bool kernel = notes != nullptr && notes->hasKernel;
+    if (c->abstract() || kernel) {
         out_ += "      : (";
         for (std::size_t k = 1; k < c->size(); ++k) {
             out_ += (k != 1 ? ", " : "") + abstractOrNull(c->input(k)->abstract());
         }
-        out_ += isReturn ? ")\n" : ") -> (" + formatAbstract(*c->abstract()) + ")\n";
+        out_ += isReturn ? ")\n" : ") -> (" + abstractOrNull(c->abstract()) + ")\n";
+    }
+    if (kernel) {  // the device types kernel selection chose
+        out_ += "      : (";
+        for (std::size_t k = 0; k < notes->kernelInputs.size(); ++k) {
+            out_ += (k != 0 ? ", " : "") + formatDeviceTensor(notes->kernelInputs[k]);
+        }
+        out_ += ") -> (";
+        for (std::size_t k = 0; k < notes->kernelOutputs.size(); ++k) {
+            out_ += (k != 0 ? ", " : "") + formatDeviceTensor(notes->kernelOutputs[k]);
+        }
+        out_ += ")\n";
     }
     debugLines(c->debug(), "      ");
+    if (notes != nullptr && opts_.debugInfo) {
+        verbatim(out_, notes->lines, "      ");
+    }
 }
 
 void Printer::graph(const FuncGraph* g) {
     const bool isEntry = g == m_.entry();
+    const DumpNotes* notes = g->debug().dump.get();
+    if (notes != nullptr) {
+        verbatim(out_, notes->lines, "");
+    }
     if (!g->attrs().empty()) {
         out_ += "subgraph attr:\n";
         attrLines(g->attrs());
+    }
+    if (notes != nullptr) {
+        verbatim(out_, notes->linesAfterAttrs, "");
     }
     if (!isEntry && !g->parameters().empty()) {
         out_ += "# Parameters: " + std::to_string(g->parameters().size()) + ", (";
@@ -244,7 +306,11 @@ void Printer::graph(const FuncGraph* g) {
         out_ += ")\n";
     }
     debugLines(g->debug(), "");
-    out_ += "subgraph @" + graphRef(g) + "(";
+    out_ += "subgraph @" + graphRef(g);
+    if (notes != nullptr && !notes->parent.empty()) {
+        out_ += " parent: [" + notes->parent + "]";
+    }
+    out_ += "(";
     if (!isEntry) {
         for (std::size_t k = 0; k < g->parameters().size(); ++k) {
             out_ += (k != 0 ? ", %" : "%") + params_.at(g->parameters()[k]);
@@ -260,16 +326,32 @@ void Printer::graph(const FuncGraph* g) {
             lead +=
                 "(" + (text::isPlainDelimitedText(dbg, '(', ')') ? dbg : quoteString(dbg)) + ")";
         }
+        marker(c);
         cnodeLine(c, g, lead + " = ", false);
     }
     if (g->returnNode() != nullptr) {
+        marker(g->returnNode());
         cnodeLine(g->returnNode(), g, "  ", true);
     }
     out_ += "}\n";
+    if (notes != nullptr) {
+        verbatim(out_, notes->linesAfter, "");
+    }
+}
+
+// analyze_fail.ir's `#------------------------> N` in front of a node of the traced stack.
+void Printer::marker(const CNode* c) {
+    if (const DumpNotes* n = notesOf(c); n != nullptr && n->stackFrame >= 0) {
+        out_ += "#------------------------> " + std::to_string(n->stackFrame) + "\n";
+    }
 }
 
 std::string Printer::run() {
     orderAndName();
+    if (!m_.preamble().empty()) {
+        verbatim(out_, m_.preamble(), "");
+        out_ += "\n";
+    }
     const FuncGraph* entry = m_.entry();
     if (entry != nullptr) {
         out_ += "# IR entry: @" + graphRef(entry) + "\n";
@@ -284,7 +366,7 @@ std::string Printer::run() {
         out_ += "# Total params: " + std::to_string(entry->parameters().size()) + "\n";
         out_ += "# Params:\n";
         for (const Parameter* p : entry->parameters()) {
-            out_ += "%" + params_.at(p) + ": " + paramSuffix(p) + "\n";
+            out_ += "%" + params_.at(p) + ": " + paramSuffix(p, true) + "\n";
         }
         out_ += "\n";
     }
@@ -295,6 +377,10 @@ std::string Printer::run() {
     for (const FuncGraph* g : local_.order) {
         out_ += "\n";
         graph(g);
+    }
+    if (!m_.trailer().empty()) {
+        out_ += "\n";
+        verbatim(out_, m_.trailer(), "");
     }
     return std::move(out_);
 }

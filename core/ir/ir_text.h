@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "ir/module.h"
 #include "util/diagnostic.h"
@@ -38,8 +39,13 @@ private:
 };
 
 // Parses .ir text. `fileName` is used in diagnostics only. Throws ParseError with the
-// line and column of the first problem and what was expected there.
-std::unique_ptr<Module> parseIr(std::string_view text, const std::string& fileName = {});
+// line and column of the first problem and what was expected there; a text without any
+// `subgraph @name(...) {` is such an error. What real dumps need but is no error is added to
+// `warnings` (when given): references the file does not define (kept as stand-ins that print
+// as written), graphs it calls but does not contain (kept as external `@name` references),
+// a name defined twice (both kept).
+std::unique_ptr<Module> parseIr(std::string_view text, const std::string& fileName = {},
+                                std::vector<Diagnostic>* warnings = nullptr);
 
 // Formatting helpers shared by the printer and other views (inspector, DOT labels).
 std::string formatValue(const Value& v);

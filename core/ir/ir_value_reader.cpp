@@ -236,7 +236,11 @@ ValuePtr ValueReader::structured(LineCursor& c, int depth, bool callee) const {
         const std::string name = c.readName();
         FuncGraph* g = find_(name);
         if (g == nullptr) {
-            c.failAt(at, "unknown graph @" + name);
+            if (!external_) {
+                c.failAt(at, "unknown graph @" + name);
+            }
+            external_(c, at, name);
+            return Value::opaque(std::string(c.slice(at, c.pos)));
         }
         return Value::graphRef(g);
     }

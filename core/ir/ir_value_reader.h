@@ -18,6 +18,11 @@ using GraphFinder = std::function<FuncGraph*(const std::string&)>;
 class ValueReader {
 public:
     explicit ValueReader(GraphFinder find) : find_(std::move(find)) {}
+    // Called for `@name` naming no graph of the file; such a reference is kept as Opaque
+    // text (`@name`, an external graph). Without a handler it is an error.
+    using ExternalHandler =
+        std::function<void(const LineCursor&, std::size_t at, const std::string& name)>;
+    void onExternalGraph(ExternalHandler h) { external_ = std::move(h); }
 
     // The value at c.pos (leading blanks skipped). Text that is not a structured value, up
     // to the next ',' ')' ']' '}' at depth 0 or the end (also '(' and '[' in callee
@@ -45,6 +50,7 @@ private:
     AbstractPtr structuredAbstract(LineCursor c, int depth) const;
 
     GraphFinder find_;
+    ExternalHandler external_;
 };
 
 }  // namespace irscope::ir::text

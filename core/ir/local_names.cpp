@@ -1,8 +1,9 @@
 #include "ir/local_names.h"
 
+#include <fmt/format.h>
+#include <algorithm>
 #include <cstdint>
 #include <deque>
-#include <fmt/format.h>
 #include <unordered_set>
 
 namespace irscope::ir {
@@ -36,7 +37,7 @@ public:
         std::deque<const CNode*> queue;
         for (const FuncGraph* g : out_.order) {
             next_[g] = 0;
-            for (const CNode* c : g->topoOrder()) {
+            for (const CNode* c : bodyOf(g)) {
                 if (c != g->returnNode()) {
                     out_.number[c] = next_[g]++;
                     out_.bodies[g].push_back(c);
@@ -60,6 +61,26 @@ public:
     }
 
 private:
+    // The graph's body: its topological order, or for a graph read from a dump that has nodes
+    // its Return does not reach (analyze_fail.ir), every node in the order it was read.
+    static std::vector<CNode*> bodyOf(const FuncGraph* g) {
+        if (!g->debug().dump || !g->debug().dump->keepAllNodes) {
+            return g->topoOrder();
+        }
+        std::vector<CNode*> all;
+        for (Node* n : g->ownedNodes()) {
+            if (auto* c = nodeCast<CNode>(n); c != nullptr && c != g->returnNode()) {
+                all.push_back(c);
+            }
+        }
+        std::sort(all.begin(), all.end(),
+                  [](const CNode* a, const CNode* b) { return a->id() < b->id(); });
+        if (g->returnNode() != nullptr) {
+            all.push_back(g->returnNode());
+        }
+        return all;
+    }
+
     // Numbers `root` and its not yet numbered same-graph inputs, inputs first.
     void addExtras(const CNode* root, std::deque<const CNode*>& queue) {
         struct Frame {

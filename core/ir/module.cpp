@@ -465,6 +465,8 @@ std::unique_ptr<Module> Module::clone() const {
     for (const auto& [k, v] : attrs_) {
         m->attrs_.set(k, remapValue(v, gm));
     }
+    m->preamble_ = preamble_;
+    m->trailer_ = trailer_;
 
     std::unordered_map<const Node*, Node*> nm;
     m->nodes_.reserve(nodes_.size());

@@ -44,6 +44,14 @@ public:
     AttrMap& attrs() { return attrs_; }
     const AttrMap& attrs() const { return attrs_; }
 
+    // Lines of a read dump outside its graphs that irscope does not model, verbatim: the
+    // banner analyze_fail.ir starts with (the exception, the C++ call stack, the traceback)
+    // and what follows the last graph. printIr writes them back where they were.
+    std::vector<std::string>& preamble() { return preamble_; }
+    const std::vector<std::string>& preamble() const { return preamble_; }
+    std::vector<std::string>& trailer() { return trailer_; }
+    const std::vector<std::string>& trailer() const { return trailer_; }
+
     // --- nodes --------------------------------------------------------------------------
     Parameter* addParameter(FuncGraph* g, std::string name);
     ValueNode* addValue(FuncGraph* g, ValuePtr v);
@@ -104,6 +112,8 @@ private:
     std::uint64_t nextId_ = 1;
     FuncGraph* entry_ = nullptr;
     AttrMap attrs_;
+    std::vector<std::string> preamble_;
+    std::vector<std::string> trailer_;
 };
 
 }  // namespace irscope::ir

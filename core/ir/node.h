@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -28,11 +30,66 @@ struct SourceLocation {
     bool operator==(const SourceLocation&) const = default;
 };
 
+// One device tensor of a kernel graph as MindSpore prints it after kernel selection:
+// `<Float32xNC1HWC0[const vector][32, 1, 32, 32, 16]>` is type "Float32", format "NC1HWC0",
+// shape "[const vector][32, 1, 32, 32, 16]" (kept as written; 1.x prints the prefix).
+struct DeviceTensor {
+    std::string type;
+    std::string format;  // empty when MindSpore printed only the type: `<Float32>`
+    std::string shape;
+    bool operator==(const DeviceTensor&) const = default;
+};
+
+// What a MindSpore dump says about a node or a graph beyond what irscope models. The reader
+// fills it, the printer writes it back, so `dump` of a real file loses nothing; modules
+// built by irscope's own passes have none. Shared between clones (never mutated once read).
+struct DumpNotes {
+    // Kernel graphs (`hwopt_*`, `graph_build_*`): a CNode's device type line after its type
+    // line (`: (<Float32xDefaultFormat[..]>, ...) -> (<...>)`), a parameter's device type and
+    // `IsWeight:` suffix in the header.
+    bool hasKernel = false;
+    std::vector<DeviceTensor> kernelInputs;
+    std::vector<DeviceTensor> kernelOutputs;
+    std::optional<bool> isWeight;
+    // A header parameter's text after what is read (`: []` in 2.3 dumps), kept as written.
+    std::string suffix;
+    // analyze_fail.ir: N of the `#------------------------> N` marker in front of the node
+    // (frame N of the traced call stack, 0 outermost); -1 when there is none.
+    int stackFrame = -1;
+    // A value node owned by another graph: `$(graph):MakeTuple(...)` (2.x), the text between
+    // the parentheses.
+    std::string owner;
+    // A reference the file uses but does not define (`%para11_27`, `%7`), kept as written: the
+    // node is a stand-in of no graph.
+    std::string unresolved;
+    // A graph's `parent: [subgraph @outer]`, the text between the brackets.
+    std::string parent;
+    // A CNode's groups after its callee (`[@FuncUnion(@a, @b)]`, `[side_effect_propagate=1]`,
+    // 1.x `{prim_type=1}`) and after its inputs (`{in_strategy: ...}`), as written.
+    std::string calleeSuffix;
+    std::string lineSuffix;
+    // Lines kept verbatim (without their indentation): a node's after its type and debug
+    // lines; a graph's in front of its header (`subgraph instance: g : 0x...`, `indirect: 1`)
+    // split around its `subgraph attr:` block.
+    std::vector<std::string> lines;
+    std::vector<std::string> linesAfterAttrs;
+    // A graph's lines after its closing brace: the `# Order:` block of analyze_fail.ir.
+    std::vector<std::string> linesAfter;
+    // A graph: print every node read, in file order, also those its Return does not reach
+    // (analyze_fail.ir stops where inference failed).
+    bool keepAllNodes = false;
+    bool operator==(const DumpNotes&) const = default;
+};
+
 struct DebugInfo {
     std::string name;   // debug name printed in parentheses: "CNode_12$a", "a", "[CNode]5"
     std::string scope;  // "Default/network-Net/blocks-0/Add-op0"
     std::vector<SourceLocation> trace;  // outermost first, as dumps list them
-    bool operator==(const DebugInfo&) const = default;
+    std::shared_ptr<const DumpNotes> dump;  // null unless read from a file that needs it
+    bool operator==(const DebugInfo& o) const {
+        return name == o.name && scope == o.scope && trace == o.trace &&
+               (dump == o.dump || (dump && o.dump && *dump == *o.dump));
+    }
 };
 
 struct Use {

@@ -200,6 +200,22 @@ Arg tensorGetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx) {
                       s->attrs));
 }
 
+// The flat positions in a tensor of static `shape` that the basic index `s` selects, in the
+// order of the selection (with its shape): StridedSlice run at compile time on 0, 1, 2...
+runtime::Tensor selectedFlatIndices(Engine& e, CNode* c, const ir::Shape& shape,
+                                    const SliceSpec& s) {
+    std::vector<std::int64_t> iota(static_cast<std::size_t>(shape.elementCount()));
+    std::iota(iota.begin(), iota.end(), 0);
+    std::vector<ops::KernelArg> in{runtime::Tensor::fromInts(ir::DType::Int64, shape, iota),
+                                   ops::KernelArg(ints(s.begin)), ops::KernelArg(ints(s.end)),
+                                   ops::KernelArg(ints(s.strides))};
+    try {
+        return ops::OpRegistry::instance().run("StridedSlice", in, s.attrs).tensor();
+    } catch (const ops::OpError& err) {
+        e.error(c, std::string(ops::errorKindName(err.kind())), err.what());
+    }
+}
+
 // x[index] = v where the index holds integer scalar tensors: a mask of the positions (the
 // constant items' positions computed at compile time, each tensor item's axis compared with
 // its value at run time) selects v, broadcast to x's shape, over x. v must broadcast there:
@@ -213,17 +229,7 @@ Arg tensorSetItemMasked(Engine& e, CNode* c, const Arg& x, const TensorItems& t,
                 "None, Ellipsis, integer scalar tensors) and a static shape in graph mode.");
     }
     const auto n = shape.elementCount();
-    std::vector<std::int64_t> iota(static_cast<std::size_t>(n));
-    std::iota(iota.begin(), iota.end(), 0);
-    std::vector<ops::KernelArg> in{runtime::Tensor::fromInts(ir::DType::Int64, shape, iota),
-                                   ops::KernelArg(ints(s->begin)), ops::KernelArg(ints(s->end)),
-                                   ops::KernelArg(ints(s->strides))};
-    runtime::Tensor picked;
-    try {
-        picked = ops::OpRegistry::instance().run("StridedSlice", in, s->attrs).tensor();
-    } catch (const ops::OpError& err) {
-        e.error(c, std::string(ops::errorKindName(err.kind())), err.what());
-    }
+    const runtime::Tensor picked = selectedFlatIndices(e, c, shape, *s);
     std::vector<std::int64_t> staticMask(static_cast<std::size_t>(n), 0);
     for (std::size_t k = 0; k < picked.size(); ++k) {
         staticMask[static_cast<std::size_t>(picked.getInt(k))] = 1;
@@ -309,17 +315,9 @@ Arg tensorSetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx, const Arg& 
                     typeName(v) + ".");
     }
     const auto n = shape.elementCount();
+    const runtime::Tensor picked = selectedFlatIndices(e, c, shape, *s);
     std::vector<std::int64_t> iota(static_cast<std::size_t>(n));
     std::iota(iota.begin(), iota.end(), 0);
-    std::vector<ops::KernelArg> in{runtime::Tensor::fromInts(ir::DType::Int64, shape, iota),
-                                   ops::KernelArg(ints(s->begin)), ops::KernelArg(ints(s->end)),
-                                   ops::KernelArg(ints(s->strides))};
-    runtime::Tensor picked;
-    try {
-        picked = ops::OpRegistry::instance().run("StridedSlice", in, s->attrs).tensor();
-    } catch (const ops::OpError& err) {
-        e.error(c, std::string(ops::errorKindName(err.kind())), err.what());
-    }
     std::vector<std::int64_t> map(iota);
     for (std::size_t k = 0; k < picked.size(); ++k) {
         map[static_cast<std::size_t>(picked.getInt(k))] = n + static_cast<std::int64_t>(k);
