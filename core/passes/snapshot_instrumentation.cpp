@@ -1,7 +1,10 @@
 #include "passes/snapshot_instrumentation.h"
 
+#include <stdexcept>
+
 #include "ir/ir_text.h"
 #include "ir/module_fingerprint.h"
+#include "passes/verifier_instrumentation.h"
 
 namespace irscope::passes {
 
@@ -68,10 +71,19 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
     try {
         const ir::ModuleFingerprint fp = ir::fingerprint(m);
         s.counts = fp.counts;
-        if (current_.text && fp == current_.fingerprint) {
-            after = current_;  // structurally the IR as last printed: nothing to print
-        } else if (before.text && fp == before.fingerprint) {
-            after = before;
+        const State* same = current_.text && fp == current_.fingerprint ? &current_
+                            : before.text && fp == before.fingerprint   ? &before
+                                                                        : nullptr;
+        if (same != nullptr && verifyEachPass()) {
+            // The fingerprint hashes abstracts and values by identity: under verification
+            // its verdict is checked against the text it saves printing.
+            if (ir::printIr(m) != *same->text) {
+                throw std::logic_error("the module's fingerprint missed a change made by pass '" +
+                                       run.path + "'");
+            }
+        }
+        if (same != nullptr) {
+            after = *same;  // structurally the IR as last printed: nothing to print
         } else {
             auto text = std::make_shared<const std::string>(ir::printIr(m));
             after = State{fp, text, util::CompressedText::hashOf(*text), nullptr};
