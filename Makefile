@@ -75,7 +75,8 @@ bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=ON \
 	  -DIRSCOPE_BENCH=ON
 	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl \
-	  bench_debugger bench_graph_view bench_session_file bench_compile_cache bench_ir_diff
+	  bench_debugger bench_graph_view bench_session_file bench_compile_cache bench_ir_diff \
+	  bench_training_step
 	$(BENCH_DIR)/bench/bench_pipeline
 	$(BENCH_DIR)/bench/bench_pipeline --lazy-inline --cell-reuse 1
 	$(BENCH_DIR)/bench/bench_executor
@@ -85,6 +86,7 @@ bench: deps
 	$(BENCH_DIR)/bench/bench_session_file
 	$(BENCH_DIR)/bench/bench_compile_cache
 	$(BENCH_DIR)/bench/bench_ir_diff
+	$(BENCH_DIR)/bench/bench_training_step
 
 # The README's pictures, taken by the app itself (irscope --screenshot) offscreen.
 screenshots: build

@@ -8,8 +8,8 @@
 #include <QCheckBox>
 #include <QFile>
 #include <QLabel>
-#include <QPlainTextEdit>
 #include <QMimeData>
+#include <QPlainTextEdit>
 #include <QProcess>
 #include <QSettings>
 #include <QStatusBar>
@@ -22,11 +22,11 @@
 #include "compilations_dock.h"
 #include "compilations_model.h"
 #include "gui_fixture.h"
+#include "ir/ir_text.h"
 #include "main_window.h"
 #include "output_dock.h"
 #include "pass_timeline_dock.h"
 #include "pass_timeline_model.h"
-#include "ir/ir_text.h"
 #include "script_loader.h"
 #include "session/pass_stats.h"
 #include "session/run_script.h"
@@ -41,7 +41,8 @@ namespace session = irscope::session;
 
 namespace {
 
-const QString kExample = QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py");
+const QString kExample =
+    QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py");
 
 std::shared_ptr<const session::Session> runExample() {
     std::ifstream in(kExample.toStdString());
@@ -89,8 +90,9 @@ private slots:
         m.setSession(s);
         QCOMPARE(m.rowCount(), static_cast<int>(s->compiles.size()));
         const session::CompileRecord& c = s->compiles.front();
-        QVERIFY(m.data(m.index(0, CompilationsModel::Graph)).toString().contains(
-            QString::fromStdString(c.graphName)));
+        QVERIFY(m.data(m.index(0, CompilationsModel::Graph))
+                    .toString()
+                    .contains(QString::fromStdString(c.graphName)));
         QCOMPARE(m.data(m.index(0, CompilationsModel::Signature)).toString(),
                  QString::fromStdString(c.signature));
         QCOMPARE(m.data(m.index(0, CompilationsModel::Nodes)).toULongLong(),
@@ -121,7 +123,9 @@ private slots:
                 }
             } else {
                 QVERIFY(optA >= 0 && optA < r);
-                QVERIFY(m.data(m.index(r, PassTimelineModel::Pass)).toString().startsWith(QStringLiteral("    ")));
+                QVERIFY(m.data(m.index(r, PassTimelineModel::Pass))
+                            .toString()
+                            .startsWith(QStringLiteral("    ")));
             }
         }
         QStringList expected;
@@ -199,12 +203,14 @@ private slots:
         QString file;
         int line = 0;
         QVERIFY(irscope::ui::locateError(
-            QStringLiteral("Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n"
-                           "  File \"b.py\", line 7, in f\nValueError: x"),
+            QStringLiteral(
+                "Traceback (most recent call last):\n  File \"a.py\", line 3, in <module>\n"
+                "  File \"b.py\", line 7, in f\nValueError: x"),
             &file, &line));
         QCOMPARE(file, QStringLiteral("b.py"));
         QCOMPARE(line, 7);
-        QVERIFY(irscope::ui::locateError(QStringLiteral("net.py:12:5: error: invalid syntax"), &file, &line));
+        QVERIFY(irscope::ui::locateError(QStringLiteral("net.py:12:5: error: invalid syntax"),
+                                         &file, &line));
         QCOMPARE(file, QStringLiteral("net.py"));
         QCOMPARE(line, 12);
         QVERIFY(!irscope::ui::locateError(QStringLiteral("no location here"), &file, &line));
@@ -232,7 +238,8 @@ private slots:
         QVERIFY(c != nullptr);
         QCOMPARE(timeline->model()->rowCount(), static_cast<int>(c->snapshots.size()));
         QCOMPARE(timeline->currentRow(), timeline->model()->rowCount() - 1);
-        QCOMPARE(w.irTextView()->toPlainText(), QString::fromStdString(irscope::ir::printIr(*c->snapshots.back().module())));
+        QCOMPARE(w.irTextView()->toPlainText(),
+                 QString::fromStdString(irscope::ir::printIr(*c->snapshots.back().module())));
         QVERIFY(!timeline->descriptionLabel()->text().isEmpty());
         // The script's print()s reach the Output dock.
         QCOMPARE(w.outputDock()->text(), QString::fromStdString(w.session()->output));
@@ -252,7 +259,8 @@ private slots:
         const int row = timeline->currentRow();
         QCOMPARE(row, timeline->model()->rowCount() - 1 - steps);
         const session::PassSnapshot* snap = timeline->model()->snapshot(row);
-        QCOMPARE(w.irTextView()->toPlainText(), QString::fromStdString(irscope::ir::printIr(*snap->module())));
+        QCOMPARE(w.irTextView()->toPlainText(),
+                 QString::fromStdString(irscope::ir::printIr(*snap->module())));
         QVERIFY(timeline->descriptionLabel()->text().contains(QString::fromStdString(snap->pass)));
         QVERIFY(w.graphView()->hasGraph() || w.graphView()->isLayoutRunning());
         // Alt+Right steps forward again.
@@ -309,16 +317,20 @@ private slots:
         // The failed compile is listed, and its timeline ends on the failing pass.
         const auto* compiles = w.compilationsDock()->model();
         QCOMPARE(compiles->rowCount(), 1);
-        QVERIFY(compiles->data(compiles->index(0, CompilationsModel::Status)).toString().startsWith(
-            QStringLiteral("failed at ")));
+        QVERIFY(compiles->data(compiles->index(0, CompilationsModel::Status))
+                    .toString()
+                    .startsWith(QStringLiteral("failed at ")));
         auto* timeline = w.passTimelineDock();
         QVERIFY(timeline->model()->rowCount() > 0);
         const int last = timeline->model()->rowCount() - 1;
-        QCOMPARE(timeline->model()->data(timeline->model()->index(last, PassTimelineModel::Changed)).toString(),
+        QCOMPARE(timeline->model()
+                     ->data(timeline->model()->index(last, PassTimelineModel::Changed))
+                     .toString(),
                  QStringLiteral("error"));
         timeline->hideUnchangedBox()->setChecked(true);
-        QCOMPARE(timeline->model()->data(timeline->model()->index(timeline->model()->rowCount() - 1,
-                                                                  PassTimelineModel::Changed))
+        QCOMPARE(timeline->model()
+                     ->data(timeline->model()->index(timeline->model()->rowCount() - 1,
+                                                     PassTimelineModel::Changed))
                      .toString(),
                  QStringLiteral("error"));
         QVERIFY(waitIdle(w));
@@ -327,7 +339,10 @@ private slots:
     void cancelStopsALongScript() {
         QTemporaryDir dir;
         const QString path =
-            writeScript(dir, QStringLiteral("forever.py"), "print('start')\nwhile True:\n    pass\n");
+            // Sleeps between steps: a bare `while True: pass` reaches the 50,000,000-step limit
+            // in about 0.3 s, and ending by the limit raced the cancel.
+            writeScript(dir, QStringLiteral("forever.py"),
+                        "import time\nprint('start')\nwhile True:\n    time.sleep(0.01)\n");
         QVERIFY(!path.isEmpty());
         MainWindow w;
         w.show();
@@ -337,7 +352,8 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(w.outputDock()->text().contains(QStringLiteral("start")), 20000);
         QVERIFY(w.busyIndicator()->isVisible());
         // The status bar counts the steps the script has run.
-        QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(QStringLiteral(" steps, ")), 20000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.statusBar()->currentMessage().contains(QStringLiteral(" steps, ")), 20000);
         w.cancelScript();
         QVERIFY(spy.wait(20000));
         QVERIFY(w.script().cancelled());
@@ -351,7 +367,8 @@ private slots:
         QMimeData mime;
         mime.setUrls({QUrl::fromLocalFile(kExample)});
         QSignalSpy spy(&w, &MainWindow::loadFinished);
-        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+        QDragEnterEvent enter(QPoint(10, 10), Qt::CopyAction, &mime, Qt::LeftButton,
+                              Qt::NoModifier);
         QApplication::sendEvent(&w, &enter);
         QVERIFY(enter.isAccepted());
         QDropEvent drop(QPointF(10, 10), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
@@ -376,8 +393,10 @@ private slots:
             QVERIFY(waitIdle(w));
             w.close();
         }
-        QVERIFY(QSettings().value(QStringLiteral("recentFiles")).toStringList().contains(
-            QFileInfo(kExample).absoluteFilePath()));
+        QVERIFY(QSettings()
+                    .value(QStringLiteral("recentFiles"))
+                    .toStringList()
+                    .contains(QFileInfo(kExample).absoluteFilePath()));
         MainWindow again;
         again.show();
         QVERIFY(QTest::qWaitForWindowExposed(&again));
@@ -393,8 +412,8 @@ private slots:
         QProcess p;
         p.setProcessChannelMode(QProcess::ForwardedChannels);
         p.start(QStringLiteral(IRSCOPE_GUI),
-                {QStringLiteral("-platform"), QStringLiteral("offscreen"), QStringLiteral("--screenshot"),
-                 out, kExample});
+                {QStringLiteral("-platform"), QStringLiteral("offscreen"),
+                 QStringLiteral("--screenshot"), out, kExample});
         QVERIFY(p.waitForFinished(180000));
         QCOMPARE(p.exitCode(), 0);
         QImage img(out);

@@ -237,6 +237,9 @@ subgraph @CR_block(%para4_b) {
         QCOMPARE(QString::fromStdString(untyped(*m)), QString());
         QVERIFY(m->findGraph("\u25b8CR_block") != nullptr);
         QVERIFY(m->findGraph("\u25c2CR_block") != nullptr);
+        // Both calls share them: the reused graph is differentiated once.
+        QVERIFY(m->findGraph("\u25b8CR_block_1") == nullptr);
+        QVERIFY(m->findGraph("\u25c2CR_block_1") == nullptr);
         QCOMPARE(countPrim(*m, "GradOperation"), std::size_t(0));
         // out = x * w * w: dx = w * w, dw = 2 * x * w.
         const runtime::Tensor x = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},

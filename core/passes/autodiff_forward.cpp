@@ -159,15 +159,11 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             in.push_back(mapped(c->input(i)));
         }
         if (FuncGraph* callee = c->calledGraph()) {
-            // A recursive graph (a while loop's header) is called through its fprop graph; a
-            // no_inline graph (lazy inline's CR_ graphs) stays a call, of its fprop graph.
-            if (isRecursive(callee)) {
-                map[c] = callRecursive(c, callee, in);
-            } else {
-                map[c] = callee->flag("no_inline")
-                             ? callThroughFprop(c, {Callee{callee, in}}, nullptr)
-                             : copyGraph(callee, in, stack);
-            }
+            // A recursive graph (a while loop's header) and a no_inline graph (lazy inline's
+            // CR_ graphs) stay calls, of their shared fprop graph.
+            map[c] = isRecursive(callee) || callee->flag("no_inline")
+                         ? callShared(c, callee, in)
+                         : copyGraph(callee, in, stack);
             continue;
         }
         std::vector<Node*> nodes{mapped(c->input(0)).node};

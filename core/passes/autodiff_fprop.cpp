@@ -89,10 +89,11 @@ Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& cal
         Node* sw = node({primValue("Switch"), cond->node, fns[0], fns[1]}, Abstract::func());
         tuple = node({sw}, tupleAbs);
     }
-    return recordFpropCall(c, tuple, std::move(wrt));
+    return recordFpropCall(c, tuple, std::move(wrt), weights_);
 }
 
-Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped> wrt) {
+Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped> wrt,
+                                 std::vector<Node*> weights) {
     CNode* value = m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("TupleGetItem")), tuple,
                                       constantIn(fwd_, Value::integer(0))});
     value->setAbstract(c->abstract());
@@ -101,11 +102,11 @@ Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped
     created_.push_back(value);
     copies_.push_back(value);
     std::vector<Mapped> in = wrt;
-    for (Node* w : weights_) {
+    for (Node* w : weights) {
         in.push_back({w, w});
     }
     copyInputs_[value] = std::move(in);
-    fpropCalls_[value] = FpropCall{tuple, std::move(wrt)};
+    fpropCalls_[value] = FpropCall{tuple, std::move(wrt), std::move(weights)};
     return {value, value};
 }
 
@@ -117,8 +118,8 @@ bool Expander::isRecursive(const FuncGraph* g) {
     return it->second;
 }
 
-Mapped Expander::callRecursive(const CNode* c, FuncGraph* g, const std::vector<Mapped>& in) {
-    const RecursiveFprop fp = recursiveFprop(c, g);
+Mapped Expander::callShared(const CNode* c, FuncGraph* g, const std::vector<Mapped>& in) {
+    const SharedFprop fp = sharedFprop(c, g);
     std::vector<Node*> ins{constantIn(fwd_, Value::graphRef(fp.fprop))};
     for (const Mapped& x : in) {
         ins.push_back(x.node);
@@ -132,19 +133,39 @@ Mapped Expander::callRecursive(const CNode* c, FuncGraph* g, const std::vector<M
     for (std::size_t i : fp.gradParams) {
         wrt.push_back(in.at(i));
     }
-    return recordFpropCall(c, tuple, std::move(wrt));
+    return recordFpropCall(c, tuple, std::move(wrt), fp.weights);
 }
 
-const RecursiveFprop& Expander::recursiveFprop(const CNode* c, FuncGraph* g) {
-    if (auto it = state_->fprops.find(g); it != state_->fprops.end()) {
-        return it->second;
-    }
+std::pair<FuncGraph*, FuncGraph*> Expander::newFpropPair(const FuncGraph* g) {
     FuncGraph* fp = m_.addGraph(opt::uniqueGraphName(m_, "\u25b8" + g->name()));
     FuncGraph* bp = m_.addGraph(opt::uniqueGraphName(m_, "\u25c2" + g->name()));
     fp->debug() = g->debug();
     bp->debug() = g->debug();
-    RecursiveFprop& rf = state_->fprops[g];  // std::map: stays valid while others are added
+    return {fp, bp};
+}
+
+ir::Parameter* Expander::differentiate(FuncGraph* g, const GradLayout& layout,
+                                       const AbstractPtr& outAbs) {
+    std::vector<FuncGraph*> stack;
+    out_ = copyGraph(g, targetParams_, stack);
+    markActive(layout);
+    ir::Parameter* dout = m_.addParameter(bwd_, "dout");
+    dout->setAbstract(outAbs);
+    sweep(Grad::of(dout));
+    return dout;
+}
+
+const SharedFprop& Expander::sharedFprop(const CNode* c, FuncGraph* g) {
+    if (auto it = state_->fprops.find(g); it != state_->fprops.end()) {
+        return it->second;
+    }
+    const auto [fp, bp] = newFpropPair(g);
+    SharedFprop& rf = state_->fprops[g];  // std::map: stays valid while others are added
     rf.fprop = fp;
+    const bool recursive = isRecursive(g);
+    if (recursive) {
+        rf.weights = weights_;  // its own calls in ▸g need the list before the sweep
+    }
     Expander sub(*this, c, fp, bp);
     GradLayout layout;
     for (std::size_t i = 0; i < g->parameters().size(); ++i) {
@@ -157,12 +178,7 @@ const RecursiveFprop& Expander::recursiveFprop(const CNode* c, FuncGraph* g) {
             rf.gradParams.push_back(i);
         }
     }
-    std::vector<FuncGraph*> stack;
-    sub.out_ = sub.copyGraph(g, sub.targetParams_, stack);
-    sub.markActive(layout);
-    ir::Parameter* dout = m_.addParameter(bp, "dout");
-    dout->setAbstract(g->output()->abstract());
-    sub.sweep(Grad::of(dout));
+    ir::Parameter* dout = sub.differentiate(g, layout, g->output()->abstract());
     std::vector<Node*> outs;
     for (std::size_t i : rf.gradParams) {
         const Mapped& p = sub.targetParams_[i];
@@ -173,8 +189,14 @@ const RecursiveFprop& Expander::recursiveFprop(const CNode* c, FuncGraph* g) {
     }
     for (Node* w : weights_) {
         auto it = sub.grads_.find(w);
-        outs.push_back(it != sub.grads_.end() ? sub.materialize(c, it->second, w->abstract())
-                                              : sub.zerosFor(c, w->abstract()));
+        const bool has = it != sub.grads_.end() && !it->second.empty();
+        if (recursive) {
+            outs.push_back(has ? sub.materialize(c, it->second, w->abstract())
+                               : sub.zerosFor(c, w->abstract()));
+        } else if (has) {
+            outs.push_back(sub.materialize(c, it->second, w->abstract()));
+            rf.weights.push_back(w);
+        }
     }
     sub.closeFprop(fp, bp, dout, outs);
     return rf;
@@ -183,10 +205,7 @@ const RecursiveFprop& Expander::recursiveFprop(const CNode* c, FuncGraph* g) {
 FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
                                 const std::vector<Mapped>& wrt) {
     FuncGraph* g = callee.graph;
-    FuncGraph* fp = m_.addGraph(opt::uniqueGraphName(m_, "\u25b8" + g->name()));
-    FuncGraph* bp = m_.addGraph(opt::uniqueGraphName(m_, "\u25c2" + g->name()));
-    fp->debug() = g->debug();
-    bp->debug() = g->debug();
+    const auto [fp, bp] = newFpropPair(g);
     Expander sub(*this, c, fp, bp);
     GradLayout layout;
     for (std::size_t i = 0; i < g->parameters().size(); ++i) {
@@ -202,12 +221,7 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
             layout.inputs.push_back(i);
         }
     }
-    std::vector<FuncGraph*> stack;
-    sub.out_ = sub.copyGraph(g, sub.targetParams_, stack);
-    sub.markActive(layout);
-    ir::Parameter* dout = m_.addParameter(bp, "dout");
-    dout->setAbstract(c->abstract());
-    sub.sweep(Grad::of(dout));
+    ir::Parameter* dout = sub.differentiate(g, layout, c->abstract());
     // The gradients of wrt (summed over the parameters each was passed to), then the weights'.
     std::vector<Node*> outs;
     for (const Mapped& w : wrt) {
@@ -292,7 +306,7 @@ void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dou
     for (const Mapped& w : call.wrt) {
         abs.push_back(gradAbs(w.node->abstract()));
     }
-    for (Node* w : weights_) {
+    for (Node* w : call.weights) {
         abs.push_back(gradAbs(w->abstract()));
     }
     CNode* grads = m_.addCNode(bwd_, {bprop, d});
@@ -307,8 +321,8 @@ void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dou
     for (std::size_t k = 0; k < call.wrt.size(); ++k) {
         accumulate(value, call.wrt[k].key, item(k));
     }
-    for (std::size_t j = 0; j < weights_.size(); ++j) {
-        accumulate(value, weights_[j], item(call.wrt.size() + j));
+    for (std::size_t j = 0; j < call.weights.size(); ++j) {
+        accumulate(value, call.weights[j], item(call.wrt.size() + j));
     }
 }
 

@@ -17,6 +17,7 @@
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "ir/module.h"
@@ -54,20 +55,29 @@ std::string gradientScope(const ir::Node* forward);
 // Whether `from` reaches `to` through the graphs its nodes name (calls, Partials, Switches).
 bool reachesGraph(ir::FuncGraph* from, const ir::FuncGraph* to);
 
-// A recursive graph (the ↵ header and ↻ body of a while loop on a tensor condition, a
-// recursive function) is not copied: it gets one fprop graph ▸g(g's parameters) returning
-// (out, Partial(@◂g, saved...)), where ◂g(saved..., dout) returns the gradients of g's
-// differentiable parameters (`gradParams`, in order) and then of the weights. ▸g calls
-// the fprop graphs of the recursive graphs it reaches, itself included, as MindSpore's J
-// of a recursive FuncGraph does.
-struct RecursiveFprop {
+// A graph differentiated once per grad call instead of copied into each caller: a recursive
+// graph (the ↵ header and ↻ body of a while loop on a tensor condition, a recursive
+// function), and a no_inline graph (lazy inline's CR_ graph, as MindSpore differentiates a
+// reused cell once). It gets one fprop graph ▸g(g's parameters) returning
+// (out, Partial(@◂g, saved...)), shared by every call of g, where ◂g(saved..., dout)
+// returns the gradients of g's differentiable parameters (`gradParams`, in order) and then
+// of `weights`. ▸g calls the fprop graphs of the shared graphs it reaches, itself included
+// for a recursive one, as MindSpore's J of a FuncGraph does.
+//
+// `weights`: for a recursive graph, every weight of the grad (its own calls inside ▸g need
+// the list before its sweep ran); for a no_inline graph, only the weights it reads as free
+// variables that get a gradient, so that a CR_ graph called once per layer, each call
+// passing that layer's weights as arguments, does not return (and each call site add) a
+// zero gradient for every weight of the network.
+struct SharedFprop {
     ir::FuncGraph* fprop = nullptr;
     std::vector<std::size_t> gradParams;
+    std::vector<ir::Node*> weights;
 };
 
-// What the Expanders of one grad call share (the fprop graphs of recursive graphs).
+// What the Expanders of one grad call share (the shared fprop graphs).
 struct ExpansionState {
-    std::map<const ir::FuncGraph*, RecursiveFprop> fprops;
+    std::map<const ir::FuncGraph*, SharedFprop> fprops;
     std::map<const ir::FuncGraph*, bool> recursive;
 };
 
@@ -136,14 +146,23 @@ private:
     struct FpropCall {
         ir::Node* tuple = nullptr;  // (out, bprop)
         std::vector<Mapped> wrt;
+        std::vector<ir::Node*> weights;  // the weights whose gradients follow wrt's
     };
     // The forward value of a call returning (out, bprop) whose bprop gives the gradients of
-    // wrt then of the weights: recorded for the sweep.
-    Mapped recordFpropCall(const ir::CNode* c, ir::Node* tuple, std::vector<Mapped> wrt);
-    // A direct call of a recursive graph: a call of its fprop graph (made once per graph).
+    // wrt then of `weights`: recorded for the sweep.
+    Mapped recordFpropCall(const ir::CNode* c, ir::Node* tuple, std::vector<Mapped> wrt,
+                           std::vector<ir::Node*> weights);
+    // A direct call of a recursive or no_inline graph: a call of its shared fprop graph.
     bool isRecursive(const ir::FuncGraph* g);
-    Mapped callRecursive(const ir::CNode* c, ir::FuncGraph* g, const std::vector<Mapped>& in);
-    const RecursiveFprop& recursiveFprop(const ir::CNode* c, ir::FuncGraph* g);
+    Mapped callShared(const ir::CNode* c, ir::FuncGraph* g, const std::vector<Mapped>& in);
+    const SharedFprop& sharedFprop(const ir::CNode* c, ir::FuncGraph* g);
+    // A new pair ▸g, ◂g (named and located as g).
+    std::pair<ir::FuncGraph*, ir::FuncGraph*> newFpropPair(const ir::FuncGraph* g);
+    // In a sub-Expander of an fprop pair, with g's parameters in targetParams_: copies g
+    // into ▸g and sweeps its gradient into ◂g from a new parameter dout (returned) of
+    // abstract `outAbs`.
+    ir::Parameter* differentiate(ir::FuncGraph* g, const GradLayout& layout,
+                                 const ir::AbstractPtr& outAbs);
     // Ends an fprop graph pair once the sweep ran in this (sub-)Expander: ◂g returns `outs`,
     // what it reads of ▸g becomes its leading parameters bound by ▸g's Partial, and ▸g
     // returns (out, Partial(@◂g, saved...)).

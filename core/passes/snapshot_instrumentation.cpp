@@ -1,6 +1,10 @@
 #include "passes/snapshot_instrumentation.h"
 
+#include <stdexcept>
+
 #include "ir/ir_text.h"
+#include "ir/module_fingerprint.h"
+#include "passes/verifier_instrumentation.h"
 
 namespace irscope::passes {
 
@@ -15,7 +19,7 @@ bool SnapshotInstrumentation::sameText(const State& a, const State& b) {
 void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassContext&) {
     // The baseline the first pass is compared with (the empty module before parse).
     auto text = std::make_shared<const std::string>(ir::printIr(m));
-    current_ = State{text, util::CompressedText::hashOf(*text), nullptr};
+    current_ = State{ir::fingerprint(m), text, util::CompressedText::hashOf(*text), nullptr};
     open_.clear();
     lastSequence_ = UINT64_MAX;
     errorRecorded_ = false;
@@ -65,9 +69,25 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
 
     State after;
     try {
-        auto text = std::make_shared<const std::string>(ir::printIr(m));
-        after = State{text, util::CompressedText::hashOf(*text), nullptr};
-        s.counts = m.counts();
+        const ir::ModuleFingerprint fp = ir::fingerprint(m);
+        s.counts = fp.counts;
+        const State* same = current_.text && fp == current_.fingerprint ? &current_
+                            : before.text && fp == before.fingerprint   ? &before
+                                                                        : nullptr;
+        if (same != nullptr && verifyEachPass()) {
+            // The fingerprint hashes abstracts and values by identity: under verification
+            // its verdict is checked against the text it saves printing.
+            if (ir::printIr(m) != *same->text) {
+                throw std::logic_error("the module's fingerprint missed a change made by pass '" +
+                                       run.path + "'");
+            }
+        }
+        if (same != nullptr) {
+            after = *same;  // structurally the IR as last printed: nothing to print
+        } else {
+            auto text = std::make_shared<const std::string>(ir::printIr(m));
+            after = State{fp, text, util::CompressedText::hashOf(*text), nullptr};
+        }
     } catch (const std::exception&) {
         if (error.empty()) {
             // A healthy pass left IR the printer cannot print: the PassManager reports it

@@ -4,9 +4,12 @@
 // one, and the pass's time from a TimingInstrumentation. A pass that throws gets a
 // snapshot too, carrying the error and the IR as the pass left it.
 //
-// Change detection compares the printed text with the text before the pass (hash and size
-// first, then the bytes), so it is exact; unchanged snapshots share their predecessor's
-// compressed bytes and cost no memory.
+// Change detection first compares the module's structural fingerprint (ir::ModuleFingerprint:
+// one walk, no printing) with the one before the pass: equal, the pass changed nothing and
+// its snapshot shares its predecessor's text, table and counts without printing. Only a
+// different fingerprint prints the IR, and the text is then compared with the text before
+// the pass (hash and size first, then the bytes), so `changed` stays exact. Unchanged
+// snapshots share their predecessor's compressed bytes and cost no memory.
 #pragma once
 
 #include <cstdint>
@@ -14,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/module_fingerprint.h"
 #include "passes/pass_instrumentation.h"
 #include "passes/timing_instrumentation.h"
 #include "session/compile_record.h"
@@ -44,9 +48,10 @@ public:
                  std::string_view message) override;
 
 private:
-    // One printed state of the IR.
+    // One state of the IR: its structural fingerprint, and its text once printed.
     struct State {
-        std::shared_ptr<const std::string> text;
+        ir::ModuleFingerprint fingerprint;
+        std::shared_ptr<const std::string> text;  // null when not printed (yet)
         std::size_t hash = 0;
         std::shared_ptr<const util::CompressedText> blob;  // null until compressed
     };

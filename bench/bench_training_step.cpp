@@ -1,0 +1,272 @@
+// Training-step scaling benchmark: a GPT-like training step (tests/training_step_script.h: N
+// transformer blocks, GradOperation(get_by_list=True) over every trainable parameter) run as
+// `irscope-cli run` runs a script (session::ScriptRunner: compile with a snapshot after every
+// pass, then the run), plain and with @lazy_inline (MS_DEV_CELL_REUSE=1).
+//
+// Each configuration runs in a process of its own (so peak RSS is that run's) and prints one
+// row: the nodes at the end of the compile, the main passes' times, the snapshots' time (the
+// snapshot instrumentation: change detection, printing, compressing), the compile, the whole
+// run's wall time and the peak RSS.
+//
+//   bench_training_step                      the table: 96, 192, 384 blocks, plain and lazy
+//   bench_training_step --blocks 96,384      the table for these sizes
+//   bench_training_step --run N [--lazy] [--cell-reuse L] [--passes]
+//                                            one run (a row; --passes: every pass's figures)
+//   bench_training_step --cache N [--lazy]   the compile cache: a miss then a hit on N blocks
+//   bench_training_step --script N [--lazy]  print the generated script (for irscope-cli run)
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "passes/settings.h"
+#include "session/run_script.h"
+#include "training_step_script.h"
+
+using namespace irscope;
+
+namespace {
+
+struct Options {
+    std::vector<int> blocks{96, 192, 384};
+    int run = 0;    // --run N: one configuration in this process
+    int cache = 0;  // --cache N
+    int script = 0;
+    bool lazy = false;
+    int cellReuse = -1;
+    bool passes = false;
+};
+
+// The columns of the table: the passes the issue names, then the totals.
+const char* const kPassColumns[] = {"type_inference", "inline", "meta_fg_expand", "opt_a",
+                                    "task_emit"};
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+double peakRssMB() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_maxrss) / 1024.0;
+}
+
+void printHeader() {
+    std::printf("%7s %-6s %9s", "blocks", "mode", "nodes");
+    for (const char* p : kPassColumns) {
+        std::printf(" %9.9s", p);
+    }
+    std::printf(" %9s %9s %9s %9s\n", "snapshots", "compile", "wall", "peak RSS");
+    std::printf("%7s %-6s %9s", "", "", "");
+    for (std::size_t i = 0; i < std::size(kPassColumns); ++i) {
+        std::printf(" %9s", "s");
+    }
+    std::printf(" %9s %9s %9s %9s\n", "s", "s", "s", "MB");
+}
+
+session::ScriptOutcome runScript(const Options& o, int blocks, const std::string& cacheDir,
+                                 double& wallMs) {
+    session::ScriptOptions options;
+    options.statsHistory = "off";
+    options.compiler.readEnvironment = false;
+    const int reuse = o.cellReuse >= 0 ? o.cellReuse : (o.lazy ? 1 : -1);
+    if (reuse >= 0) {
+        options.compiler.overrides.set(std::string(passes::kCellReuse), reuse);
+    }
+    std::string source = testing::trainingStepScript(blocks, o.lazy);
+    if (!cacheDir.empty()) {
+        source = "ms.set_context(enable_compile_cache=True, compile_cache_path=\"" + cacheDir +
+                 "\")\n" + source;
+        source = "import mindspore as ms\n" + source;
+    }
+    session::ScriptRunner runner;
+    const auto t0 = std::chrono::steady_clock::now();
+    session::ScriptOutcome out = runner.run(source, "training_step.py", options, {}, {});
+    wallMs = msSince(t0);
+    if (out.result.exitStatus != 0 || out.session->compiles.empty()) {
+        std::fprintf(stderr, "bench_training_step: the script failed:\n%s\n",
+                     out.session->output.c_str());
+        std::exit(1);
+    }
+    return out;
+}
+
+// One configuration in this process: a row of the table (and the per-pass figures).
+int runOne(const Options& o) {
+    double wallMs = 0.0;
+    const session::ScriptOutcome out = runScript(o, o.run, {}, wallMs);
+    std::map<std::string, double> passMs;
+    double compileMs = 0.0;
+    double snapshotMs = 0.0;
+    std::size_t nodes = 0;
+    for (const session::CompileRecord& c : out.session->compiles) {
+        compileMs += c.totalMillis;
+        // What the top-level passes do not account for is the instrumentation around them:
+        // snapshots (fingerprint, printing, compressing); no dumps are asked for here.
+        double inPasses = 0.0;
+        for (const session::PassSnapshot& s : c.snapshots) {
+            if (s.depth == 0) {
+                passMs[s.pass] += s.millis;
+                inPasses += s.millis;
+            }
+        }
+        snapshotMs += std::max(0.0, c.totalMillis - inPasses);
+        if (!c.snapshots.empty()) {
+            nodes = std::max(nodes, c.snapshots.back().counts.nodes);
+        }
+    }
+    std::printf("%7d %-6s %9zu", o.run, o.lazy ? "lazy" : "plain", nodes);
+    for (const char* p : kPassColumns) {
+        std::printf(" %9.2f", passMs[p] / 1000.0);
+    }
+    std::printf(" %9.2f %9.2f %9.2f %9.0f\n", snapshotMs / 1000.0, compileMs / 1000.0,
+                wallMs / 1000.0, peakRssMB());
+    if (o.passes) {
+        for (const session::CompileRecord& c : out.session->compiles) {
+            std::printf("\n  compile of %s%s\n", c.graphName.c_str(),
+                        c.fromCache ? " (from the compile cache)" : "");
+            std::printf("  %-34s %10s %8s %9s %8s\n", "pass", "ms", "graphs", "nodes", "changed");
+            for (const session::PassSnapshot& s : c.snapshots) {
+                std::printf(
+                    "  %-34s %10.1f %8zu %9zu %8s\n",
+                    (std::string(static_cast<std::size_t>(s.depth) * 2, ' ') + s.pass).c_str(),
+                    s.millis, s.counts.graphs, s.counts.nodes, s.changed ? "yes" : "");
+            }
+        }
+        std::printf("\n  printed: %s", out.session->output.c_str());
+    }
+    std::fflush(stdout);
+    return 0;
+}
+
+// The compile cache on N blocks: the first run stores, the second loads.
+int runCache(const Options& o) {
+    const std::filesystem::path dir =
+        std::filesystem::temp_directory_path() /
+        ("irscope_bench_cache_" + std::to_string(static_cast<long>(getpid())));
+    std::filesystem::remove_all(dir);
+    std::printf("compile cache, %d blocks%s\n", o.cache, o.lazy ? ", lazy" : "");
+    std::printf("%-8s %9s %9s %9s\n", "run", "compile", "wall", "from");
+    for (int i = 0; i < 2; ++i) {
+        double wallMs = 0.0;
+        const session::ScriptOutcome out = runScript(o, o.cache, dir.string(), wallMs);
+        double compileMs = 0.0;
+        bool fromCache = false;
+        for (const session::CompileRecord& c : out.session->compiles) {
+            compileMs += c.totalMillis + c.cacheLoadMillis;
+            fromCache = fromCache || c.fromCache;
+        }
+        std::printf("%-8s %8.2fs %8.2fs %9s\n", i == 0 ? "first" : "second", compileMs / 1000.0,
+                    wallMs / 1000.0, fromCache ? "cache" : "compile");
+    }
+    std::filesystem::remove_all(dir);
+    return 0;
+}
+
+// Runs `args` as a child of this program (its own process, for its own peak RSS).
+bool spawn(const std::vector<std::string>& args) {
+    std::fflush(stdout);
+    const pid_t pid = fork();
+    if (pid < 0) {
+        std::perror("bench_training_step: fork");
+        return false;
+    }
+    if (pid == 0) {
+        std::vector<char*> argv;
+        for (const std::string& a : args) {
+            argv.push_back(const_cast<char*>(a.c_str()));
+        }
+        argv.push_back(nullptr);
+        execv("/proc/self/exe", argv.data());
+        std::perror("bench_training_step: exec");
+        _exit(127);
+    }
+    int status = 0;
+    waitpid(pid, &status, 0);
+    return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+bool parseArgs(int argc, char** argv, Options& o) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool hasValue = i + 1 < argc;
+        if (a == "--blocks" && hasValue) {
+            o.blocks.clear();
+            std::string list = argv[++i];
+            for (std::size_t p = 0; p < list.size();) {
+                const std::size_t comma = std::min(list.find(',', p), list.size());
+                o.blocks.push_back(std::atoi(list.substr(p, comma - p).c_str()));
+                p = comma + 1;
+            }
+        } else if (a == "--run" && hasValue) {
+            o.run = std::atoi(argv[++i]);
+        } else if (a == "--cache" && hasValue) {
+            o.cache = std::atoi(argv[++i]);
+        } else if (a == "--script" && hasValue) {
+            o.script = std::atoi(argv[++i]);
+        } else if (a == "--lazy") {
+            o.lazy = true;
+        } else if (a == "--cell-reuse" && hasValue) {
+            o.cellReuse = std::atoi(argv[++i]);
+        } else if (a == "--passes") {
+            o.passes = true;
+        } else {
+            return false;
+        }
+    }
+    for (int b : o.blocks) {
+        if (b <= 0) {
+            return false;
+        }
+    }
+    return o.run >= 0 && o.cache >= 0 && o.script >= 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (!parseArgs(argc, argv, o)) {
+        std::fprintf(stderr,
+                     "usage: bench_training_step [--blocks N,N...] | --run N [--lazy] "
+                     "[--cell-reuse 0|1|2] [--passes] | --cache N [--lazy] | --script N "
+                     "[--lazy]\n");
+        return 2;
+    }
+    if (o.script > 0) {
+        std::fputs(testing::trainingStepScript(o.script, o.lazy).c_str(), stdout);
+        return 0;
+    }
+    if (o.run > 0) {
+        return runOne(o);
+    }
+    if (o.cache > 0) {
+        return runCache(o);
+    }
+    std::printf(
+        "bench_training_step: GPT-like training step (hidden 8, vocab 16, sequence 6), "
+        "GradOperation over all weights; lazy = @lazy_inline, MS_DEV_CELL_REUSE=1\n");
+    printHeader();
+    bool ok = true;
+    for (int b : o.blocks) {
+        for (bool lazy : {false, true}) {
+            std::vector<std::string> args{argv[0], "--run", std::to_string(b)};
+            if (lazy) {
+                args.emplace_back("--lazy");
+            }
+            ok = spawn(args) && ok;
+        }
+    }
+    std::printf("\n");
+    ok = spawn({argv[0], "--cache", std::to_string(o.blocks.back())}) && ok;
+    return ok ? 0 : 1;
+}

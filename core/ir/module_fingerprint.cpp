@@ -1,0 +1,183 @@
+// ir::fingerprint (module_fingerprint.h). The snapshot instrumentation calls it after every
+// pass, so it must stay a small fraction of a pass: one topological order per graph, marks
+// indexed by node id instead of hash sets, and pointers instead of printed text for the
+// immutable parts (abstracts, values).
+#include <functional>
+#include <string_view>
+#include <unordered_map>
+
+#include "ir/module_fingerprint.h"
+
+namespace irscope::ir {
+
+namespace {
+
+// 64-bit mixing (the splitmix64 finalizer) folded into a running hash.
+class Hasher {
+public:
+    void add(std::uint64_t v) {
+        std::uint64_t z = h_ + 0x9e3779b97f4a7c15ULL + v;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+        h_ = z ^ (z >> 31);
+    }
+    void add(const void* p) {
+        add(static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(p)));
+    }
+    void add(std::string_view s) {
+        add(static_cast<std::uint64_t>(std::hash<std::string_view>{}(s)));
+        add(static_cast<std::uint64_t>(s.size()));
+    }
+    void add(const AttrMap& attrs) {
+        add(static_cast<std::uint64_t>(attrs.size()));
+        for (const auto& [k, v] : attrs) {
+            add(std::string_view(k));
+            add(v.get());
+        }
+    }
+    void add(const DebugInfo& d) {
+        add(std::string_view(d.name));
+        add(std::string_view(d.scope));
+        add(static_cast<std::uint64_t>(d.trace.size()));
+        for (const SourceLocation& l : d.trace) {
+            add(std::string_view(l.file));
+            add(static_cast<std::uint64_t>(l.line) << 32 | static_cast<std::uint32_t>(l.lineEnd));
+            add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(l.col)) << 32 |
+                static_cast<std::uint32_t>(l.colEnd));
+            add(std::string_view(l.text));
+            add(std::string_view(l.note));
+        }
+    }
+    std::uint64_t value() const { return h_; }
+
+private:
+    std::uint64_t h_ = 0x1234567887654321ULL;
+};
+
+void graphRefsOf(const Value& v, std::vector<FuncGraph*>& out) {
+    if (v.kind == Value::Kind::Graph && v.graph != nullptr) {
+        out.push_back(v.graph);
+    } else if (v.kind == Value::Kind::Tuple || v.kind == Value::Kind::List) {
+        for (const auto& e : v.elements) {
+            graphRefsOf(*e, out);
+        }
+    } else if (v.kind == Value::Kind::Primitive && v.prim) {
+        for (const auto& [k, a] : v.prim->attrs) {
+            graphRefsOf(*a, out);
+        }
+    }
+}
+
+}  // namespace
+
+ModuleFingerprint fingerprint(const Module& m) {
+    ModuleFingerprint fp;
+    Hasher h;
+    h.add(m.attrs());
+    const FuncGraph* entry = m.entry();
+    if (entry == nullptr) {
+        fp.hash = h.value();
+        return fp;
+    }
+    // Graph and node marks by id (ids are dense: a module numbers its nodes from 1).
+    std::vector<char> counted;
+    std::unordered_map<const FuncGraph*, char> graphSeen;
+    auto mark = [&counted](std::uint64_t id) {
+        if (id >= counted.size()) {
+            counted.resize(static_cast<std::size_t>(id) * 2 + 1024, 0);
+        }
+        char& c = counted[static_cast<std::size_t>(id)];
+        const bool first = c == 0;
+        c = 1;
+        return first;
+    };
+    // The reachable graphs in reachableGraphs()'s order (depth-first pre-order by first
+    // reference), each body's topological order computed once.
+    struct Visit {
+        const FuncGraph* graph;
+        std::vector<CNode*> body;
+    };
+    std::vector<Visit> order;
+    struct Frame {
+        std::vector<FuncGraph*> refs;
+        std::size_t next = 0;
+    };
+    std::vector<Frame> stack;
+    auto enter = [&](const FuncGraph* g) {
+        graphSeen[g] = 1;
+        order.push_back({g, g->topoOrder()});
+        Frame f;
+        for (const CNode* c : order.back().body) {
+            for (const Node* in : c->inputs()) {
+                if (in->isValue()) {
+                    graphRefsOf(*static_cast<const ValueNode*>(in)->value(), f.refs);
+                }
+            }
+        }
+        stack.push_back(std::move(f));
+    };
+    enter(entry);
+    while (!stack.empty()) {
+        Frame& top = stack.back();
+        if (top.next == top.refs.size()) {
+            stack.pop_back();
+            continue;
+        }
+        const FuncGraph* g = top.refs[top.next++];
+        if (graphSeen.count(g) == 0) {
+            enter(g);  // invalidates `top`
+        }
+    }
+
+    std::size_t distinct = 0;
+    std::size_t valueUses = 0;
+    auto count = [&](const Node* n) {
+        if (mark(n->id())) {
+            ++distinct;
+        }
+    };
+    h.add(entry);
+    for (const Visit& v : order) {
+        const FuncGraph* g = v.graph;
+        ++fp.counts.graphs;
+        h.add(std::string_view(g->name()));
+        h.add(g->attrs());
+        h.add(g->debug());
+        h.add(static_cast<std::uint64_t>(g->parameters().size()));
+        for (const Parameter* p : g->parameters()) {
+            count(p);
+            h.add(p->id());
+            h.add(std::string_view(p->name()));
+            h.add(p->abstract().get());
+            h.add(static_cast<std::uint64_t>(p->hasDefault()));
+            h.add(p->defaultValue().get());
+        }
+        h.add(static_cast<std::uint64_t>(v.body.size()));
+        for (const CNode* c : v.body) {
+            ++fp.counts.cnodes;
+            count(c);
+            h.add(c->id());
+            h.add(c->abstract().get());
+            h.add(c->attrs());
+            h.add(c->primalAttrs());
+            h.add(c->debug());
+            h.add(static_cast<std::uint64_t>(c->size()));
+            for (const Node* in : c->inputs()) {
+                if (in->isValue()) {
+                    ++valueUses;
+                    h.add(static_cast<const ValueNode*>(in)->value().get());
+                    h.add(in->abstract().get());
+                } else {
+                    count(in);
+                    h.add(in->id());
+                    h.add(in->graph());
+                }
+            }
+        }
+    }
+    fp.counts.nodes = distinct + valueUses;
+    fp.hash = h.value();
+    return fp;
+}
+
+}  // namespace irscope::ir
