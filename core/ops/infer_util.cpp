@@ -35,6 +35,15 @@ void addClassSpellings(OpDef& def) {
     }
 }
 
+void addClassAlias(OpDef& def, std::string_view alias) {
+    for (std::string_view prefix : {"ops.", "P."}) {
+        Spelling s;
+        s.kind = SpellingKind::Class;
+        s.text = std::string(prefix) + std::string(alias);
+        def.spellings.push_back(std::move(s));
+    }
+}
+
 void addFunction(OpDef& def, std::initializer_list<std::string_view> prefixes,
                  std::string_view name, std::vector<ParamMap> params, int outputIndex) {
     for (std::string_view prefix : prefixes) {

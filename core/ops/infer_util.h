@@ -20,6 +20,9 @@ ArgSpec argVariadic(std::string name, ArgKind kind = ArgKind::Any);
 
 // "ops.Add" and "P.Add".
 void addClassSpellings(OpDef& def);
+// A former name of the primitive's class (MindSpore 1.x's P.TensorAdd for Add): the same
+// class under both names.
+void addClassAlias(OpDef& def, std::string_view alias);
 // A functional spelling registered under each prefix given, e.g. {"ops", "F"}.
 void addFunction(OpDef& def, std::initializer_list<std::string_view> prefixes,
                  std::string_view name, std::vector<ParamMap> params, int outputIndex = -1);

@@ -122,6 +122,7 @@ void registerMathOps(OpRegistry& reg) {
         OpDef d = binaryDef("Add", "x + y elementwise, with broadcasting", BinaryOp::Add);
         addFunction(d, {"ops", "F"}, "add", twoInputs());
         addFunction(d, {"F"}, "tensor_add", twoInputs("x", "y"));
+        addClassAlias(d, "TensorAdd");
         addMethod(d, "add", other());
         addOperator(d, "+");
         reg.add(std::move(d));
