@@ -202,7 +202,8 @@ private slots:
                    "for t in TrainOneStep(net)(Tensor([[1.0, 2.0], [3.0, 4.0]])):\n"
                    "    print(t)\n"
                    "print(ops.grad(net)(Tensor([[1.0, 2.0]])))\n"))
-            << QString::fromStdString(std::string("16.0\n[[4. 6.]]\n[[1. 2.]\n [1. 2.]]\n[[1. 2.]]\n"));
+            << QString::fromStdString(
+                   std::string("16.0\n[[4. 6.]]\n[[1. 2.]\n [1. 2.]]\n[[1. 2.]]\n"));
         // ---- while loops on tensor conditions ----------------------------------------------
         // x <- x * x + y until x >= y: 1.1 -> 9.21 (one step); d/dx = 2x = 2.2, d/dy = 1.
         QTest::newRow("whileLoopInputGradients")
@@ -226,100 +227,101 @@ private slots:
             << QString::fromStdString(std::string("[2.2] [1.]\n[1.] [0.]\n"));
         // Weights read in the loop body and after it: out = 1 * w^3 + w, d/dw = 3w^2 + 1.
         QTest::newRow("whileLoopWeightGradients")
-            << QString::fromStdString(std::string(
-                   "class Net(nn.Cell):\n"
-                   "    def __init__(self):\n"
-                   "        super().__init__()\n"
-                   "        self.w = Parameter(Tensor([1.0, 2.0, 3.0]), name='w')\n"
-                   "        self.b = Parameter(Tensor([5.0, 5.0, 5.0]), name='b')\n"
-                   "    def construct(self, i, n):\n"
-                   "        out = ops.ones((3,), ms.float32)\n"
-                   "        while i < n:\n"
-                   "            out = out * self.w\n"
-                   "            i = i + 1\n"
-                   "        return out + self.w\n"
-                   "class G(nn.Cell):\n"
-                   "    def __init__(self, net):\n"
-                   "        super().__init__()\n"
-                   "        self.net = net\n"
-                   "        self.weights = ParameterTuple(net.trainable_params())\n"
-                   "        self.grad = C.GradOperation(get_by_list=True)\n"
-                   "    def construct(self, i, n):\n"
-                   "        return self.grad(self.net, self.weights)(i, n)\n"
-                   "dw, db = G(Net())(Tensor(0, ms.int32), Tensor(3, ms.int32))\n"
-                   "print(dw, db)\n"
-                   "dw, db = G(Net())(Tensor(3, ms.int32), Tensor(0, ms.int32))\n"
-                   "print(dw, db)\n"))
-            << QString::fromStdString(std::string("[ 4. 13. 28.] [0. 0. 0.]\n[1. 1. 1.] [0. 0. 0.]\n"));
+            << QString::fromStdString(
+                   std::string("class Net(nn.Cell):\n"
+                               "    def __init__(self):\n"
+                               "        super().__init__()\n"
+                               "        self.w = Parameter(Tensor([1.0, 2.0, 3.0]), name='w')\n"
+                               "        self.b = Parameter(Tensor([5.0, 5.0, 5.0]), name='b')\n"
+                               "    def construct(self, i, n):\n"
+                               "        out = ops.ones((3,), ms.float32)\n"
+                               "        while i < n:\n"
+                               "            out = out * self.w\n"
+                               "            i = i + 1\n"
+                               "        return out + self.w\n"
+                               "class G(nn.Cell):\n"
+                               "    def __init__(self, net):\n"
+                               "        super().__init__()\n"
+                               "        self.net = net\n"
+                               "        self.weights = ParameterTuple(net.trainable_params())\n"
+                               "        self.grad = C.GradOperation(get_by_list=True)\n"
+                               "    def construct(self, i, n):\n"
+                               "        return self.grad(self.net, self.weights)(i, n)\n"
+                               "dw, db = G(Net())(Tensor(0, ms.int32), Tensor(3, ms.int32))\n"
+                               "print(dw, db)\n"
+                               "dw, db = G(Net())(Tensor(3, ms.int32), Tensor(0, ms.int32))\n"
+                               "print(dw, db)\n"))
+            << QString::fromStdString(
+                   std::string("[ 4. 13. 28.] [0. 0. 0.]\n[1. 1. 1.] [0. 0. 0.]\n"));
         // break, continue and return inside the loop, if inside the loop, the loop inside an
         // if, a loop inside a loop; integer tensors get integer gradients.
         QTest::newRow("whileLoopControlFlowGradients")
-            << QString::fromStdString(std::string(
-                   "class Brk(nn.Cell):\n"
-                   "    def construct(self, x, y):\n"
-                   "        while x < y:\n"
-                   "            x = x * 2\n"
-                   "            if x > 5:\n"
-                   "                break\n"
-                   "            x = x + 1\n"
-                   "        return x * y\n"
-                   "class Cont(nn.Cell):\n"
-                   "    def construct(self, x, n):\n"
-                   "        i = Tensor(0, ms.int32)\n"
-                   "        while i < n:\n"
-                   "            i = i + 1\n"
-                   "            if i % 2 == 0:\n"
-                   "                continue\n"
-                   "            x = x * 3\n"
-                   "        return x\n"
-                   "class Ret(nn.Cell):\n"
-                   "    def construct(self, x, y):\n"
-                   "        while x < y:\n"
-                   "            x = x + 1\n"
-                   "            if x * 2 > y:\n"
-                   "                return x * x\n"
-                   "        return x\n"
-                   "class InIf(nn.Cell):\n"
-                   "    def construct(self, x, y):\n"
-                   "        if x < y:\n"
-                   "            while x < y:\n"
-                   "                x = x * 2\n"
-                   "        else:\n"
-                   "            x = x * 5\n"
-                   "        return x + y\n"
-                   "class Nested(nn.Cell):\n"
-                   "    def construct(self, x, y):\n"
-                   "        i = Tensor(0, ms.int32)\n"
-                   "        while i < 3:\n"
-                   "            j = Tensor(0, ms.int32)\n"
-                   "            while j < 2:\n"
-                   "                x = x * y\n"
-                   "                j = j + 1\n"
-                   "            i = i + 1\n"
-                   "        return x\n"
-                   "class IntIf(nn.Cell):\n"
-                   "    def construct(self, x, y):\n"
-                   "        i = Tensor(0, ms.int32)\n"
-                   "        out = Tensor(0, ms.int32)\n"
-                   "        while i < 10:\n"
-                   "            if out <= 20:\n"
-                   "                out = x * y + out\n"
-                   "            i = i + 1\n"
-                   "        return out\n"
-                   "class G(nn.Cell):\n"
-                   "    def __init__(self, net):\n"
-                   "        super().__init__()\n"
-                   "        self.net = net\n"
-                   "        self.grad = C.GradOperation(get_all=True)\n"
-                   "    def construct(self, x, y):\n"
-                   "        return self.grad(self.net)(x, y)\n"
-                   "f = lambda v: Tensor([v], ms.float32)\n"
-                   "print(G(Brk())(f(1.0), f(20.0)))\n"
-                   "print(G(Cont())(f(1.0), Tensor(5, ms.int32))[0])\n"
-                   "print(G(Ret())(f(1.0), f(7.0)))\n"
-                   "print(G(InIf())(f(1.0), f(5.0)), G(InIf())(f(9.0), f(5.0)))\n"
-                   "print(G(Nested())(f(1.0), f(2.0)))\n"
-                   "print(G(IntIf())(Tensor(1, ms.int32), Tensor(3, ms.int32)))\n"))
+            << QString::fromStdString(
+                   std::string("class Brk(nn.Cell):\n"
+                               "    def construct(self, x, y):\n"
+                               "        while x < y:\n"
+                               "            x = x * 2\n"
+                               "            if x > 5:\n"
+                               "                break\n"
+                               "            x = x + 1\n"
+                               "        return x * y\n"
+                               "class Cont(nn.Cell):\n"
+                               "    def construct(self, x, n):\n"
+                               "        i = Tensor(0, ms.int32)\n"
+                               "        while i < n:\n"
+                               "            i = i + 1\n"
+                               "            if i % 2 == 0:\n"
+                               "                continue\n"
+                               "            x = x * 3\n"
+                               "        return x\n"
+                               "class Ret(nn.Cell):\n"
+                               "    def construct(self, x, y):\n"
+                               "        while x < y:\n"
+                               "            x = x + 1\n"
+                               "            if x * 2 > y:\n"
+                               "                return x * x\n"
+                               "        return x\n"
+                               "class InIf(nn.Cell):\n"
+                               "    def construct(self, x, y):\n"
+                               "        if x < y:\n"
+                               "            while x < y:\n"
+                               "                x = x * 2\n"
+                               "        else:\n"
+                               "            x = x * 5\n"
+                               "        return x + y\n"
+                               "class Nested(nn.Cell):\n"
+                               "    def construct(self, x, y):\n"
+                               "        i = Tensor(0, ms.int32)\n"
+                               "        while i < 3:\n"
+                               "            j = Tensor(0, ms.int32)\n"
+                               "            while j < 2:\n"
+                               "                x = x * y\n"
+                               "                j = j + 1\n"
+                               "            i = i + 1\n"
+                               "        return x\n"
+                               "class IntIf(nn.Cell):\n"
+                               "    def construct(self, x, y):\n"
+                               "        i = Tensor(0, ms.int32)\n"
+                               "        out = Tensor(0, ms.int32)\n"
+                               "        while i < 10:\n"
+                               "            if out <= 20:\n"
+                               "                out = x * y + out\n"
+                               "            i = i + 1\n"
+                               "        return out\n"
+                               "class G(nn.Cell):\n"
+                               "    def __init__(self, net):\n"
+                               "        super().__init__()\n"
+                               "        self.net = net\n"
+                               "        self.grad = C.GradOperation(get_all=True)\n"
+                               "    def construct(self, x, y):\n"
+                               "        return self.grad(self.net)(x, y)\n"
+                               "f = lambda v: Tensor([v], ms.float32)\n"
+                               "print(G(Brk())(f(1.0), f(20.0)))\n"
+                               "print(G(Cont())(f(1.0), Tensor(5, ms.int32))[0])\n"
+                               "print(G(Ret())(f(1.0), f(7.0)))\n"
+                               "print(G(InIf())(f(1.0), f(5.0)), G(InIf())(f(9.0), f(5.0)))\n"
+                               "print(G(Nested())(f(1.0), f(2.0)))\n"
+                               "print(G(IntIf())(Tensor(1, ms.int32), Tensor(3, ms.int32)))\n"))
             << QString::fromStdString(std::string(
                    "(Tensor(shape=[1], dtype=Float32, value= [ 8.00000000e+01]), Tensor(shape=[1], "
                    "dtype=Float32, value= [ 6.00000000e+00]))\n"
@@ -332,7 +334,8 @@ private slots:
                    "1.00000000e+00]))\n"
                    "(Tensor(shape=[1], dtype=Float32, value= [ 6.40000000e+01]), Tensor(shape=[1], "
                    "dtype=Float32, value= [ 1.92000000e+02]))\n"
-                   "(Tensor(shape=[], dtype=Int32, value= 21), Tensor(shape=[], dtype=Int32, value= "
+                   "(Tensor(shape=[], dtype=Int32, value= 21), Tensor(shape=[], dtype=Int32, "
+                   "value= "
                    "7))\n"));
         // The loop variable indexes the tensor the loop rewrites: the overwritten elements get
         // no gradient of their own, the maximum's gradient (4 elements) goes to its argmax.
@@ -351,6 +354,29 @@ private slots:
                    "print(gi, ge, gx.asnumpy().tolist())\n"))
             << QString::fromStdString(
                    std::string("0 0 [[[0.0, 4.0], [0.0, 0.0]], [[0.0, 0.0], [0.0, 4.0]]]\n"));
+        // Twelve unrolled iterations with two ifs on a tensor each (one with continue): every
+        // branch graph is differentiated once per way it is bound, not once per path reaching
+        // it (2^n paths: this never finished before). d/dx is the product of the taken
+        // path's factors, 1.5^9 * 0.5^3 here.
+        QTest::newRow("nestedIfsInUnrolledLoopGradient")
+            << QString::fromStdString(std::string(
+                   "class Net(nn.Cell):\n"
+                   "    def __init__(self):\n"
+                   "        super().__init__()\n"
+                   "        self.w = Parameter(Tensor(np.array([3.0], np.float32)), name='w')\n"
+                   "    def construct(self, x):\n"
+                   "        for _ in range(12):\n"
+                   "            if x > 50:\n"
+                   "                x = x * 0.5\n"
+                   "                continue\n"
+                   "            if x < self.w:\n"
+                   "                x = x + self.w\n"
+                   "            x = x * 1.5\n"
+                   "        return x\n"
+                   "x = Tensor(np.array([1.0], np.float32))\n"
+                   "(gx,) = C.GradOperation(get_all=True)(Net())(x)\n"
+                   "print(Net()(x), gx)\n"))
+            << QString::fromStdString(std::string("[57.66504] [14.41626]\n"));
         // ---- PyNative mode -------------------------------------------------------------------
         // GradOperation, ops.grad and ops.value_and_grad called from Python in PyNative mode
         // give GRAPH_MODE's numbers, through a loop on a tensor and a Parameter.
@@ -370,10 +396,12 @@ private slots:
                    "for mode in (ms.GRAPH_MODE, ms.PYNATIVE_MODE):\n"
                    "    ms.set_context(mode=mode)\n"
                    "    gx, gy = C.GradOperation(get_all=True)(net)(x, y)\n"
-                   "    (gw,) = C.GradOperation(get_by_list=True)(net, ParameterTuple(net.trainable_params()))(x, y)\n"
+                   "    (gw,) = C.GradOperation(get_by_list=True)(net, "
+                   "ParameterTuple(net.trainable_params()))(x, y)\n"
                    "    (g0, g1), (gw2,) = ops.grad(net, (0, 1), net.trainable_params())(x, y)\n"
                    "    v, g = ops.value_and_grad(net)(x, y)\n"
-                   "    out.append([t.asnumpy().tolist() for t in (gx, gy, gw, g0, g1, gw2, v, g)])\n"
+                   "    out.append([t.asnumpy().tolist() for t in (gx, gy, gw, g0, g1, gw2, v, "
+                   "g)])\n"
                    "print(out[1])\n"
                    "print(out[0] == out[1])\n"))
             << QString::fromStdString(std::string(
@@ -382,23 +410,24 @@ private slots:
         // GradOperation's flags are attributes of the instance, as MindSpore's are; setting one
         // changes what a later application computes.
         QTest::newRow("gradOperationAttributes")
-            << QString::fromStdString(std::string(
-                   "g = C.GradOperation(get_all=True, sens_param=True)\n"
-                   "print(g.get_all, g.get_by_list, g.sens_param)\n"
-                   "h = C.GradOperation()\n"
-                   "print(h.get_all, h.get_by_list, h.sens_param)\n"
-                   "h.get_all = True\n"
-                   "class Net(nn.Cell):\n"
-                   "    def construct(self, x, y):\n"
-                   "        return x * y\n"
-                   "net = Net()\n"
-                   "f = h(net)\n"
-                   "print(f is h(net), f is C.GradOperation(get_all=True)(net))\n"
-                   "print(f(Tensor([2.0]), Tensor([3.0])))\n"))
-            << QString::fromStdString(std::string(
-                   "True False True\nFalse False False\nTrue False\n(Tensor(shape=[1], dtype=Float32, value= "
-                   "[ 3.00000000e+00]), Tensor(shape=[1], dtype=Float32, value= [ "
-                   "2.00000000e+00]))\n"));
+            << QString::fromStdString(
+                   std::string("g = C.GradOperation(get_all=True, sens_param=True)\n"
+                               "print(g.get_all, g.get_by_list, g.sens_param)\n"
+                               "h = C.GradOperation()\n"
+                               "print(h.get_all, h.get_by_list, h.sens_param)\n"
+                               "h.get_all = True\n"
+                               "class Net(nn.Cell):\n"
+                               "    def construct(self, x, y):\n"
+                               "        return x * y\n"
+                               "net = Net()\n"
+                               "f = h(net)\n"
+                               "print(f is h(net), f is C.GradOperation(get_all=True)(net))\n"
+                               "print(f(Tensor([2.0]), Tensor([3.0])))\n"))
+            << QString::fromStdString(
+                   std::string("True False True\nFalse False False\nTrue False\n(Tensor(shape=[1], "
+                               "dtype=Float32, value= "
+                               "[ 3.00000000e+00]), Tensor(shape=[1], dtype=Float32, value= [ "
+                               "2.00000000e+00]))\n"));
     }
 
     void scriptOutput() {
@@ -568,9 +597,9 @@ private slots:
                 scopes.insert(c->debug().scope);
             }
         }
-        const std::string all = std::accumulate(
-            scopes.begin(), scopes.end(), std::string(),
-            [](std::string acc, const std::string& x) { return acc + x + "\n"; });
+        const std::string all =
+            std::accumulate(scopes.begin(), scopes.end(), std::string(),
+                            [](std::string acc, const std::string& x) { return acc + x + "\n"; });
         QVERIFY2(scopes.count("Gradients/Default/net-Net/Grad_Mul") == 1, all.c_str());
         QVERIFY2(scopes.count("Gradients/Default/net-Net/Grad_Exp") == 1, all.c_str());
         QVERIFY2(scopes.count("Default/net-Net") == 1, all.c_str());

@@ -205,6 +205,19 @@ const SharedFprop& Expander::sharedFprop(const CNode* c, FuncGraph* g) {
 FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
                                 const std::vector<Mapped>& wrt) {
     FuncGraph* g = callee.graph;
+    std::vector<std::vector<std::size_t>> binding;
+    for (const Mapped& w : wrt) {
+        std::vector<std::size_t>& params = binding.emplace_back();
+        for (std::size_t i = 0; i < callee.bound.size(); ++i) {
+            if (callee.bound[i].key == w.key) {
+                params.push_back(i);
+            }
+        }
+    }
+    auto key = std::make_pair(static_cast<const FuncGraph*>(g), std::move(binding));
+    if (auto it = state_->branchFprops.find(key); it != state_->branchFprops.end()) {
+        return it->second;
+    }
     const auto [fp, bp] = newFpropPair(g);
     Expander sub(*this, c, fp, bp);
     GradLayout layout;
@@ -246,6 +259,8 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
                                               : sub.zerosFor(c, w->abstract()));
     }
     sub.closeFprop(fp, bp, dout, outs);
+    // Kept once complete: a branch that reaches itself while being made gets its own.
+    state_->branchFprops.emplace(std::move(key), fp);
     return fp;
 }
 

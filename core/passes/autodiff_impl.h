@@ -79,6 +79,12 @@ struct SharedFprop {
 struct ExpansionState {
     std::map<const ir::FuncGraph*, SharedFprop> fprops;
     std::map<const ir::FuncGraph*, bool> recursive;
+    // The fprop graph of a Switch branch, by the branch graph and, per gradient its bprop
+    // returns, the branch's parameters that gradient sums: call sites that bind alike share
+    // it. (Made anew per call site, nested ifs differentiated each branch once per path
+    // reaching it: exponentially many times.)
+    std::map<std::pair<const ir::FuncGraph*, std::vector<std::vector<std::size_t>>>, ir::FuncGraph*>
+        branchFprops;  // entered once complete
 };
 
 class Expander {
