@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/graph_refs.h"
+
 namespace irscope::ir {
 
 // --- FuncGraph --------------------------------------------------------------------------
@@ -100,8 +102,6 @@ FuncGraph* Module::findGraph(std::string_view name) const {
     return nullptr;
 }
 
-namespace {
-
 void collectGraphRefs(const Value& v, std::vector<FuncGraph*>& out) {
     if (v.kind == Value::Kind::Graph && v.graph != nullptr) {
         out.push_back(v.graph);
@@ -116,8 +116,6 @@ void collectGraphRefs(const Value& v, std::vector<FuncGraph*>& out) {
         }
     }
 }
-
-}  // namespace
 
 std::vector<FuncGraph*> Module::reachableGraphs() const {
     std::vector<FuncGraph*> out;

@@ -2,11 +2,13 @@
 // pass, so it must stay a small fraction of a pass: one topological order per graph, marks
 // indexed by node id instead of hash sets, and pointers instead of printed text for the
 // immutable parts (abstracts, values).
+#include "ir/module_fingerprint.h"
+
 #include <functional>
 #include <string_view>
 #include <unordered_map>
 
-#include "ir/module_fingerprint.h"
+#include "ir/graph_refs.h"
 
 namespace irscope::ir {
 
@@ -54,20 +56,6 @@ private:
     std::uint64_t h_ = 0x1234567887654321ULL;
 };
 
-void graphRefsOf(const Value& v, std::vector<FuncGraph*>& out) {
-    if (v.kind == Value::Kind::Graph && v.graph != nullptr) {
-        out.push_back(v.graph);
-    } else if (v.kind == Value::Kind::Tuple || v.kind == Value::Kind::List) {
-        for (const auto& e : v.elements) {
-            graphRefsOf(*e, out);
-        }
-    } else if (v.kind == Value::Kind::Primitive && v.prim) {
-        for (const auto& [k, a] : v.prim->attrs) {
-            graphRefsOf(*a, out);
-        }
-    }
-}
-
 }  // namespace
 
 ModuleFingerprint fingerprint(const Module& m) {
@@ -110,7 +98,7 @@ ModuleFingerprint fingerprint(const Module& m) {
         for (const CNode* c : order.back().body) {
             for (const Node* in : c->inputs()) {
                 if (in->isValue()) {
-                    graphRefsOf(*static_cast<const ValueNode*>(in)->value(), f.refs);
+                    collectGraphRefs(*static_cast<const ValueNode*>(in)->value(), f.refs);
                 }
             }
         }
