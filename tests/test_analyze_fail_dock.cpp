@@ -1,9 +1,11 @@
 // The desktop app on real MindSpore dumps (IRSCOPE_SHARED_DIR/realdumps): an analyze_fail.ir
 // shows its failure and traced call stack in the Failure dock, the failed frame selected and
 // its node marked; clicking a frame selects its node in the graph, the IR text and the
-// inspector. A kernel graph's node shows its device types in the inspector.
+// inspector. A kernel graph's node shows its device types in the inspector. Every real dump
+// opens in the app, its IR text shown and its graph laid out.
 #include <QtTest>
 
+#include <QDir>
 #include <QLabel>
 #include <QListWidget>
 #include <QPlainTextEdit>
@@ -11,6 +13,7 @@
 #include <QTreeWidget>
 
 #include "analyze_fail_dock.h"
+#include "graph_view.h"
 #include "gui_fixture.h"
 #include "main_window.h"
 #include "node_inspector_dock.h"
@@ -38,6 +41,8 @@ private slots:
     void oldDumpWithoutException();
     void kernelGraphInInspector();
     void plainFileHasNoFailure();
+    void everyRealDumpOpens_data();
+    void everyRealDumpOpens();
 };
 
 void TestAnalyzeFailDock::framesOfARealFailure() {
@@ -148,6 +153,32 @@ void TestAnalyzeFailDock::plainFileHasNoFailure() {
     QVERIFY(gui_test::waitIdle(w));
     QVERIFY(!w.failureDock()->isVisible());
     QCOMPARE(w.failureDock()->frames()->count(), 0);
+}
+
+void TestAnalyzeFailDock::everyRealDumpOpens_data() {
+    QTest::addColumn<QString>("path");
+    const QDir dir(QStringLiteral(IRSCOPE_SHARED_DIR "/realdumps"));
+    const QStringList files = dir.entryList({QStringLiteral("*.ir")}, QDir::Files, QDir::Name);
+    QVERIFY(files.size() >= 24);
+    for (const QString& f : files) {
+        QTest::newRow(qPrintable(f)) << dir.filePath(f);
+    }
+}
+
+void TestAnalyzeFailDock::everyRealDumpOpens() {
+    QFETCH(QString, path);
+    MainWindow w;
+    w.show();
+    bool ok = false;
+    QVERIFY(gui_test::openAndWait(w, path, &ok));
+    QVERIFY2(ok, qPrintable(w.errorBanner()->text()));
+    QVERIFY(gui_test::waitIdle(w));
+    QVERIFY(!w.errorBanner()->isVisible());
+    QVERIFY(w.document().module != nullptr);
+    QVERIFY(w.irTextView()->toPlainText().contains(QStringLiteral("subgraph @")));
+    QVERIFY(QTest::qWaitFor(
+        [&] { return w.graphView()->hasGraph() && !w.graphView()->isLayoutRunning(); }, 120000));
+    QVERIFY(!w.graphView()->model().nodes().empty());
 }
 
 QTEST_MAIN(TestAnalyzeFailDock)
