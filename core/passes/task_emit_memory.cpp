@@ -1,6 +1,9 @@
 // The memory plan of a kernel graph: one buffer per tensor-producing kernel, live from its
 // definition to its last use in the execution order, placed first-fit by offset.
 #include <algorithm>
+#include <functional>
+#include <map>
+#include <queue>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -186,7 +189,7 @@ std::unordered_set<const Node*> inputParameters(const ir::Module& m) {
                         std::vector<const ir::FuncGraph*> left;
                         collectCallees(f->input(2), left, 0);
                         fn = std::find(left.begin(), left.end(), h) != left.end() ? f->input(2)
-                                                                                 : f->input(3);
+                                                                                  : f->input(3);
                         continue;
                     }
                     if (f->isPrimitive("Depend") && f->size() > 1) {
@@ -296,18 +299,60 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
             }
         }
     }
-    // First fit by offset among the buffers live at each definition.
-    std::vector<std::size_t> live;  // buffer indices
+    // First fit by offset among the buffers live at each definition. The free space below
+    // the highest live buffer's end (`top`) is kept as maximal gaps, so placing a buffer
+    // looks at the gaps, not at every live buffer (a training step keeps thousands of
+    // forward activations live into the backward pass: sorting and walking them for each
+    // new buffer made this pass quadratic).
+    std::map<std::uint64_t, std::uint64_t> gaps;  // offset -> length, below top
+    std::uint64_t top = 0;
+    using Expiry = std::pair<std::size_t, std::size_t>;  // (lastUse, buffer)
+    std::priority_queue<Expiry, std::vector<Expiry>, std::greater<>> expiries;
+    const auto release = [&](const Buffer& buf) {
+        std::uint64_t start = buf.offset;
+        std::uint64_t end = buf.offset + buf.size;
+        if (auto after = gaps.find(end); after != gaps.end()) {
+            end += after->second;
+            gaps.erase(after);
+        }
+        if (auto before = gaps.lower_bound(start); before != gaps.begin()) {
+            --before;
+            if (before->first + before->second == start) {
+                start = before->first;
+                gaps.erase(before);
+            }
+        }
+        if (end >= top) {
+            top = start;  // what lies just below `start` is live (else it would be a gap)
+        } else {
+            gaps.emplace(start, end - start);
+        }
+    };
+    const auto place = [&](std::uint64_t size) {
+        for (auto it = gaps.begin(); it != gaps.end(); ++it) {
+            if (it->second >= size) {
+                const std::uint64_t at = it->first;
+                const std::uint64_t rest = it->second - size;
+                gaps.erase(it);
+                if (rest > 0) {
+                    gaps.emplace(at + size, rest);
+                }
+                return at;
+            }
+        }
+        const std::uint64_t at = top;
+        top += size;
+        return at;
+    };
     std::size_t next = 0;
     for (std::size_t t = 0; t < order.size(); ++t) {
-        std::erase_if(live, [&](std::size_t b) { return plan.buffers[b].lastUse < t; });
+        while (!expiries.empty() && expiries.top().first < t) {
+            release(plan.buffers[expiries.top().second]);
+            expiries.pop();
+        }
         // A call runs its graph above everything live here (its arguments among it), before
         // its result (the callee's output, counted in the callee) comes back; the tail
         // call's frame replaces this one.
-        std::uint64_t top = 0;
-        for (std::size_t b : live) {
-            top = std::max(top, plan.buffers[b].offset + plan.buffers[b].size);
-        }
         for (const ir::FuncGraph* callee : graphsCalledBy(*order[t])) {
             auto it = calleePeaks.find(callee);
             if (it == calleePeaks.end()) {
@@ -322,19 +367,9 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
         }
         for (; next < plan.buffers.size() && plan.buffers[next].def == t; ++next) {
             Buffer& buf = plan.buffers[next];
-            std::sort(live.begin(), live.end(), [&](std::size_t a, std::size_t b) {
-                return plan.buffers[a].offset < plan.buffers[b].offset;
-            });
-            std::uint64_t at = 0;
-            for (std::size_t b : live) {
-                if (plan.buffers[b].offset >= at + buf.size) {
-                    break;  // the gap before b fits
-                }
-                at = std::max(at, plan.buffers[b].offset + plan.buffers[b].size);
-            }
-            buf.offset = at;
-            live.push_back(next);
-            plan.peakBytes = std::max(plan.peakBytes, plan.paramBytes + at + buf.size);
+            buf.offset = place(buf.size);
+            expiries.emplace(buf.lastUse, next);
+            plan.peakBytes = std::max(plan.peakBytes, plan.paramBytes + buf.offset + buf.size);
         }
     }
     return plan;
