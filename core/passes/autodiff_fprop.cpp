@@ -144,6 +144,14 @@ std::pair<FuncGraph*, FuncGraph*> Expander::newFpropPair(const FuncGraph* g) {
     return {fp, bp};
 }
 
+void Expander::mirrorParameters(const FuncGraph* g) {
+    for (const ir::Parameter* p : g->parameters()) {
+        ir::Parameter* q = m_.addParameter(fwd_, p->name());
+        q->setAbstract(p->abstract());
+        targetParams_.push_back({q, q});
+    }
+}
+
 ir::Parameter* Expander::differentiate(FuncGraph* g, const GradLayout& layout,
                                        const AbstractPtr& outAbs) {
     std::vector<FuncGraph*> stack;
@@ -168,12 +176,9 @@ const SharedFprop& Expander::sharedFprop(const CNode* c, FuncGraph* g) {
     }
     Expander sub(*this, c, fp, bp);
     GradLayout layout;
+    sub.mirrorParameters(g);
     for (std::size_t i = 0; i < g->parameters().size(); ++i) {
-        const ir::Parameter* p = g->parameters()[i];
-        ir::Parameter* q = m_.addParameter(fp, p->name());
-        q->setAbstract(p->abstract());
-        sub.targetParams_.push_back({q, q});
-        if (differentiable(p->abstract())) {
+        if (differentiable(g->parameters()[i]->abstract())) {
             layout.inputs.push_back(i);
             rf.gradParams.push_back(i);
         }
@@ -221,11 +226,8 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
     const auto [fp, bp] = newFpropPair(g);
     Expander sub(*this, c, fp, bp);
     GradLayout layout;
+    sub.mirrorParameters(g);
     for (std::size_t i = 0; i < g->parameters().size(); ++i) {
-        const ir::Parameter* p = g->parameters()[i];
-        ir::Parameter* q = m_.addParameter(fp, p->name());
-        q->setAbstract(p->abstract());
-        sub.targetParams_.push_back({q, q});
         const bool differentiated =
             i < callee.bound.size() && std::any_of(wrt.begin(), wrt.end(), [&](const Mapped& w) {
                 return w.key == callee.bound[i].key;

@@ -164,6 +164,9 @@ private:
     const SharedFprop& sharedFprop(const ir::CNode* c, ir::FuncGraph* g);
     // A new pair ▸g, ◂g (named and located as g).
     std::pair<ir::FuncGraph*, ir::FuncGraph*> newFpropPair(const ir::FuncGraph* g);
+    // In a sub-Expander of an fprop pair: ▸g gets a parameter for each of g's, in
+    // targetParams_.
+    void mirrorParameters(const ir::FuncGraph* g);
     // In a sub-Expander of an fprop pair, with g's parameters in targetParams_: copies g
     // into ▸g and sweeps its gradient into ◂g from a new parameter dout (returned) of
     // abstract `outAbs`.

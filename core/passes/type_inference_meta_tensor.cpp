@@ -216,6 +216,28 @@ runtime::Tensor selectedFlatIndices(Engine& e, CNode* c, const ir::Shape& shape,
     }
 }
 
+// The value of `x[index] = v` as a tensor of x's dtype: a constant number becomes a scalar
+// tensor, a tensor of another dtype is cast.
+Arg assignedValue(Engine& e, CNode* c, const Arg& v, ir::DType dt) {
+    if (isNumber(v)) {
+        const auto num = ops::numberOf(valueOf(v));
+        if (!num) {
+            e.error(c, "TypeError",
+                    "irscope: the number assigned to a tensor item must be a constant in graph "
+                    "mode.");
+        }
+        return e.emitConst(c, Value::tensorValue(ir::scalarTensor(dt, *num)));
+    }
+    if (!isTensor(v)) {
+        e.error(c, "TypeError",
+                "The value assigned to a tensor item must be a Tensor or a number, but got " +
+                    typeName(v) + ".");
+    }
+    return v.abs->dtype != dt
+               ? e.emitPrim(c, "Cast", {v.node, e.emitConst(c, Value::type(dt)).node})
+               : v;
+}
+
 // x[index] = v where the index holds integer scalar tensors: a mask of the positions (the
 // constant items' positions computed at compile time, each tensor item's axis compared with
 // its value at run time) selects v, broadcast to x's shape, over x. v must broadcast there:
@@ -248,23 +270,7 @@ Arg tensorSetItemMasked(Engine& e, CNode* c, const Arg& x, const TensorItems& t,
         Arg hit = e.emitPrim(c, "Equal", {pos.node, item.node});
         mask = e.emitPrim(c, "LogicalAnd", {mask.node, hit.node});
     }
-    const ir::DType dt = x.abs->dtype;
-    Arg val = v;
-    if (isNumber(v)) {
-        const auto num = ops::numberOf(valueOf(v));
-        if (!num) {
-            e.error(c, "TypeError",
-                    "irscope: the number assigned to a tensor item must be a constant in graph "
-                    "mode.");
-        }
-        val = e.emitConst(c, Value::tensorValue(ir::scalarTensor(dt, *num)));
-    } else if (!isTensor(v)) {
-        e.error(c, "TypeError",
-                "The value assigned to a tensor item must be a Tensor or a number, but got " +
-                    typeName(v) + ".");
-    } else if (v.abs->dtype != dt) {
-        val = e.emitPrim(c, "Cast", {v.node, e.emitConst(c, Value::type(dt)).node});
-    }
+    Arg val = assignedValue(e, c, v, x.abs->dtype);
     if (val.abs->shape != shape) {
         // v has the selected region's shape without the tensor items' axes: put them back as
         // ones, then broadcast (only a region spanning whole axes, or one element, fits).
@@ -323,19 +329,7 @@ Arg tensorSetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx, const Arg& 
         map[static_cast<std::size_t>(picked.getInt(k))] = n + static_cast<std::int64_t>(k);
     }
     const auto m = static_cast<std::int64_t>(picked.size());
-    const ir::DType dt = x.abs->dtype;
-    Arg val = v;
-    if (isNumber(v)) {
-        const auto num = ops::numberOf(valueOf(v));
-        if (!num) {
-            e.error(c, "TypeError",
-                    "irscope: the number assigned to a tensor item must be a constant in graph "
-                    "mode.");
-        }
-        val = e.emitConst(c, Value::tensorValue(ir::scalarTensor(dt, *num)));
-    } else if (v.abs->dtype != dt) {
-        val = e.emitPrim(c, "Cast", {v.node, e.emitConst(c, Value::type(dt)).node});
-    }
+    Arg val = assignedValue(e, c, v, x.abs->dtype);
     if (!isTensor(val) || val.abs->shape != picked.shape()) {
         ir::AttrMap a;
         a.set("shape", ints(picked.shape().dims));

@@ -496,6 +496,15 @@ void quickCheck(Database& db) {
     }
 }
 
+// Writers append to a log beside the file while readers read the file (persistent: the
+// mode is kept in the file's header).
+void switchToWal(Database& db, const std::string& path) {
+    Statement s = db.prepare("PRAGMA journal_mode = WAL");
+    if (!s.step() || s.getText(0) != "wal") {
+        throw DbError(DbError::Kind::Io, path, "cannot switch the file to WAL mode");
+    }
+}
+
 // Brings `db` from `from` to the schema's version inside one transaction.
 void migrate(Database& db, const Schema& schema, bool setIdentity) {
     Transaction t(db);
@@ -588,10 +597,7 @@ bool Database::createComplete(const std::string& path, const Schema& schema,
         // Only possible before the first table exists: lets writers give pages back.
         db.exec("PRAGMA auto_vacuum = INCREMENTAL");
         migrate(db, schema, true);
-        Statement s = db.prepare("PRAGMA journal_mode = WAL");
-        if (!s.step() || s.getText(0) != "wal") {
-            throw DbError(DbError::Kind::Io, path, "cannot switch the file to WAL mode");
-        }
+        switchToWal(db, path);
     }  // the last connection closes: the log is written back and removed
     const auto ioError = [&](int err) {
         return DbError(DbError::Kind::Io, path,
@@ -691,12 +697,7 @@ Database Database::open(const std::string& path, const Schema& schema, OpenMode 
         // An empty SQLite database someone else made: given the schema in place.
         db.exec("PRAGMA auto_vacuum = INCREMENTAL");
     }
-    {
-        Statement s = db.prepare("PRAGMA journal_mode = WAL");
-        if (!s.step() || s.getText(0) != "wal") {
-            throw DbError(DbError::Kind::Io, path, "cannot switch the file to WAL mode");
-        }
-    }
+    switchToWal(db, path);
     db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON");
     if (fresh || fileVersion < schema.version()) {
         migrate(db, schema, fresh);
