@@ -12,17 +12,13 @@
 #include "runtime/tensor.h"
 #include "session/divergence.h"
 #include "session/kernel_trace.h"
+#include "test_files.h"
 
 using namespace irscope;
 
 namespace {
 
-std::string readFile(const std::string& path) {
-    std::ifstream f(path);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
+using test_files::readFile;
 
 const std::string kLoadElim =
     std::string(IRSCOPE_SOURCE_DIR) + "/resources/examples/load_elim_fwd_bwd.py";

@@ -12,6 +12,7 @@
 #include "ir/func_graph.h"
 #include "ir/ir_text.h"
 #include "network_module.h"
+#include "test_files.h"
 
 using namespace irscope;
 using ui::GraphView;
@@ -20,13 +21,7 @@ using ui::NodeItem;
 namespace {
 
 std::shared_ptr<const ir::Module> loadIr(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return nullptr;
-    }
-    const QByteArray b = f.readAll();
-    return ir::parseIr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())),
-                       path.toStdString());
+    return test_files::parseIrFile(path.toStdString());
 }
 
 bool waitLayout(QSignalSpy& spy, int ms = 60000) {

@@ -15,6 +15,7 @@
 #include "passes/pipeline.h"
 #include "script_fixture.h"
 #include "session/session.h"
+#include "test_files.h"
 
 using namespace irscope;
 
@@ -76,12 +77,7 @@ std::size_t reusedGraphs(const ir::Module& m) {
     return n;
 }
 
-std::string readFile(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using test_files::readFile;
 
 // Runs a bundled example with MS_DEV_CELL_REUSE=level (unset when negative) and returns
 // its session.

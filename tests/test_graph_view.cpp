@@ -14,6 +14,7 @@
 #include "ir/func_graph.h"
 #include "ir/ir_text.h"
 #include "network_module.h"
+#include "test_files.h"
 
 using namespace irscope;
 using ui::GraphView;
@@ -23,13 +24,7 @@ using ui::NodeStyle;
 namespace {
 
 std::shared_ptr<const ir::Module> loadIr(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) {
-        return nullptr;
-    }
-    const QByteArray b = f.readAll();
-    return ir::parseIr(std::string_view(b.constData(), static_cast<std::size_t>(b.size())),
-                       path.toStdString());
+    return test_files::parseIrFile(path.toStdString());
 }
 
 // What the view draws for a fully expanded module: parameters, body CNodes (Return

@@ -14,17 +14,13 @@
 
 #include "frontend/interp/interpreter.h"
 #include "frontend/interp/native.h"
+#include "test_files.h"
 
 using namespace irscope::interp;
 
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using test_files::readFile;
 
 struct Run {
     std::string out;

@@ -9,18 +9,14 @@
 #include "ir/ir_diff.h"
 #include "ir/ir_text.h"
 #include "script_fixture.h"
+#include "test_files.h"
 
 using namespace irscope;
 using namespace irscope::ir;
 
 namespace {
 
-std::string readFile(const std::string& path) {
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using test_files::readFile;
 
 const char* const kHeader =
     "# IR entry: @f\n"

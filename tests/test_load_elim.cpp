@@ -18,6 +18,7 @@
 #include "passes/pipeline.h"
 #include "runtime/executor.h"
 #include "script_fixture.h"
+#include "test_files.h"
 
 using namespace irscope;
 using ops::KernelArg;
@@ -25,12 +26,7 @@ using runtime::Tensor;
 
 namespace {
 
-std::string readFile(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using test_files::readFile;
 
 std::string readData(const std::string& name) {
     return readFile(std::string(IRSCOPE_TEST_DATA) + "/" + name);

@@ -10,18 +10,14 @@
 #include <sstream>
 
 #include "script_fixture.h"
+#include "test_files.h"
 
 using script_test::Run;
 using script_test::runScript;
 
 namespace {
 
-std::string readFile(const std::string& path) {
-    std::ifstream in(path);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using test_files::readFile;
 
 // Runs `body` once in PYNATIVE_MODE and once in GRAPH_MODE (the mode set first).
 std::string inBothModes(const std::string& prelude, const std::string& body) {

@@ -13,18 +13,14 @@
 #include "frontend/interp/interpreter.h"
 #include "frontend/interp/native.h"
 #include "frontend/modules/modules.h"
+#include "test_files.h"
 
 using namespace irscope;
 using namespace irscope::interp;
 
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream f(p, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using test_files::readFile;
 
 struct Run {
     std::string out;

@@ -17,6 +17,7 @@
 #include "passes/opt_bisect.h"
 #include "passes/pass_manager.h"
 #include "session/opt_bisect_search.h"
+#include "test_files.h"
 
 using namespace irscope;
 
@@ -79,12 +80,7 @@ session::BisectOptions options() {
     return o;
 }
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream f(p);
-    std::ostringstream s;
-    s << f.rdbuf();
-    return s.str();
-}
+using test_files::readFile;
 
 // What a script printed, with the figures of timing lines ("cost time: 0.0123") masked.
 QString untimed(const std::string& output) {

@@ -22,6 +22,7 @@
 #include "session/compile_record.h"
 #include "session/session.h"
 #include "util/compressed_text.h"
+#include "test_files.h"
 
 using namespace irscope;
 using namespace irscope::ir;
@@ -98,12 +99,7 @@ std::vector<std::string> passNames(const CompileRecord& r) {
     return names;
 }
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using test_files::readFile;
 
 std::vector<std::string> listDir(const std::filesystem::path& dir) {
     std::vector<std::string> names;

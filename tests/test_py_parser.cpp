@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "frontend/parser.h"
+#include "test_files.h"
 
 using namespace irscope;
 using namespace irscope::ast;
@@ -17,12 +18,7 @@ using irscope::frontend::SyntaxError;
 
 namespace {
 
-std::string readFile(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
+using test_files::readFile;
 
 // dumpAst of each top-level statement, one per line.
 std::string dumpBody(const Module& m, bool spans = false) {

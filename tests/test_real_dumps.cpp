@@ -15,6 +15,7 @@
 #include "ir/dump_notes.h"
 #include "ir/export_dot.h"
 #include "ir/ir_text.h"
+#include "test_files.h"
 
 using namespace irscope;
 using namespace irscope::ir;
@@ -25,12 +26,7 @@ QString dumpsDir() {
     return QStringLiteral(IRSCOPE_SHARED_DIR "/realdumps");
 }
 
-std::string readFile(const QString& path) {
-    std::ifstream f(path.toStdString(), std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using test_files::readFile;
 
 // What a reader of a dump counts: subgraphs, node lines (Return included) and annotation
 // lines (type and device-type lines, scope and source lines, stack markers, `# Order:`
@@ -117,7 +113,7 @@ void TestRealDumps::realDumps_data() {
 
 void TestRealDumps::realDumps() {
     QFETCH(QString, path);
-    const std::string text = readFile(path);
+    const std::string text = readFile(path.toStdString());
     std::unique_ptr<Module> m;
     try {
         m = parseIr(text, path.toStdString());
@@ -154,10 +150,10 @@ void TestRealDumps::realDumpsInTheCli() {
         QVERIFY2(d.finished && d.status == 0, qPrintable(name + ": " + d.errText()));
         const auto again = cli_test::runCli({"dump", out});
         QVERIFY2(again.finished && again.status == 0, qPrintable(name + ": " + again.errText()));
-        QCOMPARE(again.out, QByteArray::fromStdString(readFile(out)));
+        QCOMPARE(again.out, QByteArray::fromStdString(readFile(out.toStdString())));
         const auto svg = cli_test::runCli({"svg", in, "-o", out + ".svg"}, {.timeoutMs = 280000});
         QVERIFY2(svg.finished && svg.status == 0, qPrintable(name + ": " + svg.errText()));
-        QVERIFY(readFile(out + ".svg").find("<svg") != std::string::npos);
+        QVERIFY(readFile((out + ".svg").toStdString()).find("<svg") != std::string::npos);
         QFile::remove(out);
         QFile::remove(out + ".svg");
     }
@@ -500,7 +496,7 @@ void TestRealDumps::mutatedDumpsFailLocated() {
     int rejected = 0;
     int read = 0;
     for (const QString& name : files) {
-        const std::string original = readFile(dumpsDir() + "/" + name);
+        const std::string original = readFile((dumpsDir() + "/" + name).toStdString());
         for (int k = 0; k < kMutantsPerFile; ++k) {
             std::string text = original;
             const auto pick = [&](std::size_t n) {
