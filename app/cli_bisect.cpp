@@ -128,16 +128,13 @@ int bisect(BisectArgs& a, std::ostream& out, std::ostream& err) {
     if (!applyRunOptions(a.shared, a.options, err)) {
         return kExitUsage;
     }
-    std::error_code ec;
-    std::ifstream f(a.script, std::ios::binary);
-    if (std::filesystem::is_directory(a.script, ec) || !f) {
-        err << "irscope-cli: error: cannot open " << a.script << ": "
-            << std::strerror(std::filesystem::is_directory(a.script, ec) ? EISDIR : ENOENT) << "\n";
+    std::string error;
+    const std::optional<std::string> read = readWholeFile(a.script, &error);
+    if (!read) {
+        err << "irscope-cli: error: " << error << "\n";
         return kExitUsage;
     }
-    std::ostringstream buf;
-    buf << f.rdbuf();
-    const std::string source = std::move(buf).str();
+    const std::string& source = *read;
 
     session::BisectOptions options;
     options.script.maxSteps = a.maxSteps;

@@ -92,13 +92,8 @@ std::optional<std::string> readFile(const std::string& path) {
     if (!std::filesystem::is_regular_file(path, ec)) {
         return std::nullopt;
     }
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        return std::nullopt;
-    }
-    std::ostringstream buf;
-    buf << f.rdbuf();
-    return std::move(buf).str();
+    std::string error;
+    return readWholeFile(path, &error);
 }
 
 class DebugSession {

@@ -30,23 +30,6 @@ struct DivergeArgs {
     std::string statsDb;
 };
 
-std::optional<std::string> readScript(const std::string& path, std::string* error) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        *error = "cannot open " + path + ": " + std::strerror(EISDIR);
-        return std::nullopt;
-    }
-    errno = 0;
-    std::ifstream f(path, std::ios::binary);
-    if (!f) {
-        *error = "cannot open " + path + ": " + std::strerror(errno != 0 ? errno : ENOENT);
-        return std::nullopt;
-    }
-    std::ostringstream buf;
-    buf << f.rdbuf();
-    return std::move(buf).str();
-}
-
 std::string lastLine(const std::string& text) {
     std::size_t end = text.find_last_not_of('\n');
     if (end == std::string::npos) {
@@ -74,7 +57,7 @@ int diverge(const DivergeArgs& a, std::ostream& out, std::ostream& err) {
         return kExitUsage;
     }
     std::string error;
-    const std::optional<std::string> source = readScript(a.script, &error);
+    const std::optional<std::string> source = readWholeFile(a.script, &error);
     if (!source) {
         err << "irscope-cli: error: " << error << "\n";
         return kExitUsage;

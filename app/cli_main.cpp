@@ -74,21 +74,12 @@ std::string readInput(const std::string& path) {
     if (path == "-") {
         return std::string(std::istreambuf_iterator<char>(std::cin), {});
     }
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-        throw CliError("cannot open " + path + ": " + std::strerror(EISDIR));
+    std::string error;
+    std::optional<std::string> bytes = readWholeFile(path, &error);
+    if (!bytes) {
+        throw CliError(error);
     }
-    errno = 0;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        throw CliError("cannot open " + path + ": " + std::strerror(errno != 0 ? errno : ENOENT));
-    }
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad()) {
-        throw CliError("cannot read " + path + ": " + std::strerror(errno != 0 ? errno : EIO));
-    }
-    return std::move(buf).str();
+    return std::move(*bytes);
 }
 
 // Writes `text` to `path`, or to `out` when the path is empty or "-".

@@ -2,7 +2,12 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <ostream>
+#include <sstream>
 #include <vector>
 
 #include "compiler/graph_compiler.h"
@@ -56,6 +61,27 @@ bool applyRunOptions(const RunOptionArgs& args, compiler::CompilerOptions& optio
         return false;
     }
     return true;
+}
+
+std::optional<std::string> readWholeFile(const std::string& path, std::string* error) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+        *error = "cannot open " + path + ": " + std::strerror(EISDIR);
+        return std::nullopt;
+    }
+    errno = 0;
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        *error = "cannot open " + path + ": " + std::strerror(errno != 0 ? errno : ENOENT);
+        return std::nullopt;
+    }
+    std::ostringstream buf;
+    buf << in.rdbuf();
+    if (in.bad()) {
+        *error = "cannot read " + path + ": " + std::strerror(errno != 0 ? errno : EIO);
+        return std::nullopt;
+    }
+    return std::move(buf).str();
 }
 
 }  // namespace irscope::cli

@@ -21,6 +21,11 @@ namespace irscope::cli {
 // The exit status of a usage error (a bad option or device).
 inline constexpr int kExitUsage = 2;
 
+// A whole file's bytes, or nullopt with `*error` set ("cannot open PATH: REASON", or
+// "cannot read ..."): a folder, a missing or unreadable file. Every subcommand reads its
+// script or input through it.
+std::optional<std::string> readWholeFile(const std::string& path, std::string* error);
+
 struct RunOptionArgs {
     std::optional<std::int64_t> loadElim;
     std::optional<std::int64_t> cellReuse;

@@ -126,31 +126,31 @@ class XavierNormal(Initializer):
         return np.random.normal(0.0, std, shape)
 
 
-class HeUniform(Initializer):
+class _He(Initializer):
+    # HeUniform and HeNormal: the nonlinearity's gain and the fan `mode` names.
     def __init__(self, negative_slope=0, mode="fan_in", nonlinearity="leaky_relu"):
         super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
         self.negative_slope = negative_slope
         self.mode = mode
         self.nonlinearity = nonlinearity
 
-    def _initialize(self, shape):
+    def _fan(self, shape):
         fan_in, fan_out = _fans(shape)
-        fan = fan_in if self.mode == "fan_in" else fan_out
-        bound = _gain(self.nonlinearity, self.negative_slope) * math.sqrt(3.0 / fan)
+        return fan_in if self.mode == "fan_in" else fan_out
+
+    def _gain(self):
+        return _gain(self.nonlinearity, self.negative_slope)
+
+
+class HeUniform(_He):
+    def _initialize(self, shape):
+        bound = self._gain() * math.sqrt(3.0 / self._fan(shape))
         return np.random.uniform(-bound, bound, shape)
 
 
-class HeNormal(Initializer):
-    def __init__(self, negative_slope=0, mode="fan_in", nonlinearity="leaky_relu"):
-        super().__init__(negative_slope=negative_slope, mode=mode, nonlinearity=nonlinearity)
-        self.negative_slope = negative_slope
-        self.mode = mode
-        self.nonlinearity = nonlinearity
-
+class HeNormal(_He):
     def _initialize(self, shape):
-        fan_in, fan_out = _fans(shape)
-        fan = fan_in if self.mode == "fan_in" else fan_out
-        std = _gain(self.nonlinearity, self.negative_slope) / math.sqrt(fan)
+        std = self._gain() / math.sqrt(self._fan(shape))
         return np.random.normal(0.0, std, shape)
 
 
