@@ -128,6 +128,12 @@ void GraphBuilder::finish(Block& b, Node* out, const ast::Span& at) {
     if (other) {
         std::swap(cur_, b);
     }
+    for (Node* call : cur_.assignedCalls) {
+        if (call->users().empty() && call != out &&
+            std::find(cur_.isolated.begin(), cur_.isolated.end(), call) == cur_.isolated.end()) {
+            cur_.isolated.push_back(call);
+        }
+    }
     if (!cur_.isolated.empty()) {
         std::vector<Node*> items{prim(passes::meta::kMakeTuple)};
         items.insert(items.end(), cur_.isolated.begin(), cur_.isolated.end());

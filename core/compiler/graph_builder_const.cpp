@@ -259,6 +259,31 @@ std::optional<bool> GraphBuilder::constCondition(const ast::Expr& e) {
     return std::nullopt;
 }
 
+std::int64_t GraphBuilder::knownLength(Node* seq) const {
+    if (seq == nullptr) {
+        return -1;
+    }
+    if (auto k = known_.find(seq); k != known_.end()) {
+        const interp::Value& hv = k->second;
+        if (hv.is<interp::TupleObject>() || hv.is<interp::ListObject>()) {
+            return I.len(hv);
+        }
+        if (const runtime::Tensor* t = modules::tensorOf(hv); t && t->rank() > 0) {
+            return t->shape().dims[0];  // iterating an input tensor: its rows (the shape is fixed per compile)
+        }
+        return -1;
+    }
+    if (const auto* cn = ir::nodeCast<CNode>(seq);
+        cn && (cn->isPrimitive(meta::kMakeTuple) || cn->isPrimitive(meta::kMakeList))) {
+        return static_cast<std::int64_t>(cn->size()) - 1;
+    }
+    if (const auto* vn = ir::nodeCast<ir::ValueNode>(seq);
+        vn && (vn->value()->kind == Value::Kind::Tuple || vn->value()->kind == Value::Kind::List)) {
+        return static_cast<std::int64_t>(vn->value()->elements.size());
+    }
+    return -1;
+}
+
 GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
     Iterable it;
     // enumerate(x) / zip(a, b): built from the iterables of their arguments.
@@ -332,21 +357,7 @@ GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
     }
     // A run-time value whose length is known: a tuple/list argument or display.
     Node* seq = expr(iter);
-    std::int64_t n = -1;
-    if (auto k = known_.find(seq); k != known_.end()) {
-        const interp::Value& hv = k->second;
-        if (hv.is<interp::TupleObject>() || hv.is<interp::ListObject>()) {
-            n = I.len(hv);
-        } else if (const runtime::Tensor* t = modules::tensorOf(hv); t && t->rank() > 0) {
-            n = t->shape().dims[0];  // iterating an input tensor: its rows (the shape is fixed per compile)
-        }
-    } else if (const auto* cn = ir::nodeCast<CNode>(seq);
-               cn && (cn->isPrimitive(meta::kMakeTuple) || cn->isPrimitive(meta::kMakeList))) {
-        n = static_cast<std::int64_t>(cn->size()) - 1;
-    } else if (const auto* vn = ir::nodeCast<ir::ValueNode>(seq);
-               vn && (vn->value()->kind == Value::Kind::Tuple || vn->value()->kind == Value::Kind::List)) {
-        n = static_cast<std::int64_t>(vn->value()->elements.size());
-    }
+    const std::int64_t n = knownLength(seq);
     if (n < 0) {
         fail("RuntimeError", "In graph mode, a for loop or comprehension must iterate over a tuple, list, range or "
              "CellList whose length is known at compile time: '" + std::string(unit_->module->text(iter.span)) + "'.",

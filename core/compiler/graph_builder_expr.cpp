@@ -31,6 +31,20 @@ std::string_view compareMeta(ast::CmpOperator op) {
     return meta::kEqual;
 }
 
+ValuePtr literal(const ast::Constant& c) {
+    switch (c.type) {
+        case ast::Constant::Type::None: return Value::none();
+        case ast::Constant::Type::Bool: return Value::boolean(c.boolValue);
+        case ast::Constant::Type::Int: return Value::integer(c.intValue);
+        case ast::Constant::Type::Float: return Value::floating(c.floatValue);
+        case ast::Constant::Type::Str: return Value::string(c.strValue);
+        case ast::Constant::Type::Ellipsis: return Value::opaque("Ellipsis");
+    }
+    return Value::none();
+}
+
+}  // namespace
+
 // Builtins that parse turns into meta operations.
 std::string_view builtinMeta(std::string_view n) {
     static const std::pair<std::string_view, std::string_view> table[] = {
@@ -48,19 +62,6 @@ std::string_view builtinMeta(std::string_view n) {
     return {};
 }
 
-ValuePtr literal(const ast::Constant& c) {
-    switch (c.type) {
-        case ast::Constant::Type::None: return Value::none();
-        case ast::Constant::Type::Bool: return Value::boolean(c.boolValue);
-        case ast::Constant::Type::Int: return Value::integer(c.intValue);
-        case ast::Constant::Type::Float: return Value::floating(c.floatValue);
-        case ast::Constant::Type::Str: return Value::string(c.strValue);
-        case ast::Constant::Type::Ellipsis: return Value::opaque("Ellipsis");
-    }
-    return Value::none();
-}
-
-}  // namespace
 
 ValuePtr GraphBuilder::irConstant(const interp::Value& v) const {
     if (v.isNone()) {
@@ -315,6 +316,38 @@ Node* GraphBuilder::call(const ast::Call& c) {
     }
     if (in.empty()) {
         in.push_back(expr(*c.func));
+    }
+    // `f(a, *args)` where args is a local whose length only type inference knows (a varargs
+    // parameter of a method): unpack_call(f, (a,), args).
+    const bool unpackLater = std::any_of(c.args.begin(), c.args.end(), [&](const ast::ExprPtr& a) {
+        const auto* st = a->as<ast::Starred>();
+        const auto* name = st ? st->value->as<ast::Name>() : nullptr;
+        Node* local = name != nullptr ? cur_.env.get(name->id) : nullptr;
+        return local != nullptr && !lengthKnown(local);
+    });
+    if (unpackLater) {
+        if (!c.keywords.empty()) {
+            fail("RuntimeError", "irscope: keyword arguments with a starred argument of unknown length are not "
+                 "supported yet in graph mode.", c.span);
+        }
+        std::vector<Node*> items{prim(meta::kUnpackCall), in[0]};
+        std::vector<Node*> group{prim(meta::kMakeTuple)};
+        auto flush = [&] {
+            if (group.size() > 1) {
+                items.push_back(cnode(group, c.span));
+            }
+            group.resize(1);
+        };
+        for (const ast::ExprPtr& a : c.args) {
+            if (const auto* st = a->as<ast::Starred>()) {
+                flush();
+                items.push_back(expr(*st->value));
+            } else {
+                group.push_back(expr(*a));
+            }
+        }
+        flush();
+        return cnode(items, c.span);
     }
     for (const ast::ExprPtr& a : c.args) {
         if (const auto* st = a->as<ast::Starred>()) {

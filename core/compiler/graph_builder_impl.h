@@ -33,6 +33,9 @@ struct Block {
     ir::FuncGraph* g = nullptr;
     Env env;
     std::vector<ir::Node*> isolated;  // unused expression statements, in source order
+    // Calls bound to a variable (`r = self.check()`): those still unused when the block
+    // returns become isolated statements too, as MindSpore's parser keeps them.
+    std::vector<ir::Node*> assignedCalls;
     bool closed = false;              // has its Return
 };
 
@@ -53,6 +56,9 @@ struct LoopCtx {
 };
 
 std::string_view binaryMetaName(ast::Operator op);
+// The meta operation a builtin becomes in a graph (len -> len, range -> make_range...);
+// empty when it has none.
+std::string_view builtinMeta(std::string_view name);
 
 class GraphBuilder {
 public:
@@ -102,6 +108,9 @@ public:
         std::string hidden;
     };
     Iterable iterable(const ast::Expr& iter);
+    // The length of a tuple/list value known while building (-1: only type inference knows).
+    std::int64_t knownLength(ir::Node* seq) const;
+    bool lengthKnown(ir::Node* seq) const { return knownLength(seq) >= 0; }
     // A value computed in branch graphs: Switch(cond, Partial(@✓..), Partial(@✗..))(). The
     // branches see the variables, plus `extras` (temporaries) passed as their parameters.
     using BranchBody = std::function<ir::Node*(const std::vector<ir::Node*>& extras)>;

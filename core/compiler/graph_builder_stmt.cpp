@@ -65,6 +65,10 @@ void GraphBuilder::statement(const ast::Stmt& st) {
             for (const ast::ExprPtr& t : a.targets) {
                 assign(*t, v, st.span);
             }
+            if (auto* c = ir::nodeCast<ir::CNode>(v); c != nullptr && c->graph() == cur_.g && c->size() > 0 &&
+                                                  c->primitive() == nullptr) {
+                cur_.assignedCalls.push_back(c);
+            }
             return;
         }
         case K::AnnAssign: {

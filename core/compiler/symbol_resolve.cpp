@@ -138,14 +138,8 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                     interp::CallArgs args;
                     bool constant = true;
                     for (std::size_t i = 1; i < c->size() && constant; ++i) {
-                        if (std::optional<HostVal> h = hostOf(c->input(i))) {
-                            args.pos.push_back(h->v);
-                        } else if (ValuePtr v = constantOf(c->input(i)); v && v->kind != Value::Kind::Tensor) {
-                            args.pos.push_back(hostFromConstant(*v));
-                            constant = !args.pos.back().isNull();
-                        } else {
-                            constant = false;
-                        }
+                        args.pos.push_back(hostArgument(c->input(i)));
+                        constant = !args.pos.back().isNull();
                     }
                     if (constant) {
                         r = HostVal{I.call(callee->v, std::move(args)), c->debug().scope};
@@ -163,6 +157,29 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
     }
     memo_[n] = r;
     return r;
+}
+
+interp::Value Resolver::hostArgument(Node* n) {
+    if (std::optional<HostVal> h = hostOf(n)) {
+        return h->v;
+    }
+    if (ValuePtr v = constantOf(n); v && v->kind != Value::Kind::Tensor) {
+        return hostFromConstant(*v);
+    }
+    // A literal tuple or list of constants: Tensor([1.0, 2.0], ms.float32) in construct.
+    auto* c = ir::nodeCast<CNode>(n);
+    const bool tuple = c != nullptr && c->isPrimitive(meta::kMakeTuple);
+    if (c == nullptr || (!tuple && !c->isPrimitive(meta::kMakeList))) {
+        return {};
+    }
+    std::vector<interp::Value> items;
+    for (std::size_t i = 1; i < c->size(); ++i) {
+        items.push_back(hostArgument(c->input(i)));
+        if (items.back().isNull()) {
+            return {};
+        }
+    }
+    return tuple ? interp::Value(I.newTuple(std::move(items))) : interp::Value(I.newList(std::move(items)));
 }
 
 interp::Value Resolver::hostFromConstant(const Value& v) {

@@ -2,6 +2,7 @@
 // graph calls with keywords and defaults bound; registry functions and primitive instances
 // become primitive calls bound with ops::bindCall; print becomes Print; composites become
 // their meta primitives; nn layers implemented natively lower to registry primitives.
+#include "compiler/graph_builder_impl.h"
 #include "compiler/graph_builder.h"
 #include "compiler/symbol_resolve_impl.h"
 #include "frontend/modules/ms_objects.h"
@@ -269,12 +270,35 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
 Node* Resolver::callCell(CNode* c, const HostVal& cell, std::vector<Node*> args, const std::vector<std::string>& kws) {
     interp::Value construct = I.typeOf(cell.v)->lookup("construct");
     if (auto* fn = construct.as<interp::FunctionObject>()) {
-        return callGraph(c, graphOf(fn, cell.v, cell.scope, c), std::move(args), kws);
+        Node* out = callGraph(c, graphOf(fn, cell.v, cell.scope, c), std::move(args), kws);
+        interp::Value bprop = I.typeOf(cell.v)->lookup("bprop");
+        if (auto* bfn = bprop.as<interp::FunctionObject>(); bfn != nullptr && out == c) {
+            withCustomBprop(c, graphOf(bfn, cell.v, cell.scope, c));
+        }
+        return out;
     }
     if (!kws.empty()) {
         fail("TypeError", "irscope: keyword arguments are not supported when calling '" + I.typeName(cell.v) + "'.", c);
     }
     return nativeCell(c, cell, args);
+}
+
+CNode* Resolver::withCustomBprop(CNode* call, FuncGraph* bprop) {
+    // call's users read CustomBprop(call, Partial(@bprop, args..., call)): the value is the
+    // call's; autodiff takes the gradient of the arguments from bprop(args..., out, dout).
+    FuncGraph* home = call->graph();
+    const std::vector<ir::Use> uses = call->users();
+    std::vector<Node*> partial{constant(home, Value::primitive("Partial")), constant(home, Value::graphRef(bprop))};
+    for (std::size_t i = 1; i < call->size(); ++i) {
+        partial.push_back(call->input(i));
+    }
+    partial.push_back(call);
+    CNode* p = cnode(home, std::move(partial), call);
+    CNode* custom = cnode(home, {constant(home, Value::primitive("CustomBprop")), call, p}, call);
+    for (const ir::Use& u : uses) {
+        m_.setInput(u.user, u.index, custom);
+    }
+    return custom;
 }
 
 Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
@@ -304,6 +328,14 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
     }
     if (const modules::PrimitiveObject* p = modules::primitiveOf(v)) {
         return callPrimitive(c, *p->op, *p->classSpelling, p->attrs, std::move(args), kws);
+    }
+    // A builtin reached through another name (F.tuple_len is len, F.make_range is range).
+    for (const char* name : {"len", "range", "max", "min", "abs", "sum", "tuple", "list", "zip", "enumerate"}) {
+        if (v.identical(I.builtins().getStr(name))) {
+            std::vector<Node*> in{constant(home, Value::primitive(std::string(builtinMeta(name))))};
+            in.insert(in.end(), args.begin(), args.end());
+            return rewrite(c, std::move(in));
+        }
     }
     if (v.identical(I.builtins().getStr("print"))) {
         std::vector<Node*> in{constant(home, Value::primitive("Print"))};

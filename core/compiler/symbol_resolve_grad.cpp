@@ -61,8 +61,32 @@ Node* Resolver::gradWeights(const HostVal& h, ir::FuncGraph* g, const Node* at) 
 }
 
 Node* Resolver::gradTarget(const HostVal& h, ir::FuncGraph* g, const Node* at) {
-    if (!modules::isCell(h.v) ||
-        I.typeOf(h.v)->lookup("construct").as<interp::FunctionObject>() != nullptr) {
+    if (!modules::isCell(h.v)) {
+        return materialize(h, g, at);
+    }
+    const auto* construct = I.typeOf(h.v)->lookup("construct").as<interp::FunctionObject>();
+    const auto* bprop = I.typeOf(h.v)->lookup("bprop").as<interp::FunctionObject>();
+    if (construct != nullptr && bprop != nullptr) {
+        // A Cell with its own bprop: a graph that calls it, so the call carries the bprop.
+        auto key = std::make_pair(h.v.obj(), h.scope);
+        auto it = customBpropGraphs_.find(key);
+        if (it == customBpropGraphs_.end()) {
+            ir::FuncGraph* cg = graphOf(construct, h.v, h.scope, at);
+            ir::FuncGraph* bg = graphOf(bprop, h.v, h.scope, at);
+            ir::FuncGraph* w = m_.addGraph(cg->name() + "_with_bprop");
+            w->debug() = cg->debug();
+            std::vector<Node*> call{constant(w, Value::graphRef(cg))};
+            for (const ir::Parameter* p : cg->parameters()) {
+                call.push_back(m_.addParameter(w, p->name()));
+            }
+            CNode* c = cnode(w, std::move(call), at);
+            c->debug().scope = h.scope;
+            m_.setOutput(w, withCustomBprop(c, bg));
+            it = customBpropGraphs_.emplace(key, w).first;
+        }
+        return constant(g, Value::graphRef(it->second));
+    }
+    if (construct != nullptr) {
         return materialize(h, g, at);
     }
     // A cell implemented natively (nn.Dense...): a graph of one input around its lowering.

@@ -39,6 +39,9 @@ public:
     // A node's constant value (a ValueNode, or a host value convertible to a constant).
     ir::ValuePtr constantOf(ir::Node* n);
     interp::Value hostFromConstant(const ir::Value& v);  // Null when not a plain constant
+    // A call argument known at compile time (a host value, a constant, a literal tuple or
+    // list of those) as a host value; Null otherwise.
+    interp::Value hostArgument(ir::Node* n);
     ir::Node* materialize(const HostVal& hv, ir::FuncGraph* g, const ir::Node* at);
     // A host value as an ir constant (TypeError when it is not one).
     ir::ValuePtr materializeConst(const HostVal& hv, ir::FuncGraph* g, const ir::Node* at);
@@ -61,6 +64,8 @@ public:
                         const std::vector<std::string>& kws);
     ir::Node* callPrimitive(ir::CNode* c, const ops::OpDef& op, const ops::Spelling& sp, ir::AttrMap attrs,
                             std::vector<ir::Node*> args, const std::vector<std::string>& kws);
+    // A Cell with its own `bprop` method: the call's users read CustomBprop(call, bprop partial).
+    ir::CNode* withCustomBprop(ir::CNode* call, ir::FuncGraph* bprop);
     ir::Node* callCell(ir::CNode* c, const HostVal& cell, std::vector<ir::Node*> args,
                        const std::vector<std::string>& kws);
     // nn layers implemented natively (Dense, ReLU, SequentialCell...) lowered to primitives.
@@ -93,6 +98,7 @@ public:
     std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
     // Graphs made for natively implemented cells differentiated by GradOperation.
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;
+    std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> customBpropGraphs_;
     std::vector<std::string> lazyScopes_;         // scopes of the @lazy_inline cells met so far
     // cell_init_args as the graph attribute shows it: each `object at 0x...` address becomes
     // `object #N`, numbered per compile in order of appearance, so saved IR is the same on

@@ -422,7 +422,47 @@ Shape broadcastTarget(std::string_view op, const Shape& in, std::vector<std::int
 }  // namespace
 
 void registerArrayOps(OpRegistry& reg) {
-    const ParamMap self = toInput("input", 0);
+
+    {
+        // F.dtype(x): x's dtype, known at compile time (the result folds to a constant).
+        OpDef d{.name = "DType", .family = "array", .summary = "the dtype of a tensor"};
+        d.inputs = {argIn("x", ArgKind::Tensor)};
+        d.infer = [](const InferContext& c) {
+            const AbstractPtr x = c.abs(0);
+            if (!isTensorAbs(x)) {
+                typeError(c.name(), "the input 'x' must be a Tensor, but got " + typeStr(x) + ".");
+            }
+            const ValuePtr v = ir::Value::type(x->dtype);
+            return InferResult{abstractOfValue(v), v};
+        };
+        d.cpuKernel = [](const KernelContext& c) {
+            return KernelArg(ir::Value::type(c.tensor(0).dtype()));
+        };
+        addClassSpellings(d);
+        addFunction(d, {"ops", "F"}, "dtype", {toInput("x", 0)});
+        reg.add(std::move(d));
+    }
+    {
+        // P.Shape()(x) / F.shape(x): x's shape as a tuple of ints, known at compile time.
+        OpDef d{.name = "Shape", .family = "array", .summary = "the shape of a tensor"};
+        d.inputs = {argIn("input_x", ArgKind::Tensor)};
+        d.infer = [](const InferContext& c) {
+            const AbstractPtr x = c.abs(0);
+            if (!isTensorAbs(x)) {
+                typeError(c.name(), "the input 'input_x' must be a Tensor, but got " + typeStr(x) + ".");
+            }
+            if (!x->shape.isStatic()) {
+                fail(ErrorKind::RuntimeError, "irscope: 'Shape' of a dynamic shape " + shapeStr(x->shape) +
+                                                  " is not supported yet.");
+            }
+            const ValuePtr v = vInts(x->shape.dims);
+            return InferResult{abstractOfValue(v), v};
+        };
+        d.cpuKernel = [](const KernelContext& c) { return KernelArg(vInts(c.tensor(0).shape().dims)); };
+        addClassSpellings(d);
+        addFunction(d, {"ops", "F"}, "shape", {toInput("input_x", 0)});
+        reg.add(std::move(d));
+    }    const ParamMap self = toInput("input", 0);
     {
         OpDef d{.name = "Reshape", .family = "array", .summary = "same data, another shape"};
         d.inputs = {argIn("input_x"), argIn("input_shape", ArgKind::IntTuple)};

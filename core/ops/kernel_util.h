@@ -21,7 +21,7 @@ bool isHalf(DType t);
 DType computeType(DType t);  // Float16/BFloat16 -> Float32, else t
 
 // Calls f(T{}) with the C++ element type of a native dtype: Bool and UInt8 -> uint8_t,
-// Int8..Int64, Float32 -> float, Float64 -> double. TypeError for the others.
+// Int8..Int64, UInt16..UInt64, Float32 -> float, Float64 -> double. TypeError for the others.
 template <typename F>
 decltype(auto) dispatchNative(std::string_view op, DType t, F&& f) {
     switch (t) {
@@ -36,6 +36,12 @@ decltype(auto) dispatchNative(std::string_view op, DType t, F&& f) {
             return f(std::int32_t{});
         case DType::Int64:
             return f(std::int64_t{});
+        case DType::UInt16:
+            return f(std::uint16_t{});
+        case DType::UInt32:
+            return f(std::uint32_t{});
+        case DType::UInt64:
+            return f(std::uint64_t{});
         case DType::Float32:
             return f(float{});
         case DType::Float64:

@@ -15,6 +15,8 @@ void registerIndexOps(OpRegistry& reg);       // index_ops.cpp
 void registerFillOps(OpRegistry& reg);        // fill_ops.cpp
 void registerNnOps(OpRegistry& reg);          // nn_ops.cpp
 void registerStateOps(OpRegistry& reg);       // state_ops.cpp
+void registerOptimizerOps(OpRegistry& reg);   // optimizer_ops.cpp
+void registerElementwiseMathOps(OpRegistry& reg);  // elementwise_math.cpp
 void registerStructuralOps(OpRegistry& reg);  // structural_ops.cpp
 void registerScalarOps(OpRegistry& reg);      // scalar_ops.cpp
 

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include "ops/op_registry.h"
 
 #include "ops/bprop.h"
@@ -111,6 +112,10 @@ std::size_t OpDef::requiredInputs() const {
     return n;
 }
 
+bool OpDef::writesInput(std::size_t i) const {
+    return sideEffectMem && std::find(writes.begin(), writes.end(), i) != writes.end();
+}
+
 namespace {
 
 ValuePtr attrOrDefault(const OpDef& op, const ir::AttrMap& attrs, std::string_view name) {
@@ -192,6 +197,7 @@ runtime::Tensor KernelContext::tensor(std::size_t i) const {
 
 OpRegistry::OpRegistry() {
     registerMathOps(*this);
+    registerElementwiseMathOps(*this);
     registerCompareOps(*this);
     registerMatMulOps(*this);
     registerReduceOps(*this);
@@ -200,6 +206,7 @@ OpRegistry::OpRegistry() {
     registerFillOps(*this);
     registerNnOps(*this);
     registerStateOps(*this);
+    registerOptimizerOps(*this);
     registerStructuralOps(*this);
     registerScalarOps(*this);
     registerBprops(*this);

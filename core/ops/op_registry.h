@@ -222,6 +222,10 @@ struct OpDef {
     std::string family;           // "math", "compare", "reduce", "array", "nn", "state", ...
     std::string summary;          // one line for the UI
     bool sideEffectMem = false;   // writes memory (Assign): ordered by UMonad
+    // The inputs a sideEffectMem op writes in place (MindSpore's RW signature): Assign's
+    // variable {0}; Adam's var, m and v {0, 1, 2}. They reach the kernel as the Parameter's
+    // own storage, not through a Load.
+    std::vector<std::size_t> writes;
     bool sideEffectIo = false;    // does IO (Print): ordered by IOMonad
     bool foldable = true;         // pure and deterministic: constants may be folded
     bool structural = false;      // MakeTuple, Return, Switch, Depend ...: executor handles
@@ -234,6 +238,7 @@ struct OpDef {
 
     const ArgSpec* findAttr(std::string_view attrName) const;
     std::size_t requiredInputs() const;
+    bool writesInput(std::size_t i) const;  // i: 0-based call input
 };
 
 // A spelling found by findSpelling, with the primitive it names.

@@ -225,6 +225,28 @@ void registerReduceOps(OpRegistry& reg) {
         addMethod(d, "amin", method);
         reg.add(std::move(d));
     }
+    // ReduceAll / ReduceAny: logical and / or over axes of a Bool tensor (the minimum and the
+    // maximum of its 0/1 values).
+    for (const bool all : {true, false}) {
+        OpDef d = reduceDef(all ? "ReduceAll" : "ReduceAny",
+                            all ? "logical and over axes" : "logical or over axes",
+                            all ? Reducer::Min : Reducer::Max);
+        d.infer = [r = all ? Reducer::Min : Reducer::Max](const InferContext& c) {
+            const AbstractPtr x = c.abs(0);
+            if (isTensorAbs(x) && x->dtype != DType::Bool) {
+                typeError(c.name(), "the type of 'x' must be Tensor[Bool], but got Tensor[" +
+                                        typeStr(x->dtype) + "].");
+            }
+            return inferReduce(c, r);
+        };
+        const char* fn = all ? "all" : "any";
+        addFunction(d, {"ops", "F"}, all ? "reduce_all" : "reduce_any",
+                    fnParams("axis", "keep_dims"));
+        addFunction(d, {"ops", "F"}, fn, fnParams("axis", "keep_dims"));
+        addMethod(d, fn,
+                  {toInput("axis", 1, vNone()), toAttr("keep_dims", "keep_dims", vBool(false))});
+        reg.add(std::move(d));
+    }
     {
         OpDef d = reduceDef("ReduceProd", "product over axes", Reducer::Prod);
         addFunction(d, {"ops", "F"}, "reduce_prod", fnParams("axis", "keep_dims"));

@@ -84,6 +84,7 @@ KernelArg runAssign(const KernelContext& ctx, AssignKind kind) {
 OpDef assignDef(std::string name, std::string summary, AssignKind kind) {
     OpDef d{.name = std::move(name), .family = "state", .summary = std::move(summary)};
     d.sideEffectMem = true;
+    d.writes = {0};
     d.foldable = false;
     d.inputs = {argIn("variable"), argIn("value", ArgKind::Number), argMonad("u")};
     d.infer = inferAssign;

@@ -134,6 +134,22 @@ void registerStructuralOps(OpRegistry& reg) {
         OpDef d = structural("Partial", "binds leading arguments of a function");
         d.inputs = {argIn("fn", ArgKind::Any), argVariadic("args")};
         d.infer = [](const InferContext&) { return InferResult{ir::Abstract::func(), nullptr}; };
+        // F.partial(fn, *args): the function with its leading arguments bound.
+        ParamMap args = toInput("args", 1);
+        args.variadic = true;
+        addFunction(d, {"ops", "F"}, "partial", {toInput("func", 0), args});
+        reg.add(std::move(d));
+    }
+    {
+        // A call of a Cell with its own bprop: CustomBprop(out, Partial(@bprop, args..., out)).
+        // Its value is out; meta_fg_expand differentiates the call with the bprop and then
+        // leaves only out.
+        OpDef d = structural("CustomBprop", "a Cell call whose gradient its bprop method gives");
+        d.inputs = {argIn("out", ArgKind::Any), argIn("bprop", ArgKind::Any)};
+        d.infer = [](const InferContext& c) {
+            const InferArg a = c.arg(0);
+            return InferResult{a.abs, a.value};
+        };
         reg.add(std::move(d));
     }
     {

@@ -59,6 +59,9 @@ CallTargets callTargets(const ir::CNode& call);
 // `Depend(out, StopGradient(MakeTuple(statements...)))`, removed: the output becomes `out`
 // and the statements are returned (they are no longer reachable from Return).
 std::vector<ir::CNode*> dissolveIsolatedWrapper(ir::Module& m, ir::FuncGraph* g);
+// Makes `statement` (an effectful call whose value was used up at compile time) an isolated
+// statement of g: added to g's wrapper, or a wrapper built for it.
+void keepIsolated(ir::Module& m, ir::FuncGraph* g, ir::CNode* statement);
 
 // The CNodes of g reachable from its Return node or from one of `roots`, in id order
 // (the user's source order), the Return node last.

@@ -3,6 +3,7 @@
 // graphs' effects through calls, Partials, Switch branches, closures and grad targets.
 #include <algorithm>
 #include <functional>
+#include <optional>
 
 #include "ops/op_registry.h"
 #include "passes/auto_monad.h"
@@ -106,8 +107,8 @@ bool needsLoad(const CNode& user, std::size_t index) {
     if (name == "Depend" && index == 2) {
         return false;  // orders only; the value is not read
     }
-    if (isMemWrite(user) && index == 1) {
-        return false;  // the written variable
+    if (const ops::OpDef* op = opOf(user); op != nullptr && op->writesInput(index - 1)) {
+        return false;  // a written variable (Assign's, Adam's var, m and v)
     }
     if (name == "MakeTuple" || name == "make_list" || name == "MakeList") {
         return false;  // a tuple of Parameters carries the references; its readers load
@@ -153,44 +154,94 @@ CallTargets callTargets(const CNode& call) {
     return t;
 }
 
-std::vector<CNode*> dissolveIsolatedWrapper(ir::Module& m, FuncGraph* g) {
+namespace {
+
+// The parser's isolated-statement wrapper at g's return: Depend(out, StopGradient(MakeTuple(
+// statements...))), the three built at the return statement (one trace).
+struct IsolatedWrapper {
+    CNode* depend = nullptr;
+    CNode* stop = nullptr;
+    CNode* tuple = nullptr;
+};
+
+std::optional<IsolatedWrapper> isolatedWrapperOf(FuncGraph* g) {
     CNode* ret = g->returnNode();
     if (ret == nullptr || ret->size() < 2) {
-        return {};
+        return std::nullopt;
     }
     auto* dep = ir::nodeCast<CNode>(ret->input(1));
     if (dep == nullptr || !dep->isPrimitive("Depend") || dep->size() != 3 ||
         dep->users().size() != 1) {
-        return {};
+        return std::nullopt;
     }
     auto* stop = ir::nodeCast<CNode>(dep->input(2));
     if (stop == nullptr || !stop->isPrimitive("StopGradient") || stop->size() != 2 ||
         stop->users().size() != 1) {
-        return {};
+        return std::nullopt;
     }
     auto* tuple = ir::nodeCast<CNode>(stop->input(1));
     if (tuple == nullptr || !tuple->isPrimitive("MakeTuple") || tuple->users().size() != 1) {
-        return {};
+        return std::nullopt;
     }
     // The parser builds the three at the return statement; a user's
     // `ops.depend(x, ops.stop_gradient((a, b)))` has its own columns.
     if (dep->graph() != g || stop->graph() != g || tuple->graph() != g ||
         dep->debug().trace != stop->debug().trace || stop->debug().trace != tuple->debug().trace) {
+        return std::nullopt;
+    }
+    return IsolatedWrapper{dep, stop, tuple};
+}
+
+}  // namespace
+
+std::vector<CNode*> dissolveIsolatedWrapper(ir::Module& m, FuncGraph* g) {
+    const std::optional<IsolatedWrapper> w = isolatedWrapperOf(g);
+    if (!w) {
         return {};
     }
     std::vector<CNode*> items;
-    for (std::size_t i = 1; i < tuple->size(); ++i) {
-        auto* c = ir::nodeCast<CNode>(tuple->input(i));
+    for (std::size_t i = 1; i < w->tuple->size(); ++i) {
+        auto* c = ir::nodeCast<CNode>(w->tuple->input(i));
         if (c != nullptr && c->graph() == g &&
             std::find(items.begin(), items.end(), c) == items.end()) {
             items.push_back(c);
         }
     }
-    m.setInput(ret, 1, dep->input(1));
-    m.erase(dep);
-    m.erase(stop);
-    m.erase(tuple);
+    m.setInput(g->returnNode(), 1, w->depend->input(1));
+    m.erase(w->depend);
+    m.erase(w->stop);
+    m.erase(w->tuple);
     return items;
+}
+
+void keepIsolated(ir::Module& m, FuncGraph* g, CNode* statement) {
+    CNode* ret = g->returnNode();
+    if (ret == nullptr || ret->size() < 2) {
+        return;
+    }
+    if (const std::optional<IsolatedWrapper> w = isolatedWrapperOf(g)) {
+        m.appendInput(w->tuple, statement);
+        std::vector<ir::AbstractPtr> elems;
+        for (std::size_t i = 1; i < w->tuple->size(); ++i) {
+            elems.push_back(w->tuple->input(i)->abstract());
+        }
+        w->tuple->setAbstract(ir::Abstract::tuple(elems));
+        w->stop->setAbstract(w->tuple->abstract());
+        return;
+    }
+    Node* out = ret->input(1);
+    auto primitive = [&](const char* name) { return m.addValue(g, ir::Value::primitive(name)); };
+    CNode* tuple = m.addCNode(g, {primitive("MakeTuple"), statement});
+    CNode* stop = m.addCNode(g, {primitive("StopGradient"), tuple});
+    CNode* dep = m.addCNode(g, {primitive("Depend"), out, stop});
+    tuple->setAbstract(ir::Abstract::tuple({statement->abstract()}));
+    stop->setAbstract(tuple->abstract());
+    dep->setAbstract(out->abstract());
+    for (CNode* c : {tuple, stop, dep}) {
+        c->debug().scope = ret->debug().scope;
+        c->debug().trace = ret->debug().trace;
+    }
+    m.setInput(ret, 1, dep);
 }
 
 std::vector<CNode*> statementOrder(const FuncGraph* g, const std::vector<CNode*>& roots) {

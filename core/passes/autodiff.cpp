@@ -391,10 +391,26 @@ std::unique_ptr<Pass> makeMetaFgExpandPass() {
             for (auto it = calls.rbegin(); it != calls.rend(); ++it) {
                 autodiff::Expander(m, *it).run();
             }
-            if (!calls.empty()) {
+            // Outside the differentiated code a Cell with a bprop is its plain call.
+            bool stripped = false;
+            for (ir::FuncGraph* g : m.reachableGraphs()) {
+                for (ir::CNode* c : g->topoOrder()) {
+                    if (!c->isPrimitive("CustomBprop") || c->size() != 3) {
+                        continue;
+                    }
+                    ir::Node* bprop = c->input(2);
+                    m.replaceAllUses(c, c->input(1));
+                    m.erase(c);
+                    if (bprop->users().empty()) {
+                        m.erase(bprop);
+                    }
+                    stripped = true;
+                }
+            }
+            if (!calls.empty() || stripped) {
                 opt::eraseUnreachableGraphs(m);
             }
-            return !calls.empty();
+            return !calls.empty() || stripped;
         });
 }
 

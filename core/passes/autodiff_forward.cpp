@@ -154,6 +154,10 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             map[c] = callThroughFprop(c, branches, &cond);
             continue;
         }
+        if (c->isPrimitive("CustomBprop")) {
+            map[c] = customBprop(c, mapped);
+            continue;
+        }
         std::vector<Mapped> in;
         for (std::size_t i = 1; i < c->size(); ++i) {
             in.push_back(mapped(c->input(i)));

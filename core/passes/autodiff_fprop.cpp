@@ -5,6 +5,7 @@
 // the gradients of the same list of values (the union of what they are given), so the
 // Switch joins them.
 #include <algorithm>
+#include <functional>
 
 #include "ops/infer_util.h"
 #include "passes/autodiff_impl.h"
@@ -108,6 +109,34 @@ Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped
     copyInputs_[value] = std::move(in);
     fpropCalls_[value] = FpropCall{tuple, std::move(wrt), std::move(weights)};
     return {value, value};
+}
+
+Mapped Expander::customBprop(const CNode* c, const std::function<Mapped(Node*)>& mapped) {
+    const Mapped out = mapped(c->input(1));
+    const auto* p = ir::nodeCast<CNode>(c->input(2));
+    const auto* fn = p != nullptr && p->size() >= 3 ? ir::nodeCast<ir::ValueNode>(p->input(1)) : nullptr;
+    if (fn == nullptr || !p->isPrimitive("Partial")) {
+        throw errorAt(c, "RuntimeError", "irscope: CustomBprop needs Partial(@bprop, args..., out).");
+    }
+    // (out, Partial(@bprop, args..., out)) is what an fprop graph returns: bprop(dout) gives
+    // the gradient of each argument, and nothing flows into the construct's own nodes.
+    std::vector<Node*> bound{constantIn(fwd_, Value::primitive("Partial")), constantIn(fwd_, fn->value())};
+    std::vector<Mapped> wrt;
+    for (std::size_t i = 2; i + 1 < p->size(); ++i) {
+        wrt.push_back(mapped(p->input(i)));
+        bound.push_back(wrt.back().node);
+    }
+    bound.push_back(out.node);
+    CNode* partial = m_.addCNode(fwd_, bound);
+    partial->setAbstract(p->abstract());
+    partial->debug() = p->debug();
+    created_.push_back(partial);
+    CNode* tuple = m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("MakeTuple")), out.node, partial});
+    tuple->setAbstract(Abstract::tuple({out.node->abstract(), partial->abstract()}));
+    tuple->debug().scope = c->debug().scope;
+    tuple->debug().trace = c->debug().trace;
+    created_.push_back(tuple);
+    return recordFpropCall(c, tuple, std::move(wrt), {});
 }
 
 bool Expander::isRecursive(const FuncGraph* g) {

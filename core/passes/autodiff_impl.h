@@ -12,6 +12,7 @@
 #pragma once
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string_view>
@@ -158,6 +159,9 @@ private:
     // wrt then of `weights`: recorded for the sweep.
     Mapped recordFpropCall(const ir::CNode* c, ir::Node* tuple, std::vector<Mapped> wrt,
                            std::vector<ir::Node*> weights);
+    // CustomBprop(out, Partial(@bprop, args..., out)): an fprop call whose bprop is the
+    // Cell's own bprop method.
+    Mapped customBprop(const ir::CNode* c, const std::function<Mapped(ir::Node*)>& mapped);
     // A direct call of a recursive or no_inline graph: a call of its shared fprop graph.
     bool isRecursive(const ir::FuncGraph* g);
     Mapped callShared(const ir::CNode* c, ir::FuncGraph* g, const std::vector<Mapped>& in);

@@ -95,5 +95,8 @@ inline constexpr std::string_view kMap = "map";
 // once on the whole batch when fn's graph is elementwise, every mapped axis is 0 and out_axes
 // is 0; otherwise it unrolls over the mapped axis (Gather per index) and Stacks the results.
 inline constexpr std::string_view kVmap = "vmap";
+// unpack_call(fn, t1, t2, ...): fn called with the elements of the tuples t1, t2, ... in order
+// (`f(a, *args)` where the length of args is known only to type inference: t1 = (a,), t2 = args).
+inline constexpr std::string_view kUnpackCall = "unpack_call";
 
 }  // namespace irscope::passes::meta

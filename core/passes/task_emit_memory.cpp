@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ops/op_registry.h"
 #include "passes/task_emit.h"
 
 namespace irscope::passes::backend {
@@ -29,7 +30,9 @@ bool isView(const CNode* c) {
 
 // Kernels that write a weight in place (its storage is the weight's, not counted).
 bool writesInPlace(const CNode* c) {
-    return c->isPrimitive("Assign") || c->isPrimitive("AssignAdd") || c->isPrimitive("AssignSub");
+    const ir::PrimitiveData* p = c->primitive();
+    const ops::OpDef* op = p != nullptr ? ops::OpRegistry::instance().find(p->name) : nullptr;
+    return op != nullptr && op->sideEffectMem && !op->writes.empty();
 }
 
 std::uint64_t tensorBytes(const ir::AbstractPtr& a) {

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ops/op_registry.h"
 #include "passes/compile_error.h"
 #include "passes/task_emit.h"
 
@@ -16,8 +17,20 @@ using ir::CNode;
 using ir::FuncGraph;
 using ir::Node;
 
-bool isWrite(const CNode* c) {
-    return c->isPrimitive("Assign") || c->isPrimitive("AssignAdd") || c->isPrimitive("AssignSub");
+// The nodes a primitive writes in place (Assign's variable; Adam's var, m and v).
+std::vector<const Node*> writtenBy(const CNode* c) {
+    std::vector<const Node*> out;
+    const ir::PrimitiveData* p = c->primitive();
+    const ops::OpDef* op = p != nullptr ? ops::OpRegistry::instance().find(p->name) : nullptr;
+    if (op == nullptr || !op->sideEffectMem) {
+        return out;
+    }
+    for (std::size_t k : op->writes) {
+        if (k + 1 < c->size()) {
+            out.push_back(c->input(k + 1));
+        }
+    }
+    return out;
 }
 
 // Nodes of `body` reachable from `from` through users inside the body (from included).
@@ -64,8 +77,8 @@ std::vector<CNode*> executionOrder(const FuncGraph& g) {
     // unless it depends on that write.
     std::unordered_map<const Node*, std::vector<std::size_t>> writes;  // parameter -> writes
     for (std::size_t i = 0; i < body.size(); ++i) {
-        if (isWrite(body[i]) && body[i]->size() > 1) {
-            writes[body[i]->input(1)].push_back(i);
+        for (const Node* written : writtenBy(body[i])) {
+            writes[written].push_back(i);
         }
     }
     std::unordered_map<std::size_t, std::vector<bool>> after;  // write -> its descendants

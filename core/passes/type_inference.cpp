@@ -8,6 +8,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "passes/auto_monad.h"
 #include "passes/type_inference_engine.h"
 
 namespace irscope::passes {
@@ -152,11 +153,23 @@ void Engine::discardClones() {
     fns_.clear();
     frames_.clear();
     order_.clear();
+    foldedEffects_.clear();
     entrySpec_ = nullptr;
 }
 
 void Engine::finish() {
     m_.setEntry(entrySpec_->graph);
+    for (ir::CNode* call : foldedEffects_) {
+        // Used only by nodes that were replaced (now without users themselves): the call
+        // would go with them.
+        const bool unused = std::all_of(call->users().begin(), call->users().end(), [](const ir::Use& u) {
+            return u.user->users().empty() && u.user != u.user->graph()->returnNode();
+        });
+        if (unused) {
+            monad::keepIsolated(m_, call->graph(), call);
+        }
+    }
+    foldedEffects_.clear();
     sweepDeadNodes(nullptr);
     retargetTemplateValues();
     eraseGraphs(templates_);

@@ -138,6 +138,8 @@ private:
     Arg inferSwitch(ir::CNode* c);
     Arg inferPartial(ir::CNode* c);
     Arg inferCallOfValue(ir::CNode* c);
+    // CustomBprop(out, Partial(@bprop, args..., out)): out, with the bprop specialized.
+    Arg inferCustomBprop(ir::CNode* c);
     Arg evalCall(const ir::CNode* site, const FuncPtr& f, const std::vector<Arg>& args,
                  bool undetermined);
     // type_inference_grad.cpp: `GradOperation{...}(fn[, weights])` (and grad,
@@ -148,6 +150,12 @@ private:
     ir::FuncGraph* cloneGraph(ir::FuncGraph* tmpl);
     // Whether g and the graphs it refers to contain no side-effect primitive (Assign, Print).
     bool hasEffectfulInput(ir::CNode* c);
+    // A call of a graph with a side effect, or of an effectful primitive (directly or
+    // through a function value).
+    bool isEffectfulCall(ir::CNode* c);
+    bool effectfulFunction(const FuncPtr& f);
+    // c folds to a constant: its effectful input calls are kept (foldedEffects_).
+    void keepEffectfulInputs(ir::CNode* c);
     bool sideEffectFree(ir::FuncGraph* g);
     ir::FuncGraph* templateOf(ir::FuncGraph* g) const;
     void setResult(ir::Node* n, const Arg& r);
@@ -158,6 +166,10 @@ private:
     // isolated F.assign, a print), follow the source again after expansions added nodes.
     void renumber();
     void sweepDeadNodes(ir::FuncGraph* g);
+    // Effectful calls whose value was used up at compile time (a folded bool_(call), a
+    // Switch decided by it); finish() keeps those left without users as isolated
+    // statements of their graphs, so auto_monad still orders their effects.
+    std::vector<ir::CNode*> foldedEffects_;
     // Function values still naming a template (a graph passed as an argument and called
     // through a parameter) name its first specialization instead (None if it has none).
     void retargetTemplateValues();

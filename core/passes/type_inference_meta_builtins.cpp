@@ -399,6 +399,25 @@ bool expandBuiltinMeta(Engine& e, CNode* c, std::string_view name, const std::ve
         out = e.replace(c, e.makeTuple(c, args, true));
         return true;
     }
+    if (name == meta::kUnpackCall) {
+        if (args.empty()) {
+            e.error(c, "TypeError", "'unpack_call' needs the function to call.");
+        }
+        std::vector<ir::Node*> flat;
+        for (std::size_t i = 1; i < args.size(); ++i) {
+            const Arg& t = args[i];
+            if (!t.abs || (t.abs->kind != Abstract::Kind::Tuple && t.abs->kind != Abstract::Kind::List)) {
+                e.error(c, "TypeError",
+                        "irscope: a starred argument must be a tuple or list in graph mode, but got " +
+                            describe(t.abs) + ".");
+            }
+            for (const Arg& el : e.elementsOf(c, t)) {
+                flat.push_back(el.node);
+            }
+        }
+        out = e.replace(c, e.emitCall(c, args[0].node, flat));
+        return true;
+    }
     if (name == meta::kMakeSlice) {
         out = makeSlice(e, c, args);
         return true;

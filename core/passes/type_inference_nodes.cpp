@@ -125,6 +125,8 @@ Arg Engine::emitConst(CNode* at, ir::ValuePtr v) {
 
 Arg Engine::replace(CNode* c, const Arg& r) {
     if (r.node && r.node != c) {
+        // bool_(self.check()) folded, or a Switch decided by it: the call still runs.
+        keepEffectfulInputs(c);
         m_.replaceAllUses(c, r.node);
         if (r.node->isCNode() && r.node->graph() == c->graph() && r.node->debug().name.empty()) {
             r.node->debug().name = c->debug().name;  // `out = x + y` keeps its name
@@ -230,24 +232,60 @@ bool Engine::sideEffectFree(ir::FuncGraph* g) {
 // An input of `c` is a call with a side effect (a graph that assigns or prints, or an
 // effectful primitive): folding `c` to a constant would drop that call (the isolated
 // statements' MakeTuple holds `self.update()` whose result is a known None).
-bool Engine::hasEffectfulInput(CNode* c) {
+bool Engine::effectfulFunction(const FuncPtr& f) {
+    if (!f) {
+        return false;
+    }
+    switch (f->kind) {
+        case FuncVal::Kind::Graph:
+            return f->graph != nullptr && !sideEffectFree(f->graph);
+        case FuncVal::Kind::Prim: {
+            const ops::OpDef* op = f->prim ? ops::OpRegistry::instance().find(f->prim->prim->name) : nullptr;
+            return op != nullptr && (op->sideEffectMem || op->sideEffectIo);
+        }
+        case FuncVal::Kind::Partial:
+            return effectfulFunction(f->fn);
+        case FuncVal::Kind::Union:
+            return std::any_of(f->options.begin(), f->options.end(),
+                               [&](const FuncPtr& o) { return effectfulFunction(o); });
+        case FuncVal::Kind::Method:
+            return false;
+    }
+    return false;
+}
+
+bool Engine::isEffectfulCall(CNode* c) {
+    if (c == nullptr || c->size() == 0) {
+        return false;
+    }
+    const auto* callee = ir::nodeCast<ir::ValueNode>(c->input(0));
+    if (callee == nullptr) {
+        // A call of a function value (a Cell passed as an argument): what it holds.
+        return effectfulFunction(argOf(c->input(0)).fn);
+    }
+    if (callee->value()->kind == ir::Value::Kind::Graph) {
+        return !sideEffectFree(callee->value()->graph);
+    }
+    if (callee->value()->kind == ir::Value::Kind::Primitive) {
+        const ops::OpDef* op = ops::OpRegistry::instance().find(callee->value()->prim->name);
+        return op != nullptr && (op->sideEffectMem || op->sideEffectIo);
+    }
+    return false;
+}
+
+void Engine::keepEffectfulInputs(CNode* c) {
     for (std::size_t i = 1; i < c->size(); ++i) {
         auto* in = ir::nodeCast<CNode>(c->input(i));
-        if (in == nullptr || in->size() == 0) {
-            continue;
+        if (isEffectfulCall(in)) {
+            foldedEffects_.push_back(in);
         }
-        const auto* callee = ir::nodeCast<ir::ValueNode>(in->input(0));
-        if (callee == nullptr) {
-            continue;
-        }
-        if (callee->value()->kind == ir::Value::Kind::Graph && !sideEffectFree(callee->value()->graph)) {
+    }
+}
+
+bool Engine::hasEffectfulInput(CNode* c) {
+    for (std::size_t i = 1; i < c->size(); ++i) {
+        if (isEffectfulCall(ir::nodeCast<CNode>(c->input(i)))) {
             return true;
-        }
-        if (callee->value()->kind == ir::Value::Kind::Primitive) {
-            const ops::OpDef* op = ops::OpRegistry::instance().find(callee->value()->prim->name);
-            if (op && (op->sideEffectMem || op->sideEffectIo)) {
-                return true;
-            }
         }
     }
     return false;
@@ -306,6 +344,9 @@ Arg Engine::inferPrimitive(CNode* c, const ir::ValuePtr& prim) {
     if (name == "Partial") {
         return inferPartial(c);
     }
+    if (name == "CustomBprop") {
+        return inferCustomBprop(c);
+    }
     if (autodiff::isGradPrimitive(name)) {
         return inferGradOp(c);
     }
@@ -322,6 +363,28 @@ Arg Engine::inferPrimitive(CNode* c, const ir::ValuePtr& prim) {
         }
     }
     return inferRegistryOp(c, prim);
+}
+
+Arg Engine::inferCustomBprop(CNode* c) {
+    const Arg out = argOf(c->input(1));
+    const Arg bprop = argOf(c->input(2));
+    if (!out.abs || !bprop.abs) {
+        return pending(c);
+    }
+    if (!bprop.fn) {
+        error(c, "TypeError", "irscope: a Cell's bprop must be a method.");
+    }
+    // The bprop is specialized for dout of out's type (its Partial is retargeted to it), so
+    // meta_fg_expand calls a typed graph.
+    const Arg grads = evalCall(c, bprop.fn, {Arg{out.node, out.abs, nullptr}}, false);
+    if (grads.abs && grads.abs->kind != Abstract::Kind::Tuple) {
+        error(c, "TypeError",
+              "The 'bprop' of a Cell must return a tuple with the gradient of each input, but got " +
+                  describe(grads.abs) + ".");
+    }
+    Arg r{c, out.abs, out.fn};
+    setResult(c, r);
+    return r;
 }
 
 Arg Engine::inferRegistryOp(CNode* c, const ir::ValuePtr& prim) {
@@ -414,14 +477,13 @@ Arg Engine::inferSwitch(CNode* c) {
     if (!cond.abs) {
         return pending(c);
     }
-    if (cond.abs->kind == Abstract::Kind::Scalar && cond.abs->value) {
-        const auto truth = ops::numberOf(cond.abs->value);
-        if (truth) {
-            return replace(c, *truth != 0 ? a : b);
-        }
-    }
-    if (cond.abs->kind == Abstract::Kind::None) {
-        return replace(c, b);
+    const bool known = (cond.abs->kind == Abstract::Kind::Scalar && cond.abs->value &&
+                        ops::numberOf(cond.abs->value)) ||
+                       cond.abs->kind == Abstract::Kind::None;
+    if (known) {
+        const bool truth = cond.abs->kind != Abstract::Kind::None &&
+                           *ops::numberOf(cond.abs->value) != 0;
+        return replace(c, truth ? a : b);
     }
     if (!(ops::isTensorAbs(cond.abs) || cond.abs->kind == Abstract::Kind::Scalar)) {
         error(c, "TypeError",

@@ -6,6 +6,7 @@
 // the template node it comes from (Engine::order_); the rebuild takes the topological order
 // that prefers the earliest.
 #include <queue>
+#include <tuple>
 #include <unordered_set>
 
 #include "passes/type_inference_engine.h"
@@ -97,16 +98,29 @@ void Engine::renumber() {
             }
             pending[c] = deps.size();
         }
+        // A node made for a later one (the varargs tuple symbol_resolve builds for a call)
+        // takes its user's place: no later than its earliest user, so that the user keeps
+        // its own place among the statements.
+        std::unordered_map<const ir::CNode*, OrderKey> place;
+        for (auto it = body.rbegin(); it != body.rend(); ++it) {
+            OrderKey k = keyOf(*it);
+            for (const ir::CNode* u : users[*it]) {
+                k = std::min(k, place.at(u));
+            }
+            place[*it] = k;
+        }
         std::unordered_map<const ir::Node*, ir::ValueNode*> values;  // one copy per constant
-        using Item = std::pair<OrderKey, ir::CNode*>;
+        // By place, then by the node's own key (inputs pulled to one user's place keep
+        // their order), never by address.
+        using Item = std::tuple<OrderKey, OrderKey, ir::CNode*>;
         std::priority_queue<Item, std::vector<Item>, std::greater<>> ready;
         for (ir::CNode* c : body) {
             if (pending[c] == 0) {
-                ready.push({keyOf(c), c});
+                ready.push({place.at(c), keyOf(c), c});
             }
         }
         while (!ready.empty()) {
-            ir::CNode* c = ready.top().second;
+            ir::CNode* c = std::get<2>(ready.top());
             ready.pop();
             std::vector<ir::Node*> ins;
             for (ir::Node* in : c->inputs()) {
@@ -138,7 +152,7 @@ void Engine::renumber() {
             }
             for (ir::CNode* u : users[c]) {
                 if (--pending[u] == 0) {
-                    ready.push({keyOf(u), u});
+                    ready.push({place.at(u), keyOf(u), u});
                 }
             }
         }

@@ -268,9 +268,13 @@ ops::KernelArg Executor::Impl::runKernel(const ir::CNode& site, const ops::OpDef
         }
     }
     ops::KernelArg out = runOnCpu(site, op, attrs, inputs);
-    if (opts_.device && op.sideEffectMem && !inputs.empty() && inputs[0].isTensor()) {
-        if (Mirror* m = liveMirror(mirrors_, inputs[0].tensor())) {
-            m->deviceValid = false;  // written on the host
+    if (opts_.device) {
+        for (std::size_t k : op.writes) {
+            if (k < inputs.size() && inputs[k].isTensor()) {
+                if (Mirror* m = liveMirror(mirrors_, inputs[k].tensor())) {
+                    m->deviceValid = false;  // written on the host
+                }
+            }
         }
     }
     return out;

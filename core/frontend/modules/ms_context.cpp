@@ -549,6 +549,22 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
     interp::addToModule(I, m, "GRAPH_MODE", Value::integer(MsContext::kGraphMode));
     interp::addToModule(I, m, "PYNATIVE_MODE", Value::integer(MsContext::kPynativeMode));
     interp::addToModule(I, m, "__version__", Value(I.newStr("2.3.0")));
+    // Names mindspore re-exports from its Python-written submodules, resolved on first use
+    // (PEP 562): `from mindspore import Model` imports mindspore.train then.
+    interp::addFunction(I, m, "__getattr__", [](Interpreter& J, CallArgs& a) -> Value {
+        const std::string name = J.str(interp::argAt(a, 0, "name"));
+        static const std::pair<const char*, const char*> lazy[] = {
+            {"Model", "mindspore.train"},
+            {"FixedLossScaleManager", "mindspore.amp"},
+            {"DynamicLossScaleManager", "mindspore.amp"},
+            {"LossScaleManager", "mindspore.amp"}};
+        for (const auto& [n, module] : lazy) {
+            if (name == n) {
+                return J.getAttr(Value(J.importModule(module)), name);
+            }
+        }
+        throw PyError(Exc::AttributeError, "module 'mindspore' has no attribute '" + name + "'");
+    });
     interp::addFunction(I, m, "set_context", [ms](Interpreter& J, CallArgs& a) {
         setContext(J, ms, a);
         return Value::none();
@@ -732,6 +748,10 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
         initOpsModule(J, ms, m, "F.");
         interp::ModuleObject& c = *J.importModule("mindspore.ops.composite");
         copyNames(J, c, m, {"grad", "value_and_grad", "vmap"});
+        // Functional names of Python builtins (graph mode turns them into the same meta ops).
+        for (const auto& [name, builtin] : {std::pair{"tuple_len", "len"}, std::pair{"make_range", "range"}}) {
+            interp::addToModule(J, m, name, J.builtins().getStr(builtin));
+        }
     });
     I.registerModule("mindspore.ops.operations", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);
@@ -740,6 +760,9 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
     I.registerModule("mindspore.ops.composite", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);
         initComposite(J, ms, m);
+        // The functional helpers composite re-exports (C.ones_like in loss-scale code).
+        interp::ModuleObject& f = *J.importModule("mindspore.ops.functional");
+        copyNames(J, f, m, {"ones_like", "zeros_like", "partial", "depend"});
     });
     I.registerModule("numpy", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);

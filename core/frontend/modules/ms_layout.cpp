@@ -110,7 +110,8 @@ void registerNames(Interpreter& I, const std::string& name,
 
 // Adds the Python-written names of mindspore.nn (losses, optimizers, wrappers) to `nn`.
 void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
-    for (const char* sub : {"mindspore.nn.loss", "mindspore.nn.optim", "mindspore.nn.wrap"}) {
+    for (const char* sub : {"mindspore.nn.loss", "mindspore.nn.optim", "mindspore.nn.wrap",
+                            "mindspore.nn.wrap.loss_scale"}) {
         copyPublic(I, *I.importModule(sub), nn);
     }
 }
@@ -127,6 +128,12 @@ void registerLayoutModules(Interpreter& I) {
     }
     registerPython(I, "mindspore.nn.wrap", "ms_nn_wrap", "mindspore/nn/wrap/cell_wrapper.py");
     registerAlias(I, "mindspore.nn.wrap.cell_wrapper", "mindspore.nn.wrap");
+    registerPython(I, "mindspore.nn.wrap.loss_scale", "ms_nn_loss_scale",
+                   "mindspore/nn/wrap/loss_scale.py");
+    registerPython(I, "mindspore.train", "ms_train", "mindspore/train/model.py");
+    registerAlias(I, "mindspore.train.model", "mindspore.train");
+    registerPython(I, "mindspore.amp", "ms_amp", "mindspore/amp.py");
+    registerPython(I, "pytest", "pytest_module", "pytest/__init__.py");
     registerNames(I, "mindspore.nn.cell", {{"mindspore.nn", "Cell"}});
     registerNames(I, "mindspore.common.parameter",
                   {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});

@@ -8,6 +8,7 @@
 // values are drawn (weight first, then bias, C order, as float64 then cast to float32) from
 // np.random's global generator, so `np.random.seed(n)` or `mindspore.set_seed(n)` (which
 // seeds np.random too, as in MindSpore) makes them deterministic.
+#include <functional>
 #include <fmt/format.h>
 
 #include <cmath>
@@ -459,11 +460,33 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         return t;
     };
     auto baseInit = [](Interpreter& J, const Value& self) { asCell(self)->autoPrefix = true; (void)J; };
+    // A layer's initial weight: a Tensor as given, None by the layer's default, anything else
+    // (a name such as 'ones', a number, an Initializer) through mindspore.common.initializer.
+    auto initialTensor = [](Interpreter& J, const Value& init, const ir::Shape& shape,
+                            const std::function<Tensor(const ir::Shape&)>& byDefault) -> Tensor {
+        if (auto* t = asTensor(init)) {
+            return t->t.cast(ir::DType::Float32);
+        }
+        if (init.isNone()) {
+            return byDefault(shape);
+        }
+        std::vector<Value> dims;
+        for (std::int64_t d : shape.dims) {
+            dims.push_back(Value::integer(d));
+        }
+        Value fn = J.getAttr(Value(J.importModule("mindspore.common.initializer")), "initializer");
+        Value r = J.call(fn, {init, Value(J.newTuple(std::move(dims)))});
+        auto* t = asTensor(r);
+        if (t == nullptr) {
+            throw PyError(Exc::TypeError, "irscope: the initializer did not give a Tensor");
+        }
+        return t->t.cast(ir::DType::Float32);
+    };
 
     // Dense
     layer(
         "Dense",
-        [ms, baseInit, nnModule](Interpreter& J, CallArgs& a) {
+        [ms, baseInit, nnModule, initialTensor](Interpreter& J, CallArgs& a) {
             static const Signature sig = Signature("Dense")
                                              .arg("self")
                                              .arg("in_channels")
@@ -480,24 +503,17 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                 throw PyError(Exc::ValueError, "For 'Dense', 'in_channels' and 'out_channels' must be positive int.");
             }
             const double bound = 1.0 / std::sqrt(static_cast<double>(in));
-            Tensor w;
-            if (auto* wt = asTensor(v[3])) {
-                w = wt->t.cast(ir::DType::Float32);
-            } else {
-                w = uniformTensor(*ms->ctx, ir::Shape{out, in}, bound);
-            }
+            const Tensor w = initialTensor(J, v[3], ir::Shape{out, in},
+                                           [&](const ir::Shape& s) { return uniformTensor(*ms->ctx, s, bound); });
             registerAttr(J, *ms, v[0], "weight", makeParam(J, *ms, w, "weight"));
             const bool hasBias = J.truthy(v[5]);
             J.genericSetAttr(v[0], J.intern("has_bias"), Value::boolean(hasBias));
             J.genericSetAttr(v[0], J.intern("in_channels"), Value::integer(in));
             J.genericSetAttr(v[0], J.intern("out_channels"), Value::integer(out));
             if (hasBias) {
-                Tensor b;
-                if (auto* bt = asTensor(v[4])) {
-                    b = bt->t.cast(ir::DType::Float32);
-                } else {
-                    b = uniformTensor(*ms->ctx, ir::Shape{out}, bound);
-                }
+                const Tensor b = initialTensor(J, v[4], ir::Shape{out}, [&](const ir::Shape& s) {
+                    return uniformTensor(*ms->ctx, s, bound);
+                });
                 registerAttr(J, *ms, v[0], "bias", makeParam(J, *ms, b, "bias"));
             }
             Value act = activationCell(J, nnModule, v[6]);

@@ -113,6 +113,48 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
             return elementwise(J, *ms, interp::argAt(a, 0, "x"), fn);
         });
     }
+    // round/around(a, decimals=0): half to even at 10^-decimals, in a's dtype (integers stay).
+    for (const char* name : {"round", "around"}) {
+        interp::addFunction(I, m, name, [ms](Interpreter& J, CallArgs& a) -> Value {
+            static const Signature sig = Signature("round").arg("a").arg("decimals", Value::integer(0));
+            auto v = sig.bind(J, a);
+            const double scale = std::pow(10.0, static_cast<double>(J.toIndex(v[1])));
+            auto r = [scale](double x) { return std::nearbyint(x * scale) / scale; };
+            if (v[0].isNumber() && !v[0].isBool()) {
+                return v[0].isInt() ? v[0] : Value::real(r(v[0].toDouble()));
+            }
+            Tensor out = toArray(J, *ms, v[0]).clone();
+            if (ir::isFloat(out.dtype())) {
+                for (std::size_t i = 0; i < out.size(); ++i) {
+                    out.setDouble(i, r(out.getDouble(i)));
+                }
+            }
+            return newArray(J, *ms, std::move(out));
+        });
+    }
+    // invert/bitwise_not: ~x on integers (the dtype's width), not on booleans.
+    for (const char* name : {"invert", "bitwise_not"}) {
+        interp::addFunction(I, m, name, [ms](Interpreter& J, CallArgs& a) -> Value {
+            const Value x = interp::argAt(a, 0, "x");
+            if (x.isInt()) {
+                return Value::integer(~x.asInt());
+            }
+            Tensor out = toArray(J, *ms, x).clone();
+            if (out.dtype() == ir::DType::Bool) {
+                for (std::size_t i = 0; i < out.size(); ++i) {
+                    out.setInt(i, out.getInt(i) == 0 ? 1 : 0);
+                }
+            } else if (ir::isInteger(out.dtype())) {
+                Value r = runOpByName(J, *ms, "Invert", {newArray(J, *ms, out)});
+                return newArray(J, *ms, asTensor(r)->t);
+            } else {
+                throw PyError(Exc::TypeError,
+                              "ufunc 'invert' not supported for the input types, and the inputs could not be "
+                              "safely coerced to any supported types according to the casting rule ''safe''");
+            }
+            return newArray(J, *ms, std::move(out));
+        });
+    }
     interp::addFunction(I, m, "count_nonzero", [ms](Interpreter& J, CallArgs& a) -> Value {
         static const Signature sig = Signature("count_nonzero").arg("a").arg("axis", Value::none());
         auto v = sig.bind(J, a);
