@@ -1,7 +1,8 @@
 // MindSpore's optimizer primitives (P.Adam, P.ApplyMomentum, P.SGD, the SparseApply* row
 // updates...) writing their state Parameters in place in both modes, the loss-scaled training
 // step (mindspore.nn.wrap.loss_scale, mindspore.amp), mindspore.train.Model, the element-wise
-// math primitives (Sin ... IsFinite, ReduceAll/Any) and the pytest module test files import.
+// math primitives (Sin ... IsFinite, ReduceAll/Any) and the pytest, re, sys and os modules
+// test files import.
 // Expected numbers are worked out by hand from each update rule.
 #include <QtTest>
 
@@ -279,6 +280,38 @@ private slots:
             "    print(e)\n"
             "print(0.1 + 0.2 == pytest.approx(0.3), 0.31 == pytest.approx(0.3))\n");
         EXPECT_OUTPUT(r, "1\nValueError bad value\nDID NOT RAISE TypeError\nTrue False\n");
+    }
+
+    void reModule() {
+        Run r = runScript(
+            "import re, pytest\n"
+            "m = re.search(r'(\\d+)-(\\d+)', 'ids 12-345 ok')\n"
+            "print(m.group(), m.groups(), m.span(2), re.match('ids', 'ids 1') is not None)\n"
+            "print(re.findall(r'\\w+=(\\d)', 'a=1 b=2'), re.sub(r'(\\w)=', r'\\1:', 'a=1 b=2'))\n"
+            "print(re.split(r',\\s*', 'x, y,z'), re.fullmatch('[a-z]+', 'abc') is not None, re.escape('a.b'))\n"
+            "with pytest.raises(ValueError, match=r'shape \\[\\d+\\]'):\n"
+            "    raise ValueError('bad shape [3]')\n"
+            "try:\n"
+            "    with pytest.raises(ValueError, match='other'):\n"
+            "        raise ValueError('bad shape [3]')\n"
+            "except AssertionError as e:\n"
+            "    print('no match')\n");
+        EXPECT_OUTPUT(r, "12-345 ('12', '345') (7, 10) True\n['1', '2'] a:1 b:2\n"
+                         "['x', 'y', 'z'] True a\\.b\nno match\n");
+    }
+
+    void sysAndOsModules() {
+        Run r = runScript(
+            "import os, sys\n"
+            "sys.stdout.write('to stdout\\n')\n"
+            "sys.stdout.flush()\n"
+            "print(os.path.join('a', 'b.py'), os.path.splitext('x/y.tar'), os.path.basename('/x/y'),\n"
+            "      os.path.dirname('/x/y'), os.path.exists('/'), os.path.isfile('/'), sys.version_info[0])\n"
+            "print(os.getenv('IRSCOPE_NO_SUCH_VARIABLE', 'absent'), type(os.environ).__name__)\n"
+            "sys.exit(3)\n");
+        QCOMPARE(r.result.exitStatus, 3);
+        QVERIFY2(r.out.find("to stdout\na/b.py ('x/y', '.tar') y /x True False 3\nabsent dict\n") == 0,
+                 r.out.c_str());
     }
 };
 

@@ -110,7 +110,8 @@ private slots:
                       "    def construct(self, x):\n"
                       "        return self.f(x)\n"
                       "    def f(self, *a):\n"
-                      "        return ops.add(*a[0])\n"
+                      "        t = a[0]\n"
+                      "        return ops.add(*t)\n"
                       "context.set_context(mode=context.GRAPH_MODE)\n"
                       "Net()(Tensor(1, ms.int32))\n");
         QCOMPARE(r.result.exitStatus, 1);

@@ -211,7 +211,30 @@ private slots:
                                "ScalarGe",
                                "ScalarUsub",
                                "BoolNot",
-                               "StopGradient"};
+                               "StopGradient",
+                               "CustomBprop",
+                               "DType",
+                               "Shape",
+                               "ReduceAll",
+                               "ReduceAny",
+                               "Invert",
+                               "Identity",
+                               // elementwise_math.cpp
+                               "Sin", "Cos", "Tan", "Asin", "ACos", "Atan", "Sinh", "Cosh", "Asinh",
+                               "Acosh", "Atanh", "Erf", "Erfc", "Log1p", "Expm1", "Rsqrt",
+                               "Reciprocal", "Inv", "Rint", "Floor", "Ceil", "Trunc", "Round",
+                               "Sign", "Softplus", "Softsign", "ReLU6", "HSigmoid", "SiLU", "Mish",
+                               "IsNan", "IsInf", "IsFinite",
+                               // optimizer_ops.cpp
+                               "Adam", "ApplyAdaMax", "ApplyAdadelta", "ApplyAdagrad",
+                               "ApplyAdagradV2", "ApplyAddSign", "ApplyPowerSign",
+                               "ApplyCenteredRMSProp", "ApplyRMSProp", "ApplyFtrl",
+                               "ApplyGradientDescent", "ApplyMomentum", "ApplyProximalAdagrad",
+                               "ApplyProximalGradientDescent", "SGD", "SparseApplyAdagrad",
+                               "SparseApplyAdagradV2", "SparseApplyFtrl", "SparseApplyFtrlV2",
+                               "SparseApplyProximalAdagrad", "FusedSparseAdam",
+                               "FusedSparseLazyAdam", "FusedSparseFtrl",
+                               "FusedSparseProximalAdagrad"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);

@@ -154,6 +154,7 @@ void Engine::discardClones() {
     frames_.clear();
     order_.clear();
     foldedEffects_.clear();
+    effectFree_.clear();
     entrySpec_ = nullptr;
 }
 

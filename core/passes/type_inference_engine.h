@@ -157,6 +157,8 @@ private:
     // c folds to a constant: its effectful input calls are kept (foldedEffects_).
     void keepEffectfulInputs(ir::CNode* c);
     bool sideEffectFree(ir::FuncGraph* g);
+    bool walkSideEffectFree(ir::FuncGraph* g);
+    std::unordered_map<const ir::FuncGraph*, bool> effectFree_;
     ir::FuncGraph* templateOf(ir::FuncGraph* g) const;
     void setResult(ir::Node* n, const Arg& r);
     void discardClones();

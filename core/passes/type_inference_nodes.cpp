@@ -202,6 +202,17 @@ std::vector<Arg> Engine::elementsOf(CNode* at, const Arg& seq) {
 // ---- one node ----------------------------------------------------------------------------------
 
 bool Engine::sideEffectFree(ir::FuncGraph* g) {
+    // Asked for every folded node's call inputs: remembered per graph (an inference that
+    // restarts forgets, its clones being discarded).
+    if (auto it = effectFree_.find(g); it != effectFree_.end()) {
+        return it->second;
+    }
+    const bool free = walkSideEffectFree(g);
+    effectFree_.emplace(g, free);
+    return free;
+}
+
+bool Engine::walkSideEffectFree(ir::FuncGraph* g) {
     std::vector<ir::FuncGraph*> work{g};
     std::unordered_set<ir::FuncGraph*> seen{g};
     while (!work.empty()) {

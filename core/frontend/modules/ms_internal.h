@@ -92,6 +92,11 @@ void registerLayoutModules(Interpreter& I);
 void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn);
 void initNumpyRandom(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initTime(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+// os and os.path (os_module.cpp).
+void initOs(Interpreter& I, interp::ModuleObject& m);
+void initOsPath(Interpreter& I, interp::ModuleObject& m);
+// The regex engine functions of the `re` module (re_module.cpp).
+void initReEngine(Interpreter& I, interp::ModuleObject& m);
 void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, const std::string& prefix);
 void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);

@@ -134,6 +134,19 @@ void registerLayoutModules(Interpreter& I) {
     registerAlias(I, "mindspore.train.model", "mindspore.train");
     registerPython(I, "mindspore.amp", "ms_amp", "mindspore/amp.py");
     registerPython(I, "pytest", "pytest_module", "pytest/__init__.py");
+    I.registerModule("os", [](Interpreter& J, interp::ModuleObject& m) { initOs(J, m); });
+    I.registerModule("os.path", [](Interpreter& J, interp::ModuleObject& m) { initOsPath(J, m); });
+    I.registerModule("sys", [text = pySource("sys_module")](Interpreter& J, interp::ModuleObject& m) {
+        interp::addFunction(J, m, "_write_error", [](Interpreter& K, CallArgs& a) {
+            K.writeError(K.str(interp::argAt(a, 0, "text")));
+            return Value::none();
+        });
+        runSourceInModule(J, std::string(text), "sys.py", m);
+    });
+    I.registerModule("re", [text = pySource("re_module")](Interpreter& J, interp::ModuleObject& m) {
+        initReEngine(J, m);
+        runSourceInModule(J, std::string(text), "re.py", m);
+    });
     registerNames(I, "mindspore.nn.cell", {{"mindspore.nn", "Cell"}});
     registerNames(I, "mindspore.common.parameter",
                   {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});

@@ -145,6 +145,10 @@ void registerAttr(Interpreter& I, const MsTypes& ms, const Value& selfV, const s
         } else {
             self->cells.emplace_back(name, v);
         }
+        // A plain value set before (`self.manager = None`) no longer shadows the cell.
+        if (interp::DictObject* d = selfV.obj()->dict()) {
+            d->removeStr(name);
+        }
         return;
     }
     // A Tensor assigned to a Parameter attribute (PyNative `self.p = v`) sets the Parameter's

@@ -206,12 +206,13 @@ ir::ValuePtr toIrValue(Interpreter& I, const MsTypes& ms, const Value& v) {
     if (auto* d = v.as<DTypeObject>()) {
         return ir::Value::type(d->dtype);
     }
-    if (v.is<interp::TupleObject>() || v.is<interp::ListObject>()) {
+    if (v.is<interp::TupleObject>() || v.is<interp::ListObject>() || v.is<interp::RangeObject>()) {
+        // A range is its tuple of ints, as graph mode makes it (F.make_range as an axis).
         std::vector<ir::ValuePtr> elems;
         for (const Value& e : I.toVector(v)) {
             elems.push_back(toIrValue(I, ms, e));
         }
-        return v.is<interp::TupleObject>() ? ir::Value::tuple(std::move(elems)) : ir::Value::list(std::move(elems));
+        return v.is<interp::ListObject>() ? ir::Value::list(std::move(elems)) : ir::Value::tuple(std::move(elems));
     }
     if (v.obj() == I.types().floatType.get() || v.obj() == I.types().intType.get() ||
         v.obj() == I.types().boolType.get()) {
