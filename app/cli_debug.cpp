@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_mindir_run.h"
 #include "cli_run_options.h"
 #include "runtime/debugger.h"
 #include "session/run_script.h"
@@ -148,6 +149,9 @@ int DebugSession::run() {
         auto text = readFile(args_.script);
         if (!text) {
             throw std::runtime_error("cannot open " + args_.script);
+        }
+        if (isMindirScript(args_.script, *text)) {
+            return mindirRunScript(args_.script, *text, args_.shared.decKey);
         }
         return *text;
     }();

@@ -17,5 +17,6 @@ void registerNnOps(OpRegistry& reg);          // nn_ops.cpp
 void registerStateOps(OpRegistry& reg);       // state_ops.cpp
 void registerStructuralOps(OpRegistry& reg);  // structural_ops.cpp
 void registerScalarOps(OpRegistry& reg);      // scalar_ops.cpp
+void registerConvOps(OpRegistry& reg);        // conv_ops.cpp
 
 }  // namespace irscope::ops

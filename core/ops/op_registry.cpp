@@ -202,6 +202,7 @@ OpRegistry::OpRegistry() {
     registerStateOps(*this);
     registerStructuralOps(*this);
     registerScalarOps(*this);
+    registerConvOps(*this);
     registerBprops(*this);
     indexSpellings();
 }

@@ -549,6 +549,7 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
     interp::addToModule(I, m, "GRAPH_MODE", Value::integer(MsContext::kGraphMode));
     interp::addToModule(I, m, "PYNATIVE_MODE", Value::integer(MsContext::kPynativeMode));
     interp::addToModule(I, m, "__version__", Value(I.newStr("2.3.0")));
+    initMindirApi(I, ms, m);
     interp::addFunction(I, m, "set_context", [ms](Interpreter& J, CallArgs& a) {
         setContext(J, ms, a);
         return Value::none();
