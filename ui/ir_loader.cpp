@@ -88,8 +88,6 @@ LoadedIr loadIrText(std::string_view text, const QString& path) {
         describe(ir::parseIr(text, path.toStdString()), out);
     } catch (const ParseError& e) {
         out.error = QString::fromStdString(e.what());
-        out.needsKey = e.kind() == mindir::MindirError::Kind::Encrypted ||
-                       e.kind() == mindir::MindirError::Kind::WrongKey;
     } catch (const std::exception& e) {
         out.error = QStringLiteral("%1: error: %2").arg(path, QString::fromUtf8(e.what()));
     }

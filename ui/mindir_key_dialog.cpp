@@ -43,6 +43,8 @@ MindirKeyDialog::MindirKeyDialog(const QString& file, const QString& reason, QWi
     layout->addWidget(buttons);
 }
 
-QByteArray MindirKeyDialog::key() const { return keyEdit_->text().toUtf8(); }
+QByteArray MindirKeyDialog::key() const {
+    return keyEdit_->text().toUtf8();
+}
 
 }  // namespace irscope::ui

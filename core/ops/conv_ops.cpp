@@ -108,9 +108,14 @@ Window windowOf(const Ctx& ctx, const Shape& x, bool conv) {
         valueError(op,
                    "the input 'x' must be a 4-D Tensor (NCHW), but got shape " + shapeStr(x) + ".");
     }
-    if (const ValuePtr f = ctx.attr(conv ? "format" : "format");
-        f && f->kind == ir::Value::Kind::String && f->text == "NHWC") {
-        valueError(op, "the 'format' NHWC is not supported yet; only NCHW.");
+    // MindSpore keeps the layout as `format` (and BiasAdd also as `data_format`, the
+    // constructor's name); a script's primitive has the constructor's `data_format`.
+    for (const char* name : {"format", "data_format"}) {
+        if (const ValuePtr f = ctx.attr(name);
+            f && f->kind == ir::Value::Kind::String && f->text != "NCHW") {
+            valueError(op, "the '" + std::string(name) + "' must be 'NCHW', but got '" + f->text +
+                               "' (irscope runs NCHW only).");
+        }
     }
     Window win;
     win.n = x.dims[0];
@@ -123,10 +128,14 @@ Window windowOf(const Ctx& ctx, const Shape& x, bool conv) {
     if (conv) {
         std::tie(win.dh, win.dw) = hw(op, "dilation", ctx.attr("dilation"), 1);
     }
-    const PadMode mode =
-        padModeOf(op, ctx.attr("pad_mode"), conv ? PadMode::Valid : PadMode::Valid);
+    const PadMode mode = padModeOf(op, ctx.attr("pad_mode"), PadMode::Valid);
     std::int64_t pads[4] = {0, 0, 0, 0};  // top, bottom, left, right
-    if (const ValuePtr p = ctx.attr("pad")) {
+    // pad_mode 'pad': the pad_list MindSpore's infer stores (what an exported file holds),
+    // else the constructor's pad (one int or four).
+    const ValuePtr padList = ctx.attr("pad_list");
+    if (const ValuePtr p = padList && intsOf(padList) && intsOf(padList)->size() == 4
+                               ? padList
+                               : ctx.attr("pad")) {
         if (const auto i = intOf(p)) {
             std::fill(std::begin(pads), std::end(pads), *i);
         } else if (const auto l = intsOf(p); l && l->size() == 4) {

@@ -1725,9 +1725,11 @@ ConvWindow convWindow(const Launch& l, const Tensor& x, bool conv) {
     if (x.dims.size() != 4) {
         l.fail("the input 'x' must be a 4-D Tensor (NCHW), but got shape " + shapeStr(x.dims) + ".");
     }
-    const irscope_param* fmt = l.param("format");
-    if (fmt && fmt->kind == IRSCOPE_PARAM_STRING && fmt->str && std::string_view(fmt->str) == "NHWC") {
-        l.unsupported("the NHWC format.");
+    for (const char* name : {"format", "data_format"}) {
+        const irscope_param* fmt = l.param(name);
+        if (fmt && fmt->kind == IRSCOPE_PARAM_STRING && fmt->str && std::string_view(fmt->str) != "NCHW") {
+            l.unsupported(std::string("the ") + fmt->str + " format.");
+        }
     }
     ConvWindow w;
     w.n = x.dims[0];
@@ -1750,8 +1752,9 @@ ConvWindow convWindow(const Launch& l, const Tensor& x, bool conv) {
             mode = p->i == 1 ? 1 : p->i == 2 ? 2 : 0;
         }
     }
-    std::int64_t pads[4] = {0, 0, 0, 0};
-    if (const auto p = l.intsParam("pad")) {
+    std::int64_t pads[4] = {0, 0, 0, 0};  // pad_list (MindSpore's infer), else pad
+    const auto padList = l.intsParam("pad_list");
+    if (const auto p = padList && padList->size() == 4 ? padList : l.intsParam("pad")) {
         if (p->size() == 1) {
             std::fill(std::begin(pads), std::end(pads), (*p)[0]);
         } else if (p->size() == 4) {
@@ -2009,8 +2012,9 @@ bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::i
         case Kind::MatMul:
         case Kind::BiasAdd:
             return in.size() == 2 && in[0] == o && in[1] == o && o != IRSCOPE_BOOL;
-        case Kind::Conv:
-            return in.size() == 2 && in[0] == o && in[1] == o && isFloat(o);
+        case Kind::Conv:  // not float16: a sum of products, which the device may contract
+            return in.size() == 2 && in[0] == o && in[1] == o &&
+                   (o == IRSCOPE_FLOAT32 || o == IRSCOPE_FLOAT64);
         case Kind::Pool:
             return in.size() == 1 && in[0] == o && isFloat(o);
         case Kind::Softmax:

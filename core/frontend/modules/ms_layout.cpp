@@ -110,7 +110,8 @@ void registerNames(Interpreter& I, const std::string& name,
 
 // Adds the Python-written names of mindspore.nn (losses, optimizers, wrappers) to `nn`.
 void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
-    for (const char* sub : {"mindspore.nn.loss", "mindspore.nn.optim", "mindspore.nn.wrap"}) {
+    for (const char* sub :
+         {"mindspore.nn.loss", "mindspore.nn.optim", "mindspore.nn.wrap", "mindspore.nn.layer"}) {
         copyPublic(I, *I.importModule(sub), nn);
     }
 }
@@ -127,6 +128,10 @@ void registerLayoutModules(Interpreter& I) {
     }
     registerPython(I, "mindspore.nn.wrap", "ms_nn_wrap", "mindspore/nn/wrap/cell_wrapper.py");
     registerAlias(I, "mindspore.nn.wrap.cell_wrapper", "mindspore.nn.wrap");
+    registerPython(I, "mindspore.nn.layer", "ms_nn_conv", "mindspore/nn/layer/conv.py");
+    for (const char* sub : {"conv", "pooling", "basic"}) {
+        registerAlias(I, std::string("mindspore.nn.layer.") + sub, "mindspore.nn.layer");
+    }
     registerNames(I, "mindspore.nn.cell", {{"mindspore.nn", "Cell"}});
     registerNames(I, "mindspore.common.parameter",
                   {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});

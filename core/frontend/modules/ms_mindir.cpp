@@ -148,6 +148,12 @@ void initMindirApi(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
             g->file = path.string();
             return Value(g);
         } catch (const mindir::MindirError& e) {
+            if (e.kind() == mindir::MindirError::Kind::Encrypted) {
+                throw PyError(Exc::RuntimeError,
+                              "For 'load', the MindIR file " + name +
+                                  " is encrypted; give the key it was exported with as "
+                                  "'dec_key'.");
+            }
             throw PyError(Exc::RuntimeError, std::string("For 'load', ") + e.what());
         }
     });
