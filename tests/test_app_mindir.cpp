@@ -7,11 +7,11 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPushButton>
-#include <QSignalSpy>
 #include <QListWidget>
 #include <QPlainTextEdit>
+#include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTreeWidget>
 
@@ -197,7 +197,8 @@ private slots:
     // drawn "1" in the Output dock.
     void executionDockRunsALoadedGraph() {
         QTemporaryDir dir;
-        QVERIFY(QFile::copy(mindir("07_ms2.2.10_mnist.mindir"), dir.filePath(QStringLiteral("mnist.mindir"))));
+        QVERIFY(QFile::copy(mindir("07_ms2.2.10_mnist.mindir"),
+                            dir.filePath(QStringLiteral("mnist.mindir"))));
         const QString script = gui_test::writeScript(
             dir, QStringLiteral("classify.py"),
             "import numpy as np\nimport mindspore as ms\nfrom mindspore import nn\n"
@@ -216,7 +217,8 @@ private slots:
         dock->continueAction()->trigger();
         QTRY_VERIFY_WITH_TIMEOUT(!paused.isEmpty() || !finished.isEmpty(), 60000);
         QVERIFY2(!paused.isEmpty(), "the watchpoint did not stop the run");
-        QCOMPARE(paused.first().at(0).toString(), QStringLiteral("206_135___main___mnist_construct_22"));
+        QCOMPARE(paused.first().at(0).toString(),
+                 QStringLiteral("206_135___main___mnist_construct_22"));
         QCOMPARE(dock->stopInfo()->reason, irscope::runtime::StopReason::Watchpoint);
         while (finished.isEmpty()) {  // the file's second Conv2D stops too
             QVERIFY(paused.size() < 5);

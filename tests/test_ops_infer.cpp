@@ -211,7 +211,11 @@ private slots:
                                "ScalarGe",
                                "ScalarUsub",
                                "BoolNot",
-                               "StopGradient"};
+                               "StopGradient",
+                               "Conv2D",
+                               "MaxPool",
+                               "AvgPool",
+                               "Flatten"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);

@@ -42,9 +42,9 @@
 #include "compilations_dock.h"
 #include "execution_dock.h"
 #include "graph_scene.h"
-#include "node_inspector_dock.h"
 #include "irscope_version.h"
 #include "mindir_key_dialog.h"
+#include "node_inspector_dock.h"
 #include "output_dock.h"
 #include "pass_timeline_dock.h"
 #include "script_editor_dock.h"
@@ -349,7 +349,9 @@ bool MainWindow::isBusy() const {
 
 QWidget* MainWindow::busyIndicator() const { return busy_; }
 
-void MainWindow::openFile(const QString& path) { openFile(path, MindirKey{}); }
+void MainWindow::openFile(const QString& path) {
+    openFile(path, MindirKey{});
+}
 
 void MainWindow::openFile(const QString& path, const MindirKey& key) {
     if (isLoading()) {

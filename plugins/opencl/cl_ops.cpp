@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <tuple>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace irscope_opencl {
 
@@ -406,9 +406,9 @@ enum class Kind : std::uint8_t {
     Copy,      // Reshape, Squeeze, ExpandDims, TensorMove, StopGradient
     Gather,    // Transpose, BroadcastTo, Tile
     AddN,
-    Join,  // Concat, Stack
-    Take,  // Gather
-    Slice,  // StridedSlice
+    Join,    // Concat, Stack
+    Take,    // Gather
+    Slice,   // StridedSlice
     Assign,  // Assign, AssignAdd, AssignSub: the output is the variable's own buffer
     Reduce,
     MatMul,
@@ -421,42 +421,75 @@ enum class Kind : std::uint8_t {
 
 const std::map<std::string, Kind, std::less<>>& table() {
     static const std::map<std::string, Kind, std::less<>> t = {
-        {"Add", Kind::Arith},          {"Sub", Kind::Arith},
-        {"Mul", Kind::Arith},          {"Div", Kind::Arith},
-        {"RealDiv", Kind::Arith},      {"FloorDiv", Kind::Arith},
-        {"Mod", Kind::Arith},          {"FloorMod", Kind::Arith},
-        {"Pow", Kind::Arith},          {"Maximum", Kind::Arith},
-        {"Minimum", Kind::Arith},      {"Less", Kind::Compare},
-        {"LessEqual", Kind::Compare},  {"Greater", Kind::Compare},
-        {"GreaterEqual", Kind::Compare}, {"Equal", Kind::Compare},
-        {"NotEqual", Kind::Compare},   {"LogicalAnd", Kind::Logical},
-        {"LogicalOr", Kind::Logical},  {"LogicalNot", Kind::Unary},
-        {"Neg", Kind::Unary},          {"Abs", Kind::Unary},
-        {"Square", Kind::Unary},       {"Exp", Kind::Unary},
-        {"Log", Kind::Unary},          {"Sqrt", Kind::Unary},
-        {"ReLU", Kind::Unary},         {"Sigmoid", Kind::Unary},
-        {"Tanh", Kind::Unary},         {"GeLU", Kind::Unary},
-        {"HSwish", Kind::Unary},       {"Cast", Kind::Cast},
-        {"Select", Kind::Select},      {"ZerosLike", Kind::FillLike},
-        {"OnesLike", Kind::FillLike},  {"Zeros", Kind::Fill},
-        {"Ones", Kind::Fill},          {"Fill", Kind::Fill},
-        {"Reshape", Kind::Copy},       {"Squeeze", Kind::Copy},
-        {"ExpandDims", Kind::Copy},    {"TensorMove", Kind::Copy},
-        {"StopGradient", Kind::Copy},  {"Transpose", Kind::Gather},
-        {"BroadcastTo", Kind::Gather}, {"Tile", Kind::Gather},
-        {"AddN", Kind::AddN},          {"ReduceSum", Kind::Reduce},
-        {"ReduceMean", Kind::Reduce},  {"ReduceMax", Kind::Reduce},
-        {"ReduceMin", Kind::Reduce},   {"ReduceProd", Kind::Reduce},
-        {"MatMul", Kind::MatMul},      {"BatchMatMul", Kind::MatMul},
-        {"MatMulExt", Kind::MatMul},   {"Concat", Kind::Join},
+        {"Add", Kind::Arith},
+        {"Sub", Kind::Arith},
+        {"Mul", Kind::Arith},
+        {"Div", Kind::Arith},
+        {"RealDiv", Kind::Arith},
+        {"FloorDiv", Kind::Arith},
+        {"Mod", Kind::Arith},
+        {"FloorMod", Kind::Arith},
+        {"Pow", Kind::Arith},
+        {"Maximum", Kind::Arith},
+        {"Minimum", Kind::Arith},
+        {"Less", Kind::Compare},
+        {"LessEqual", Kind::Compare},
+        {"Greater", Kind::Compare},
+        {"GreaterEqual", Kind::Compare},
+        {"Equal", Kind::Compare},
+        {"NotEqual", Kind::Compare},
+        {"LogicalAnd", Kind::Logical},
+        {"LogicalOr", Kind::Logical},
+        {"LogicalNot", Kind::Unary},
+        {"Neg", Kind::Unary},
+        {"Abs", Kind::Unary},
+        {"Square", Kind::Unary},
+        {"Exp", Kind::Unary},
+        {"Log", Kind::Unary},
+        {"Sqrt", Kind::Unary},
+        {"ReLU", Kind::Unary},
+        {"Sigmoid", Kind::Unary},
+        {"Tanh", Kind::Unary},
+        {"GeLU", Kind::Unary},
+        {"HSwish", Kind::Unary},
+        {"Cast", Kind::Cast},
+        {"Select", Kind::Select},
+        {"ZerosLike", Kind::FillLike},
+        {"OnesLike", Kind::FillLike},
+        {"Zeros", Kind::Fill},
+        {"Ones", Kind::Fill},
+        {"Fill", Kind::Fill},
+        {"Reshape", Kind::Copy},
+        {"Squeeze", Kind::Copy},
+        {"ExpandDims", Kind::Copy},
+        {"TensorMove", Kind::Copy},
+        {"StopGradient", Kind::Copy},
+        {"Transpose", Kind::Gather},
+        {"BroadcastTo", Kind::Gather},
+        {"Tile", Kind::Gather},
+        {"AddN", Kind::AddN},
+        {"ReduceSum", Kind::Reduce},
+        {"ReduceMean", Kind::Reduce},
+        {"ReduceMax", Kind::Reduce},
+        {"ReduceMin", Kind::Reduce},
+        {"ReduceProd", Kind::Reduce},
+        {"MatMul", Kind::MatMul},
+        {"BatchMatMul", Kind::MatMul},
+        {"MatMulExt", Kind::MatMul},
+        {"Concat", Kind::Join},
         {"Stack", Kind::Join},
-        {"Softmax", Kind::Softmax},    {"BiasAdd", Kind::BiasAdd},
-        {"LayerNorm", Kind::LayerNorm}, {"Gather", Kind::Take},
-        {"Assign", Kind::Assign},      {"AssignAdd", Kind::Assign},
+        {"Softmax", Kind::Softmax},
+        {"BiasAdd", Kind::BiasAdd},
+        {"LayerNorm", Kind::LayerNorm},
+        {"Gather", Kind::Take},
+        {"Assign", Kind::Assign},
+        {"AssignAdd", Kind::Assign},
         {"StridedSlice", Kind::Slice},
         {"AssignSub", Kind::Assign},
-        {"Conv2D", Kind::Conv},        {"MaxPool", Kind::Pool},
-        {"AvgPool", Kind::Pool},       {"Flatten", Kind::Copy},
+        {"Conv2D", Kind::Conv},
+        {"MaxPool", Kind::Pool},
+        {"AvgPool", Kind::Pool},
+        {"Flatten", Kind::Copy},
     };
     return t;
 }
@@ -1723,11 +1756,13 @@ std::pair<cl_long, cl_long> lastTwo(const Launch& l, const char* name) {
 
 ConvWindow convWindow(const Launch& l, const Tensor& x, bool conv) {
     if (x.dims.size() != 4) {
-        l.fail("the input 'x' must be a 4-D Tensor (NCHW), but got shape " + shapeStr(x.dims) + ".");
+        l.fail("the input 'x' must be a 4-D Tensor (NCHW), but got shape " + shapeStr(x.dims) +
+               ".");
     }
     for (const char* name : {"format", "data_format"}) {
         const irscope_param* fmt = l.param(name);
-        if (fmt && fmt->kind == IRSCOPE_PARAM_STRING && fmt->str && std::string_view(fmt->str) != "NCHW") {
+        if (fmt && fmt->kind == IRSCOPE_PARAM_STRING && fmt->str &&
+            std::string_view(fmt->str) != "NCHW") {
             l.unsupported(std::string("the ") + fmt->str + " format.");
         }
     }
@@ -1793,7 +1828,8 @@ void runConv(ClDevice& dev, Launch& l) {
     const Tensor& wt = l.in[1];
     const Tensor& out = l.out[0];
     if (!isFloat(x.dtype) || x.dtype != wt.dtype || x.dtype != out.dtype) {
-        l.unsupported(std::string("inputs ") + dtypeName(x.dtype) + " and " + dtypeName(wt.dtype) + ".");
+        l.unsupported(std::string("inputs ") + dtypeName(x.dtype) + " and " + dtypeName(wt.dtype) +
+                      ".");
     }
     const ConvWindow w = convWindow(l, x, true);
     cl_long group = 1;
@@ -1804,8 +1840,8 @@ void runConv(ClDevice& dev, Launch& l) {
         }
     }
     if (wt.dims.size() != 4 || wt.dims[1] * group != w.c || wt.dims[0] % group != 0) {
-        l.fail("the 'weight' shape " + shapeStr(wt.dims) + " does not fit the input channels of 'x' " +
-               shapeStr(x.dims) + ".");
+        l.fail("the 'weight' shape " + shapeStr(wt.dims) +
+               " does not fit the input channels of 'x' " + shapeStr(x.dims) + ".");
     }
     const cl_long co = wt.dims[0];
     if (out.dims != std::vector<std::int64_t>{w.n, co, w.oh, w.ow}) {
@@ -1816,15 +1852,17 @@ void runConv(ClDevice& dev, Launch& l) {
     }
     const std::string c = computeType(x.dtype);
     const std::string src =
-        prelude(dev) + "__kernel void conv2d(__global const " + clType(x.dtype) + "* x, __global const " +
-        clType(x.dtype) + "* wt, __global " + clType(x.dtype) +
+        prelude(dev) + "__kernel void conv2d(__global const " + clType(x.dtype) +
+        "* x, __global const " + clType(x.dtype) + "* wt, __global " + clType(x.dtype) +
         "* y, long C, long H, long W, long CO, long CIG, long KH, long KW, long SH, long SW,"
         " long DH, long DW, long TOP, long LEFT, long OH, long OW, long COG, long total) {\n"
         "  FOR_ITEMS(t, total) {\n"
         "    long ox = t % OW; long oy = (t / OW) % OH; long o = (t / (OW * OH)) % CO;"
         " long n = t / (OW * OH * CO);\n"
         "    long g = o / COG;\n"
-        "    " + c + " sum = 0;\n"
+        "    " +
+        c +
+        " sum = 0;\n"
         "    for (long ci = 0; ci < CIG; ++ci) {\n"
         "      long ch = g * CIG + ci;\n"
         "      for (long ky = 0; ky < KH; ++ky) {\n"
@@ -1833,16 +1871,20 @@ void runConv(ClDevice& dev, Launch& l) {
         "        for (long kx = 0; kx < KW; ++kx) {\n"
         "          long ix = ox * SW - LEFT + kx * DW;\n"
         "          if (ix < 0 || ix >= W) continue;\n"
-        "          sum += " + loadExpr(x.dtype, "x", "((n * C + ch) * H + iy) * W + ix") + " * " +
-        loadExpr(x.dtype, "wt", "((o * CIG + ci) * KH + ky) * KW + kx") + ";\n"
-        "        }\n      }\n    }\n    " + storeStmt(x.dtype, "y", "t", "sum") + "\n  }\n}\n";
+        "          sum += " +
+        loadExpr(x.dtype, "x", "((n * C + ch) * H + iy) * W + ix") + " * " +
+        loadExpr(x.dtype, "wt", "((o * CIG + ci) * KH + ky) * KW + kx") +
+        ";\n"
+        "        }\n      }\n    }\n    " +
+        storeStmt(x.dtype, "y", "t", "sum") + "\n  }\n}\n";
     cl_kernel k = dev.kernel(src, "conv2d");
     check(clSetKernelArg(k, 0, sizeof(cl_mem), &x.mem), "clSetKernelArg");
     check(clSetKernelArg(k, 1, sizeof(cl_mem), &wt.mem), "clSetKernelArg");
     check(clSetKernelArg(k, 2, sizeof(cl_mem), &out.mem), "clSetKernelArg");
     const cl_long total = static_cast<cl_long>(out.count());
-    setLongs(k, 3, {w.c, w.h, w.w, co, wt.dims[1], w.kh, w.kw, w.sh, w.sw, w.dh, w.dw, w.top,
-                    w.left, w.oh, w.ow, co / group, total});
+    setLongs(k, 3,
+             {w.c, w.h, w.w, co, wt.dims[1], w.kh, w.kw, w.sh, w.sw, w.dh, w.dw, w.top, w.left,
+              w.oh, w.ow, co / group, total});
     dev.run1d(k, static_cast<std::uint64_t>(total));
 }
 
@@ -1869,17 +1911,21 @@ void runPool(ClDevice& dev, Launch& l) {
         " long OW, long total) {\n"
         "  FOR_ITEMS(t, total) {\n"
         "    long ox = t % OW; long oy = (t / OW) % OH; long nc = t / (OW * OH);\n"
-        "    " + c + " acc = " + (max ? "-INFINITY" : "0") + "; long cnt = 0;\n"
+        "    " +
+        c + " acc = " + (max ? "-INFINITY" : "0") +
+        "; long cnt = 0;\n"
         "    for (long ky = 0; ky < KH; ++ky) {\n"
         "      long iy = oy * SH - TOP + ky;\n"
         "      if (iy < 0 || iy >= H) continue;\n"
         "      for (long kx = 0; kx < KW; ++kx) {\n"
         "        long ix = ox * SW - LEFT + kx;\n"
         "        if (ix < 0 || ix >= W) continue;\n"
-        "        " + c + " v = " + loadExpr(x.dtype, "x", "(nc * H + iy) * W + ix") + ";\n" +
+        "        " +
+        c + " v = " + loadExpr(x.dtype, "x", "(nc * H + iy) * W + ix") + ";\n" +
         (max ? "        acc = (v > acc || isnan(v)) ? v : acc;\n" : "        acc += v;\n") +
         "        ++cnt;\n      }\n    }\n    " +
-        storeStmt(x.dtype, "y", "t", max ? "acc" : "(cnt > 0 ? acc / (" + c + ")cnt : (" + c + ")0)") +
+        storeStmt(x.dtype, "y", "t",
+                  max ? "acc" : "(cnt > 0 ? acc / (" + c + ")cnt : (" + c + ")0)") +
         "\n  }\n}\n";
     cl_kernel k = dev.kernel(src, "pool2d");
     check(clSetKernelArg(k, 0, sizeof(cl_mem), &x.mem), "clSetKernelArg");
