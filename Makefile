@@ -117,6 +117,11 @@ screenshots: build
 	  --view compare --compare load-elim=1,3 resources/examples/load_elim_fwd_bwd.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-mindir.png \
 	  --view graph $(SHARED_DIR)/mindir/04_ms2.0.0a0_lenet_ori_net.mindir
+	mkdir -p $(BUILD_DIR)/mindir-run
+	cp -f $(SHARED_DIR)/mindir/07_ms2.2.10_mnist.mindir $(BUILD_DIR)/mindir-run/mnist.mindir
+	cp tools/screenshot_mindir_mnist.py $(BUILD_DIR)/mindir-run/
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-mindir-run.png \
+	  --view execution --break MaxPool $(BUILD_DIR)/mindir-run/screenshot_mindir_mnist.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph-lenet.png \
 	  $(SHARED_DIR)/realdumps/06_ms1x_lenet_opt_pass_2_opt_a.ir
 	sed 's/^NUM_LAYERS = .*/NUM_LAYERS = 64/' bench/gpt_train_step.py > $(BUILD_DIR)/gpt_train_step_64.py

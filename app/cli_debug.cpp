@@ -526,7 +526,9 @@ void DebugSession::cmdList(const std::string& rest) {
 
 DebugRunner declareDebugCommand(CLI::App& sub) {
     auto args = std::make_shared<DebugArgs>();
-    sub.add_option("SCRIPT", args->script, "Python script to debug")->required();
+    sub.add_option("SCRIPT", args->script,
+                   "Python script to debug, or a MindIR file (run on seeded inputs)")
+        ->required();
     sub.add_option("--max-steps", args->maxSteps,
                    "stop the script after this many statements and loop iterations (0: no limit)");
     sub.add_option("--max-unroll", args->maxUnroll,
