@@ -108,20 +108,23 @@ std::string keyArg(Interpreter& I, const Value& v) {
 }  // namespace
 
 void initMindirApi(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
-    (void)ms;
-    static Ref<Type> graphType;
-    graphType = ClassBuilder(I, "FuncGraph", "mindspore")
-                    .layout<LoadedGraphObject>()
-                    .method("__repr__",
-                            [](Interpreter& J, CallArgs& a) -> Value {
-                                auto* g = a.pos.at(0).as<LoadedGraphObject>();
-                                return Value(J.newStr(
-                                    "FuncGraph(" +
-                                    (g && g->module ? g->module->entry()->name() : "") + ")"));
-                            })
-                    .build();
+    // One FuncGraph class per interpreter, kept alive by its module state (scripts of
+    // several interpreters may run at once: no static).
+    const Ref<Type> graphType =
+        ClassBuilder(I, "FuncGraph", "mindspore")
+            .layout<LoadedGraphObject>()
+            .method(
+                "__repr__",
+                [](Interpreter& J, CallArgs& a) -> Value {
+                    auto* g = a.pos.at(0).as<LoadedGraphObject>();
+                    return Value(J.newStr(
+                        "FuncGraph(" + (g && g->module ? g->module->entry()->name() : "") + ")"));
+                })
+            .build();
+    ms->keep.push_back(Value(graphType));
     interp::addToModule(I, m, "FuncGraph", Value(graphType));
-    interp::addFunction(I, m, "load", [](Interpreter& J, CallArgs& a) -> Value {
+    Type* const graphClass = graphType.get();
+    interp::addFunction(I, m, "load", [graphClass](Interpreter& J, CallArgs& a) -> Value {
         static const Signature sig = Signature("load")
                                          .arg("file_name")
                                          .kwOnly("dec_key", Value::none())
@@ -143,7 +146,7 @@ void initMindirApi(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         }
         try {
             mindir::Model model = mindir::readMindirFile(path.string(), o);
-            Ref<LoadedGraphObject> g = J.make<LoadedGraphObject>(graphType.get());
+            Ref<LoadedGraphObject> g = J.make<LoadedGraphObject>(graphClass);
             g->module = std::shared_ptr<const ir::Module>(std::move(model.module));
             g->file = path.string();
             return Value(g);
