@@ -48,27 +48,40 @@ package: build
 # libFuzzer targets for the .ir reader, the script parser, the session-file loader and the MindIR
 # reader (seeded from ../shared/mindir, read in place), built with clang in their own
 # tree (clang-only warnings do not stop it: the gcc build in `make test` enforces -Werror);
-# each runs for FUZZ_SECONDS on a corpus seeded from tests/data.
+# each runs for FUZZ_SECONDS on a corpus seeded from tests/data. FUZZ_TARGETS picks some of
+# them (`make fuzz FUZZ_TARGETS=mindir FUZZ_SECONDS=600` builds and runs the MindIR one only).
+FUZZ_TARGETS ?= ir py session mindir
 fuzz: deps
 	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIRSCOPE_FUZZ=ON -DIRSCOPE_BUILD_UI=OFF \
 	  -DIRSCOPE_WERROR=OFF
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_ir_parser fuzz_py_parser \
-	  fuzz_session_file fuzz_mindir irscope-cli
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target \
+	  $(if $(filter ir,$(FUZZ_TARGETS)),fuzz_ir_parser) $(if $(filter py,$(FUZZ_TARGETS)),fuzz_py_parser) \
+	  $(if $(filter session,$(FUZZ_TARGETS)),fuzz_session_file irscope-cli) \
+	  $(if $(filter mindir,$(FUZZ_TARGETS)),fuzz_mindir)
 	mkdir -p $(FUZZ_DIR)/corpus-ir $(FUZZ_DIR)/corpus-py $(FUZZ_DIR)/corpus-session \
 	  $(FUZZ_DIR)/corpus-mindir
+ifneq ($(filter ir,$(FUZZ_TARGETS)),)
 	cp tests/data/*.ir resources/examples/*.ir $(FUZZ_DIR)/corpus-ir/
-	cp tests/data/py/*.py $(FUZZ_DIR)/corpus-py/
 	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=4096 $(FUZZ_DIR)/corpus-ir
+endif
+ifneq ($(filter py,$(FUZZ_TARGETS)),)
+	cp tests/data/py/*.py $(FUZZ_DIR)/corpus-py/
 	$(FUZZ_DIR)/tests/fuzz/fuzz_py_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=4096 -max_len=4096 $(FUZZ_DIR)/corpus-py
+endif
+ifneq ($(filter session,$(FUZZ_TARGETS)),)
 	$(FUZZ_DIR)/app/irscope-cli run resources/examples/jit_class_attr.py \
 	  --session $(FUZZ_DIR)/corpus-session/jit_class_attr.irscope > /dev/null
 	$(FUZZ_DIR)/tests/fuzz/fuzz_session_file -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
 	  -rss_limit_mb=4096 -max_len=262144 $(FUZZ_DIR)/corpus-session
+endif
+ifneq ($(filter mindir,$(FUZZ_TARGETS)),)
 	$(FUZZ_DIR)/tests/fuzz/fuzz_mindir -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -rss_limit_mb=4096 -max_len=65536 $(FUZZ_DIR)/corpus-mindir $(SHARED_DIR)/mindir
+	  -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 $(FUZZ_DIR)/corpus-mindir \
+	  $(SHARED_DIR)/mindir
+endif
 
 # Benchmarks (figures, not pass/fail), in a Release tree of their own.
 bench: deps
@@ -104,6 +117,11 @@ screenshots: build
 	  --view compare --compare load-elim=1,3 resources/examples/load_elim_fwd_bwd.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-mindir.png \
 	  --view graph $(SHARED_DIR)/mindir/04_ms2.0.0a0_lenet_ori_net.mindir
+	mkdir -p $(BUILD_DIR)/mindir-run
+	cp -f $(SHARED_DIR)/mindir/07_ms2.2.10_mnist.mindir $(BUILD_DIR)/mindir-run/mnist.mindir
+	cp tools/screenshot_mindir_mnist.py $(BUILD_DIR)/mindir-run/
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-mindir-run.png \
+	  --view execution --break MaxPool $(BUILD_DIR)/mindir-run/screenshot_mindir_mnist.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-graph-lenet.png \
 	  $(SHARED_DIR)/realdumps/06_ms1x_lenet_opt_pass_2_opt_a.ir
 	sed 's/^NUM_LAYERS = .*/NUM_LAYERS = 64/' bench/gpt_train_step.py > $(BUILD_DIR)/gpt_train_step_64.py

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "cli_mindir_run.h"
 #include "cli_run_options.h"
 #include "runtime/debugger.h"
 #include "session/run_script.h"
@@ -148,6 +149,9 @@ int DebugSession::run() {
         auto text = readFile(args_.script);
         if (!text) {
             throw std::runtime_error("cannot open " + args_.script);
+        }
+        if (isMindirScript(args_.script, *text)) {
+            return mindirRunScript(args_.script, *text, args_.shared.decKey);
         }
         return *text;
     }();
@@ -522,7 +526,9 @@ void DebugSession::cmdList(const std::string& rest) {
 
 DebugRunner declareDebugCommand(CLI::App& sub) {
     auto args = std::make_shared<DebugArgs>();
-    sub.add_option("SCRIPT", args->script, "Python script to debug")->required();
+    sub.add_option("SCRIPT", args->script,
+                   "Python script to debug, or a MindIR file (run on seeded inputs)")
+        ->required();
     sub.add_option("--max-steps", args->maxSteps,
                    "stop the script after this many statements and loop iterations (0: no limit)");
     sub.add_option("--max-unroll", args->maxUnroll,

@@ -31,6 +31,7 @@
 #include "cli_debug.h"
 #include "cli_devices.h"
 #include "cli_diverge.h"
+#include "cli_mindir_run.h"
 #include "cli_run_options.h"
 #include "cli_session.h"
 #include "cli_stats.h"
@@ -364,7 +365,10 @@ std::int64_t saveGraphsLevel() {
 }
 
 int runScript(const RunArgs& a, Streams io) {
-    const std::string source = readInput(a.script);
+    std::string source = readInput(a.script);
+    if (a.script != "-" && isMindirScript(a.script, source)) {
+        source = mindirRunScript(a.script, source, a.shared.decKey);  // run FILE.mindir
+    }
     session::ScriptOptions options;
     options.maxSteps = a.maxSteps;
     options.statsHistory = a.statsDb;
@@ -424,7 +428,9 @@ int runScript(const RunArgs& a, Streams io) {
 std::function<Runner(CLI::App&)> runCommand() {
     return [](CLI::App& sub) -> Runner {
         auto args = std::make_shared<RunArgs>();
-        sub.add_option("SCRIPT", args->script, "Python script to run ('-' for standard input)")
+        sub.add_option("SCRIPT", args->script,
+                       "Python script to run ('-' for standard input), or a MindIR file to "
+                       "run on random inputs")
             ->required();
         sub.add_option(
             "--max-steps", args->maxSteps,

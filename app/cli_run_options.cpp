@@ -33,6 +33,8 @@ void addRunOptions(CLI::App& sub, RunOptionArgs& args) {
     sub.add_flag("--verify-each", args.verifyEach,
                  "verify the IR after every pass and fail naming the pass that broke it "
                  "(always on in debug builds and with IRSCOPE_VERIFY_EACH=1)");
+    sub.add_option("--dec-key", args.decKey,
+                   "running a MindIR file: the key it was encrypted with (its enc_key, as text)");
 }
 
 bool applyRunOptions(const RunOptionArgs& args, compiler::CompilerOptions& options,

@@ -31,6 +31,7 @@ struct RunOptionArgs {
     std::optional<std::int64_t> cellReuse;
     std::string device = "cpu";
     bool verifyEach = false;  // --verify-each
+    std::string decKey;       // --dec-key: the key of an encrypted MindIR file run directly
 };
 
 // Declares the options on `sub`, writing into `args` (which must outlive `sub`'s parse).

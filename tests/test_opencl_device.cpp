@@ -486,6 +486,76 @@ void TestOpenclDevice::everyClaimedOpMatchesTheCpu() {
         check({"BiasAdd", "NHWC", {nhwc, bias}, attrs({{"data_format", Value::string("NHWC")}}),
                {nhwc, bias}, {{"data_format", std::string("NHWC")}}});
     }
+    // Conv2D, MaxPool, AvgPool (NCHW) with MindSpore's attributes as a MindIR file has them
+    // (4-tuples, pad_list) and as a script's primitive has them (ints, pad), and Flatten.
+    for (DType t : kDtypes) {
+        Tensor x = rnd_.tensor(t, Shape{2, 4, 7, 6});
+        Tensor w = rnd_.tensor(t, Shape{6, 4, 3, 3});
+        Tensor wg = rnd_.tensor(t, Shape{6, 2, 3, 2});
+        struct ConvCase {
+            const char* label;
+            Tensor weight;
+            std::vector<std::pair<const char*, ValuePtr>> attrs;
+            std::vector<KernelParam> params;
+        };
+        const std::vector<ConvCase> convs = {
+            {"valid",
+             w,
+             {{"pad_mode", Value::string("valid")}, {"kernel_size", ints({3, 3})}},
+             {{"pad_mode", std::string("valid")},
+              {"kernel_size", std::vector<std::int64_t>{3, 3}}}},
+            {"same stride 2",
+             w,
+             {{"pad_mode", Value::string("same")},
+              {"kernel_size", ints({3, 3})},
+              {"stride", ints({1, 1, 2, 2})}},
+             {{"pad_mode", std::string("same")},
+              {"kernel_size", std::vector<std::int64_t>{3, 3}},
+              {"stride", std::vector<std::int64_t>{1, 1, 2, 2}}}},
+            {"pad_list dilation 2",
+             w,
+             {{"pad_mode", Value::string("pad")},
+              {"kernel_size", ints({3, 3})},
+              {"pad_list", ints({2, 1, 0, 3})},
+              {"dilation", ints({1, 1, 2, 2})}},
+             {{"pad_mode", std::string("pad")},
+              {"kernel_size", std::vector<std::int64_t>{3, 3}},
+              {"pad_list", std::vector<std::int64_t>{2, 1, 0, 3}},
+              {"dilation", std::vector<std::int64_t>{1, 1, 2, 2}}}},
+            {"group 2",
+             wg,
+             {{"pad_mode", Value::string("pad")},
+              {"pad", Value::integer(1)},
+              {"kernel_size", ints({3, 2})},
+              {"group", Value::integer(2)}},
+             {{"pad_mode", std::string("pad")},
+              {"pad", std::int64_t{1}},
+              {"kernel_size", std::vector<std::int64_t>{3, 2}},
+              {"group", std::int64_t{2}}}},
+        };
+        for (const ConvCase& cc : convs) {
+            ir::AttrMap am;
+            for (const auto& [k, v] : cc.attrs) {
+                am.set(k, v);
+            }
+            check({"Conv2D", cc.label, {x, cc.weight}, am, {x, cc.weight}, cc.params}, 10.0);
+        }
+        for (const char* op : {"MaxPool", "AvgPool"}) {
+            for (const char* mode : {"VALID", "SAME"}) {
+                check({op,
+                       mode,
+                       {x},
+                       attrs({{"pad_mode", Value::string(mode)},
+                              {"kernel_size", ints({1, 1, 3, 2})},
+                              {"strides", ints({1, 1, 2, 2})}}),
+                       {x},
+                       {{"pad_mode", std::string(mode)},
+                        {"kernel_size", std::vector<std::int64_t>{1, 1, 3, 2}},
+                        {"strides", std::vector<std::int64_t>{1, 1, 2, 2}}}});
+            }
+        }
+        check({"Flatten", "", {x}, {}, {x}, {}});
+    }
     // Every op the device claims was compared at least once.
     QStringList missing;
     for (const auto& op : dev_->supportedOps()) {

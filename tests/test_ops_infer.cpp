@@ -234,7 +234,12 @@ private slots:
                                "SparseApplyAdagradV2", "SparseApplyFtrl", "SparseApplyFtrlV2",
                                "SparseApplyProximalAdagrad", "FusedSparseAdam",
                                "FusedSparseLazyAdam", "FusedSparseFtrl",
-                               "FusedSparseProximalAdagrad"};
+                               "FusedSparseProximalAdagrad",
+                               // conv_ops.cpp
+                               "Conv2D",
+                               "MaxPool",
+                               "AvgPool",
+                               "Flatten"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);

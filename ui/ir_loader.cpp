@@ -36,12 +36,14 @@ void describe(std::unique_ptr<ir::Module> module, LoadedIr& out) {
         out.module = std::move(module);
 }
 
-LoadedIr loadMindir(const QByteArray& bytes, const QString& path) {
+LoadedIr loadMindir(const QByteArray& bytes, const QString& path, const MindirKey& key) {
     LoadedIr out;
     out.path = path;
     try {
         mindir::ReadOptions o;
         o.baseDir = QFileInfo(path).absolutePath().toStdString();
+        o.decKey = key.key.toStdString();
+        o.decMode = key.mode.toStdString();
         mindir::Model model = mindir::readMindir(
             std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
             path.toStdString(), o);
@@ -50,6 +52,8 @@ LoadedIr loadMindir(const QByteArray& bytes, const QString& path) {
         out = LoadedIr{};
         out.path = path;
         out.error = QString::fromStdString(e.what());
+        out.needsKey = e.kind() == mindir::MindirError::Kind::Encrypted ||
+                       e.kind() == mindir::MindirError::Kind::WrongKey;
     } catch (const std::exception& e) {
         out = LoadedIr{};
         out.path = path;
@@ -60,7 +64,7 @@ LoadedIr loadMindir(const QByteArray& bytes, const QString& path) {
 
 }  // namespace
 
-LoadedIr loadIrFile(const QString& path) {
+LoadedIr loadIrFile(const QString& path, const MindirKey& key) {
     LoadedIr out;
     out.path = path;
     QFile f(path);
@@ -72,7 +76,7 @@ LoadedIr loadIrFile(const QString& path) {
     const std::string_view view(bytes.constData(), static_cast<std::size_t>(bytes.size()));
     if (mindir::hasMindirExtension(path.toStdString()) ||
         mindir::detectEncryption(view) != mindir::Encryption::None) {
-        return loadMindir(bytes, path);
+        return loadMindir(bytes, path, key);
     }
     return loadIrText(view, path);
 }

@@ -1,5 +1,5 @@
-// Loads an .ir file off the UI thread: read, parse, print normalised text, count nodes and
-// build what the graph view draws.
+// Loads an .ir or MindIR (.mindir) file off the UI thread: read, parse or convert, print
+// normalised text, count nodes and build what the graph view draws.
 #pragma once
 
 #include <QList>
@@ -28,11 +28,21 @@ struct LoadedIr {
     ir::NodeCounts counts;
     std::shared_ptr<const GraphModel> graph;  // the graph view's model of `module`
     QString error;  // `file:line:col: error: ...` with the source line and caret
+    // An encrypted MindIR file given no key, or a key (or mode) that does not decrypt it:
+    // the window asks for the key (MindirKeyDialog) and loads again.
+    bool needsKey = false;
     bool ok() const { return module != nullptr; }
 };
 
-// Blocking; call it from a worker thread. Never throws.
-LoadedIr loadIrFile(const QString& path);
+// The key of an encrypted MindIR file: its bytes and MindSpore's dec_mode ("AES-GCM",
+// "AES-CBC", "SM4-CBC"; empty: from the file's magic number).
+struct MindirKey {
+    QByteArray key;
+    QString mode;
+};
+
+// Blocking; call it from a worker thread. Never throws. `key` opens an encrypted MindIR file.
+LoadedIr loadIrFile(const QString& path, const MindirKey& key = {});
 // The same for .ir text already in memory (a pass snapshot); `name` locates parse errors.
 LoadedIr loadIrText(std::string_view text, const QString& name);
 

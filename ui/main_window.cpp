@@ -42,8 +42,9 @@
 #include "compilations_dock.h"
 #include "execution_dock.h"
 #include "graph_scene.h"
-#include "node_inspector_dock.h"
 #include "irscope_version.h"
+#include "mindir_key_dialog.h"
+#include "node_inspector_dock.h"
 #include "output_dock.h"
 #include "pass_timeline_dock.h"
 #include "script_editor_dock.h"
@@ -349,6 +350,10 @@ bool MainWindow::isBusy() const {
 QWidget* MainWindow::busyIndicator() const { return busy_; }
 
 void MainWindow::openFile(const QString& path) {
+    openFile(path, MindirKey{});
+}
+
+void MainWindow::openFile(const QString& path, const MindirKey& key) {
     if (isLoading()) {
         statusBar()->showMessage(tr("Still loading; try again when it is done"), 3000);
         return;
@@ -375,7 +380,7 @@ void MainWindow::openFile(const QString& path) {
     statusBar()->showMessage(tr("Loading %1…").arg(QFileInfo(path).fileName()));
     sourceLine_ = 0;
     loadingIr_ = true;
-    watcher_.setFuture(QtConcurrent::run(&loadIrFile, path));
+    watcher_.setFuture(QtConcurrent::run(&loadIrFile, path, key));
 }
 
 void MainWindow::showError(const QString& text) {
@@ -386,6 +391,16 @@ void MainWindow::showError(const QString& text) {
 void MainWindow::onLoaded() {
     loadingIr_ = false;
     LoadedIr result = watcher_.result();
+    if (!result.ok() && result.needsKey) {
+        // An encrypted MindIR file: ask for its key (non-modal to the event loop, so the
+        // window keeps painting); Open loads it again, Cancel leaves the error shown.
+        auto* dialog = new MindirKeyDialog(result.path, result.error, this);
+        dialog->setAttribute(Qt::WA_DeleteOnClose);
+        connect(dialog, &QDialog::accepted, this, [this, dialog] {
+            openFile(dialog->file(), MindirKey{dialog->key(), QString()});
+        });
+        dialog->open();
+    }
     if (!result.ok()) {
         // Keep what was shown before; say what is wrong and where.
         showError(result.error);

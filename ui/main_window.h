@@ -60,6 +60,9 @@ public:
     // Starts loading `path` on a worker thread (.py: runs the script; a folder: reads it
     // as a save_graphs dump, see openFolder); emits loadFinished when done.
     void openFile(const QString& path);
+    // The same with the key of an encrypted MindIR file. Opening one without its key (or
+    // with a wrong one) shows a MindirKeyDialog, and Open loads the file again with its key.
+    void openFile(const QString& path, const MindirKey& key);
     // Reads a save_graphs dump folder on a worker thread (progress, Cancel) and shows it as
     // a session: one compile per pipeline run found (session/dump_folder.h), each file a
     // pass of the Pass timeline. Files that do not parse are rows with their error.

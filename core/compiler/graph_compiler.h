@@ -80,6 +80,14 @@ public:
     // Cell.compile(*args): compiles (once per signature) without running.
     void compile(interp::Interpreter& I, const interp::Value& target,
                  interp::CallArgs& args) override;
+    // nn.GraphCell on a loaded MindIR graph (graph_compiler_mindir.cpp): the first call runs
+    // task_emit on a copy (recorded like a compile), every call runs it on its inputs.
+    interp::Value runLoaded(interp::Interpreter& I, const std::shared_ptr<const ir::Module>& graph,
+                            const std::string& file, interp::CallArgs& args) override;
+    // mindspore.export: compiles `target` for `args` (or reuses the compile) and returns a
+    // copy of the graph with the Cell's weights as they are now.
+    std::unique_ptr<ir::Module> exportGraph(interp::Interpreter& I, const interp::Value& target,
+                                            interp::CallArgs& args) override;
 
     // Every compile of the run so far, in order (failed ones included).
     const session::Session& session() const { return *session_; }
@@ -111,6 +119,10 @@ private:
     std::shared_ptr<session::Session> session_;
     std::shared_ptr<passes::DumpSerial> serial_ = std::make_shared<passes::DumpSerial>();
     std::map<std::string, std::shared_ptr<Compiled>, std::less<>> cache_;
+    // Loaded MindIR graphs prepared for running, keyed by the loaded module (kept alive).
+    std::map<const ir::Module*,
+             std::pair<std::shared_ptr<const ir::Module>, std::shared_ptr<Compiled>>>
+        loaded_;
     std::unique_ptr<DiskCache> disk_;
     int compiles_ = 0;  // compiles so far (a compile's position: MindSpore's compile_cache_id)
 };

@@ -19,5 +19,6 @@ void registerOptimizerOps(OpRegistry& reg);   // optimizer_ops.cpp
 void registerElementwiseMathOps(OpRegistry& reg);  // elementwise_math.cpp
 void registerStructuralOps(OpRegistry& reg);  // structural_ops.cpp
 void registerScalarOps(OpRegistry& reg);      // scalar_ops.cpp
+void registerConvOps(OpRegistry& reg);        // conv_ops.cpp
 
 }  // namespace irscope::ops

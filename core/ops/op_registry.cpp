@@ -209,6 +209,7 @@ OpRegistry::OpRegistry() {
     registerOptimizerOps(*this);
     registerStructuralOps(*this);
     registerScalarOps(*this);
+    registerConvOps(*this);
     registerBprops(*this);
     indexSpellings();
 }

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <map>
 #include <optional>
 #include <set>
+#include <tuple>
 
 namespace irscope_opencl {
 
@@ -404,53 +406,90 @@ enum class Kind : std::uint8_t {
     Copy,      // Reshape, Squeeze, ExpandDims, TensorMove, StopGradient
     Gather,    // Transpose, BroadcastTo, Tile
     AddN,
-    Join,  // Concat, Stack
-    Take,  // Gather
-    Slice,  // StridedSlice
+    Join,    // Concat, Stack
+    Take,    // Gather
+    Slice,   // StridedSlice
     Assign,  // Assign, AssignAdd, AssignSub: the output is the variable's own buffer
     Reduce,
     MatMul,
     Softmax,
     BiasAdd,
     LayerNorm,  // outputs y, mean, variance
+    Conv,       // Conv2D (NCHW)
+    Pool,       // MaxPool, AvgPool (NCHW)
 };
 
 const std::map<std::string, Kind, std::less<>>& table() {
     static const std::map<std::string, Kind, std::less<>> t = {
-        {"Add", Kind::Arith},          {"Sub", Kind::Arith},
-        {"Mul", Kind::Arith},          {"Div", Kind::Arith},
-        {"RealDiv", Kind::Arith},      {"FloorDiv", Kind::Arith},
-        {"Mod", Kind::Arith},          {"FloorMod", Kind::Arith},
-        {"Pow", Kind::Arith},          {"Maximum", Kind::Arith},
-        {"Minimum", Kind::Arith},      {"Less", Kind::Compare},
-        {"LessEqual", Kind::Compare},  {"Greater", Kind::Compare},
-        {"GreaterEqual", Kind::Compare}, {"Equal", Kind::Compare},
-        {"NotEqual", Kind::Compare},   {"LogicalAnd", Kind::Logical},
-        {"LogicalOr", Kind::Logical},  {"LogicalNot", Kind::Unary},
-        {"Neg", Kind::Unary},          {"Abs", Kind::Unary},
-        {"Square", Kind::Unary},       {"Exp", Kind::Unary},
-        {"Log", Kind::Unary},          {"Sqrt", Kind::Unary},
-        {"ReLU", Kind::Unary},         {"Sigmoid", Kind::Unary},
-        {"Tanh", Kind::Unary},         {"GeLU", Kind::Unary},
-        {"HSwish", Kind::Unary},       {"Cast", Kind::Cast},
-        {"Select", Kind::Select},      {"ZerosLike", Kind::FillLike},
-        {"OnesLike", Kind::FillLike},  {"Zeros", Kind::Fill},
-        {"Ones", Kind::Fill},          {"Fill", Kind::Fill},
-        {"Reshape", Kind::Copy},       {"Squeeze", Kind::Copy},
-        {"ExpandDims", Kind::Copy},    {"TensorMove", Kind::Copy},
-        {"StopGradient", Kind::Copy},  {"Transpose", Kind::Gather},
-        {"BroadcastTo", Kind::Gather}, {"Tile", Kind::Gather},
-        {"AddN", Kind::AddN},          {"ReduceSum", Kind::Reduce},
-        {"ReduceMean", Kind::Reduce},  {"ReduceMax", Kind::Reduce},
-        {"ReduceMin", Kind::Reduce},   {"ReduceProd", Kind::Reduce},
-        {"MatMul", Kind::MatMul},      {"BatchMatMul", Kind::MatMul},
-        {"MatMulExt", Kind::MatMul},   {"Concat", Kind::Join},
+        {"Add", Kind::Arith},
+        {"Sub", Kind::Arith},
+        {"Mul", Kind::Arith},
+        {"Div", Kind::Arith},
+        {"RealDiv", Kind::Arith},
+        {"FloorDiv", Kind::Arith},
+        {"Mod", Kind::Arith},
+        {"FloorMod", Kind::Arith},
+        {"Pow", Kind::Arith},
+        {"Maximum", Kind::Arith},
+        {"Minimum", Kind::Arith},
+        {"Less", Kind::Compare},
+        {"LessEqual", Kind::Compare},
+        {"Greater", Kind::Compare},
+        {"GreaterEqual", Kind::Compare},
+        {"Equal", Kind::Compare},
+        {"NotEqual", Kind::Compare},
+        {"LogicalAnd", Kind::Logical},
+        {"LogicalOr", Kind::Logical},
+        {"LogicalNot", Kind::Unary},
+        {"Neg", Kind::Unary},
+        {"Abs", Kind::Unary},
+        {"Square", Kind::Unary},
+        {"Exp", Kind::Unary},
+        {"Log", Kind::Unary},
+        {"Sqrt", Kind::Unary},
+        {"ReLU", Kind::Unary},
+        {"Sigmoid", Kind::Unary},
+        {"Tanh", Kind::Unary},
+        {"GeLU", Kind::Unary},
+        {"HSwish", Kind::Unary},
+        {"Cast", Kind::Cast},
+        {"Select", Kind::Select},
+        {"ZerosLike", Kind::FillLike},
+        {"OnesLike", Kind::FillLike},
+        {"Zeros", Kind::Fill},
+        {"Ones", Kind::Fill},
+        {"Fill", Kind::Fill},
+        {"Reshape", Kind::Copy},
+        {"Squeeze", Kind::Copy},
+        {"ExpandDims", Kind::Copy},
+        {"TensorMove", Kind::Copy},
+        {"StopGradient", Kind::Copy},
+        {"Transpose", Kind::Gather},
+        {"BroadcastTo", Kind::Gather},
+        {"Tile", Kind::Gather},
+        {"AddN", Kind::AddN},
+        {"ReduceSum", Kind::Reduce},
+        {"ReduceMean", Kind::Reduce},
+        {"ReduceMax", Kind::Reduce},
+        {"ReduceMin", Kind::Reduce},
+        {"ReduceProd", Kind::Reduce},
+        {"MatMul", Kind::MatMul},
+        {"BatchMatMul", Kind::MatMul},
+        {"MatMulExt", Kind::MatMul},
+        {"Concat", Kind::Join},
         {"Stack", Kind::Join},
-        {"Softmax", Kind::Softmax},    {"BiasAdd", Kind::BiasAdd},
-        {"LayerNorm", Kind::LayerNorm}, {"Gather", Kind::Take},
-        {"Assign", Kind::Assign},      {"AssignAdd", Kind::Assign},
+        {"Softmax", Kind::Softmax},
+        {"BiasAdd", Kind::BiasAdd},
+        {"LayerNorm", Kind::LayerNorm},
+        {"Gather", Kind::Take},
+        {"Assign", Kind::Assign},
+        {"AssignAdd", Kind::Assign},
         {"StridedSlice", Kind::Slice},
         {"AssignSub", Kind::Assign},
+        {"Conv2D", Kind::Conv},
+        {"MaxPool", Kind::Pool},
+        {"AvgPool", Kind::Pool},
+        {"Flatten", Kind::Copy},
     };
     return t;
 }
@@ -1689,6 +1728,213 @@ void runBiasAdd(ClDevice& dev, Launch& l) {
           ins, out, a);
 }
 
+// ---- Conv2D, MaxPool, AvgPool (NCHW) -------------------------------------------------------
+// The window rules of core/ops/conv_ops.cpp (pad_mode same/valid/pad, stride, dilation,
+// group); one work item per output element, summing over input channel, kernel row, kernel
+// column in the CPU kernel's order.
+
+struct ConvWindow {
+    cl_long n = 0, c = 0, h = 0, w = 0, kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+    cl_long top = 0, left = 0, oh = 0, ow = 0;
+};
+
+std::pair<cl_long, cl_long> lastTwo(const Launch& l, const char* name) {
+    const auto v = l.intsParam(name);
+    if (!v || v->empty()) {
+        return {1, 1};
+    }
+    if (v->size() == 1) {
+        return {(*v)[0], (*v)[0]};
+    }
+    const auto a = (*v)[v->size() - 2];
+    const auto b = (*v)[v->size() - 1];
+    if (a <= 0 || b <= 0) {
+        l.fail(std::string("the '") + name + "' must be positive.");
+    }
+    return {a, b};
+}
+
+ConvWindow convWindow(const Launch& l, const Tensor& x, bool conv) {
+    if (x.dims.size() != 4) {
+        l.fail("the input 'x' must be a 4-D Tensor (NCHW), but got shape " + shapeStr(x.dims) +
+               ".");
+    }
+    for (const char* name : {"format", "data_format"}) {
+        const irscope_param* fmt = l.param(name);
+        if (fmt && fmt->kind == IRSCOPE_PARAM_STRING && fmt->str &&
+            std::string_view(fmt->str) != "NCHW") {
+            l.unsupported(std::string("the ") + fmt->str + " format.");
+        }
+    }
+    ConvWindow w;
+    w.n = x.dims[0];
+    w.c = x.dims[1];
+    w.h = x.dims[2];
+    w.w = x.dims[3];
+    std::tie(w.kh, w.kw) = lastTwo(l, "kernel_size");
+    std::tie(w.sh, w.sw) = lastTwo(l, conv ? "stride" : "strides");
+    if (conv) {
+        std::tie(w.dh, w.dw) = lastTwo(l, "dilation");
+    }
+    int mode = 2;  // 0 pad, 1 same, 2 valid
+    if (const irscope_param* p = l.param("pad_mode")) {
+        if (p->kind == IRSCOPE_PARAM_STRING && p->str) {
+            std::string s(p->str);
+            std::transform(s.begin(), s.end(), s.begin(),
+                           [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+            mode = s == "same" ? 1 : s == "valid" ? 2 : 0;
+        } else if (p->kind == IRSCOPE_PARAM_INT) {
+            mode = p->i == 1 ? 1 : p->i == 2 ? 2 : 0;
+        }
+    }
+    std::int64_t pads[4] = {0, 0, 0, 0};  // pad_list (MindSpore's infer), else pad
+    const auto padList = l.intsParam("pad_list");
+    if (const auto p = padList && padList->size() == 4 ? padList : l.intsParam("pad")) {
+        if (p->size() == 1) {
+            std::fill(std::begin(pads), std::end(pads), (*p)[0]);
+        } else if (p->size() == 4) {
+            std::copy(p->begin(), p->end(), pads);
+        }
+    }
+    auto spatial = [&](cl_long in, cl_long k, cl_long s, cl_long d, cl_long before, cl_long after,
+                       cl_long& out, cl_long& lead) {
+        const cl_long span = d * (k - 1) + 1;
+        if (mode == 2) {
+            out = in >= span ? (in - span) / s + 1 : 0;
+            lead = 0;
+        } else if (mode == 1) {
+            out = (in + s - 1) / s;
+            lead = std::max<cl_long>((out - 1) * s + span - in, 0) / 2;
+        } else {
+            out = in + before + after >= span ? (in + before + after - span) / s + 1 : 0;
+            lead = before;
+        }
+    };
+    spatial(w.h, w.kh, w.sh, w.dh, pads[0], pads[1], w.oh, w.top);
+    spatial(w.w, w.kw, w.sw, w.dw, pads[2], pads[3], w.ow, w.left);
+    return w;
+}
+
+void setLongs(cl_kernel k, cl_uint first, std::initializer_list<cl_long> values) {
+    cl_uint i = first;
+    for (cl_long v : values) {
+        check(clSetKernelArg(k, i++, sizeof v, &v), "clSetKernelArg");
+    }
+}
+
+void runConv(ClDevice& dev, Launch& l) {
+    l.arity(2);
+    const Tensor& x = l.in[0];
+    const Tensor& wt = l.in[1];
+    const Tensor& out = l.out[0];
+    if (!isFloat(x.dtype) || x.dtype != wt.dtype || x.dtype != out.dtype) {
+        l.unsupported(std::string("inputs ") + dtypeName(x.dtype) + " and " + dtypeName(wt.dtype) +
+                      ".");
+    }
+    const ConvWindow w = convWindow(l, x, true);
+    cl_long group = 1;
+    for (const char* name : {"group", "groups"}) {
+        if (const auto g = l.intsParam(name); g && !g->empty() && (*g)[0] > 0) {
+            group = (*g)[0];
+            break;
+        }
+    }
+    if (wt.dims.size() != 4 || wt.dims[1] * group != w.c || wt.dims[0] % group != 0) {
+        l.fail("the 'weight' shape " + shapeStr(wt.dims) +
+               " does not fit the input channels of 'x' " + shapeStr(x.dims) + ".");
+    }
+    const cl_long co = wt.dims[0];
+    if (out.dims != std::vector<std::int64_t>{w.n, co, w.oh, w.ow}) {
+        l.fail("the output shape " + shapeStr(out.dims) + " does not match the convolution.");
+    }
+    if (out.count() == 0) {
+        return;
+    }
+    const std::string c = computeType(x.dtype);
+    const std::string src =
+        prelude(dev) + "__kernel void conv2d(__global const " + clType(x.dtype) +
+        "* x, __global const " + clType(x.dtype) + "* wt, __global " + clType(x.dtype) +
+        "* y, long C, long H, long W, long CO, long CIG, long KH, long KW, long SH, long SW,"
+        " long DH, long DW, long TOP, long LEFT, long OH, long OW, long COG, long total) {\n"
+        "  FOR_ITEMS(t, total) {\n"
+        "    long ox = t % OW; long oy = (t / OW) % OH; long o = (t / (OW * OH)) % CO;"
+        " long n = t / (OW * OH * CO);\n"
+        "    long g = o / COG;\n"
+        "    " +
+        c +
+        " sum = 0;\n"
+        "    for (long ci = 0; ci < CIG; ++ci) {\n"
+        "      long ch = g * CIG + ci;\n"
+        "      for (long ky = 0; ky < KH; ++ky) {\n"
+        "        long iy = oy * SH - TOP + ky * DH;\n"
+        "        if (iy < 0 || iy >= H) continue;\n"
+        "        for (long kx = 0; kx < KW; ++kx) {\n"
+        "          long ix = ox * SW - LEFT + kx * DW;\n"
+        "          if (ix < 0 || ix >= W) continue;\n"
+        "          sum += " +
+        loadExpr(x.dtype, "x", "((n * C + ch) * H + iy) * W + ix") + " * " +
+        loadExpr(x.dtype, "wt", "((o * CIG + ci) * KH + ky) * KW + kx") +
+        ";\n"
+        "        }\n      }\n    }\n    " +
+        storeStmt(x.dtype, "y", "t", "sum") + "\n  }\n}\n";
+    cl_kernel k = dev.kernel(src, "conv2d");
+    check(clSetKernelArg(k, 0, sizeof(cl_mem), &x.mem), "clSetKernelArg");
+    check(clSetKernelArg(k, 1, sizeof(cl_mem), &wt.mem), "clSetKernelArg");
+    check(clSetKernelArg(k, 2, sizeof(cl_mem), &out.mem), "clSetKernelArg");
+    const cl_long total = static_cast<cl_long>(out.count());
+    setLongs(k, 3,
+             {w.c, w.h, w.w, co, wt.dims[1], w.kh, w.kw, w.sh, w.sw, w.dh, w.dw, w.top, w.left,
+              w.oh, w.ow, co / group, total});
+    dev.run1d(k, static_cast<std::uint64_t>(total));
+}
+
+void runPool(ClDevice& dev, Launch& l) {
+    l.arity(1);
+    const Tensor& x = l.in[0];
+    const Tensor& out = l.out[0];
+    if (!isFloat(x.dtype) || x.dtype != out.dtype) {
+        l.unsupported(std::string("input ") + dtypeName(x.dtype) + ".");
+    }
+    const ConvWindow w = convWindow(l, x, false);
+    if (out.dims != std::vector<std::int64_t>{w.n, w.c, w.oh, w.ow}) {
+        l.fail("the output shape " + shapeStr(out.dims) + " does not match the pooling.");
+    }
+    if (out.count() == 0) {
+        return;
+    }
+    const bool max = l.op == "MaxPool";
+    const std::string c = computeType(x.dtype);
+    const std::string src =
+        prelude(dev) + "__kernel void pool2d(__global const " + clType(x.dtype) + "* x, __global " +
+        clType(x.dtype) +
+        "* y, long H, long W, long KH, long KW, long SH, long SW, long TOP, long LEFT, long OH,"
+        " long OW, long total) {\n"
+        "  FOR_ITEMS(t, total) {\n"
+        "    long ox = t % OW; long oy = (t / OW) % OH; long nc = t / (OW * OH);\n"
+        "    " +
+        c + " acc = " + (max ? "-INFINITY" : "0") +
+        "; long cnt = 0;\n"
+        "    for (long ky = 0; ky < KH; ++ky) {\n"
+        "      long iy = oy * SH - TOP + ky;\n"
+        "      if (iy < 0 || iy >= H) continue;\n"
+        "      for (long kx = 0; kx < KW; ++kx) {\n"
+        "        long ix = ox * SW - LEFT + kx;\n"
+        "        if (ix < 0 || ix >= W) continue;\n"
+        "        " +
+        c + " v = " + loadExpr(x.dtype, "x", "(nc * H + iy) * W + ix") + ";\n" +
+        (max ? "        acc = (v > acc || isnan(v)) ? v : acc;\n" : "        acc += v;\n") +
+        "        ++cnt;\n      }\n    }\n    " +
+        storeStmt(x.dtype, "y", "t",
+                  max ? "acc" : "(cnt > 0 ? acc / (" + c + ")cnt : (" + c + ")0)") +
+        "\n  }\n}\n";
+    cl_kernel k = dev.kernel(src, "pool2d");
+    check(clSetKernelArg(k, 0, sizeof(cl_mem), &x.mem), "clSetKernelArg");
+    check(clSetKernelArg(k, 1, sizeof(cl_mem), &out.mem), "clSetKernelArg");
+    const cl_long total = static_cast<cl_long>(out.count());
+    setLongs(k, 2, {w.h, w.w, w.kh, w.kw, w.sh, w.sw, w.top, w.left, w.oh, w.ow, total});
+    dev.run1d(k, static_cast<std::uint64_t>(total));
+}
+
 }  // namespace
 
 const std::vector<std::string>& opNames() {
@@ -1812,6 +2058,11 @@ bool supportsOp(const ClDevice& dev, std::string_view op, std::span<const std::i
         case Kind::MatMul:
         case Kind::BiasAdd:
             return in.size() == 2 && in[0] == o && in[1] == o && o != IRSCOPE_BOOL;
+        case Kind::Conv:  // not float16: a sum of products, which the device may contract
+            return in.size() == 2 && in[0] == o && in[1] == o &&
+                   (o == IRSCOPE_FLOAT32 || o == IRSCOPE_FLOAT64);
+        case Kind::Pool:
+            return in.size() == 1 && in[0] == o && isFloat(o);
         case Kind::Softmax:
             return in.size() == 1 && in[0] == o && isFloat(o);
         case Kind::LayerNorm:
@@ -1925,6 +2176,12 @@ void launchOp(ClDevice& dev, const irscope_launch& raw) {
             break;
         case Kind::LayerNorm:
             runLayerNorm(dev, l);
+            break;
+        case Kind::Conv:
+            runConv(dev, l);
+            break;
+        case Kind::Pool:
+            runPool(dev, l);
             break;
     }
 }

@@ -25,6 +25,10 @@
 #include "frontend/interp/interpreter.h"
 #include "runtime/random.h"
 
+namespace irscope::ir {
+class Module;
+}
+
 namespace irscope::modules {
 
 // Compiles and runs a Cell call (GRAPH_MODE) or a @jit function / method call.
@@ -40,6 +44,15 @@ public:
     virtual void compile(interp::Interpreter& I, const interp::Value& target, interp::CallArgs& args) {
         (void)I, (void)target, (void)args;
     }
+    // Both default to RuntimeError (a compiler that cannot run or export graphs).
+    // nn.GraphCell(mindspore.load(FILE))(*args): runs a graph loaded from a MindIR file
+    // (its entry's inputs from `args`, its weights from the file). Returns the output.
+    virtual interp::Value runLoaded(interp::Interpreter& I, const std::shared_ptr<const ir::Module>& graph,
+                                    const std::string& file, interp::CallArgs& args);
+    // mindspore.export: the graph the Cell `target` compiles to for `args` (a copy, weights
+    // as the Cell holds them now).
+    virtual std::unique_ptr<ir::Module> exportGraph(interp::Interpreter& I, const interp::Value& target,
+                                                    interp::CallArgs& args);
 };
 
 // One set_context setting as given (int, float, bool or str).

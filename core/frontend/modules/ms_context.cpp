@@ -565,6 +565,7 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         }
         throw PyError(Exc::AttributeError, "module 'mindspore' has no attribute '" + name + "'");
     });
+    initMindirApi(I, ms, m);
     interp::addFunction(I, m, "set_context", [ms](Interpreter& J, CallArgs& a) {
         setContext(J, ms, a);
         return Value::none();

@@ -100,6 +100,9 @@ void initReEngine(Interpreter& I, interp::ModuleObject& m);
 void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, const std::string& prefix);
 void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+// MindIR files (ms_mindir.cpp): mindspore.load / export, and nn.GraphCell.
+void initMindirApi(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
+void initGraphCell(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 // Operators, indexing, printing and properties shared by Tensor and ndarray.
 void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, interp::ClassBuilder& b, bool numpy);
 void initNumpyTypes(Interpreter& I, const MsPtr& ms);

@@ -111,7 +111,7 @@ void registerNames(Interpreter& I, const std::string& name,
 // Adds the Python-written names of mindspore.nn (losses, optimizers, wrappers) to `nn`.
 void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
     for (const char* sub : {"mindspore.nn.loss", "mindspore.nn.optim", "mindspore.nn.wrap",
-                            "mindspore.nn.wrap.loss_scale"}) {
+                            "mindspore.nn.wrap.loss_scale", "mindspore.nn.layer"}) {
         copyPublic(I, *I.importModule(sub), nn);
     }
 }
@@ -147,6 +147,10 @@ void registerLayoutModules(Interpreter& I) {
         initReEngine(J, m);
         runSourceInModule(J, std::string(text), "re.py", m);
     });
+    registerPython(I, "mindspore.nn.layer", "ms_nn_conv", "mindspore/nn/layer/conv.py");
+    for (const char* sub : {"conv", "pooling", "basic"}) {
+        registerAlias(I, std::string("mindspore.nn.layer.") + sub, "mindspore.nn.layer");
+    }
     registerNames(I, "mindspore.nn.cell", {{"mindspore.nn", "Cell"}});
     registerNames(I, "mindspore.common.parameter",
                   {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});

@@ -279,6 +279,7 @@ Value activationCell(Interpreter& I, const Value& nnModule, const Value& act) {
 }  // namespace
 
 void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
+    initGraphCell(I, ms, m);
     Ref<Type> cell =
         ClassBuilder(I, "Cell", "mindspore.nn.cell")
             .layout<CellObject>()
