@@ -1,5 +1,5 @@
-#include <algorithm>
 #include "ops/op_registry.h"
+#include <algorithm>
 
 #include "ops/bprop.h"
 #include "ops/infer_util.h"
@@ -209,6 +209,10 @@ OpRegistry::OpRegistry() {
     registerOptimizerOps(*this);
     registerStructuralOps(*this);
     registerScalarOps(*this);
+    registerBinaryMathOps(*this);
+    registerAxisOps(*this);
+    registerArrayMoreOps(*this);
+    registerNnMoreOps(*this);
     registerBprops(*this);
     indexSpellings();
 }
