@@ -347,12 +347,16 @@ KernelArg runRange(const KernelContext& c) {
 
 // ---- OneHot -----------------------------------------------------------------------------------
 
+void requireOneHotIndices(std::string_view op, DType t) {
+    if (t != DType::Int32 && t != DType::Int64 && t != DType::UInt8) {
+        typeError(op, "the type of 'indices' must be Tensor[Int32, Int64, UInt8], but got Tensor[" +
+                          typeStr(t) + "].");
+    }
+}
+
 InferResult inferOneHot(const InferContext& c) {
     const AbstractPtr idx = tensorInput(c, 0, "indices");
-    if (idx->dtype != DType::Int32 && idx->dtype != DType::Int64 && idx->dtype != DType::UInt8) {
-        typeError(c.name(), "the type of 'indices' must be Tensor[Int32, Int64, UInt8], but got " +
-                                typeStr(idx) + ".");
-    }
+    requireOneHotIndices(c.name(), idx->dtype);
     const Operand on = operandOf(c.name(), "on_value", c.abs(2));
     Shape out = idx->shape;
     if (!out.dynamicRank) {
@@ -375,6 +379,7 @@ InferResult inferOneHot(const InferContext& c) {
 
 KernelArg runOneHot(const KernelContext& c) {
     const Tensor idx = c.tensor(0);
+    requireOneHotIndices(c.name(), idx.dtype());
     const std::int64_t depth = intValue(c.name(), "depth", valueFromKernelArg(c.input(1)));
     const Tensor on = c.tensor(2);
     const Tensor off = tensorAs(c.name(), c.input(3), on.dtype());

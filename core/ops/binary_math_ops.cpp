@@ -233,6 +233,12 @@ InferResult inferLerp(const InferContext& c) {
 KernelArg runLerp(const KernelContext& c) {
     const Tensor s0 = c.tensor(0);
     const DType t = s0.dtype();
+    if (!ir::isFloat(t) || !c.input(1).isTensor() || c.tensor(1).dtype() != t) {
+        typeError(c.name(), "the type of 'start' and 'end' must be the same float Tensor type, "
+                            "but got Tensor[" + typeStr(t) + "] and " +
+                                (c.input(1).isTensor() ? "Tensor[" + typeStr(c.tensor(1).dtype()) + "]"
+                                                       : std::string("a number")) + ".");
+    }
     const Tensor e0 = tensorAs(c.name(), c.input(1), t);
     const Tensor w0 = tensorAs(c.name(), c.input(2), t);
     const Shape shape =
@@ -273,6 +279,10 @@ InferResult inferMaskedFill(const InferContext& c) {
 KernelArg runMaskedFill(const KernelContext& c) {
     const Tensor x0 = c.tensor(0);
     const Tensor m0 = c.tensor(1);
+    if (m0.dtype() != DType::Bool) {
+        typeError(c.name(), "the type of 'mask' must be Tensor[Bool], but got Tensor[" +
+                                typeStr(m0.dtype()) + "].");
+    }
     const Tensor v0 = tensorAs(c.name(), c.input(2), x0.dtype());
     const Shape shape = broadcastShapes(
         c.name(), broadcastShapes(c.name(), x0.shape(), m0.shape(), "input", "mask"), v0.shape(),
