@@ -624,7 +624,7 @@ void registerArrayMoreOps(OpRegistry& reg) {
         };
         d.cpuKernel = runRange;
         addClassSpellings(d);
-        addFunction(d, {"ops", "F"}, "range",
+        addFunction(d, {"ops"}, "range",
                     {toInput("start", 0), toInput("end", 1), toInput("step", 2)});
         reg.add(std::move(d));
     }

@@ -435,9 +435,9 @@ void registerSortOps(OpRegistry& reg) {
             {toInput("input", 0), toInput("k", 1), toAttr("sorted", "sorted", vBool(true))});
         addMethod(d, "topk", {toInput("k", 1), toAttr("sorted", "sorted", vBool(true))});
         // MindSpore 1.x's spellings.
-        addFunction(d, {"ops", "F"}, "top_k",
-                    {toInput("input_x", 0), toInput("k", 1),
-                     toAttr("sorted", "sorted", vBool(true))});
+        addFunction(
+            d, {"ops", "F"}, "top_k",
+            {toInput("input_x", 0), toInput("k", 1), toAttr("sorted", "sorted", vBool(true))});
         addMethod(d, "top_k", {toInput("k", 1), toAttr("sorted", "sorted", vBool(true))});
         reg.add(std::move(d));
     }

@@ -30,6 +30,9 @@ struct BinaryMathOp {
     Domain domain;
     double (*f)(double, double);                    // floats (and integers when i is null)
     std::int64_t (*i)(std::int64_t, std::int64_t);  // integers; null: through f
+    // Float32 in float arithmetic, for the ops whose steps round separately (numpy's and
+    // MindSpore's (x - y) * (x - y) rounds the difference first); null: through f.
+    float (*f32)(float, float) = nullptr;
 };
 
 std::int64_t truncDiv(std::int64_t a, std::int64_t b) {
@@ -50,7 +53,11 @@ const std::vector<BinaryMathOp>& binaryMathOps() {
          "(x - y) ** 2",
          Domain::Number,
          [](double a, double b) { return (a - b) * (a - b); },
-         [](std::int64_t a, std::int64_t b) { return (a - b) * (a - b); }},
+         [](std::int64_t a, std::int64_t b) { return (a - b) * (a - b); },
+         [](float a, float b) {
+             const float d = a - b;
+             return d * d;
+         }},
         {"Atan2",
          "x",
          "y",
@@ -186,8 +193,11 @@ KernelArg runBinaryMath(const BinaryMathOp& m, const KernelContext& ctx) {
     const Tensor y = broadcastTo(m.name, y0, shape);
     Tensor out(t, shape);
     const bool integral = ir::isInteger(t) && m.i != nullptr;
+    const bool single = t == DType::Float32 && m.f32 != nullptr;
     for (std::size_t k = 0; k < out.size(); ++k) {
-        if (integral) {
+        if (single) {
+            out.data<float>()[k] = m.f32(x.data<float>()[k], y.data<float>()[k]);
+        } else if (integral) {
             out.setInt(k, m.i(x.getInt(k), y.getInt(k)));
         } else {
             out.setDouble(k, m.f(x.getDouble(k), y.getDouble(k)));
@@ -234,10 +244,13 @@ KernelArg runLerp(const KernelContext& c) {
     const Tensor s0 = c.tensor(0);
     const DType t = s0.dtype();
     if (!ir::isFloat(t) || !c.input(1).isTensor() || c.tensor(1).dtype() != t) {
-        typeError(c.name(), "the type of 'start' and 'end' must be the same float Tensor type, "
-                            "but got Tensor[" + typeStr(t) + "] and " +
-                                (c.input(1).isTensor() ? "Tensor[" + typeStr(c.tensor(1).dtype()) + "]"
-                                                       : std::string("a number")) + ".");
+        typeError(c.name(),
+                  "the type of 'start' and 'end' must be the same float Tensor type, "
+                  "but got Tensor[" +
+                      typeStr(t) + "] and " +
+                      (c.input(1).isTensor() ? "Tensor[" + typeStr(c.tensor(1).dtype()) + "]"
+                                             : std::string("a number")) +
+                      ".");
     }
     const Tensor e0 = tensorAs(c.name(), c.input(1), t);
     const Tensor w0 = tensorAs(c.name(), c.input(2), t);
