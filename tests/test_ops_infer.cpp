@@ -239,7 +239,15 @@ private slots:
                                "Conv2D",
                                "MaxPool",
                                "AvgPool",
-                               "Flatten"};
+                               "Flatten",
+                               // axis_ops.cpp, array_more_ops.cpp, binary_math_ops.cpp, nn_more_ops.cpp
+                               "ArgMaxWithValue", "ArgMinWithValue", "Argmax", "Argmin", "CumSum",
+                               "CumProd", "Sort", "TopK", "ReverseV2", "Roll", "Slice", "Split",
+                               "Unstack", "Tril", "Triu", "Eye", "Range", "OneHot", "Size",
+                               "GatherNd", "ScatterNd", "TensorScatterUpdate", "LogSoftmax", "Elu",
+                               "L2Loss", "SquaredDifference", "Atan2", "Xdivy", "Xlogy", "DivNoNan",
+                               "TruncateDiv", "TruncateMod", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
+                               "Lerp", "MaskedFill"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);

@@ -1,5 +1,5 @@
-#include <algorithm>
 #include "ops/op_registry.h"
+#include <algorithm>
 
 #include "ops/bprop.h"
 #include "ops/infer_util.h"
@@ -210,6 +210,10 @@ OpRegistry::OpRegistry() {
     registerStructuralOps(*this);
     registerScalarOps(*this);
     registerConvOps(*this);
+    registerBinaryMathOps(*this);
+    registerAxisOps(*this);
+    registerArrayMoreOps(*this);
+    registerNnMoreOps(*this);
     registerBprops(*this);
     indexSpellings();
 }
