@@ -115,7 +115,8 @@ private slots:
             "        self.sgd = P.SGD()\n"
             "        self.var = Parameter(Tensor(np.array([2, -0.5], np.float32)), name='var')\n"
             "        self.acc = Parameter(Tensor(np.array([0.1, 0.3], np.float32)), name='acc')\n"
-            "        self.stat = Parameter(Tensor(np.array([1.5, -0.3], np.float32)), name='stat')\n"
+            "        self.stat = Parameter(Tensor(np.array([1.5, -0.3], np.float32)), "
+            "name='stat')\n"
             "    def construct(self, g):\n"
             "        return self.sgd(self.var, g, 0.01, self.acc, 0.1, self.stat)\n",
             "net = Net()\n"
@@ -146,30 +147,34 @@ private slots:
     }
 
     void badStatesAreLocatedErrors() {
-        Run r = runScript(std::string(kPrelude) +
-                          "class Net(nn.Cell):\n"
-                          "    def __init__(self):\n"
-                          "        super().__init__()\n"
-                          "        self.var = Parameter(Tensor(np.ones(3, np.float32)), name='var')\n"
-                          "        self.acc = Parameter(Tensor(np.ones(2, np.float32)), name='acc')\n"
-                          "    def construct(self, g):\n"
-                          "        return P.ApplyAdagrad()(self.var, self.acc, 0.1, g)\n"
-                          "Net()(Tensor(np.ones(3, np.float32)))\n");
-        QCOMPARE(r.result.exitStatus, 1);
-        QVERIFY2(r.out.find("For 'ApplyAdagrad', the shape of 'accum' must be the same as the shape "
-                            "of 'var' [3], but got [2].") != std::string::npos,
-                 r.out.c_str());
-        QVERIFY2(r.out.find("in construct\n    return P.ApplyAdagrad()") != std::string::npos, r.out.c_str());
-        r = runScript(std::string(kPrelude) +
+        Run r =
+            runScript(std::string(kPrelude) +
                       "class Net(nn.Cell):\n"
                       "    def __init__(self):\n"
                       "        super().__init__()\n"
-                      "        self.op = P.SparseApplyAdagrad(lr=0.1)\n"
-                      "        self.var = Parameter(Tensor(np.ones((2, 2), np.float32)), name='v')\n"
-                      "        self.acc = Parameter(Tensor(np.ones((2, 2), np.float32)), name='a')\n"
-                      "    def construct(self, g, i):\n"
-                      "        return self.op(self.var, self.acc, g, i)\n"
-                      "Net()(Tensor(np.ones((1, 2), np.float32)), Tensor([5], mstype.int32))\n");
+                      "        self.var = Parameter(Tensor(np.ones(3, np.float32)), name='var')\n"
+                      "        self.acc = Parameter(Tensor(np.ones(2, np.float32)), name='acc')\n"
+                      "    def construct(self, g):\n"
+                      "        return P.ApplyAdagrad()(self.var, self.acc, 0.1, g)\n"
+                      "Net()(Tensor(np.ones(3, np.float32)))\n");
+        QCOMPARE(r.result.exitStatus, 1);
+        QVERIFY2(
+            r.out.find("For 'ApplyAdagrad', the shape of 'accum' must be the same as the shape "
+                       "of 'var' [3], but got [2].") != std::string::npos,
+            r.out.c_str());
+        QVERIFY2(r.out.find("in construct\n    return P.ApplyAdagrad()") != std::string::npos,
+                 r.out.c_str());
+        r = runScript(
+            std::string(kPrelude) +
+            "class Net(nn.Cell):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.op = P.SparseApplyAdagrad(lr=0.1)\n"
+            "        self.var = Parameter(Tensor(np.ones((2, 2), np.float32)), name='v')\n"
+            "        self.acc = Parameter(Tensor(np.ones((2, 2), np.float32)), name='a')\n"
+            "    def construct(self, g, i):\n"
+            "        return self.op(self.var, self.acc, g, i)\n"
+            "Net()(Tensor(np.ones((1, 2), np.float32)), Tensor([5], mstype.int32))\n");
         QCOMPARE(r.result.exitStatus, 1);
         QVERIFY2(r.out.find("the 'indices' value 5 is out of range [0, 2)") != std::string::npos,
                  r.out.c_str());
@@ -288,7 +293,8 @@ private slots:
             "m = re.search(r'(\\d+)-(\\d+)', 'ids 12-345 ok')\n"
             "print(m.group(), m.groups(), m.span(2), re.match('ids', 'ids 1') is not None)\n"
             "print(re.findall(r'\\w+=(\\d)', 'a=1 b=2'), re.sub(r'(\\w)=', r'\\1:', 'a=1 b=2'))\n"
-            "print(re.split(r',\\s*', 'x, y,z'), re.fullmatch('[a-z]+', 'abc') is not None, re.escape('a.b'))\n"
+            "print(re.split(r',\\s*', 'x, y,z'), re.fullmatch('[a-z]+', 'abc') is not None, "
+            "re.escape('a.b'))\n"
             "with pytest.raises(ValueError, match=r'shape \\[\\d+\\]'):\n"
             "    raise ValueError('bad shape [3]')\n"
             "try:\n"
@@ -296,8 +302,9 @@ private slots:
             "        raise ValueError('bad shape [3]')\n"
             "except AssertionError as e:\n"
             "    print('no match')\n");
-        EXPECT_OUTPUT(r, "12-345 ('12', '345') (7, 10) True\n['1', '2'] a:1 b:2\n"
-                         "['x', 'y', 'z'] True a\\.b\nno match\n");
+        EXPECT_OUTPUT(r,
+                      "12-345 ('12', '345') (7, 10) True\n['1', '2'] a:1 b:2\n"
+                      "['x', 'y', 'z'] True a\\.b\nno match\n");
     }
 
     void sysAndOsModules() {
@@ -305,13 +312,16 @@ private slots:
             "import os, sys\n"
             "sys.stdout.write('to stdout\\n')\n"
             "sys.stdout.flush()\n"
-            "print(os.path.join('a', 'b.py'), os.path.splitext('x/y.tar'), os.path.basename('/x/y'),\n"
-            "      os.path.dirname('/x/y'), os.path.exists('/'), os.path.isfile('/'), sys.version_info[0])\n"
+            "print(os.path.join('a', 'b.py'), os.path.splitext('x/y.tar'), "
+            "os.path.basename('/x/y'),\n"
+            "      os.path.dirname('/x/y'), os.path.exists('/'), os.path.isfile('/'), "
+            "sys.version_info[0])\n"
             "print(os.getenv('IRSCOPE_NO_SUCH_VARIABLE', 'absent'), type(os.environ).__name__)\n"
             "sys.exit(3)\n");
         QCOMPARE(r.result.exitStatus, 3);
-        QVERIFY2(r.out.find("to stdout\na/b.py ('x/y', '.tar') y /x True False 3\nabsent dict\n") == 0,
-                 r.out.c_str());
+        QVERIFY2(
+            r.out.find("to stdout\na/b.py ('x/y', '.tar') y /x True False 3\nabsent dict\n") == 0,
+            r.out.c_str());
     }
 };
 

@@ -12,15 +12,6 @@ namespace irscope::ops {
 
 namespace {
 
-AbstractPtr tensorInput(const InferContext& c, std::size_t i, const char* argName) {
-    const AbstractPtr a = c.abs(i);
-    if (!isTensorAbs(a)) {
-        typeError(c.name(), std::string("the input '") + argName + "' must be a Tensor, but got " +
-                                typeStr(a) + ".");
-    }
-    return a;
-}
-
 std::vector<std::int64_t> intList(std::string_view op, const char* name, const ValuePtr& v) {
     const auto r = v ? intsOf(v) : std::nullopt;
     if (!r) {

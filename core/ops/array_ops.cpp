@@ -428,10 +428,7 @@ void registerArrayOps(OpRegistry& reg) {
         OpDef d{.name = "DType", .family = "array", .summary = "the dtype of a tensor"};
         d.inputs = {argIn("x", ArgKind::Tensor)};
         d.infer = [](const InferContext& c) {
-            const AbstractPtr x = c.abs(0);
-            if (!isTensorAbs(x)) {
-                typeError(c.name(), "the input 'x' must be a Tensor, but got " + typeStr(x) + ".");
-            }
+            const AbstractPtr x = tensorInput(c, 0, "x");
             const ValuePtr v = ir::Value::type(x->dtype);
             return InferResult{abstractOfValue(v), v};
         };
@@ -447,10 +444,7 @@ void registerArrayOps(OpRegistry& reg) {
         OpDef d{.name = "Shape", .family = "array", .summary = "the shape of a tensor"};
         d.inputs = {argIn("input_x", ArgKind::Tensor)};
         d.infer = [](const InferContext& c) {
-            const AbstractPtr x = c.abs(0);
-            if (!isTensorAbs(x)) {
-                typeError(c.name(), "the input 'input_x' must be a Tensor, but got " + typeStr(x) + ".");
-            }
+            const AbstractPtr x = tensorInput(c, 0, "input_x");
             if (!x->shape.isStatic()) {
                 fail(ErrorKind::RuntimeError, "irscope: 'Shape' of a dynamic shape " + shapeStr(x->shape) +
                                                   " is not supported yet.");

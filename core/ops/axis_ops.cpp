@@ -15,15 +15,6 @@ namespace irscope::ops {
 
 namespace {
 
-AbstractPtr tensorInput(const InferContext& c, std::size_t i, const char* argName) {
-    const AbstractPtr a = c.abs(i);
-    if (!isTensorAbs(a)) {
-        typeError(c.name(), std::string("the input '") + argName + "' must be a Tensor, but got " +
-                                typeStr(a) + ".");
-    }
-    return a;
-}
-
 void requireNumeric(std::string_view op, const char* argName, DType t) {
     if (t == DType::Bool || !isNumberScalar(t)) {
         typeError(op, std::string("the type of '") + argName +

@@ -51,62 +51,166 @@ const std::vector<MathOp>& mathOps() {
         {"Sin", {"sin"}, {"sin"}, "sine", Kind::Float, [](double x) { return std::sin(x); }},
         {"Cos", {"cos"}, {"cos"}, "cosine", Kind::Float, [](double x) { return std::cos(x); }},
         {"Tan", {"tan"}, {"tan"}, "tangent", Kind::Float, [](double x) { return std::tan(x); }},
-        {"Asin", {"asin", "arcsin"}, {"asin", "arcsin"}, "inverse sine", Kind::Float,
+        {"Asin",
+         {"asin", "arcsin"},
+         {"asin", "arcsin"},
+         "inverse sine",
+         Kind::Float,
          [](double x) { return std::asin(x); }},
-        {"ACos", {"acos", "arccos"}, {"acos", "arccos"}, "inverse cosine", Kind::Float,
+        {"ACos",
+         {"acos", "arccos"},
+         {"acos", "arccos"},
+         "inverse cosine",
+         Kind::Float,
          [](double x) { return std::acos(x); }},
-        {"Atan", {"atan", "arctan"}, {"atan", "arctan"}, "inverse tangent", Kind::Float,
+        {"Atan",
+         {"atan", "arctan"},
+         {"atan", "arctan"},
+         "inverse tangent",
+         Kind::Float,
          [](double x) { return std::atan(x); }},
-        {"Sinh", {"sinh"}, {"sinh"}, "hyperbolic sine", Kind::Float,
+        {"Sinh",
+         {"sinh"},
+         {"sinh"},
+         "hyperbolic sine",
+         Kind::Float,
          [](double x) { return std::sinh(x); }},
-        {"Cosh", {"cosh"}, {"cosh"}, "hyperbolic cosine", Kind::Float,
+        {"Cosh",
+         {"cosh"},
+         {"cosh"},
+         "hyperbolic cosine",
+         Kind::Float,
          [](double x) { return std::cosh(x); }},
-        {"Asinh", {"asinh", "arcsinh"}, {"asinh", "arcsinh"}, "inverse hyperbolic sine",
-         Kind::Float, [](double x) { return std::asinh(x); }},
-        {"Acosh", {"acosh", "arccosh"}, {"acosh", "arccosh"}, "inverse hyperbolic cosine",
-         Kind::Float, [](double x) { return std::acosh(x); }},
-        {"Atanh", {"atanh", "arctanh"}, {"atanh", "arctanh"}, "inverse hyperbolic tangent",
-         Kind::Float, [](double x) { return std::atanh(x); }},
-        {"Erf", {"erf"}, {"erf"}, "error function", Kind::Float,
+        {"Asinh",
+         {"asinh", "arcsinh"},
+         {"asinh", "arcsinh"},
+         "inverse hyperbolic sine",
+         Kind::Float,
+         [](double x) { return std::asinh(x); }},
+        {"Acosh",
+         {"acosh", "arccosh"},
+         {"acosh", "arccosh"},
+         "inverse hyperbolic cosine",
+         Kind::Float,
+         [](double x) { return std::acosh(x); }},
+        {"Atanh",
+         {"atanh", "arctanh"},
+         {"atanh", "arctanh"},
+         "inverse hyperbolic tangent",
+         Kind::Float,
+         [](double x) { return std::atanh(x); }},
+        {"Erf",
+         {"erf"},
+         {"erf"},
+         "error function",
+         Kind::Float,
          [](double x) { return std::erf(x); }},
-        {"Erfc", {"erfc"}, {"erfc"}, "1 - erf(x)", Kind::Float,
+        {"Erfc",
+         {"erfc"},
+         {"erfc"},
+         "1 - erf(x)",
+         Kind::Float,
          [](double x) { return std::erfc(x); }},
-        {"Log1p", {"log1p"}, {"log1p"}, "log(1 + x)", Kind::Float,
+        {"Log1p",
+         {"log1p"},
+         {"log1p"},
+         "log(1 + x)",
+         Kind::Float,
          [](double x) { return std::log1p(x); }},
-        {"Expm1", {"expm1"}, {"expm1"}, "e ** x - 1", Kind::Float,
+        {"Expm1",
+         {"expm1"},
+         {"expm1"},
+         "e ** x - 1",
+         Kind::Float,
          [](double x) { return std::expm1(x); }},
-        {"Rsqrt", {"rsqrt"}, {"rsqrt"}, "1 / sqrt(x)", Kind::Float,
+        {"Rsqrt",
+         {"rsqrt"},
+         {"rsqrt"},
+         "1 / sqrt(x)",
+         Kind::Float,
          [](double x) { return 1.0 / std::sqrt(x); }},
-        {"Reciprocal", {"reciprocal"}, {"reciprocal"}, "1 / x", Kind::Float,
+        {"Reciprocal",
+         {"reciprocal"},
+         {"reciprocal"},
+         "1 / x",
+         Kind::Float,
          [](double x) { return 1.0 / x; }},
-        {"Inv", {"inv"}, {}, "1 / x in x's dtype (integers truncate)", Kind::Numeric,
+        {"Inv",
+         {"inv"},
+         {},
+         "1 / x in x's dtype (integers truncate)",
+         Kind::Numeric,
          [](double x) { return 1.0 / x; }},
         {"Rint", {"rint"}, {}, "round half to even", Kind::FloatOnly, roundHalfEven},
-        {"Floor", {"floor"}, {"floor"}, "round toward -inf", Kind::FloatOnly,
+        {"Floor",
+         {"floor"},
+         {"floor"},
+         "round toward -inf",
+         Kind::FloatOnly,
          [](double x) { return std::floor(x); }},
-        {"Ceil", {"ceil"}, {"ceil"}, "round toward +inf", Kind::FloatOnly,
+        {"Ceil",
+         {"ceil"},
+         {"ceil"},
+         "round toward +inf",
+         Kind::FloatOnly,
          [](double x) { return std::ceil(x); }},
-        {"Trunc", {"trunc"}, {"trunc"}, "round toward 0", Kind::Numeric,
+        {"Trunc",
+         {"trunc"},
+         {"trunc"},
+         "round toward 0",
+         Kind::Numeric,
          [](double x) { return std::trunc(x); }},
         {"Round", {"round"}, {"round"}, "round half to even", Kind::Numeric, roundHalfEven},
         {"Sign", {"sign"}, {"sign"}, "-1, 0 or 1 by the sign of x", Kind::Numeric, sign},
         {"Softplus", {"softplus"}, {}, "log(1 + e ** x)", Kind::FloatOnly, softplus},
-        {"Softsign", {"softsign"}, {}, "x / (1 + |x|)", Kind::FloatOnly,
+        {"Softsign",
+         {"softsign"},
+         {},
+         "x / (1 + |x|)",
+         Kind::FloatOnly,
          [](double x) { return x / (1.0 + std::abs(x)); }},
-        {"ReLU6", {"relu6"}, {}, "min(max(x, 0), 6)", Kind::Numeric,
+        {"ReLU6",
+         {"relu6"},
+         {},
+         "min(max(x, 0), 6)",
+         Kind::Numeric,
          [](double x) { return std::min(std::max(x, 0.0), 6.0); }},
-        {"HSigmoid", {"hardsigmoid"}, {}, "relu6(x + 3) / 6", Kind::FloatOnly,
+        {"HSigmoid",
+         {"hardsigmoid"},
+         {},
+         "relu6(x + 3) / 6",
+         Kind::FloatOnly,
          [](double x) { return std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0; }},
-        {"SiLU", {"silu"}, {}, "x * sigmoid(x)", Kind::FloatOnly,
+        {"SiLU",
+         {"silu"},
+         {},
+         "x * sigmoid(x)",
+         Kind::FloatOnly,
          [](double x) { return x / (1.0 + std::exp(-x)); }},
-        {"Mish", {"mish"}, {}, "x * tanh(softplus(x))", Kind::FloatOnly,
+        {"Mish",
+         {"mish"},
+         {},
+         "x * tanh(softplus(x))",
+         Kind::FloatOnly,
          [](double x) { return x * std::tanh(softplus(x)); }},
-        {"IsNan", {"isnan"}, {"isnan"}, "x is NaN", Kind::Predicate,
+        {"IsNan",
+         {"isnan"},
+         {"isnan"},
+         "x is NaN",
+         Kind::Predicate,
          [](double x) { return std::isnan(x) ? 1.0 : 0.0; }},
-        {"IsInf", {"isinf"}, {"isinf"}, "x is +inf or -inf", Kind::Predicate,
+        {"IsInf",
+         {"isinf"},
+         {"isinf"},
+         "x is +inf or -inf",
+         Kind::Predicate,
          [](double x) { return std::isinf(x) ? 1.0 : 0.0; }},
-        {"IsFinite", {"isfinite"}, {"isfinite"}, "x is neither NaN nor infinite",
-         Kind::Predicate, [](double x) { return std::isfinite(x) ? 1.0 : 0.0; }},
+        {"IsFinite",
+         {"isfinite"},
+         {"isfinite"},
+         "x is neither NaN nor infinite",
+         Kind::Predicate,
+         [](double x) { return std::isfinite(x) ? 1.0 : 0.0; }},
     };
     return all;
 }
@@ -136,10 +240,7 @@ DType outputType(const MathOp& m, DType in) {
 }
 
 InferResult inferMath(const MathOp& m, const InferContext& ctx) {
-    const AbstractPtr x = ctx.abs(0);
-    if (!isTensorAbs(x)) {
-        typeError(m.name, "the input 'x' must be a Tensor, but got " + typeStr(x) + ".");
-    }
+    const AbstractPtr x = tensorInput(ctx, 0, "x");
     return {ir::Abstract::tensor(outputType(m, x->dtype), x->shape), nullptr};
 }
 
@@ -190,9 +291,8 @@ void setDerivative(OpRegistry& reg, const char* name, Derivative d) {
 }
 
 void registerElementwiseMathBprops(OpRegistry& reg) {
-    setDerivative(reg, "Sin", [](BpropContext& c, ir::Node* x, ir::Node*) {
-        return c.emit("Cos", {x});
-    });
+    setDerivative(reg, "Sin",
+                  [](BpropContext& c, ir::Node* x, ir::Node*) { return c.emit("Cos", {x}); });
     setDerivative(reg, "Cos", [](BpropContext& c, ir::Node* x, ir::Node*) {
         return c.emit("Neg", {c.emit("Sin", {x})});
     });
@@ -202,12 +302,10 @@ void registerElementwiseMathBprops(OpRegistry& reg) {
     setDerivative(reg, "Atan", [](BpropContext& c, ir::Node* x, ir::Node*) {
         return c.emit("Reciprocal", {c.emit("Add", {k(c, 1.0), c.emit("Square", {x})})});
     });
-    setDerivative(reg, "Sinh", [](BpropContext& c, ir::Node* x, ir::Node*) {
-        return c.emit("Cosh", {x});
-    });
-    setDerivative(reg, "Cosh", [](BpropContext& c, ir::Node* x, ir::Node*) {
-        return c.emit("Sinh", {x});
-    });
+    setDerivative(reg, "Sinh",
+                  [](BpropContext& c, ir::Node* x, ir::Node*) { return c.emit("Cosh", {x}); });
+    setDerivative(reg, "Cosh",
+                  [](BpropContext& c, ir::Node* x, ir::Node*) { return c.emit("Sinh", {x}); });
     setDerivative(reg, "Log1p", [](BpropContext& c, ir::Node* x, ir::Node*) {
         return c.emit("Reciprocal", {c.emit("Add", {k(c, 1.0), x})});
     });
@@ -226,9 +324,8 @@ void registerElementwiseMathBprops(OpRegistry& reg) {
         return c.emit("Mul", {k(c, 1.1283791670955126),
                               c.emit("Exp", {c.emit("Neg", {c.emit("Square", {x})})})});
     });
-    setDerivative(reg, "Softplus", [](BpropContext& c, ir::Node* x, ir::Node*) {
-        return c.emit("Sigmoid", {x});
-    });
+    setDerivative(reg, "Softplus",
+                  [](BpropContext& c, ir::Node* x, ir::Node*) { return c.emit("Sigmoid", {x}); });
     for (const char* flat : {"Floor", "Ceil", "Trunc", "Round", "Sign"}) {
         setBprop(reg, flat, [](BpropContext& c) {
             if (c.needsGrad(0)) {
@@ -242,8 +339,10 @@ void registerElementwiseMathBprops(OpRegistry& reg) {
 KernelArg runInvert(const KernelContext& ctx) {
     const Tensor x = ctx.tensor(0);
     if (!ir::isInteger(x.dtype())) {
-        typeError(ctx.name(), "the type of 'x' must be Tensor[Int8, Int16, Int32, Int64, UInt8, "
-                              "UInt16, UInt32, UInt64], but got Tensor[" + typeStr(x.dtype()) + "].");
+        typeError(ctx.name(),
+                  "the type of 'x' must be Tensor[Int8, Int16, Int32, Int64, UInt8, "
+                  "UInt16, UInt32, UInt64], but got Tensor[" +
+                      typeStr(x.dtype()) + "].");
     }
     const std::size_t bits = ir::dtypeSize(x.dtype()) * 8;
     const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
@@ -252,8 +351,8 @@ KernelArg runInvert(const KernelContext& ctx) {
     Tensor out(x.dtype(), x.shape());
     for (std::size_t i = 0; i < x.size(); ++i) {
         const std::int64_t v = x.getInt(i);
-        out.setInt(i, isUnsigned ? static_cast<std::int64_t>(~static_cast<std::uint64_t>(v) & mask)
-                                 : ~v);
+        out.setInt(
+            i, isUnsigned ? static_cast<std::int64_t>(~static_cast<std::uint64_t>(v) & mask) : ~v);
     }
     return KernelArg(out);
 }
@@ -265,8 +364,8 @@ void registerBitwiseAndIdentity(OpRegistry& reg) {
         d.infer = [](const InferContext& c) {
             const AbstractPtr x = c.abs(0);
             if (!isTensorAbs(x) || !ir::isInteger(x->dtype)) {
-                typeError(c.name(), "the type of 'x' must be an integer Tensor, but got " +
-                                        typeStr(x) + ".");
+                typeError(c.name(),
+                          "the type of 'x' must be an integer Tensor, but got " + typeStr(x) + ".");
             }
             return InferResult{ir::Abstract::tensor(x->dtype, x->shape), nullptr};
         };
@@ -281,10 +380,7 @@ void registerBitwiseAndIdentity(OpRegistry& reg) {
         OpDef d{.name = "Identity", .family = "array", .summary = "a copy of x"};
         d.inputs = {argIn("x", ArgKind::Tensor)};
         d.infer = [](const InferContext& c) {
-            const AbstractPtr x = c.abs(0);
-            if (!isTensorAbs(x)) {
-                typeError(c.name(), "the input 'x' must be a Tensor, but got " + typeStr(x) + ".");
-            }
+            const AbstractPtr x = tensorInput(c, 0, "x");
             return InferResult{ir::Abstract::tensor(x->dtype, x->shape), nullptr};
         };
         d.cpuKernel = [](const KernelContext& c) { return KernelArg(c.tensor(0).clone()); };
@@ -303,7 +399,8 @@ void registerBitwiseAndIdentity(OpRegistry& reg) {
 
 void registerElementwiseMathOps(OpRegistry& reg) {
     for (const MathOp& m : mathOps()) {
-        OpDef d{.name = m.name, .family = m.kind == Kind::Predicate ? "compare" : "math",
+        OpDef d{.name = m.name,
+                .family = m.kind == Kind::Predicate ? "compare" : "math",
                 .summary = m.summary};
         d.inputs = {argIn("x", ArgKind::Tensor)};
         d.infer = [&m](const InferContext& c) { return inferMath(m, c); };

@@ -274,6 +274,15 @@ bool isTensorAbs(const AbstractPtr& a) {
     return a && (a->kind == ir::Abstract::Kind::Tensor || a->kind == ir::Abstract::Kind::Ref);
 }
 
+AbstractPtr tensorInput(const InferContext& c, std::size_t i, std::string_view argName) {
+    const AbstractPtr a = c.abs(i);
+    if (!isTensorAbs(a)) {
+        typeError(c.name(), "the input '" + std::string(argName) + "' must be a Tensor, but got " +
+                                typeStr(a) + ".");
+    }
+    return a;
+}
+
 bool isNumberScalar(DType t) {
     return t != DType::String;
 }

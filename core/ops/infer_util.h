@@ -54,6 +54,8 @@ AbstractPtr withValueKnown(const AbstractPtr& a);
 
 // ---- abstracts -----------------------------------------------------------------------------
 bool isTensorAbs(const AbstractPtr& a);  // Tensor or Ref
+// Input i, which must be a tensor: "For 'Op', the input 'x' must be a Tensor, but got ...".
+AbstractPtr tensorInput(const InferContext& c, std::size_t i, std::string_view argName);
 bool isScalarAbs(const AbstractPtr& a);  // a Python number/bool scalar
 bool isNumberScalar(DType t);            // Bool, ints and floats (not String)
 // "Tensor[Float32]", "Ref[Tensor[Int32]]", "Int64", "Tuple", "None".

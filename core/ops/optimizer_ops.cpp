@@ -82,17 +82,44 @@ void adam(double* x, const double* a) {
     var -= lrT * num / (std::sqrt(v) + eps);
 }
 
+// Proximal Adagrad on (var, accum, lr, l1, l2, grad): the dense and both sparse forms.
+void proximalAdagrad(double* x, const double*) {
+    const double lr = x[2], l1 = x[3], l2 = x[4], g = x[5];
+    x[1] += g * g;
+    x[0] = proximal(x[0] - lr * g / std::sqrt(x[1]), lr, l1, l2);
+}
+
+// FTRL on (var, accum, linear, grad) with attrs (lr, l1, l2, lr_power): the sparse forms.
+void sparseFtrl(double* x, const double* a) {
+    ftrl(x[0], x[1], x[2], x[3], a[0], a[1], a[2], a[3], 0.0);
+}
+
 const std::vector<Spec>& specs() {
     static const AttrSpec locking{"use_locking", ArgKind::Bool, 0};
+    static const std::vector<AttrSpec> ftrlAttrs = {{"lr", ArgKind::Float, kRequired},
+                                                    {"l1", ArgKind::Float, kRequired},
+                                                    {"l2", ArgKind::Float, kRequired},
+                                                    {"lr_power", ArgKind::Float, kRequired},
+                                                    locking};
+    static const std::vector<const char*> adamInputs = {
+        "var",   "m",     "v",       "beta1_power", "beta2_power", "lr",
+        "beta1", "beta2", "epsilon", "grad",        "indices"};
+    static const std::vector<const char*> rowFtrlInputs = {"var", "accum", "linear", "grad",
+                                                           "indices"};
+    static const std::vector<const char*> rowProximalInputs = {"var", "accum", "lr",     "l1",
+                                                               "l2",  "grad",  "indices"};
     static const std::vector<Spec> all = {
-        {"Adam", "Adam: m, v moving averages; var -= lr_t * m / (sqrt(v) + eps)",
-         {"var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "gradient"},
+        {"Adam",
+         "Adam: m, v moving averages; var -= lr_t * m / (sqrt(v) + eps)",
+         {"var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon",
+          "gradient"},
          {0, 1, 2},
          {locking, {"use_nesterov", ArgKind::Bool, 0}},
          Out::States,
          Rows::None,
          adam},
-        {"ApplyAdaMax", "AdaMax: v = max(beta2 * v, |g|); var -= lr / (1 - beta1_power) * m / (v + eps)",
+        {"ApplyAdaMax",
+         "AdaMax: v = max(beta2 * v, |g|); var -= lr / (1 - beta1_power) * m / (v + eps)",
          {"var", "m", "v", "beta1_power", "lr", "beta1", "beta2", "epsilon", "grad"},
          {0, 1, 2},
          {},
@@ -104,7 +131,8 @@ const std::vector<Spec>& specs() {
              x[2] = std::max(b2 * x[2], std::abs(g));
              x[0] -= lr / (1.0 - b1p) * (x[1] / (x[2] + eps));
          }},
-        {"ApplyAdadelta", "Adadelta: var -= lr * sqrt(accum_update + eps) / sqrt(accum + eps) * g",
+        {"ApplyAdadelta",
+         "Adadelta: var -= lr * sqrt(accum_update + eps) / sqrt(accum + eps) * g",
          {"var", "accum", "accum_update", "lr", "rho", "epsilon", "grad"},
          {0, 1, 2},
          {locking},
@@ -117,7 +145,8 @@ const std::vector<Spec>& specs() {
              x[2] = rho * x[2] + (1.0 - rho) * update * update;
              x[0] -= lr * update;
          }},
-        {"ApplyAdagrad", "Adagrad: accum += g^2; var -= lr * g / sqrt(accum)",
+        {"ApplyAdagrad",
+         "Adagrad: accum += g^2; var -= lr * g / sqrt(accum)",
          {"var", "accum", "lr", "grad"},
          {0, 1},
          {{"update_slots", ArgKind::Bool, 1}},
@@ -129,7 +158,8 @@ const std::vector<Spec>& specs() {
              }
              x[0] -= x[2] * x[3] / std::sqrt(x[1]);
          }},
-        {"ApplyAdagradV2", "Adagrad: accum += g^2; var -= lr * g / (sqrt(accum) + epsilon)",
+        {"ApplyAdagradV2",
+         "Adagrad: accum += g^2; var -= lr * g / (sqrt(accum) + epsilon)",
          {"var", "accum", "lr", "grad"},
          {0, 1},
          {{"epsilon", ArgKind::Float, kRequired}, {"update_slots", ArgKind::Bool, 1}},
@@ -141,7 +171,8 @@ const std::vector<Spec>& specs() {
              }
              x[0] -= x[2] * x[3] / (std::sqrt(x[1]) + a[0]);
          }},
-        {"ApplyAddSign", "AddSign: var -= lr * (alpha + sign_decay * sign(g) * sign(m)) * g",
+        {"ApplyAddSign",
+         "AddSign: var -= lr * (alpha + sign_decay * sign(g) * sign(m)) * g",
          {"var", "m", "lr", "alpha", "sign_decay", "beta", "grad"},
          {0, 1},
          {},
@@ -152,7 +183,8 @@ const std::vector<Spec>& specs() {
              x[1] = beta * x[1] + (1.0 - beta) * g;
              x[0] -= lr * (alpha + decay * sign(g) * sign(x[1])) * g;
          }},
-        {"ApplyPowerSign", "PowerSign: var -= lr * exp(logbase * sign_decay * sign(g) * sign(m)) * g",
+        {"ApplyPowerSign",
+         "PowerSign: var -= lr * exp(logbase * sign_decay * sign(g) * sign(m)) * g",
          {"var", "m", "lr", "logbase", "sign_decay", "beta", "grad"},
          {0, 1},
          {},
@@ -164,9 +196,10 @@ const std::vector<Spec>& specs() {
              x[0] -= lr * std::exp(logbase * decay * sign(g) * sign(x[1])) * g;
          }},
         {"ApplyCenteredRMSProp",
-         "centered RMSProp: moment = momentum * moment + lr * g / sqrt(ms - mg^2 + eps); var -= moment",
-         {"var", "mean_gradient", "mean_square", "moment", "grad", "learning_rate", "decay", "momentum",
-          "epsilon"},
+         "centered RMSProp: moment = momentum * moment + lr * g / sqrt(ms - mg^2 + eps); var -= "
+         "moment",
+         {"var", "mean_gradient", "mean_square", "moment", "grad", "learning_rate", "decay",
+          "momentum", "epsilon"},
          {0, 1, 2, 3},
          {locking},
          Out::Var,
@@ -178,7 +211,8 @@ const std::vector<Spec>& specs() {
              x[3] = momentum * x[3] + lr * g / std::sqrt(x[2] - x[1] * x[1] + eps);
              x[0] -= x[3];
          }},
-        {"ApplyRMSProp", "RMSProp: moment = momentum * moment + lr * g / sqrt(ms + eps); var -= moment",
+        {"ApplyRMSProp",
+         "RMSProp: moment = momentum * moment + lr * g / sqrt(ms + eps); var -= moment",
          {"var", "mean_square", "moment", "learning_rate", "grad", "decay", "momentum", "epsilon"},
          {0, 1, 2},
          {locking},
@@ -190,21 +224,26 @@ const std::vector<Spec>& specs() {
              x[2] = momentum * x[2] + lr * g / std::sqrt(x[1] + eps);
              x[0] -= x[2];
          }},
-        {"ApplyFtrl", "FTRL-proximal update of var, accum and linear",
+        {"ApplyFtrl",
+         "FTRL-proximal update of var, accum and linear",
          {"var", "accum", "linear", "grad", "lr", "l1", "l2", "lr_power"},
          {0, 1, 2},
          {locking},
          Out::Var,
          Rows::None,
-         [](double* x, const double*) { ftrl(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], 0.0); }},
-        {"ApplyGradientDescent", "var -= alpha * delta",
+         [](double* x, const double*) {
+             ftrl(x[0], x[1], x[2], x[3], x[4], x[5], x[6], x[7], 0.0);
+         }},
+        {"ApplyGradientDescent",
+         "var -= alpha * delta",
          {"var", "alpha", "delta"},
          {0},
          {},
          Out::Var,
          Rows::None,
          [](double* x, const double*) { x[0] -= x[1] * x[2]; }},
-        {"ApplyMomentum", "momentum: accum = accum * momentum + grad; var -= lr * accum",
+        {"ApplyMomentum",
+         "momentum: accum = accum * momentum + grad; var -= lr * accum",
          {"variable", "accumulation", "learning_rate", "gradient", "momentum"},
          {0, 1},
          {locking, {"use_nesterov", ArgKind::Bool, 0}, {"gradient_scale", ArgKind::Float, 1.0}},
@@ -215,25 +254,24 @@ const std::vector<Spec>& specs() {
              x[1] = x[1] * momentum + g;
              x[0] -= a[1] != 0 ? g * lr + x[1] * momentum * lr : lr * x[1];
          }},
-        {"ApplyProximalAdagrad", "proximal Adagrad: accum += g^2; var = prox(var - lr * g / sqrt(accum))",
+        {"ApplyProximalAdagrad",
+         "proximal Adagrad: accum += g^2; var = prox(var - lr * g / sqrt(accum))",
          {"var", "accum", "lr", "l1", "l2", "grad"},
          {0, 1},
          {locking},
          Out::States,
          Rows::None,
-         [](double* x, const double*) {
-             const double lr = x[2], l1 = x[3], l2 = x[4], g = x[5];
-             x[1] += g * g;
-             x[0] = proximal(x[0] - lr * g / std::sqrt(x[1]), lr, l1, l2);
-         }},
-        {"ApplyProximalGradientDescent", "var = prox(var - alpha * delta)",
+         proximalAdagrad},
+        {"ApplyProximalGradientDescent",
+         "var = prox(var - alpha * delta)",
          {"var", "alpha", "l1", "l2", "delta"},
          {0},
          {},
          Out::Var,
          Rows::None,
          [](double* x, const double*) { x[0] = proximal(x[0] - x[1] * x[4], x[1], x[2], x[3]); }},
-        {"SGD", "SGD with momentum, dampening, weight decay and Nesterov",
+        {"SGD",
+         "SGD with momentum, dampening, weight decay and Nesterov",
          {"parameters", "gradient", "learning_rate", "accum", "momentum", "stat"},
          {0, 3, 5},
          {{"dampening", ArgKind::Float, 0.0},
@@ -255,7 +293,8 @@ const std::vector<Spec>& specs() {
              }
              x[0] -= lr * g;
          }},
-        {"SparseApplyAdagrad", "Adagrad on the rows of var named by indices",
+        {"SparseApplyAdagrad",
+         "Adagrad on the rows of var named by indices",
          {"var", "accum", "grad", "indices"},
          {0, 1},
          {{"lr", ArgKind::Float, kRequired}, {"update_slots", ArgKind::Bool, 1}, locking},
@@ -267,7 +306,8 @@ const std::vector<Spec>& specs() {
              }
              x[0] -= a[0] * x[2] / std::sqrt(x[1]);
          }},
-        {"SparseApplyAdagradV2", "Adagrad (with epsilon) on the rows of var named by indices",
+        {"SparseApplyAdagradV2",
+         "Adagrad (with epsilon) on the rows of var named by indices",
          {"var", "accum", "grad", "indices"},
          {0, 1},
          {{"lr", ArgKind::Float, kRequired},
@@ -282,18 +322,16 @@ const std::vector<Spec>& specs() {
              }
              x[0] -= a[0] * x[2] / (std::sqrt(x[1]) + a[1]);
          }},
-        {"SparseApplyFtrl", "FTRL-proximal on the rows of var named by indices",
-         {"var", "accum", "linear", "grad", "indices"},
+        {"SparseApplyFtrl",
+         "FTRL-proximal on the rows of var named by indices",
+         rowFtrlInputs,
          {0, 1, 2},
-         {{"lr", ArgKind::Float, kRequired},
-          {"l1", ArgKind::Float, kRequired},
-          {"l2", ArgKind::Float, kRequired},
-          {"lr_power", ArgKind::Float, kRequired},
-          locking},
+         ftrlAttrs,
          Out::States,
          Rows::Indexed,
-         [](double* x, const double* a) { ftrl(x[0], x[1], x[2], x[3], a[0], a[1], a[2], a[3], 0.0); }},
-        {"SparseApplyFtrlV2", "FTRL-proximal with l2 shrinkage on the rows named by indices",
+         sparseFtrl},
+        {"SparseApplyFtrlV2",
+         "FTRL-proximal with l2 shrinkage on the rows named by indices",
          {"var", "accum", "linear", "grad", "indices"},
          {0, 1, 2},
          {{"lr", ArgKind::Float, kRequired},
@@ -304,56 +342,49 @@ const std::vector<Spec>& specs() {
           locking},
          Out::States,
          Rows::Indexed,
-         [](double* x, const double* a) { ftrl(x[0], x[1], x[2], x[3], a[0], a[1], a[2], a[4], a[3]); }},
-        {"SparseApplyProximalAdagrad", "proximal Adagrad on the rows of var named by indices",
-         {"var", "accum", "lr", "l1", "l2", "grad", "indices"},
+         [](double* x, const double* a) {
+             ftrl(x[0], x[1], x[2], x[3], a[0], a[1], a[2], a[4], a[3]);
+         }},
+        {"SparseApplyProximalAdagrad",
+         "proximal Adagrad on the rows of var named by indices",
+         rowProximalInputs,
          {0, 1},
          {locking},
          Out::States,
          Rows::Indexed,
-         [](double* x, const double*) {
-             const double lr = x[2], l1 = x[3], l2 = x[4], g = x[5];
-             x[1] += g * g;
-             x[0] = proximal(x[0] - lr * g / std::sqrt(x[1]), lr, l1, l2);
-         }},
-        {"FusedSparseAdam", "Adam with a sparse gradient (every row's m and v decay)",
-         {"var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad",
-          "indices"},
+         proximalAdagrad},
+        {"FusedSparseAdam",
+         "Adam with a sparse gradient (every row's m and v decay)",
+         adamInputs,
          {0, 1, 2},
          {locking, {"use_nesterov", ArgKind::Bool, 0}},
          Out::Placeholders,
          Rows::Scattered,
          adam},
-        {"FusedSparseLazyAdam", "Adam on the rows of var named by indices only",
-         {"var", "m", "v", "beta1_power", "beta2_power", "lr", "beta1", "beta2", "epsilon", "grad",
-          "indices"},
+        {"FusedSparseLazyAdam",
+         "Adam on the rows of var named by indices only",
+         adamInputs,
          {0, 1, 2},
          {locking, {"use_nesterov", ArgKind::Bool, 0}},
          Out::Placeholders,
          Rows::Indexed,
          adam},
-        {"FusedSparseFtrl", "FTRL-proximal on the rows of var named by indices",
-         {"var", "accum", "linear", "grad", "indices"},
+        {"FusedSparseFtrl",
+         "FTRL-proximal on the rows of var named by indices",
+         rowFtrlInputs,
          {0, 1, 2},
-         {{"lr", ArgKind::Float, kRequired},
-          {"l1", ArgKind::Float, kRequired},
-          {"l2", ArgKind::Float, kRequired},
-          {"lr_power", ArgKind::Float, kRequired},
-          locking},
+         ftrlAttrs,
          Out::Placeholders,
          Rows::Indexed,
-         [](double* x, const double* a) { ftrl(x[0], x[1], x[2], x[3], a[0], a[1], a[2], a[3], 0.0); }},
-        {"FusedSparseProximalAdagrad", "proximal Adagrad on the rows of var named by indices",
-         {"var", "accum", "lr", "l1", "l2", "grad", "indices"},
+         sparseFtrl},
+        {"FusedSparseProximalAdagrad",
+         "proximal Adagrad on the rows of var named by indices",
+         rowProximalInputs,
          {0, 1},
          {locking},
          Out::Placeholders,
          Rows::Indexed,
-         [](double* x, const double*) {
-             const double lr = x[2], l1 = x[3], l2 = x[4], g = x[5];
-             x[1] += g * g;
-             x[0] = proximal(x[0] - lr * g / std::sqrt(x[1]), lr, l1, l2);
-         }},
+         proximalAdagrad},
     };
     return all;
 }
@@ -416,8 +447,8 @@ InferResult inferOptimizer(const Spec& s, const InferContext& ctx) {
                                    ", but got " + shapeStr(a->shape) + ".");
             }
         } else if (!isScalarAbs(a)) {
-            typeError(op, "the '" + name + "' must be a Tensor or a number, but got " + typeStr(a) +
-                              ".");
+            typeError(
+                op, "the '" + name + "' must be a Tensor or a number, but got " + typeStr(a) + ".");
         }
     }
     if (s.rows != Rows::None) {
@@ -534,8 +565,8 @@ KernelArg runOptimizer(const Spec& s, const KernelContext& ctx) {
         for (std::size_t i = 0; i < indices.size(); ++i) {
             const std::int64_t r = indices.getInt(i);
             if (r < 0 || r >= rows) {
-                valueError(op, "the 'indices' value " + std::to_string(r) + " is out of range [0, " +
-                                   std::to_string(rows) + ").");
+                valueError(op, "the 'indices' value " + std::to_string(r) +
+                                   " is out of range [0, " + std::to_string(rows) + ").");
             }
             auto [it, fresh] = summed.try_emplace(r, rowSize, 0.0);
             if (fresh) {
@@ -559,8 +590,8 @@ KernelArg runOptimizer(const Spec& s, const KernelContext& ctx) {
             std::vector<double> x(ops.t.size());
             for (std::size_t j = 0; j < rowSize; ++j) {
                 for (std::size_t k = 0; k < ops.t.size(); ++k) {
-                    x[k] = k == gradAt ? g[j]
-                                       : ops.t[k].getDouble(ops.perElement[k] ? base + j : 0);
+                    x[k] =
+                        k == gradAt ? g[j] : ops.t[k].getDouble(ops.perElement[k] ? base + j : 0);
                 }
                 s.step(x.data(), attrs.data());
                 for (std::size_t k : s.states) {

@@ -35,13 +35,15 @@ void initOsPath(Interpreter& I, interp::ModuleObject& m) {
     interp::addFunction(I, m, "dirname", [](Interpreter& J, CallArgs& a) {
         const std::string p = pathArg(J, a, 0);
         const auto slash = p.rfind('/');
-        return Value(J.newStr(slash == std::string::npos ? "" : p.substr(0, slash == 0 ? 1 : slash)));
+        return Value(
+            J.newStr(slash == std::string::npos ? "" : p.substr(0, slash == 0 ? 1 : slash)));
     });
     interp::addFunction(I, m, "splitext", [](Interpreter& J, CallArgs& a) {
         const std::string p = pathArg(J, a, 0);
         const auto slash = p.rfind('/');
         const auto dot = p.rfind('.');
-        const bool ext = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+        const bool ext =
+            dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
         return Value(J.newTuple({Value(J.newStr(ext ? p.substr(0, dot) : p)),
                                  Value(J.newStr(ext ? p.substr(dot) : ""))}));
     });
@@ -55,7 +57,8 @@ void initOsPath(Interpreter& I, interp::ModuleObject& m) {
         });
     };
     test("exists", [](const fs::path& p, std::error_code& ec) { return fs::exists(p, ec); });
-    test("isfile", [](const fs::path& p, std::error_code& ec) { return fs::is_regular_file(p, ec); });
+    test("isfile",
+         [](const fs::path& p, std::error_code& ec) { return fs::is_regular_file(p, ec); });
     test("isdir", [](const fs::path& p, std::error_code& ec) { return fs::is_directory(p, ec); });
 }
 

@@ -39,7 +39,8 @@ Value spans(Interpreter& J, const std::smatch& m, std::size_t offset) {
             continue;
         }
         const auto start = static_cast<std::int64_t>(offset) + m.position(g);
-        out.push_back(Value(J.newTuple({Value::integer(start), Value::integer(start + m.length(g))})));
+        out.push_back(
+            Value(J.newTuple({Value::integer(start), Value::integer(start + m.length(g))})));
     }
     return Value(J.newList(std::move(out)));
 }
@@ -51,12 +52,14 @@ void initReEngine(Interpreter& I, interp::ModuleObject& m) {
     interp::addFunction(I, m, "_match", [](Interpreter& J, CallArgs& a) -> Value {
         const std::regex re = compile(J, J.str(a.pos.at(0)), a.pos.at(1).asInt());
         const std::string text = J.str(a.pos.at(2));
-        const auto pos = static_cast<std::size_t>(std::min<std::int64_t>(
-            std::max<std::int64_t>(a.pos.at(3).asInt(), 0), static_cast<std::int64_t>(text.size())));
+        const auto pos = static_cast<std::size_t>(
+            std::min<std::int64_t>(std::max<std::int64_t>(a.pos.at(3).asInt(), 0),
+                                   static_cast<std::int64_t>(text.size())));
         const std::int64_t mode = a.pos.at(4).asInt();
         const std::string rest = text.substr(pos);
         std::smatch match;
-        const auto flags = pos > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default;
+        const auto flags =
+            pos > 0 ? std::regex_constants::match_prev_avail : std::regex_constants::match_default;
         bool found = false;
         if (mode == 0) {
             found = std::regex_search(rest.begin(), rest.end(), match, re, flags);
@@ -73,7 +76,8 @@ void initReEngine(Interpreter& I, interp::ModuleObject& m) {
         const std::regex re = compile(J, J.str(a.pos.at(0)), a.pos.at(1).asInt());
         const std::string text = J.str(a.pos.at(2));
         std::vector<Value> all;
-        for (auto it = std::sregex_iterator(text.begin(), text.end(), re); it != std::sregex_iterator(); ++it) {
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), re);
+             it != std::sregex_iterator(); ++it) {
             all.push_back(spans(J, *it, 0));
         }
         return Value(J.newList(std::move(all)));
