@@ -114,6 +114,10 @@ private:
                                          interp::CallArgs& args, const std::string& signature,
                                          const passes::Settings& settings);
     interp::Value run(interp::Interpreter& I, const Compiled& c, const interp::CallArgs& args);
+    // A module that arrives compiled (a compile-cache hit, a loaded MindIR graph): only
+    // task_emit runs, recorded as c's compile; `what` names it in the error of a failure.
+    void emitRecorded(Compiled& c, session::CompileRecord& record, const passes::Settings& settings,
+                      const std::string& what);
 
     CompilerOptions options_;
     std::shared_ptr<session::Session> session_;

@@ -293,19 +293,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::fromDiskCache(
     record.cacheLoadMillis =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count();
-    passes::PassManager pm;
-    pm.add(passes::makeTaskEmitPass());
-    passes::PassContext pctx(settings);
-    const passes::PipelineResult result =
-        session::runRecorded(pm, *c->module, pctx, record, serial_);
-    record.graphName = c->module->entry()->name();
-    session_->compiles.push_back(record);
-    if (result.status != passes::PipelineStatus::Ok) {
-        throw interp::PyError(interp::Exc::RuntimeError,
-                              "irscope: the '" + result.failedPass +
-                                  "' pass failed on the cached graph: " + result.error);
-    }
-    c->record = session_->compiles.size() - 1;
+    emitRecorded(*c, record, settings, "cached graph");
     c->source = entry->source;
     c->used = entry->used;
     c->function = entry->function;
@@ -353,6 +341,23 @@ void GraphCompilerImpl::storeInDiskCache(Interpreter& I, const Compiled& c) {
     } catch (const store::CompileCacheError& e) {
         logCacheError(I, e.what());
     }
+}
+
+
+void GraphCompilerImpl::emitRecorded(Compiled& c, session::CompileRecord& record,
+                                     const passes::Settings& settings, const std::string& what) {
+    passes::PassManager pm;
+    pm.add(passes::makeTaskEmitPass());
+    passes::PassContext pctx(settings);
+    const passes::PipelineResult result = session::runRecorded(pm, *c.module, pctx, record, serial_);
+    record.graphName = c.module->entry()->name();
+    session_->compiles.push_back(record);
+    if (result.status != passes::PipelineStatus::Ok) {
+        throw interp::PyError(interp::Exc::RuntimeError, "irscope: the '" + result.failedPass +
+                                                             "' pass failed on the " + what + ": " +
+                                                             result.error);
+    }
+    c.record = session_->compiles.size() - 1;
 }
 
 }  // namespace irscope::compiler

@@ -62,21 +62,10 @@ Value GraphCompilerImpl::runLoaded(Interpreter& I, const std::shared_ptr<const i
         session::CompileRecord record;
         record.signature = "(" + std::to_string(args.pos.size()) + " inputs) from " + file;
         record.trigger = detail::triggerText(I);
-        passes::PassManager pm;
-        pm.add(passes::makeTaskEmitPass());
         const std::shared_ptr<modules::MsContext> ctx = modules::msContext(I);
-        passes::PassContext pctx(
-            detail::compileSettings(ctx.get(), options_.overrides, options_.readEnvironment));
-        const passes::PipelineResult result =
-            session::runRecorded(pm, *c->module, pctx, record, serial_);
-        record.graphName = c->module->entry()->name();
-        session_->compiles.push_back(record);
-        if (result.status != passes::PipelineStatus::Ok) {
-            throw interp::PyError(interp::Exc::RuntimeError,
-                                  "irscope: the '" + result.failedPass +
-                                      "' pass failed on the loaded graph: " + result.error);
-        }
-        c->record = session_->compiles.size() - 1;
+        emitRecorded(*c, record,
+                     detail::compileSettings(ctx.get(), options_.overrides, options_.readEnvironment),
+                     "loaded graph");
         c->function = "construct";
         int next = 0;
         for (const ir::Parameter* p : c->module->entry()->parameters()) {
