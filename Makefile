@@ -83,10 +83,12 @@ ifneq ($(filter mindir,$(FUZZ_TARGETS)),)
 	  $(SHARED_DIR)/mindir
 endif
 
-# Benchmarks (figures, not pass/fail), in a Release tree of their own.
+# Benchmarks (figures, not pass/fail), in a Release tree of their own. Warnings do not stop
+# it: GCC 12 at -O3 reports a false -Wrestrict inside std::string (GCC bug 105329) in the
+# .ir reader; the RelWithDebInfo build of `make test` enforces -Werror.
 bench: deps
 	cmake -S . -B $(BENCH_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release -DIRSCOPE_BUILD_UI=ON \
-	  -DIRSCOPE_BENCH=ON
+	  -DIRSCOPE_BENCH=ON -DIRSCOPE_WERROR=OFF
 	cmake --build $(BENCH_DIR) -j $(JOBS) --target bench_pipeline bench_executor bench_opencl \
 	  bench_debugger bench_graph_view bench_session_file bench_compile_cache bench_ir_diff \
 	  bench_training_step

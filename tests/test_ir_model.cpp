@@ -2,6 +2,7 @@
 // topological order, reachability and node counting.
 #include <QtTest>
 
+#include <algorithm>
 #include <random>
 
 #include "ir/module.h"
@@ -87,12 +88,65 @@ private slots:
         QCOMPARE(opSequence(s.g), expected);
     }
 
+    // topoOrder is kept per graph until the module's structure changes: every kind of
+    // mutation that changes a body shows in the next call (input set, appended, removed,
+    // uses replaced, a node erased, a new Return), and a clone orders its own nodes.
+    void topoOrderCacheFollowsEveryMutation() {
+        SeedGraph s;
+        Module& m = *s.m;
+        const std::vector<CNode*> first = s.g->topoOrder();
+        QCOMPARE(s.g->topoOrder(), first);  // the same state: the same order
+        const std::uint64_t epoch = m.structureEpoch();
+        QCOMPARE(s.g->topoOrder(), first);
+        QCOMPARE(m.structureEpoch(), epoch);  // reading changes nothing
+
+        auto contains = [](const std::vector<CNode*>& order, const CNode* c) {
+            return std::find(order.begin(), order.end(), c) != order.end();
+        };
+        CNode* neg = m.addCNode(s.g, {m.addValue(s.g, Value::primitive("Neg")), s.depend});
+        QCOMPARE(s.g->topoOrder(), first);  // not wired in yet
+        m.setInput(s.g->returnNode(), 1, neg);
+        QVERIFY(contains(s.g->topoOrder(), neg));
+        QCOMPARE(s.g->topoOrder().size(), first.size() + 1);
+
+        CNode* abs = m.addCNode(s.g, {m.addValue(s.g, Value::primitive("Abs")), s.loads[0]});
+        m.appendInput(neg, abs);
+        QVERIFY(contains(s.g->topoOrder(), abs));
+        m.removeInput(neg, 2);
+        QVERIFY(!contains(s.g->topoOrder(), abs));
+        m.erase(abs);
+
+        CNode* sq = m.addCNode(s.g, {m.addValue(s.g, Value::primitive("Square")), s.depend});
+        m.replaceAllUses(s.depend, sq);
+        m.setInput(sq, 1, s.depend);
+        const std::vector<CNode*> withSq = s.g->topoOrder();
+        QVERIFY(contains(withSq, sq));
+        QVERIFY(contains(withSq, s.depend));
+
+        std::unique_ptr<Module> copy = m.clone();
+        const std::vector<CNode*> copied = copy->entry()->topoOrder();
+        QCOMPARE(copied.size(), withSq.size());
+        for (std::size_t i = 0; i < copied.size(); ++i) {
+            QCOMPARE(copied[i]->id(), withSq[i]->id());
+            QVERIFY(copied[i] != withSq[i]);
+        }
+
+        CNode* ret = m.addCNode(s.g, {m.addValue(s.g, Value::primitive("Return")), s.loads[1]});
+        m.setReturnNode(s.g, ret);
+        const std::vector<CNode*> shortOrder = s.g->topoOrder();
+        QVERIFY(!contains(shortOrder, sq));
+        QCOMPARE(shortOrder.back(), ret);
+        QCOMPARE(copy->entry()->topoOrder().size(), withSq.size());  // the copy is its own
+        QCOMPARE(m.verify(), std::string());
+    }
+
     void replaceAllUsesMovesEveryUse() {
         SeedGraph s;
         CNode* load0 = s.loads[0];
         const std::size_t before = load0->users().size();
         QVERIFY(before >= 2);
-        CNode* move = s.m->addCNode(s.g, {s.m->addValue(s.g, Value::primitive("TensorMove")), load0});
+        CNode* move =
+            s.m->addCNode(s.g, {s.m->addValue(s.g, Value::primitive("TensorMove")), load0});
         s.m->replaceAllUses(load0, move);
         // The new TensorMove's own use of the Load must survive: it was created before the
         // replacement, so it was moved too; put it back, as a pass would.

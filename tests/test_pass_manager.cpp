@@ -178,6 +178,15 @@ std::unique_ptr<Module> largeModule(int n) {
     return m;
 }
 
+// Prints the module after every pass, on the compile's thread: what each snapshot must hold.
+class EagerText : public PassInstrumentation {
+public:
+    void afterPass(const PassRun&, const Module& m, const PassContext&, bool) override {
+        texts.push_back(printIr(m));
+    }
+    std::vector<std::string> texts;
+};
+
 }  // namespace
 
 class TestPassManager : public QObject {
@@ -203,6 +212,7 @@ private slots:
     void sessionHoldsCompiles();
     void snapshotsOfLargeModuleStayCompact();
     void verifierNamesThePassThatBrokeTheIr();
+    void snapshotsPrintedOffThreadEqualEagerText();
 };
 
 void TestPassManager::settingsTypedGetters() {
@@ -859,3 +869,65 @@ void TestPassManager::verifierNamesThePassThatBrokeTheIr() {
 
 QTEST_APPLESS_MAIN(TestPassManager)
 #include "test_pass_manager.moc"
+
+// The snapshots are printed on a worker thread from copies of the module: every snapshot's
+// text is the text printed on the compile's thread right after its pass, `changed` is exact
+// (a pass that rebuilt equal abstracts changed the fingerprint, not the text) and equal texts
+// share their bytes, also for a module large enough that the printer lags the passes.
+void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
+    // Wraps the output in one more Neg of the output's type.
+    auto wrap = [](Module& mod, PassContext&) {
+        FuncGraph* g = mod.entry();
+        CNode* c = mod.addCNode(g, {mod.addValue(g, Value::primitive("Neg")), g->output()});
+        c->setAbstract(g->output()->abstract());
+        mod.setInput(g->returnNode(), 1, c);
+        return true;
+    };
+    // Gives every CNode of the entry a new abstract equal to its old one.
+    auto rebuild = [](Module& mod, PassContext&) {
+        for (CNode* c : mod.entry()->topoOrder()) {
+            if (const AbstractPtr a = c->abstract(); a && a->kind == Abstract::Kind::Tensor) {
+                c->setAbstract(Abstract::tensor(a->dtype, a->shape, a->valueKnown));
+            }
+        }
+        return true;
+    };
+    // Undoes `wrap`.
+    auto unwrap = [](Module& mod, PassContext&) {
+        FuncGraph* g = mod.entry();
+        auto* out = nodeCast<CNode>(g->output());
+        mod.setInput(g->returnNode(), 1, out->input(1));
+        mod.erase(out);
+        return true;
+    };
+    for (const int size : {0, 3000}) {
+        PassManager pm;
+        pm.add(makePass("wrap", "Wraps the output in Neg.", wrap));
+        pm.add(makePass("rebuild", "Equal abstracts, new objects.", rebuild));
+        pm.add(makePass("wrap2", "Wraps the output in Neg.", wrap));
+        pm.add(makePass("unwrap", "Removes the last Neg.", unwrap));
+        pm.add(makePass("wrap3", "Wraps the output in Neg.", wrap));
+        auto eager = std::make_shared<EagerText>();
+        pm.addInstrumentation(eager);
+        std::unique_ptr<Module> m = size == 0 ? smallModule() : largeModule(size);
+        const std::string initial = printIr(*m);
+        PassContext ctx;
+        CompileRecord rec;
+        session::runRecorded(pm, *m, ctx, rec);
+        QCOMPARE(rec.status, session::CompileStatus::Ok);
+        QCOMPARE(rec.snapshots.size(), eager->texts.size());
+        std::string prev = initial;
+        for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
+            const PassSnapshot& s = rec.snapshots[i];
+            QVERIFY2(s.text() == eager->texts[i], qPrintable(QString::fromStdString(s.pass)));
+            QCOMPARE(s.changed, eager->texts[i] != prev);
+            prev = eager->texts[i];
+        }
+        QVERIFY(rec.snapshots[0].changed);
+        // rebuild: the fingerprint changed, the text did not; the bytes are shared.
+        QVERIFY(!rec.snapshots[1].changed);
+        QCOMPARE(rec.snapshots[1].compressed.get(), rec.snapshots[0].compressed.get());
+        QVERIFY(rec.snapshots[3].changed);
+        QCOMPARE(rec.snapshots[3].text(), rec.snapshots[1].text());  // unwrap undid wrap2
+    }
+}

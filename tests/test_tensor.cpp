@@ -240,6 +240,38 @@ private slots:
         QCOMPARE(t.getInt(0), std::int64_t(-1));
         QCOMPARE(t.getInt(2), std::int64_t(-128));  // wraps like a C conversion
     }
+
+    // The executor's memory accounting forgets exactly the buffers a ReleaseLog names: a
+    // watched storage is logged when its last alias goes (not before), once per watcher,
+    // and a log that is gone is not written to.
+    void releaseLogNamesFreedBuffers() {
+        auto log = std::make_shared<ReleaseLog>();
+        auto other = std::make_shared<ReleaseLog>();
+        const void* id = nullptr;
+        {
+            Tensor a(DType::Float32, Shape{4});
+            id = a.storageId();
+            a.watchRelease(log);
+            a.watchRelease(other);
+            Tensor alias = a.reshaped(Shape{2, 2});
+            Tensor unwatched(DType::Float32, Shape{4});
+            { Tensor gone = std::move(a); }
+            QVERIFY(log->take().empty());  // `alias` still holds the buffer
+        }
+        const std::vector<const void*> freed = log->take();
+        QCOMPARE(freed.size(), std::size_t(1));
+        QCOMPARE(freed[0], id);
+        QVERIFY(log->take().empty());  // taken once
+        QCOMPARE(other->take().size(), std::size_t(1));
+        std::weak_ptr<ReleaseLog> dropped;
+        {
+            Tensor b(DType::Float32, Shape{2});
+            auto shortLived = std::make_shared<ReleaseLog>();
+            dropped = shortLived;
+            b.watchRelease(shortLived);
+        }
+        QVERIFY(dropped.expired());
+    }
 };
 
 QTEST_APPLESS_MAIN(TestTensor)

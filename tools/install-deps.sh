@@ -9,7 +9,7 @@ PACKAGES=(
   libqt6sql6-sqlite libqscintilla2-qt6-dev libgl-dev
   libgraphviz-dev graphviz
   libsqlite3-dev libeigen3-dev libzstd-dev zlib1g-dev libssl-dev libdtl-dev
-  nlohmann-json3-dev libcli11-dev libfmt-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev libjemalloc-dev
   libprotobuf-dev protobuf-compiler
   ocl-icd-opencl-dev opencl-headers pocl-opencl-icd
   xvfb xauth fonts-dejavu-core

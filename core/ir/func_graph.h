@@ -3,6 +3,8 @@
 // weights, which carry `has_default`).
 #pragma once
 
+#include <cstdint>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -37,7 +39,11 @@ public:
 
     // Every CNode reachable from the Return node through inputs that stay in this graph,
     // in a topological order (inputs before users, input order preserved), ending with
-    // the Return node. This is the graph's body as it is printed and counted.
+    // the Return node. This is the graph's body as it is printed and counted. Computed
+    // once per state of the module: kept until the next change of any node's inputs or
+    // any graph's Return node (Module::structureEpoch), so the passes, the fingerprint and
+    // the printer that look at one state walk each graph once. Safe to call from several
+    // threads reading one module.
     std::vector<CNode*> topoOrder() const;
 
     Module* module() const { return module_; }
@@ -61,6 +67,11 @@ private:
     // How many graph references in the module's ValueNodes name this graph (a value naming
     // it twice counts twice): eraseGraph's "still referenced" check without a module scan.
     std::size_t valueRefs_ = 0;
+    // topoOrder's result for the module's structure epoch topoEpoch_.
+    std::vector<CNode*> computeTopoOrder() const;
+    mutable std::mutex topoMutex_;
+    mutable std::uint64_t topoEpoch_ = UINT64_MAX;
+    mutable std::vector<CNode*> topo_;
 };
 
 }  // namespace irscope::ir

@@ -68,6 +68,9 @@ private:
     void graph(const FuncGraph* g);
     void marker(const CNode* c);
     void cnodeLine(const CNode* c, const FuncGraph* g, const std::string& lead, bool isReturn);
+    // abstractOrNull(a), formatted once per abstract object: a node's abstract is printed on
+    // its own line and again on the line of every user.
+    const std::string& abstractText(const AbstractPtr& a) const;
 
     const Module& m_;
     PrintOptions opts_;
@@ -76,7 +79,24 @@ private:
     LocalNames local_;  // graph order, %N and %para<k> numbering shared with the exports
     std::unordered_map<const FuncGraph*, std::string> names_;
     std::unordered_map<const Parameter*, std::string> params_;  // "para3_x"
+    // Abstracts are immutable and held by the module while run() prints it (NodeLines prints
+    // lines of a module that may change in between: no cache there).
+    bool cacheAbstracts_ = false;
+    mutable std::string abstractScratch_;
+    mutable std::unordered_map<const Abstract*, std::string> abstractTexts_;
 };
+
+const std::string& Printer::abstractText(const AbstractPtr& a) const {
+    if (!cacheAbstracts_) {
+        abstractScratch_ = abstractOrNull(a);
+        return abstractScratch_;
+    }
+    auto [it, fresh] = abstractTexts_.try_emplace(a.get());
+    if (fresh) {
+        it->second = abstractOrNull(a);
+    }
+    return it->second;
+}
 
 void Printer::orderAndName() {
     local_ = localNames(m_);
@@ -171,7 +191,7 @@ void Printer::attrLines(const AttrMap& attrs) {
 }
 
 std::string Printer::paramSuffix(const Parameter* p, bool header) const {
-    std::string s = abstractOrNull(p->abstract());
+    std::string s = abstractText(p->abstract());
     if (p->hasDefault()) {
         s += " : has_default";
         if (p->defaultValue()) {
@@ -234,7 +254,10 @@ void Printer::cnodeLine(const CNode* c, const FuncGraph* g, const std::string& l
     }
     out_ += '(';
     for (std::size_t k = 1; k < c->size(); ++k) {
-        out_ += (k != 1 ? ", " : "") + ref(c->input(k), g);
+        if (k != 1) {
+            out_ += ", ";
+        }
+        out_ += ref(c->input(k), g);
     }
     out_ += ')';
     if (prim != nullptr && !prim->instanceName.empty()) {
@@ -264,9 +287,18 @@ void Printer::cnodeLine(const CNode* c, const FuncGraph* g, const std::string& l
     if (c->abstract() || kernel) {
         out_ += "      : (";
         for (std::size_t k = 1; k < c->size(); ++k) {
-            out_ += (k != 1 ? ", " : "") + abstractOrNull(c->input(k)->abstract());
+            if (k != 1) {
+                out_ += ", ";
+            }
+            out_ += abstractText(c->input(k)->abstract());
         }
-        out_ += isReturn ? ")\n" : ") -> (" + abstractOrNull(c->abstract()) + ")\n";
+        if (isReturn) {
+            out_ += ")\n";
+        } else {
+            out_ += ") -> (";
+            out_ += abstractText(c->abstract());
+            out_ += ")\n";
+        }
     }
     if (kernel) {  // the device types kernel selection chose
         out_ += "      : (";
@@ -347,6 +379,7 @@ void Printer::marker(const CNode* c) {
 }
 
 std::string Printer::run() {
+    cacheAbstracts_ = true;
     orderAndName();
     if (!m_.preamble().empty()) {
         verbatim(out_, m_.preamble(), "");

@@ -31,6 +31,16 @@ bool FuncGraph::flag(std::string_view key) const {
 }
 
 std::vector<CNode*> FuncGraph::topoOrder() const {
+    const std::uint64_t epoch = module_->structureEpoch();
+    std::lock_guard lock(topoMutex_);
+    if (epoch != topoEpoch_) {
+        topo_ = computeTopoOrder();
+        topoEpoch_ = epoch;
+    }
+    return topo_;
+}
+
+std::vector<CNode*> FuncGraph::computeTopoOrder() const {
     std::vector<CNode*> order;
     if (return_ == nullptr) {
         return order;
@@ -288,13 +298,16 @@ void Module::setReturnNode(FuncGraph* g, CNode* ret) {
         throw std::logic_error("setReturnNode: the Return node belongs to another graph");
     }
     g->return_ = ret;
+    ++structureEpoch_;
 }
 
 void Module::addUse(Node* input, CNode* user, std::size_t index) {
+    ++structureEpoch_;  // every change of an input adds or removes a use
     input->users_.push_back(Use{user, index});
 }
 
 void Module::removeUse(Node* input, CNode* user, std::size_t index) {
+    ++structureEpoch_;
     auto& us = input->users_;
     auto it = std::find(us.begin(), us.end(), Use{user, index});
     if (it == us.end()) {
@@ -342,6 +355,7 @@ void Module::replaceAllUses(Node* from, Node* to) {
     }
     // Every use moves as a whole: O(uses), where setInput per use would search and shift
     // from's users list each time.
+    ++structureEpoch_;
     std::vector<Use> uses = std::move(from->users_);
     from->users_.clear();
     to->users_.reserve(to->users_.size() + uses.size());
@@ -466,7 +480,13 @@ std::unique_ptr<Module> Module::clone() const {
     m->preamble_ = preamble_;
     m->trailer_ = trailer_;
 
-    std::unordered_map<const Node*, Node*> nm;
+    // Copies by arena slot (slots are kept): no hashing of the nodes.
+    auto nm = [this, &m](const Node* n) {
+        if (n->slot_ >= nodes_.size() || nodes_[n->slot_].get() != n) {
+            throw std::logic_error("clone: a node refers to a node outside the module");
+        }
+        return m->nodes_[n->slot_].get();
+    };
     m->nodes_.reserve(nodes_.size());
     for (const auto& n : nodes_) {
         if (!n) {
@@ -500,7 +520,6 @@ std::unique_ptr<Module> Module::clone() const {
         copy->abstract_ = n->abstract_;
         copy->debug_ = n->debug_;
         copy->slot_ = n->slot_;
-        nm[n.get()] = copy.get();
         Node* raw = copy.get();
         m->nodes_.push_back(std::move(copy));
         ++m->liveNodes_;
@@ -511,25 +530,25 @@ std::unique_ptr<Module> Module::clone() const {
         if (!n) {
             continue;
         }
-        Node* nn = nm.at(n.get());
+        Node* nn = nm(n.get());
         if (const auto* c = nodeCast<CNode>(n.get())) {
             auto* nc = static_cast<CNode*>(nn);
             nc->inputs_.reserve(c->inputs_.size());
             for (Node* in : c->inputs_) {
-                nc->inputs_.push_back(nm.at(in));
+                nc->inputs_.push_back(nm(in));
             }
         }
         nn->users_.reserve(n->users_.size());
         for (const Use& u : n->users_) {
-            nn->users_.push_back(Use{static_cast<CNode*>(nm.at(u.user)), u.index});
+            nn->users_.push_back(Use{static_cast<CNode*>(nm(u.user)), u.index});
         }
     }
     for (const auto& g : graphs_) {
         FuncGraph* ng = gm.at(g.get());
         for (Parameter* p : g->params_) {
-            ng->params_.push_back(static_cast<Parameter*>(nm.at(p)));
+            ng->params_.push_back(static_cast<Parameter*>(nm(p)));
         }
-        ng->return_ = g->return_ ? static_cast<CNode*>(nm.at(g->return_)) : nullptr;
+        ng->return_ = g->return_ ? static_cast<CNode*>(nm(g->return_)) : nullptr;
     }
     m->entry_ = mapGraph(entry_);
     m->nextId_ = nextId_;

@@ -72,6 +72,10 @@ public:
     // Removes a parameter from its graph's parameter list (it must have no users).
     void eraseParameter(Parameter* p);
 
+    // Changes whenever any CNode's inputs or any graph's Return node change (every mutation
+    // that can change a graph's body): what FuncGraph::topoOrder's cache is keyed by.
+    std::uint64_t structureEpoch() const { return structureEpoch_; }
+
     // Number of live nodes of every kind (owned, whether reachable or not).
     std::size_t liveNodeCount() const;
     // Counts as MindSpore's `Node counting information` block: over the graphs reachable
@@ -110,6 +114,7 @@ private:
     std::vector<std::unique_ptr<Node>> nodes_;  // arena; erased slots are null
     std::size_t liveNodes_ = 0;
     std::uint64_t nextId_ = 1;
+    std::uint64_t structureEpoch_ = 0;
     FuncGraph* entry_ = nullptr;
     AttrMap attrs_;
     std::vector<std::string> preamble_;

@@ -1,5 +1,6 @@
 #include "passes/snapshot_instrumentation.h"
 
+#include <chrono>
 #include <stdexcept>
 
 #include "ir/ir_text.h"
@@ -8,22 +9,56 @@
 
 namespace irscope::passes {
 
-bool SnapshotInstrumentation::sameText(const State& a, const State& b) {
-    if (a.text == b.text) {
-        return true;
+SnapshotPrinter& SnapshotInstrumentation::printer() {
+    if (!printer_) {
+        printer_ = std::make_unique<SnapshotPrinter>(level_);
     }
-    return a.text && b.text && a.hash == b.hash && a.text->size() == b.text->size() &&
-           *a.text == *b.text;
+    return *printer_;
+}
+
+void SnapshotInstrumentation::settle() const {
+    if (printer_) {
+        printer_->wait();  // also for jobs no snapshot waits on (the baseline's)
+    }
+    for (const Unsettled& u : unsettled_) {
+        session::PassSnapshot& s = snapshots_[u.index];
+        s.changed = u.result->changed;
+        s.compressed = u.result->blob;
+        if (!u.result->error.empty() && s.error.empty()) {
+            s.error = "the IR could not be printed: " + u.result->error;
+        }
+    }
+    unsettled_.clear();
+}
+
+std::shared_ptr<const std::string> SnapshotInstrumentation::textOf(const PassRun& run) const {
+    if (lastSequence_ != run.sequence) {
+        return nullptr;
+    }
+    settle();
+    return current_.text ? current_.text->text : nullptr;
 }
 
 void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassContext&) {
-    // The baseline the first pass is compared with (the empty module before parse).
-    auto text = std::make_shared<const std::string>(ir::printIr(m));
-    current_ = State{ir::fingerprint(m), text, util::CompressedText::hashOf(*text), nullptr};
+    // The baseline the first pass is compared with: the empty module before parse, or the
+    // IR a compile-cache hit read, printed by the worker like every other state.
+    settle();
+    auto baseline = std::make_shared<SnapshotText>();
+    printer().submit(m.clone(), baseline, nullptr, nullptr, std::make_shared<SnapshotResult>());
+    current_ = State{ir::fingerprint(m), std::move(baseline)};
     open_.clear();
     lastSequence_ = UINT64_MAX;
     errorRecorded_ = false;
     snapshots_.clear();
+    endWaitMillis_ = 0.0;
+}
+
+void SnapshotInstrumentation::afterPipeline(const ir::Module&, const PassContext&,
+                                            const PipelineResult&) {
+    const auto t0 = std::chrono::steady_clock::now();
+    settle();
+    endWaitMillis_ =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
 void SnapshotInstrumentation::beforePass(const PassRun&, const ir::Module&, const PassContext&) {
@@ -71,27 +106,45 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
     try {
         const ir::ModuleFingerprint fp = ir::fingerprint(m);
         s.counts = fp.counts;
-        const State* same = current_.text && fp == current_.fingerprint ? &current_
-                            : before.text && fp == before.fingerprint   ? &before
-                                                                        : nullptr;
+        const State* same = fp == current_.fingerprint ? &current_
+                            : fp == before.fingerprint ? &before
+                                                       : nullptr;
         if (same != nullptr && verifyEachPass()) {
             // The fingerprint hashes abstracts and values by identity: under verification
             // its verdict is checked against the text it saves printing.
-            if (ir::printIr(m) != *same->text) {
+            settle();
+            if (same->text->text && ir::printIr(m) != *same->text->text) {
                 throw std::logic_error("the module's fingerprint missed a change made by pass '" +
                                        run.path + "'");
             }
         }
+        std::unique_ptr<ir::Module> copy;
         if (same != nullptr) {
             after = *same;  // structurally the IR as last printed: nothing to print
+        } else if (!error.empty()) {
+            // After an error the IR may be half-built: print it here, where a failure only
+            // means the snapshot keeps the error without the text.
+            settle();
+            auto text = std::make_shared<SnapshotText>();
+            SnapshotPrinter::print(m, *text, current_.text.get(), before.text.get(), level_);
+            if (!text->text) {
+                throw std::runtime_error(text->error);
+            }
+            after = State{fp, std::move(text)};
         } else {
-            auto text = std::make_shared<const std::string>(ir::printIr(m));
-            after = State{fp, text, util::CompressedText::hashOf(*text), nullptr};
+            // A structural copy goes to the printer; the compile goes on.
+            copy = m.clone();
+            after = State{fp, std::make_shared<SnapshotText>()};
         }
+        auto result = std::make_shared<SnapshotResult>();
+        const bool print = copy != nullptr;
+        printer().submit(std::move(copy), after.text, print ? current_.text : nullptr, before.text,
+                         result);
+        unsettled_.push_back(Unsettled{snapshots_.size(), std::move(result)});
     } catch (const std::exception&) {
         if (error.empty()) {
-            // A healthy pass left IR the printer cannot print: the PassManager reports it
-            // as this pass's error, and onError records the snapshot again.
+            // A healthy pass left IR that cannot be fingerprinted or copied: the PassManager
+            // reports it as this pass's error, and onError records the snapshot again.
             open_.push_back(std::move(before));
             throw;
         }
@@ -100,18 +153,6 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
         return;
     }
 
-    s.changed = !sameText(before, after);
-    // Share bytes with the last snapshot when nothing changed since (passes that change
-    // nothing are the common case); otherwise compress.
-    if (sameText(current_, after) && current_.blob) {
-        after = current_;
-    } else if (!s.changed && before.blob) {
-        after = before;
-    } else {
-        after.blob = std::make_shared<const util::CompressedText>(
-            util::CompressedText::compress(*after.text, level_));
-    }
-    s.compressed = after.blob;
     current_ = std::move(after);
     lastSequence_ = run.sequence;
     snapshots_.push_back(std::move(s));

@@ -10,6 +10,12 @@
 // different fingerprint prints the IR, and the text is then compared with the text before
 // the pass (hash and size first, then the bytes), so `changed` stays exact. Unchanged
 // snapshots share their predecessor's compressed bytes and cost no memory.
+//
+// The printing, comparing and compressing run on a worker thread (passes/snapshot_printer.h)
+// over a structural copy of the module, so the compile goes on meanwhile; `changed` and the
+// text of every snapshot are settled before anyone reads them (snapshots(), textOf(), the
+// end of the pipeline). Under IRSCOPE_VERIFY_EACH=1 every "unchanged" verdict of the
+// fingerprint is still checked against the printed text, naming the pass on a miss.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +25,7 @@
 
 #include "ir/module_fingerprint.h"
 #include "passes/pass_instrumentation.h"
+#include "passes/snapshot_printer.h"
 #include "passes/timing_instrumentation.h"
 #include "session/compile_record.h"
 
@@ -31,14 +38,23 @@ public:
                                      int compressionLevel = 3)
         : timing_(timing), level_(compressionLevel) {}
 
-    const std::vector<session::PassSnapshot>& snapshots() const { return snapshots_; }
-    std::vector<session::PassSnapshot> takeSnapshots() { return std::move(snapshots_); }
-
-    // The uncompressed text just printed for `run`, if this instrumentation has already
-    // taken run's snapshot (lets a dump writer avoid printing again); otherwise null.
-    std::shared_ptr<const std::string> textOf(const PassRun& run) const {
-        return lastSequence_ == run.sequence ? current_.text : nullptr;
+    const std::vector<session::PassSnapshot>& snapshots() const {
+        settle();
+        return snapshots_;
     }
+    std::vector<session::PassSnapshot> takeSnapshots() {
+        settle();
+        return std::move(snapshots_);
+    }
+    // Milliseconds the end of the pipeline waited for the printer to finish: the part of
+    // the snapshots' cost that a TimingInstrumentation's total (stopped before this
+    // instrumentation's afterPipeline) does not show. Waits during the pipeline (for a
+    // dump, under verification) are in that total.
+    double endWaitMillis() const { return endWaitMillis_; }
+
+    // The uncompressed text of the IR after `run`, if this instrumentation has already
+    // taken run's snapshot (lets a dump writer avoid printing again); otherwise null.
+    std::shared_ptr<const std::string> textOf(const PassRun& run) const;
 
     void beforePipeline(const ir::Module& m, const PassContext&) override;
     void beforePass(const PassRun& run, const ir::Module&, const PassContext&) override;
@@ -46,27 +62,38 @@ public:
                    bool reportedChange) override;
     void onError(const PassRun& run, const ir::Module& m, const PassContext& ctx,
                  std::string_view message) override;
+    void afterPipeline(const ir::Module& m, const PassContext& ctx,
+                       const PipelineResult& result) override;
 
 private:
-    // One state of the IR: its structural fingerprint, and its text once printed.
+    // One state of the IR: its structural fingerprint, and its text (filled by the printer
+    // once the job that prints it is done; shared by the states with the same text).
     struct State {
         ir::ModuleFingerprint fingerprint;
-        std::shared_ptr<const std::string> text;  // null when not printed (yet)
-        std::size_t hash = 0;
-        std::shared_ptr<const util::CompressedText> blob;  // null until compressed
+        std::shared_ptr<SnapshotText> text;
+    };
+    // A snapshot whose `changed` and bytes wait for the printer.
+    struct Unsettled {
+        std::size_t index;  // in snapshots_
+        std::shared_ptr<const SnapshotResult> result;
     };
 
     void record(const PassRun& run, const ir::Module& m, const PassContext& ctx,
                 bool reportedChange, std::string_view error);
-    static bool sameText(const State& a, const State& b);
+    // Waits for the printer and fills in every unsettled snapshot.
+    void settle() const;
+    SnapshotPrinter& printer();
 
     const TimingInstrumentation* timing_;
     int level_;
-    State current_;            // the IR as last printed
+    std::unique_ptr<SnapshotPrinter> printer_;  // started by the first printed state
+    State current_;                             // the IR after the last pass
     std::vector<State> open_;  // the IR before each pass still running (innermost last)
     std::uint64_t lastSequence_ = UINT64_MAX;
     bool errorRecorded_ = false;
-    std::vector<session::PassSnapshot> snapshots_;
+    mutable std::vector<session::PassSnapshot> snapshots_;
+    mutable std::vector<Unsettled> unsettled_;
+    double endWaitMillis_ = 0.0;
 };
 
 }  // namespace irscope::passes

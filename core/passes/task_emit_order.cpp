@@ -62,14 +62,19 @@ std::string kernelName(const CNode* c) {
 std::vector<CNode*> executionOrder(const FuncGraph& g) {
     const std::vector<CNode*> body = g.topoOrder();
     std::unordered_map<const Node*, std::size_t> index;
+    index.reserve(body.size());
     for (std::size_t i = 0; i < body.size(); ++i) {
         index[body[i]] = i;
     }
-    std::vector<std::unordered_set<std::size_t>> before(body.size());  // i runs after these
+    // i runs after these (repeats allowed until they are made distinct below).
+    std::vector<std::vector<std::size_t>> before(body.size());
     for (std::size_t i = 0; i < body.size(); ++i) {
         for (const Node* in : body[i]->inputs()) {
+            if (in->graph() != &g || !in->isCNode()) {
+                continue;  // only the body's CNodes are in the index
+            }
             if (auto it = index.find(in); it != index.end()) {
-                before[i].insert(it->second);
+                before[i].push_back(it->second);
             }
         }
     }
@@ -103,7 +108,7 @@ std::vector<CNode*> executionOrder(const FuncGraph& g) {
             for (const ir::Use& u : load->users()) {
                 auto ui = index.find(u.user);
                 if (ui != index.end() && !it->second[ui->second]) {
-                    before[wi].insert(ui->second);
+                    before[wi].push_back(ui->second);
                 }
             }
         }
@@ -111,6 +116,8 @@ std::vector<CNode*> executionOrder(const FuncGraph& g) {
     std::vector<std::size_t> pending(body.size());
     std::vector<std::vector<std::size_t>> next(body.size());
     for (std::size_t i = 0; i < body.size(); ++i) {
+        std::sort(before[i].begin(), before[i].end());
+        before[i].erase(std::unique(before[i].begin(), before[i].end()), before[i].end());
         pending[i] = before[i].size();
         for (std::size_t d : before[i]) {
             next[d].push_back(i);

@@ -76,24 +76,27 @@ void MemoryMeter::produced(const ops::KernelArg& a) {
         liveBytes_ -= it->second.bytes;  // a freed buffer's address came back
     }
     live_[id] = Entry{t.storageHandle(), bytes};
+    t.watchRelease(released_);
     liveBytes_ += bytes;
     peakBytes_ = std::max(peakBytes_, liveBytes_);
 }
 
 void MemoryMeter::collect() {
     dirty_ = false;
-    for (auto it = live_.begin(); it != live_.end();) {
-        if (it->second.storage.expired()) {
+    // Every counted buffer is watched, so the log names each one freed since the last
+    // collect; an address already reused by a buffer counted since keeps its entry.
+    for (const void* id : released_->take()) {
+        auto it = live_.find(id);
+        if (it != live_.end() && it->second.storage.expired()) {
             liveBytes_ -= it->second.bytes;
-            it = live_.erase(it);
-        } else {
-            ++it;
+            live_.erase(it);
         }
     }
 }
 
 void MemoryMeter::reset() {
     live_.clear();
+    released_ = std::make_shared<ReleaseLog>();  // buffers of the last run may still go
     excluded_.clear();
     liveBytes_ = 0;
     peakBytes_ = 0;

@@ -24,7 +24,14 @@ const ops::OpDef* findOp(std::string_view name);
 // What a primitive does in the executor, worked out once per primitive.
 struct ResolvedPrim {
     enum class Kind : std::uint8_t {
-        MakeTuple, TupleGetItem, Forward, UpdateState, Switch, Partial, Print, Kernel
+        MakeTuple,
+        TupleGetItem,
+        Forward,
+        UpdateState,
+        Switch,
+        Partial,
+        Print,
+        Kernel
     };
     Kind kind = Kind::Kernel;
     const ops::OpDef* op = nullptr;  // Kernel: the registry's op (null: none)
@@ -48,6 +55,9 @@ private:
         std::uint64_t bytes = 0;
     };
     std::unordered_map<const void*, Entry> live_;
+    // The counted buffers freed since the last collect (each is watched once counted), so
+    // collecting costs what was freed, not what is live.
+    std::shared_ptr<ReleaseLog> released_ = std::make_shared<ReleaseLog>();
     std::unordered_set<const void*> excluded_;
     std::uint64_t liveBytes_ = 0;
     std::uint64_t peakBytes_ = 0;

@@ -8,9 +8,11 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ir/types.h"
@@ -21,15 +23,46 @@ namespace irscope::runtime {
 using ir::DType;
 using ir::Shape;
 
+// The identities of watched buffers that were freed, in the order they went: lets the
+// executor's memory accounting forget exactly those buffers instead of polling every live
+// one. Storages may be freed on any thread.
+class ReleaseLog {
+public:
+    void add(const void* id) {
+        std::lock_guard lock(mutex_);
+        ids_.push_back(id);
+    }
+    std::vector<const void*> take() {
+        std::lock_guard lock(mutex_);
+        return std::exchange(ids_, {});
+    }
+
+private:
+    std::mutex mutex_;
+    std::vector<const void*> ids_;
+};
+
 class Storage {
 public:
     explicit Storage(std::size_t bytes) : bytes_(bytes) {}
+    Storage(const Storage&) = delete;
+    Storage& operator=(const Storage&) = delete;
+    ~Storage() {
+        for (const std::weak_ptr<ReleaseLog>& w : watchers_) {
+            if (const std::shared_ptr<ReleaseLog> log = w.lock()) {
+                log->add(this);
+            }
+        }
+    }
     std::byte* data() { return bytes_.data(); }
     const std::byte* data() const { return bytes_.data(); }
     std::size_t size() const { return bytes_.size(); }
+    // `log` hears of this buffer's end (its identity, the address of this Storage).
+    void watch(const std::shared_ptr<ReleaseLog>& log) { watchers_.push_back(log); }
 
 private:
     std::vector<std::byte> bytes_;
+    std::vector<std::weak_ptr<ReleaseLog>> watchers_;
 };
 
 class Tensor {
@@ -82,6 +115,12 @@ public:
     const void* storageId() const { return storage_.get(); }
     // A handle that tells when the buffer is freed (the executor's memory accounting).
     std::weak_ptr<Storage> storageHandle() const { return storage_; }
+    // Adds the storage's identity to `log` once the buffer is freed.
+    void watchRelease(const std::shared_ptr<ReleaseLog>& log) const {
+        if (storage_) {
+            storage_->watch(log);
+        }
+    }
 
 private:
     DType dtype_ = DType::Float32;

@@ -1,0 +1,108 @@
+#include "passes/snapshot_printer.h"
+
+#include <chrono>
+#include <exception>
+
+#include "ir/ir_text.h"
+
+namespace irscope::passes {
+
+bool SnapshotText::same(const SnapshotText& a, const SnapshotText& b) {
+    if (a.text == b.text) {
+        return true;
+    }
+    return a.text && b.text && a.hash == b.hash && a.text->size() == b.text->size() &&
+           *a.text == *b.text;
+}
+
+SnapshotPrinter::SnapshotPrinter(int compressionLevel, std::size_t maxPending)
+    : level_(compressionLevel), maxPending_(maxPending == 0 ? 1 : maxPending) {
+    worker_ = std::thread([this] { loop(); });
+}
+
+SnapshotPrinter::~SnapshotPrinter() {
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = true;
+    }
+    changed_.notify_all();
+    worker_.join();
+}
+
+void SnapshotPrinter::submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<SnapshotText> after,
+                             std::shared_ptr<const SnapshotText> last,
+                             std::shared_ptr<const SnapshotText> before,
+                             std::shared_ptr<SnapshotResult> result) {
+    std::unique_lock lock(mutex_);
+    if (copy) {
+        changed_.wait(lock, [this] { return copies_ < maxPending_; });
+        ++copies_;
+    }
+    queue_.push_back(Job{std::move(copy), std::move(after), std::move(last), std::move(before),
+                         std::move(result)});
+    changed_.notify_all();
+}
+
+double SnapshotPrinter::wait() {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::unique_lock lock(mutex_);
+    changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void SnapshotPrinter::loop() {
+    std::unique_lock lock(mutex_);
+    for (;;) {
+        changed_.wait(lock, [this] { return stop_ || !queue_.empty(); });
+        if (queue_.empty()) {
+            return;  // stopped, nothing left
+        }
+        Job job = std::move(queue_.front());
+        queue_.pop_front();
+        if (job.copy) {
+            --copies_;
+        }
+        busy_ = true;
+        changed_.notify_all();  // a place in the queue is free
+        lock.unlock();
+        runJob(job);
+        job = Job{};  // free the copy off the lock
+        lock.lock();
+        busy_ = false;
+        changed_.notify_all();
+    }
+}
+
+void SnapshotPrinter::print(const ir::Module& m, SnapshotText& out, const SnapshotText* last,
+                            const SnapshotText* before, int level) {
+    try {
+        out.text = std::make_shared<const std::string>(ir::printIr(m));
+        out.hash = util::CompressedText::hashOf(*out.text);
+    } catch (const std::exception& e) {
+        out.error = e.what();
+        return;
+    }
+    // Share the bytes of an equal text (the IR came back to the state before the pass, or
+    // a different structure printed the same text); compress only a new text.
+    for (const SnapshotText* other : {last, before}) {
+        if (other != nullptr && other->blob && SnapshotText::same(*other, out)) {
+            out.text = other->text;
+            out.blob = other->blob;
+            return;
+        }
+    }
+    out.blob = std::make_shared<const util::CompressedText>(
+        util::CompressedText::compress(*out.text, level));
+}
+
+void SnapshotPrinter::runJob(Job& job) const {
+    if (job.copy) {
+        print(*job.copy, *job.after, job.last.get(), job.before.get(), level_);
+    }
+    SnapshotResult& r = *job.result;
+    r.changed = job.before == nullptr || !SnapshotText::same(*job.before, *job.after);
+    r.blob = job.after->blob;
+    r.error = job.after->error;
+}
+
+}  // namespace irscope::passes

@@ -1,0 +1,93 @@
+// SnapshotPrinter: prints, compares and compresses the IR snapshots of one compile on a
+// worker thread, off the compile's critical path. The snapshot instrumentation hands it a
+// structural copy of the module (Module::clone) for every state whose fingerprint changed,
+// and keeps going; the worker prints the copy, shares the text of the state before or of the
+// last state when the bytes are the same (so `changed` stays exact and unchanged texts share
+// their compressed bytes), compresses it otherwise, and frees the copy.
+//
+// Jobs run in the order they were queued, so a job may name the text states of earlier jobs:
+// they are filled by the time it runs. wait() returns once every queued job is done; the
+// instrumentation waits before anyone reads a text (a save_graphs dump, the end of the
+// pipeline). At most `maxPending` copies wait at once (a queue of copies of a 135k-node
+// module would cost more memory than the texts): submit() blocks until the worker catches up.
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+
+#include "ir/module.h"
+#include "util/compressed_text.h"
+
+namespace irscope::passes {
+
+// One printed state of the IR. Filled by the worker (or directly, for a state printed on
+// the calling thread); read only after SnapshotPrinter::wait() once a job names it.
+struct SnapshotText {
+    std::shared_ptr<const std::string> text;  // null when the IR could not be printed
+    std::size_t hash = 0;
+    std::shared_ptr<const util::CompressedText> blob;  // null until compressed
+    std::string error;                                 // why printing failed, if it did
+
+    static bool same(const SnapshotText& a, const SnapshotText& b);
+};
+
+// What one snapshot keeps of the printer's work: filled by the job that settles it.
+struct SnapshotResult {
+    bool changed = false;  // the text differs from the text before the pass
+    std::shared_ptr<const util::CompressedText> blob;
+    std::string error;  // why the IR after the pass could not be printed, if it could not
+};
+
+class SnapshotPrinter {
+public:
+    explicit SnapshotPrinter(int compressionLevel, std::size_t maxPending = 2);
+    SnapshotPrinter(const SnapshotPrinter&) = delete;
+    SnapshotPrinter& operator=(const SnapshotPrinter&) = delete;
+    ~SnapshotPrinter();  // finishes the queued jobs
+
+    // Settles one snapshot: with a `copy`, first prints it into `after` (when the text
+    // equals `last`'s, the state before it in time, or `before`'s, the state before the
+    // pass, `after` takes that state's text and compressed bytes; otherwise the text is
+    // compressed); then fills `result` comparing `after` with `before`. Without a copy,
+    // `after` is an earlier state (filled by then). `last` and `before` may be null (the
+    // baseline before the first pass: nothing to compare with).
+    void submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<SnapshotText> after,
+                std::shared_ptr<const SnapshotText> last,
+                std::shared_ptr<const SnapshotText> before, std::shared_ptr<SnapshotResult> result);
+
+    // Blocks until every submitted job is done; returns the milliseconds spent waiting.
+    double wait();
+
+    // What a job does with a copy, on the calling thread: prints `m` into `out`, sharing
+    // the text and bytes of `last` or `before` when equal, compressing at `level` otherwise.
+    static void print(const ir::Module& m, SnapshotText& out, const SnapshotText* last,
+                      const SnapshotText* before, int level);
+
+private:
+    struct Job {
+        std::unique_ptr<ir::Module> copy;
+        std::shared_ptr<SnapshotText> after;
+        std::shared_ptr<const SnapshotText> last;
+        std::shared_ptr<const SnapshotText> before;
+        std::shared_ptr<SnapshotResult> result;
+    };
+    void loop();
+    void runJob(Job& job) const;
+
+    int level_;
+    std::size_t maxPending_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::deque<Job> queue_;
+    std::size_t copies_ = 0;  // queued jobs that hold a copy of the module
+    bool busy_ = false;       // the worker is running a job taken off the queue
+    bool stop_ = false;
+    std::thread worker_;
+};
+
+}  // namespace irscope::passes
