@@ -10,6 +10,7 @@
 #include "ir/export_dot.h"
 #include "ir/func_graph.h"
 #include "ir/local_names.h"
+#include "ir/monad.h"
 #include "ir/node.h"
 #include "ops/op_registry.h"
 
@@ -23,14 +24,6 @@ QString q(const std::string& s) {
 
 QString elide(const QString& s, int max = 40) {
     return s.size() <= max ? s : s.left(max - 1) + QChar(0x2026);
-}
-
-bool isMonadValue(const ir::Node* n) {
-    if (n->abstract() && n->abstract()->kind == ir::Abstract::Kind::Monad) {
-        return true;
-    }
-    const auto* v = ir::nodeCast<ir::ValueNode>(n);
-    return v != nullptr && v->value()->kind == ir::Value::Kind::Monad;
 }
 
 NodeStyle styleOf(const ir::CNode& c) {
@@ -155,7 +148,8 @@ QString rowText(const ModelNode& m) {
             shape = q(ir::abstractSummary(*p->abstract()));
             if (shape.startsWith(QStringLiteral("Ref "))) {
                 shape = shape.mid(4);
-            } else if (shape.startsWith(QStringLiteral("Ref[")) || shape.startsWith(QStringLiteral("<Ref["))) {
+            } else if (shape.startsWith(QStringLiteral("Ref[")) ||
+                       shape.startsWith(QStringLiteral("<Ref["))) {
                 // Verbatim `Ref[Tensor(F32)], (6, 1, 5, 5)`: "Tensor(F32) (6, 1, 5, 5)".
                 shape = shape.mid(shape.indexOf(QLatin1Char('[')) + 1);
                 if (shape.endsWith(QLatin1Char('>'))) {
@@ -195,9 +189,9 @@ GraphModel::GraphModel(const ir::Module& m) {
             mn.node = p;
             mn.name = q(names.of(*p));
             mn.label = mn.name;
-            mn.style = isMonadValue(p) ? NodeStyle::Monad : NodeStyle::Parameter;
+            mn.style = ir::isMonad(p) ? NodeStyle::Monad : NodeStyle::Parameter;
             mn.weight = isWeight(*p);
-            mn.state = isMonadValue(p);
+            mn.state = ir::isMonad(p);
             describe(mn, QStringLiteral("parameter"));
             index_.emplace(p, static_cast<int>(nodes_.size()));
             // Weights follow their first user into its subgroup; inputs stay at the graph's top.
@@ -244,8 +238,8 @@ GraphModel::GraphModel(const ir::Module& m) {
                 cn.node = v;
                 cn.user = c;
                 cn.label = elide(q(ir::valueSummary(*v->value())), 32);
-                cn.style = isMonadValue(v) ? NodeStyle::Monad : NodeStyle::Constant;
-                cn.state = isMonadValue(v);
+                cn.style = ir::isMonad(v) ? NodeStyle::Monad : NodeStyle::Constant;
+                cn.state = ir::isMonad(v);
                 describe(cn, cn.label);
                 index_.emplace(v, static_cast<int>(nodes_.size()));
                 inputsOf_[static_cast<std::size_t>(self)][i - 1] = static_cast<int>(nodes_.size());

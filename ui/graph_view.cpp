@@ -17,6 +17,7 @@
 #include "graph_minimap.h"
 #include "graph_scene.h"
 #include "ir/func_graph.h"
+#include "ir/prim_names.h"
 #include "theme.h"
 
 namespace irscope::ui {
@@ -590,7 +591,7 @@ void GraphView::openAtReadableScale() {
             for (int k = 0; k < static_cast<int>(model_.nodes().size()) && target == nullptr; ++k) {
                 const auto* c =
                     ir::nodeCast<ir::CNode>(model_.nodes()[static_cast<std::size_t>(k)].node);
-                if (c != nullptr && c->graph() == entry && c->isPrimitive("Return")) {
+                if (c != nullptr && c->graph() == entry && c->isPrimitive(ir::prim::kReturn)) {
                     target = itemFor(k);
                 }
             }

@@ -10,6 +10,7 @@
 
 #include "compiler/graph_builder.h"
 #include "frontend/modules/ms_objects.h"
+#include "ir/prim_names.h"
 #include "passes/meta_ops.h"
 
 namespace irscope::compiler {
@@ -69,7 +70,7 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
         }
     } else if (CNode* c = ir::nodeCast<CNode>(n)) {
         try {
-            if (c->isPrimitive("resolve") && c->size() == 3) {
+            if (c->isPrimitive(ir::prim::kResolve) && c->size() == 3) {
                 const auto* nsNode = ir::nodeCast<ir::ValueNode>(c->input(1));
                 const HostEntry* ns = nsNode ? s_.host(*nsNode->value()) : nullptr;
                 const std::string* sym = stringInput(c, 2);
@@ -79,7 +80,8 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                     switch (ns->kind) {
                         case HostEntry::Kind::ClassMember:
                             v = I.getAttr(ns->obj, *sym);
-                            if (!ns->constantsFrom.isNull() && !modules::isCell(v) && modules::tensorOf(v) == nullptr) {
+                            if (!ns->constantsFrom.isNull() && !modules::isCell(v) &&
+                                modules::tensorOf(v) == nullptr) {
                                 interp::Value shared = I.getAttrOrNull(ns->constantsFrom, *sym);
                                 v = shared.isNull() ? v : shared;
                             }
@@ -90,17 +92,25 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                         case HostEntry::Kind::Symbol:
                             v = ns->obj.as<interp::FunctionObject>()->resolveFreeName(I, *sym);
                             if (v.isNull()) {
-                                fail("NameError", "The name '" + *sym + "' is not defined, or not supported in graph mode.", c);
+                                fail("NameError",
+                                     "The name '" + *sym +
+                                         "' is not defined, or not supported in graph mode.",
+                                     c);
                             }
                             scope = c->debug().scope;
                             break;
                         case HostEntry::Kind::Builtins:
                             v = I.builtins().getStr(*sym);
                             if (v.isNull()) {
-                                fail("NameError", "The name '" + *sym + "' is not defined, or not supported in graph mode.", c);
+                                fail("NameError",
+                                     "The name '" + *sym +
+                                         "' is not defined, or not supported in graph mode.",
+                                     c);
                             }
                             break;
-                        case HostEntry::Kind::Object: v = ns->obj; break;
+                        case HostEntry::Kind::Object:
+                            v = ns->obj;
+                            break;
                     }
                     r = HostVal{v, scope};
                 }
@@ -109,7 +119,8 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                 std::optional<HostVal> obj = attr ? hostOf(c->input(1)) : std::nullopt;
                 if (obj && modules::tensorOf(obj->v) == nullptr) {
                     interp::Value v = I.getAttr(obj->v, *attr);
-                    r = HostVal{v, modules::isCell(v) ? childScope(I, obj->scope, *attr, v) : obj->scope};
+                    r = HostVal{
+                        v, modules::isCell(v) ? childScope(I, obj->scope, *attr, v) : obj->scope};
                     if (auto* mod = obj->v.as<interp::ModuleObject>()) {
                         r->hostFunction = v.is<interp::NativeFunctionObject>() &&
                                           (mod->name == "math" || mod->name.rfind("numpy", 0) == 0);
@@ -128,7 +139,8 @@ std::optional<HostVal> Resolver::hostOf(Node* n) {
                 if (obj && !key.isNull() && modules::tensorOf(obj->v) == nullptr) {
                     interp::Value v = I.getItem(obj->v, key);
                     const std::string name = key.isInt() ? std::to_string(key.asInt()) : I.str(key);
-                    r = HostVal{v, modules::isCell(v) ? childScope(I, obj->scope, name, v) : obj->scope};
+                    r = HostVal{
+                        v, modules::isCell(v) ? childScope(I, obj->scope, name, v) : obj->scope};
                 }
             } else if (c->size() >= 1 && !c->attrs().get("keywords") && c->primitive() == nullptr) {
                 // A compile-time host call: ops.ReduceSum(keep_dims=True), a jit_class instance,
@@ -179,16 +191,22 @@ interp::Value Resolver::hostArgument(Node* n) {
             return {};
         }
     }
-    return tuple ? interp::Value(I.newTuple(std::move(items))) : interp::Value(I.newList(std::move(items)));
+    return tuple ? interp::Value(I.newTuple(std::move(items)))
+                 : interp::Value(I.newList(std::move(items)));
 }
 
 interp::Value Resolver::hostFromConstant(const Value& v) {
     switch (v.kind) {
-        case Value::Kind::None: return interp::Value::none();
-        case Value::Kind::Bool: return interp::Value::boolean(v.b);
-        case Value::Kind::Int: return interp::Value::integer(v.i);
-        case Value::Kind::Float: return interp::Value::real(v.f);
-        case Value::Kind::String: return interp::Value(I.newStr(v.text));
+        case Value::Kind::None:
+            return interp::Value::none();
+        case Value::Kind::Bool:
+            return interp::Value::boolean(v.b);
+        case Value::Kind::Int:
+            return interp::Value::integer(v.i);
+        case Value::Kind::Float:
+            return interp::Value::real(v.f);
+        case Value::Kind::String:
+            return interp::Value(I.newStr(v.text));
         case Value::Kind::Tuple:
         case Value::Kind::List: {
             std::vector<interp::Value> items;
@@ -208,7 +226,8 @@ interp::Value Resolver::hostFromConstant(const Value& v) {
             }
             return I.call(interp::Value(I.types().slice.get()), std::move(parts));
         }
-        default: return {};
+        default:
+            return {};
     }
 }
 
@@ -249,8 +268,11 @@ ir::Parameter* Resolver::weight(const interp::Value& param, const Node* at) {
         }
     }
     if (weightNames_.count(name) != 0) {
-        fail("RuntimeError", "The parameter name '" + name + "' is used by two different Parameters; give them "
-             "unique names.", at);
+        fail("RuntimeError",
+             "The parameter name '" + name +
+                 "' is used by two different Parameters; give them "
+                 "unique names.",
+             at);
     }
     weightNames_.insert(name);
     const runtime::Tensor& t = *modules::tensorOf(param);
@@ -303,8 +325,7 @@ std::string Resolver::stableInitArgs(const std::string& text) {
         }
         const std::string address = text.substr(at + kAt.size(), end - at - kAt.size());
         const auto it =
-            objectNumbers_.try_emplace(address, static_cast<int>(objectNumbers_.size()) + 1)
-                .first;
+            objectNumbers_.try_emplace(address, static_cast<int>(objectNumbers_.size()) + 1).first;
         out.append(text, from, at - from);
         out.append(" object #");
         out.append(std::to_string(it->second));
@@ -314,8 +335,8 @@ std::string Resolver::stableInitArgs(const std::string& text) {
     return out;
 }
 
-FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Value& self, const std::string& scope,
-                             const Node* at) {
+FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Value& self,
+                             const std::string& scope, const Node* at) {
     auto key = std::make_pair(static_cast<const void*>(fn), static_cast<const void*>(self.obj()));
     if (auto it = s_.fnGraphs.find(key); it != s_.fnGraphs.end()) {
         return it->second;
@@ -364,26 +385,33 @@ Node* Resolver::materialize(const HostVal& hv, FuncGraph* g, const Node* at) {
         return constant(g, Value::type(*d));
     }
     if (auto* sl = v.as<interp::SliceObject>()) {
-        auto bound = [](const interp::Value& b) { return b.isIntLike() ? Value::integer(b.intLike()) : Value::none(); };
+        auto bound = [](const interp::Value& b) {
+            return b.isIntLike() ? Value::integer(b.intLike()) : Value::none();
+        };
         return constant(g, Value::slice(bound(sl->start), bound(sl->stop), bound(sl->step)));
     }
     const bool tup = v.is<interp::TupleObject>();
     if (tup || v.is<interp::ListObject>()) {
-        const auto& items = tup ? v.as<interp::TupleObject>()->items : v.as<interp::ListObject>()->items;
+        const auto& items =
+            tup ? v.as<interp::TupleObject>()->items : v.as<interp::ListObject>()->items;
         std::vector<Node*> nodes;
         std::vector<ValuePtr> consts;
         for (std::size_t k = 0; k < items.size(); ++k) {
             Node* n = materialize(HostVal{items[k], hv.scope}, g, at);
             nodes.push_back(n);
-            if (const auto* vn = ir::nodeCast<ir::ValueNode>(n); vn && vn->value()->kind != Value::Kind::Graph &&
-                                                                 vn->value()->kind != Value::Kind::Primitive) {
+            if (const auto* vn = ir::nodeCast<ir::ValueNode>(n);
+                vn && vn->value()->kind != Value::Kind::Graph &&
+                vn->value()->kind != Value::Kind::Primitive) {
                 consts.push_back(vn->value());
             }
         }
         if (consts.size() == nodes.size()) {
-            return constant(g, tup ? Value::tuple(std::move(consts)) : Value::list(std::move(consts)));
+            return constant(g,
+                            tup ? Value::tuple(std::move(consts)) : Value::list(std::move(consts)));
         }
-        nodes.insert(nodes.begin(), constant(g, Value::primitive(std::string(tup ? meta::kMakeTuple : meta::kMakeList))));
+        nodes.insert(
+            nodes.begin(),
+            constant(g, Value::primitive(std::string(tup ? meta::kMakeTuple : meta::kMakeList))));
         return cnode(g, nodes, at);
     }
     if (auto* t = v.as<interp::Type>()) {
@@ -396,7 +424,8 @@ Node* Resolver::materialize(const HostVal& hv, FuncGraph* g, const Node* at) {
 ValuePtr Resolver::materializeConst(const HostVal& hv, FuncGraph* g, const Node* at) {
     const auto* vn = ir::nodeCast<ir::ValueNode>(materialize(hv, g, at));
     if (vn == nullptr) {
-        fail("TypeError", "irscope: expected a constant, got a '" + I.typeName(hv.v) + "' object.", at);
+        fail("TypeError", "irscope: expected a constant, got a '" + I.typeName(hv.v) + "' object.",
+             at);
     }
     return vn->value();
 }
@@ -426,10 +455,14 @@ void Resolver::run() {
             // A method of a graph value (`x.sum(axis=1)`): type_inference binds the keywords
             // against the registry's method spelling, so they stay on the call.
             const auto* calleeNode = ir::nodeCast<CNode>(c->input(0));
-            const bool methodCall = calleeNode != nullptr && calleeNode->isPrimitive(passes::meta::kGetAttr);
+            const bool methodCall =
+                calleeNode != nullptr && calleeNode->isPrimitive(passes::meta::kGetAttr);
             if (c->attrs().get("keywords") && !methodCall) {
-                fail("TypeError", "irscope: keyword arguments are supported only in calls of functions, methods, "
-                     "cells and primitives known at compile time.", c);
+                fail(
+                    "TypeError",
+                    "irscope: keyword arguments are supported only in calls of functions, methods, "
+                    "cells and primitives known at compile time.",
+                    c);
             }
             for (std::size_t i = 1; i < c->size(); ++i) {
                 if (std::optional<HostVal> h = hostOf(c->input(i))) {
@@ -444,9 +477,12 @@ void Resolver::run() {
         for (CNode* c : g->topoOrder()) {
             for (Node* in : c->inputs()) {
                 const auto* vn = ir::nodeCast<ir::ValueNode>(in);
-                if (c->isPrimitive("resolve") || (vn && vn->value()->kind == Value::Kind::Host)) {
-                    fail("RuntimeError", "irscope: a host object is used where graph mode needs a value: " +
-                         std::string(vn ? vn->value()->host->text() : "resolve"), c);
+                if (c->isPrimitive(ir::prim::kResolve) ||
+                    (vn && vn->value()->kind == Value::Kind::Host)) {
+                    fail("RuntimeError",
+                         "irscope: a host object is used where graph mode needs a value: " +
+                             std::string(vn ? vn->value()->host->text() : "resolve"),
+                         c);
                 }
             }
         }
@@ -505,9 +541,10 @@ namespace {
 class SymbolResolvePass final : public passes::Pass {
 public:
     explicit SymbolResolvePass(std::shared_ptr<FrontendState> s)
-        : Pass("symbol_resolve", "Binds every name to what it means in the host program: sub-cells and functions "
-                                 "become graph calls, ops become primitives, attributes constants, Parameters "
-                                 "weights of the entry graph."),
+        : Pass("symbol_resolve",
+               "Binds every name to what it means in the host program: sub-cells and functions "
+               "become graph calls, ops become primitives, attributes constants, Parameters "
+               "weights of the entry graph."),
           s_(std::move(s)) {}
     bool run(ir::Module& m, passes::PassContext&) override {
         Resolver r(*s_, m);

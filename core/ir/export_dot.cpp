@@ -6,9 +6,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/graph_refs.h"
 #include "ir/ir_format.h"
 #include "ir/ir_text.h"
 #include "ir/local_names.h"
+#include "ir/monad.h"
+#include "ir/prim_names.h"
 
 namespace irscope::ir {
 
@@ -107,29 +110,6 @@ std::string joinLines(const std::vector<std::string>& lines) {
         out += l;
     }
     return out;
-}
-
-bool isMonadNode(const Node* n) {
-    if (n->abstract() && n->abstract()->kind == Abstract::Kind::Monad) {
-        return true;
-    }
-    if (const auto* v = nodeCast<ValueNode>(n)) {
-        return v->value()->kind == Value::Kind::Monad;
-    }
-    if (const auto* c = nodeCast<CNode>(n)) {
-        return c->isPrimitive("UpdateState");
-    }
-    return false;
-}
-
-void collectGraphs(const Value& v, std::vector<FuncGraph*>& out) {
-    if (v.kind == Value::Kind::Graph && v.graph != nullptr) {
-        out.push_back(v.graph);
-    } else if (v.kind == Value::Kind::Tuple || v.kind == Value::Kind::List) {
-        for (const auto& e : v.elements) {
-            collectGraphs(*e, out);
-        }
-    }
 }
 
 std::string formatNumber(double d) {
@@ -327,7 +307,7 @@ private:
             lines.push_back(num.empty() ? op : num + " " + op);
             if (c->graph() != nullptr && c->graph()->returnNode() == c) {
                 attrs = "style=\"rounded,filled,bold\", fillcolor=\"#d9ead3\"";
-            } else if (isMonadNode(c)) {  // UpdateState and other state-only results
+            } else if (isMonad(c)) {  // UpdateState and other state-only results
                 attrs = "fillcolor=\"#eeeeee\", fontcolor=\"#555555\", color=\"#888888\"";
             } else if (c->primitive() == nullptr) {
                 attrs = "fillcolor=\"#fce5cd\"";
@@ -418,7 +398,7 @@ private:
                 edges_ += fmt::format("  {} -> {} [id={}{}];\n", cid, user, quote(eid),
                                       kind == EdgeKind::Control ? ", " + controlStyle() : "");
                 std::vector<FuncGraph*> refs;
-                collectGraphs(val, refs);
+                collectGraphRefs(val, refs);
                 for (std::size_t k = 0; k < refs.size(); ++k) {
                     if (graphIndex_.count(refs[k])) {
                         graphEdge(cid, fmt::format("{}_g{}", eid, k), gi, graphIndex_.at(refs[k]));
@@ -489,10 +469,10 @@ EdgeKind classifyInput(const CNode& user, std::size_t index) {
     if (index == 0 || index >= user.size()) {
         return EdgeKind::Data;
     }
-    if (isMonadNode(user.input(index)) || user.isPrimitive("UpdateState")) {
+    if (isMonad(user.input(index)) || user.isPrimitive(ir::prim::kUpdateState)) {
         return EdgeKind::Control;
     }
-    if ((user.isPrimitive("Depend") || user.isPrimitive("Load")) && index == 2) {
+    if ((user.isPrimitive(ir::prim::kDepend) || user.isPrimitive(ir::prim::kLoad)) && index == 2) {
         return EdgeKind::Control;
     }
     return EdgeKind::Data;

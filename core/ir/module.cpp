@@ -24,9 +24,12 @@ bool FuncGraph::flag(std::string_view key) const {
         return false;
     }
     switch (v->kind) {
-        case Value::Kind::Bool: return v->b;
-        case Value::Kind::Int: return v->i != 0;
-        default: return true;
+        case Value::Kind::Bool:
+            return v->b;
+        case Value::Kind::Int:
+            return v->i != 0;
+        default:
+            return true;
     }
 }
 
@@ -115,11 +118,13 @@ FuncGraph* Module::findGraph(std::string_view name) const {
 void collectGraphRefs(const Value& v, std::vector<FuncGraph*>& out) {
     if (v.kind == Value::Kind::Graph && v.graph != nullptr) {
         out.push_back(v.graph);
-    } else if (v.kind == Value::Kind::Tuple || v.kind == Value::Kind::List) {
-        for (const auto& e : v.elements) {
+    }
+    for (const auto& e : v.elements) {  // tuples, lists, and whatever else holds values
+        if (e) {
             collectGraphRefs(*e, out);
         }
-    } else if (v.kind == Value::Kind::Primitive && v.prim) {
+    }
+    if (v.kind == Value::Kind::Primitive && v.prim) {
         // A MultitypeFuncGraph primitive holds its registered graphs in its attributes.
         for (const auto& [k, a] : v.prim->attrs) {
             collectGraphRefs(*a, out);
@@ -387,9 +392,13 @@ void Module::erase(Node* n) {
     --liveNodes_;
 }
 
-void Module::eraseParameter(Parameter* p) { erase(p); }
+void Module::eraseParameter(Parameter* p) {
+    erase(p);
+}
 
-std::size_t Module::liveNodeCount() const { return liveNodes_; }
+std::size_t Module::liveNodeCount() const {
+    return liveNodes_;
+}
 
 NodeCounts Module::counts() const {
     // Constants are printed inline at every use, so they are counted once per use: the

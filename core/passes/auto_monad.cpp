@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "ir/prim_names.h"
 #include "ops/op_registry.h"
 #include "passes/compile_error.h"
 #include "passes/pipeline.h"
@@ -125,9 +126,10 @@ private:
     // The Load of `ref` valid at the current memory state (one per state).
     CNode* loadOf(Node* ref, const CNode& user) {
         if (u_ == nullptr) {
-            throw CompileError("RuntimeError",
-                               "auto_monad: graph @" + g_->name() + " reads a Parameter but has no memory state.",
-                               locationOf(user));
+            throw CompileError(
+                "RuntimeError",
+                "auto_monad: graph @" + g_->name() + " reads a Parameter but has no memory state.",
+                locationOf(user));
         }
         auto it = loads_.find(ref);
         CNode* load = it == loads_.end() ? nullptr : it->second;
@@ -144,7 +146,8 @@ private:
     Node* loadedTuple(Node* tuple, const CNode& user) {
         const AbstractPtr& a = tuple->abstract();
         auto* mk = ir::nodeCast<CNode>(tuple);
-        const bool direct = mk != nullptr && mk->isPrimitive("MakeTuple") && mk->size() == a->elements.size() + 1;
+        const bool direct = mk != nullptr && mk->isPrimitive(ir::prim::kMakeTuple) &&
+                            mk->size() == a->elements.size() + 1;
         std::vector<Node*> items{primValue("MakeTuple")};
         std::vector<AbstractPtr> abs;
         for (std::size_t k = 0; k < a->elements.size(); ++k) {
@@ -152,8 +155,11 @@ private:
             if (direct) {
                 item = mk->input(k + 1);
             } else {
-                ir::ValueNode* idx = m_.addValue(g_, ir::Value::integer(static_cast<std::int64_t>(k)));
-                idx->setAbstract(Abstract::withValue(Abstract::scalar(ir::DType::Int64), ir::Value::integer(static_cast<std::int64_t>(k))));
+                ir::ValueNode* idx =
+                    m_.addValue(g_, ir::Value::integer(static_cast<std::int64_t>(k)));
+                idx->setAbstract(
+                    Abstract::withValue(Abstract::scalar(ir::DType::Int64),
+                                        ir::Value::integer(static_cast<std::int64_t>(k))));
                 item = make({primValue("TupleGetItem"), tuple, idx}, a->elements[k], user);
             }
             if (a->elements[k] && a->elements[k]->kind == Abstract::Kind::Ref) {
@@ -204,7 +210,7 @@ private:
     }
 
     void statement(CNode& c) {
-        if (c.isPrimitive("UpdateState") || c.isPrimitive("Load")) {
+        if (c.isPrimitive(ir::prim::kUpdateState) || c.isPrimitive(ir::prim::kLoad)) {
             throw CompileError(
                 "RuntimeError",
                 "auto_monad: graph @" + g_->name() + " already carries monads (UpdateState/Load).",
@@ -281,10 +287,10 @@ private:
         }
         std::vector<std::size_t> slots;  // inputs of `holder` that are branch functions
         CNode* holder = nullptr;
-        if (callee->isPrimitive("Switch") && callee->size() == 4) {
+        if (callee->isPrimitive(ir::prim::kSwitch) && callee->size() == 4) {
             holder = callee;
             slots = {2, 3};
-        } else if (callee->isPrimitive("Partial")) {
+        } else if (callee->isPrimitive(ir::prim::kPartial)) {
             return bindPartial(*callee);
         } else {
             return false;
@@ -293,8 +299,8 @@ private:
             Node* b = holder->input(s);
             auto* p = ir::nodeCast<CNode>(b);
             if (p != nullptr) {
-                if (!p->isPrimitive("Partial") || p->graph() != g_ || p->users().size() != 1 ||
-                    p->size() < 2 || !isGraphValue(p->input(1))) {
+                if (!p->isPrimitive(ir::prim::kPartial) || p->graph() != g_ ||
+                    p->users().size() != 1 || p->size() < 2 || !isGraphValue(p->input(1))) {
                     return false;
                 }
             } else if (!isGraphValue(b)) {
@@ -403,7 +409,7 @@ private:
 bool alreadyThreaded(const std::vector<FuncGraph*>& graphs) {
     for (const FuncGraph* g : graphs) {
         for (const CNode* c : g->topoOrder()) {
-            if (c->isPrimitive("UpdateState")) {
+            if (c->isPrimitive(ir::prim::kUpdateState)) {
                 return true;
             }
         }

@@ -5,6 +5,8 @@
 #include <functional>
 #include <optional>
 
+#include "ir/graph_refs.h"
+#include "ir/prim_names.h"
 #include "ops/op_registry.h"
 #include "passes/auto_monad.h"
 
@@ -43,27 +45,16 @@ void targetsOfValue(const Node* n, CallTargets& out, int depth = 0) {
         out.known = false;
         return;
     }
-    if ((c->isPrimitive("Partial") || isGradTransform(*c)) && c->size() > 1) {
+    if ((c->isPrimitive(ir::prim::kPartial) || isGradTransform(*c)) && c->size() > 1) {
         targetsOfValue(c->input(1), out, depth + 1);
         return;
     }
-    if (c->isPrimitive("Switch") && c->size() == 4) {
+    if (c->isPrimitive(ir::prim::kSwitch) && c->size() == 4) {
         targetsOfValue(c->input(2), out, depth + 1);
         targetsOfValue(c->input(3), out, depth + 1);
         return;
     }
     out.known = false;
-}
-
-void collectGraphRefs(const ir::Value& v, std::vector<FuncGraph*>& out) {
-    if (v.kind == ir::Value::Kind::Graph && v.graph != nullptr) {
-        out.push_back(v.graph);
-    }
-    for (const auto& e : v.elements) {
-        if (e) {
-            collectGraphRefs(*e, out);
-        }
-    }
 }
 
 // A tuple of Parameters handed on as references: the weights of a grad transform, or an
@@ -77,12 +68,12 @@ bool isMemWrite(const CNode& c) {
 
 bool isIo(const CNode& c) {
     const ops::OpDef* op = opOf(c);
-    return c.isPrimitive("Print") || (op != nullptr && op->sideEffectIo);
+    return c.isPrimitive(ir::prim::kPrint) || (op != nullptr && op->sideEffectIo);
 }
 
 bool isGradTransform(const CNode& c) {
-    return c.isPrimitive("GradOperation") || c.isPrimitive("grad") ||
-           c.isPrimitive("value_and_grad") || c.isPrimitive("J");
+    return c.isPrimitive(ir::prim::kGradOperation) || c.isPrimitive(ir::prim::kGrad) ||
+           c.isPrimitive(ir::prim::kValueAndGrad) || c.isPrimitive(ir::prim::kJ);
 }
 
 bool isCall(const CNode& c) {
@@ -122,20 +113,21 @@ bool needsTupleLoad(const CNode& user, std::size_t index) {
     }
     const Node* in = user.input(index);
     const ir::AbstractPtr& a = in->abstract();
-    if (in->isValue() || !a || (a->kind != ir::Abstract::Kind::Tuple && a->kind != ir::Abstract::Kind::List)) {
+    if (in->isValue() || !a ||
+        (a->kind != ir::Abstract::Kind::Tuple && a->kind != ir::Abstract::Kind::List)) {
         return false;
     }
-    const bool holdsRef = std::any_of(a->elements.begin(), a->elements.end(), [](const ir::AbstractPtr& e) {
-        return e && e->kind == ir::Abstract::Kind::Ref;
-    });
+    const bool holdsRef = std::any_of(
+        a->elements.begin(), a->elements.end(),
+        [](const ir::AbstractPtr& e) { return e && e->kind == ir::Abstract::Kind::Ref; });
     const ir::PrimitiveData* prim = user.primitive();
     if (!holdsRef || prim == nullptr) {
         return false;  // graph calls take the references (the callee loads what it reads)
     }
     const std::string& name = prim->name;
-    if (name == "MakeTuple" || name == "make_list" || name == "MakeList" || name == "TupleGetItem" ||
-        name == "ListGetItem" || name == "Partial" || name == "UpdateState" || name == "Load" ||
-        isGradTransform(user)) {
+    if (name == "MakeTuple" || name == "make_list" || name == "MakeList" ||
+        name == "TupleGetItem" || name == "ListGetItem" || name == "Partial" ||
+        name == "UpdateState" || name == "Load" || isGradTransform(user)) {
         return false;
     }
     if ((name == "Switch" && index >= 2) || (name == "Depend" && index == 2)) {
@@ -170,17 +162,18 @@ std::optional<IsolatedWrapper> isolatedWrapperOf(FuncGraph* g) {
         return std::nullopt;
     }
     auto* dep = ir::nodeCast<CNode>(ret->input(1));
-    if (dep == nullptr || !dep->isPrimitive("Depend") || dep->size() != 3 ||
+    if (dep == nullptr || !dep->isPrimitive(ir::prim::kDepend) || dep->size() != 3 ||
         dep->users().size() != 1) {
         return std::nullopt;
     }
     auto* stop = ir::nodeCast<CNode>(dep->input(2));
-    if (stop == nullptr || !stop->isPrimitive("StopGradient") || stop->size() != 2 ||
+    if (stop == nullptr || !stop->isPrimitive(ir::prim::kStopGradient) || stop->size() != 2 ||
         stop->users().size() != 1) {
         return std::nullopt;
     }
     auto* tuple = ir::nodeCast<CNode>(stop->input(1));
-    if (tuple == nullptr || !tuple->isPrimitive("MakeTuple") || tuple->users().size() != 1) {
+    if (tuple == nullptr || !tuple->isPrimitive(ir::prim::kMakeTuple) ||
+        tuple->users().size() != 1) {
         return std::nullopt;
     }
     // The parser builds the three at the return statement; a user's
@@ -296,14 +289,14 @@ EffectMap analyzeEffects(const std::vector<FuncGraph*>& graphs,
                 e.u = e.u || needsLoad(*c, i) || needsTupleLoad(*c, i);
                 if (const auto* v = ir::nodeCast<ir::ValueNode>(c->input(i))) {
                     std::vector<FuncGraph*> found;
-                    collectGraphRefs(*v->value(), found);
+                    ir::collectGraphRefs(*v->value(), found);
                     refs[g].insert(refs[g].end(), found.begin(), found.end());
                     if (i > 0) {
                         escaping.insert(escaping.end(), found.begin(), found.end());
                     }
                 }
             }
-            if (c->isPrimitive("Switch") && c->size() == 4) {
+            if (c->isPrimitive(ir::prim::kSwitch) && c->size() == 4) {
                 CallTargets t;
                 targetsOfValue(c->input(2), t);
                 targetsOfValue(c->input(3), t);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "ir/monad.h"
+#include "ir/prim_names.h"
 #include "ops/infer_util.h"
 #include "passes/autodiff_impl.h"
 #include "passes/opt_util.h"
@@ -40,10 +42,6 @@ CNode* gradOpOf(const Node* callee) {
     return g != nullptr && g->primitive() != nullptr && isGradPrimitive(g->primitive()->name)
                ? g
                : nullptr;
-}
-
-bool isMonad(const Node* n) {
-    return n->abstract() && n->abstract()->kind == Abstract::Kind::Monad;
 }
 
 }  // namespace
@@ -189,7 +187,7 @@ Node* Expander::result(const GradSpec& spec, const GradLayout& layout) {
 void Expander::readWeights(CNode* g, const GradSpec& spec) {
     Node* w = g->input(2);
     auto weightOf = [&](Node* x) -> Node* {
-        if (auto* l = ir::nodeCast<CNode>(x); l && l->isPrimitive("Load")) {
+        if (auto* l = ir::nodeCast<CNode>(x); l && l->isPrimitive(ir::prim::kLoad)) {
             x = l->input(1);
         }
         auto* p = ir::nodeCast<ir::Parameter>(x);
@@ -199,7 +197,7 @@ void Expander::readWeights(CNode* g, const GradSpec& spec) {
         }
         return p;
     };
-    if (auto* t = ir::nodeCast<CNode>(w); t && t->isPrimitive("MakeTuple")) {
+    if (auto* t = ir::nodeCast<CNode>(w); t && t->isPrimitive(ir::prim::kMakeTuple)) {
         weightsTuple_ = true;
         for (std::size_t i = 1; i < t->size(); ++i) {
             weights_.push_back(weightOf(t->input(i)));
@@ -218,7 +216,7 @@ void Expander::readWeights(CNode* g, const GradSpec& spec) {
 Node* Expander::continueState(Node* res, const std::vector<Node*>& monads) {
     std::unordered_map<int, Node*> finalState;
     for (Node* o = out_.node; auto* d = ir::nodeCast<CNode>(o);) {
-        if (!d->isPrimitive("Depend") || d->size() != 3 || !isMonad(d->input(2))) {
+        if (!d->isPrimitive(ir::prim::kDepend) || d->size() != 3 || !ir::isMonad(d->input(2))) {
             break;
         }
         finalState.try_emplace(static_cast<int>(d->input(2)->abstract()->monad), d->input(2));
@@ -235,8 +233,8 @@ Node* Expander::continueState(Node* res, const std::vector<Node*>& monads) {
     const std::vector<ir::Use> uses = call_->users();
     for (const ir::Use& use : uses) {
         CNode* u = use.user;
-        if (u->isPrimitive("UpdateState") && u->size() == 3 && use.index == 2 &&
-            isMonad(u->input(1))) {
+        if (u->isPrimitive(ir::prim::kUpdateState) && u->size() == 3 && use.index == 2 &&
+            ir::isMonad(u->input(1))) {
             m_.replaceAllUses(u, finalState.at(static_cast<int>(u->input(1)->abstract()->monad)));
             created_.push_back(u);
             stateUsed = true;
@@ -263,7 +261,7 @@ void Expander::run() {
     target_ = fv->value()->graph;
     std::vector<Node*> monads;
     std::size_t n = call_->size();
-    while (n > 1 && isMonad(call_->input(n - 1))) {
+    while (n > 1 && ir::isMonad(call_->input(n - 1))) {
         --n;
     }
     for (std::size_t i = 1; i < call_->size(); ++i) {
@@ -395,7 +393,7 @@ std::unique_ptr<Pass> makeMetaFgExpandPass() {
             bool stripped = false;
             for (ir::FuncGraph* g : m.reachableGraphs()) {
                 for (ir::CNode* c : g->topoOrder()) {
-                    if (!c->isPrimitive("CustomBprop") || c->size() != 3) {
+                    if (!c->isPrimitive(ir::prim::kCustomBprop) || c->size() != 3) {
                         continue;
                     }
                     ir::Node* bprop = c->input(2);

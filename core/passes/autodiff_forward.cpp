@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <queue>
 
+#include "ir/prim_names.h"
 #include "ops/op_registry.h"
 #include "passes/autodiff_impl.h"
 
@@ -121,7 +122,7 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             break;
         }
         if (const auto* callee = ir::nodeCast<CNode>(c->input(0))) {
-            if (!callee->isPrimitive("Switch") || callee->size() != 4) {
+            if (!callee->isPrimitive(ir::prim::kSwitch) || callee->size() != 4) {
                 throw errorAt(c, "RuntimeError",
                               "irscope: automatic differentiation through a call of a function "
                               "value is not supported yet (line " +
@@ -132,7 +133,7 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             for (std::size_t b = 2; b < 4; ++b) {
                 Node* fn = callee->input(b);
                 Callee k;
-                if (auto* p = ir::nodeCast<CNode>(fn); p && p->isPrimitive("Partial")) {
+                if (auto* p = ir::nodeCast<CNode>(fn); p && p->isPrimitive(ir::prim::kPartial)) {
                     fn = p->input(1);
                     for (std::size_t a = 2; a < p->size(); ++a) {
                         k.bound.push_back(mapped(p->input(a)));
@@ -154,7 +155,7 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             map[c] = callThroughFprop(c, branches, &cond);
             continue;
         }
-        if (c->isPrimitive("CustomBprop")) {
+        if (c->isPrimitive(ir::prim::kCustomBprop)) {
             map[c] = customBprop(c, mapped);
             continue;
         }
@@ -204,7 +205,7 @@ void Expander::markActive(const GradLayout& layout) {
         active_.insert(w);
     }
     for (const CNode* c : copies_) {
-        if (c->isPrimitive("StopGradient")) {
+        if (c->isPrimitive(ir::prim::kStopGradient)) {
             continue;
         }
         const auto& in = copyInputs_.at(c);

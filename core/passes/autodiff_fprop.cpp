@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <functional>
 
+#include "ir/prim_names.h"
 #include "ops/infer_util.h"
 #include "passes/autodiff_impl.h"
 #include "passes/opt_util.h"
@@ -114,13 +115,16 @@ Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped
 Mapped Expander::customBprop(const CNode* c, const std::function<Mapped(Node*)>& mapped) {
     const Mapped out = mapped(c->input(1));
     const auto* p = ir::nodeCast<CNode>(c->input(2));
-    const auto* fn = p != nullptr && p->size() >= 3 ? ir::nodeCast<ir::ValueNode>(p->input(1)) : nullptr;
-    if (fn == nullptr || !p->isPrimitive("Partial")) {
-        throw errorAt(c, "RuntimeError", "irscope: CustomBprop needs Partial(@bprop, args..., out).");
+    const auto* fn =
+        p != nullptr && p->size() >= 3 ? ir::nodeCast<ir::ValueNode>(p->input(1)) : nullptr;
+    if (fn == nullptr || !p->isPrimitive(ir::prim::kPartial)) {
+        throw errorAt(c, "RuntimeError",
+                      "irscope: CustomBprop needs Partial(@bprop, args..., out).");
     }
     // (out, Partial(@bprop, args..., out)) is what an fprop graph returns: bprop(dout) gives
     // the gradient of each argument, and nothing flows into the construct's own nodes.
-    std::vector<Node*> bound{constantIn(fwd_, Value::primitive("Partial")), constantIn(fwd_, fn->value())};
+    std::vector<Node*> bound{constantIn(fwd_, Value::primitive("Partial")),
+                             constantIn(fwd_, fn->value())};
     std::vector<Mapped> wrt;
     for (std::size_t i = 2; i + 1 < p->size(); ++i) {
         wrt.push_back(mapped(p->input(i)));
@@ -131,7 +135,8 @@ Mapped Expander::customBprop(const CNode* c, const std::function<Mapped(Node*)>&
     partial->setAbstract(p->abstract());
     partial->debug() = p->debug();
     created_.push_back(partial);
-    CNode* tuple = m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("MakeTuple")), out.node, partial});
+    CNode* tuple =
+        m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("MakeTuple")), out.node, partial});
     tuple->setAbstract(Abstract::tuple({out.node->abstract(), partial->abstract()}));
     tuple->debug().scope = c->debug().scope;
     tuple->debug().trace = c->debug().trace;

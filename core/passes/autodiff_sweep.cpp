@@ -1,4 +1,5 @@
 // meta_fg_expand, step 2: the reverse sweep over the forward copy (autodiff_impl.h).
+#include "ir/monad.h"
 #include "ops/bprop.h"
 #include "passes/autodiff_impl.h"
 
@@ -11,16 +12,12 @@ using ir::Value;
 
 namespace {
 
-bool isMonad(const Node* n) {
-    return n->abstract() && n->abstract()->kind == Abstract::Kind::Monad;
-}
-
 // The BpropContext of one forward primitive.
 class NodeBprop final : public ops::BpropContext {
 public:
     NodeBprop(Expander& e, CNode* fwd, const Grad& dout) : e_(e), fwd_(fwd), dout_(dout) {
         for (const Mapped& m : e.inputsOf(fwd)) {
-            if (!isMonad(m.node)) {
+            if (!ir::isMonad(m.node)) {
                 inputs_.push_back(m);
             }
         }
@@ -202,7 +199,7 @@ void Expander::backprop(CNode* c, const Grad& dout) {
     }
     const ops::OpDef* op = ops::OpRegistry::instance().find(name);
     if (name == "StopGradient" || name == "UpdateState" || name == "Switch" || name == "Partial" ||
-        (op != nullptr && (op->sideEffectMem || op->sideEffectIo)) || isMonad(c)) {
+        (op != nullptr && (op->sideEffectMem || op->sideEffectIo)) || ir::isMonad(c)) {
         return;  // no gradient through state, IO or a stopped value
     }
     if (op == nullptr || !op->bprop) {

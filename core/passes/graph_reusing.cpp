@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/graph_refs.h"
 #include "passes/opt_util.h"
 #include "passes/pipeline.h"
 
@@ -36,22 +37,7 @@ struct Instance {
 
 std::vector<FuncGraph*> graphRefs(const ir::Value& v) {
     std::vector<FuncGraph*> out;
-    std::vector<const ir::Value*> todo{&v};
-    while (!todo.empty()) {
-        const ir::Value* x = todo.back();
-        todo.pop_back();
-        if (x->kind == ir::Value::Kind::Graph && x->graph != nullptr) {
-            out.push_back(x->graph);
-        }
-        for (const auto& e : x->elements) {
-            todo.push_back(e.get());
-        }
-        if (x->kind == ir::Value::Kind::Primitive) {
-            for (const auto& [k, a] : x->prim->attrs) {
-                todo.push_back(a.get());
-            }
-        }
-    }
+    ir::collectGraphRefs(v, out);
     return out;
 }
 

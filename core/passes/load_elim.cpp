@@ -15,6 +15,7 @@
 #include <unordered_set>
 
 #include "ir/module.h"
+#include "ir/prim_names.h"
 #include "ops/op_registry.h"
 #include "passes/compile_error.h"
 #include "passes/load_elim.h"
@@ -30,7 +31,7 @@ using ir::Node;
 
 bool isLoad(const Node* n) {
     const auto* c = ir::nodeCast<CNode>(n);
-    return c != nullptr && c->isPrimitive("Load") && c->size() >= 3;
+    return c != nullptr && c->isPrimitive(ir::prim::kLoad) && c->size() >= 3;
 }
 
 bool isCall(const Node* n) {
@@ -40,8 +41,9 @@ bool isCall(const Node* n) {
 
 // A node that passes its input's value on without reading it: the value stays an alias.
 bool forwards(const CNode& user, std::size_t index) {
-    return user.isPrimitive("MakeTuple") || (user.isPrimitive("Depend") && index == 1) ||
-           user.isPrimitive("TupleGetItem");
+    return user.isPrimitive(ir::prim::kMakeTuple) ||
+           (user.isPrimitive(ir::prim::kDepend) && index == 1) ||
+           user.isPrimitive(ir::prim::kTupleGetItem);
 }
 
 // Everything that consumes the Load's value: its users (the state chain excluded), and the
@@ -54,7 +56,7 @@ std::vector<ir::Use> consumers(const CNode& load) {
         const Node* n = work.back();
         work.pop_back();
         for (const ir::Use& u : n->users()) {
-            if (u.user->isPrimitive("UpdateState")) {
+            if (u.user->isPrimitive(ir::prim::kUpdateState)) {
                 continue;
             }
             out.push_back(u);
@@ -74,7 +76,7 @@ bool conservative(const CNode& load) {
     }
     for (const ir::Use& u : consumers(load)) {
         const CNode& user = *u.user;
-        if (user.isPrimitive("Return") || user.isPrimitive("Partial") ||
+        if (user.isPrimitive(ir::prim::kReturn) || user.isPrimitive(ir::prim::kPartial) ||
             (isCall(&user) && u.index > 0)) {
             return true;
         }
@@ -195,7 +197,7 @@ std::vector<CNode*> loadsToCopy(const FuncGraph& g, std::int64_t level) {
 
 bool alreadyCopied(const CNode& load) {
     for (const ir::Use& u : load.users()) {
-        if (u.user->isPrimitive("TensorMove")) {
+        if (u.user->isPrimitive(ir::prim::kTensorMove)) {
             return true;
         }
     }
@@ -239,7 +241,7 @@ public:
     bool run() {
         bool changed = false;
         for (CNode* c : g_.topoOrder()) {
-            if (c->isPrimitive("MakeTuple")) {
+            if (c->isPrimitive(ir::prim::kMakeTuple)) {
                 changed = handleMakeTupleUsers(*c) || changed;
             }
         }
@@ -262,9 +264,9 @@ private:
     // The UpdateStates attaching n, directly or through MakeTuples.
     static void updateStateUsers(const Node& n, std::vector<CNode*>& out) {
         for (const ir::Use& u : n.users()) {
-            if (u.user->isPrimitive("UpdateState")) {
+            if (u.user->isPrimitive(ir::prim::kUpdateState)) {
                 out.push_back(u.user);
-            } else if (u.user->isPrimitive("MakeTuple")) {
+            } else if (u.user->isPrimitive(ir::prim::kMakeTuple)) {
                 updateStateUsers(*u.user, out);
             }
         }
@@ -296,8 +298,9 @@ private:
                   [this](const CNode* a, const CNode* b) { return indexOf(a) < indexOf(b); });
         bool changed = false;
         for (CNode* user : users) {
-            if (user->isPrimitive("MakeTuple") || user->isPrimitive("UpdateState") ||
-                user->graph() != &g_ || dependsOn(*user, *last) || attaches(*last, *user)) {
+            if (user->isPrimitive(ir::prim::kMakeTuple) ||
+                user->isPrimitive(ir::prim::kUpdateState) || user->graph() != &g_ ||
+                dependsOn(*user, *last) || attaches(*last, *user)) {
                 continue;
             }
             m_.appendInput(last, user);
@@ -315,7 +318,7 @@ private:
                 return true;
             }
             const auto* t = ir::nodeCast<CNode>(a);
-            if (t != nullptr && t->isPrimitive("MakeTuple")) {
+            if (t != nullptr && t->isPrimitive(ir::prim::kMakeTuple)) {
                 const auto& ins = t->inputs();
                 if (std::find(ins.begin() + 1, ins.end(), &n) != ins.end()) {
                     return true;

@@ -4,6 +4,8 @@
 // Depend(x, s), and Depend(Depend(x, s1), s2) is Depend(x, s2) when s2 continues from s1. An
 // identity is applied only when the result has exactly x's type and shape (x*1.0 on an int tensor
 // promotes, a broadcast grows the shape: both stay).
+#include "ir/monad.h"
+#include "ir/prim_names.h"
 #include "passes/opt_a.h"
 #include "passes/opt_util.h"
 
@@ -73,7 +75,7 @@ Node* simplified(const CNode* c) {
         } else if (op == "TupleGetItem") {
             const auto* t = ir::nodeCast<CNode>(a);
             const auto* i = ir::nodeCast<ValueNode>(b);
-            if (t != nullptr && t->isPrimitive("MakeTuple") && i != nullptr &&
+            if (t != nullptr && t->isPrimitive(ir::prim::kMakeTuple) && i != nullptr &&
                 i->value()->kind == Value::Kind::Int) {
                 const std::int64_t k =
                     i->value()->i < 0 ? i->value()->i + static_cast<std::int64_t>(t->size() - 1)
@@ -84,14 +86,14 @@ Node* simplified(const CNode* c) {
             }
         } else if (op == "Depend") {
             const auto* inner = ir::nodeCast<CNode>(a);
-            if (inner != nullptr && inner->isPrimitive("Depend") && inner->size() == 3 &&
+            if (inner != nullptr && inner->isPrimitive(ir::prim::kDepend) && inner->size() == 3 &&
                 inner->input(2) == b) {
                 return const_cast<CNode*>(inner);  // Depend(Depend(x, s), s)
             }
         }
     } else if (op == "AddN" && c->size() == 2) {
         const auto* t = ir::nodeCast<CNode>(c->input(1));
-        if (t != nullptr && t->isPrimitive("MakeTuple") && t->size() == 2) {
+        if (t != nullptr && t->isPrimitive(ir::prim::kMakeTuple) && t->size() == 2) {
             candidate = t->input(1);
         }
     }
@@ -100,13 +102,13 @@ Node* simplified(const CNode* c) {
 
 // Depend(Depend(x, s1), s2) where the state s2 continues from s1 becomes Depend(x, s2).
 bool rewriteDependChain(ir::Module& m, CNode* c) {
-    if (!c->isPrimitive("Depend") || c->size() != 3) {
+    if (!c->isPrimitive(ir::prim::kDepend) || c->size() != 3) {
         return false;
     }
     const auto* inner = ir::nodeCast<CNode>(c->input(1));
     Node* s2 = c->input(2);
-    if (inner == nullptr || !inner->isPrimitive("Depend") || inner->size() != 3 ||
-        inner->input(2) == s2 || !opt::isMonad(s2) || !opt::stateFollows(s2, inner->input(2))) {
+    if (inner == nullptr || !inner->isPrimitive(ir::prim::kDepend) || inner->size() != 3 ||
+        inner->input(2) == s2 || !ir::isMonad(s2) || !opt::stateFollows(s2, inner->input(2))) {
         return false;
     }
     Node* inputOfInner = inner->input(1);

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "ir/monad.h"
 #include "passes/opt_a.h"
 #include "passes/opt_util.h"
 
@@ -97,7 +98,7 @@ bool eligible(const CNode* c) {
         // A Ref input reads a weight directly (before auto_monad makes it a Load at a
         // state): two such reads differ when an Assign runs between them.
         const Node* in = c->input(i);
-        if (opt::isMonad(in) ||
+        if (ir::isMonad(in) ||
             (in->abstract() != nullptr && in->abstract()->kind == ir::Abstract::Kind::Ref)) {
             return false;
         }

@@ -13,6 +13,7 @@
 #include <optional>
 #include <unordered_map>
 
+#include "ir/prim_names.h"
 #include "passes/compile_error.h"
 #include "passes/inline.h"
 #include "passes/opt_a.h"
@@ -31,7 +32,7 @@ namespace {
 
 Node* stripDepend(Node* n) {
     auto* c = ir::nodeCast<CNode>(n);
-    while (c != nullptr && c->isPrimitive("Depend") && c->size() == 3) {
+    while (c != nullptr && c->isPrimitive(ir::prim::kDepend) && c->size() == 3) {
         n = c->input(1);
         c = ir::nodeCast<CNode>(n);
     }
@@ -43,7 +44,7 @@ FuncGraph* branchGraph(const Node* b) {
         return v->value()->kind == Value::Kind::Graph ? v->value()->graph : nullptr;
     }
     const auto* p = ir::nodeCast<CNode>(b);
-    if (p != nullptr && p->isPrimitive("Partial") && p->size() >= 2) {
+    if (p != nullptr && p->isPrimitive(ir::prim::kPartial) && p->size() >= 2) {
         return branchGraph(p->input(1));
     }
     return nullptr;
@@ -69,7 +70,7 @@ std::optional<Loop> loopOf(FuncGraph* h) {
         return std::nullopt;
     }
     l.sw = ir::nodeCast<CNode>(l.switchCall->callee());
-    if (l.sw == nullptr || !l.sw->isPrimitive("Switch") || l.sw->size() != 4 ||
+    if (l.sw == nullptr || !l.sw->isPrimitive(ir::prim::kSwitch) || l.sw->size() != 4 ||
         l.sw->graph() != h) {
         return std::nullopt;
     }
@@ -310,7 +311,7 @@ private:
             Node* out = stripDepend(inlineCall(m_, enter, 0, false));
             auto* switchCall = ir::nodeCast<CNode>(out);
             auto* sw = switchCall != nullptr ? ir::nodeCast<CNode>(switchCall->callee()) : nullptr;
-            if (sw == nullptr || !sw->isPrimitive("Switch")) {
+            if (sw == nullptr || !sw->isPrimitive(ir::prim::kSwitch)) {
                 throw CompileError("RuntimeError", "loop_unroll: unexpected loop header shape",
                                    opt::locationOf(l.sw));
             }

@@ -7,6 +7,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "ir/monad.h"
+#include "ir/prim_names.h"
 #include "passes/opt_a.h"
 #include "passes/opt_util.h"
 
@@ -51,7 +53,7 @@ private:
     // Whether attaching n to a state orders anything: n has a side effect, reads a Load
     // (directly or through what it computes from), or is itself a state.
     bool ordersSomething(Node* n) {
-        if (opt::isMonad(n)) {
+        if (ir::isMonad(n)) {
             return true;
         }
         auto* c = ir::nodeCast<CNode>(n);
@@ -69,7 +71,7 @@ private:
                 stack.pop_back();
                 continue;
             }
-            if (opt::isImpure(top) || opt::isMonad(top)) {
+            if (opt::isImpure(top) || ir::isMonad(top)) {
                 memo_[top] = true;
                 stack.pop_back();
                 continue;
@@ -79,7 +81,7 @@ private:
             for (Node* in : top->inputs()) {
                 auto* ic = ir::nodeCast<CNode>(in);
                 if (ic == nullptr) {
-                    result = result || opt::isMonad(in);
+                    result = result || ir::isMonad(in);
                     continue;
                 }
                 auto it = memo_.find(ic);
@@ -104,14 +106,14 @@ private:
     }
 
     Step simplify(CNode* c) {
-        if (c->isPrimitive("Depend") && c->size() == 3 && c->input(2)->isValue()) {
+        if (c->isPrimitive(ir::prim::kDepend) && c->size() == 3 && c->input(2)->isValue()) {
             replace(c, c->input(1));  // Depend(x, constant) orders nothing
             return Step::Erased;
         }
-        if (c->isPrimitive("Load") && c->size() == 3) {
+        if (c->isPrimitive(ir::prim::kLoad) && c->size() == 3) {
             return simplifyLoad(c);
         }
-        if (!c->isPrimitive("UpdateState") || c->size() < 3) {
+        if (!c->isPrimitive(ir::prim::kUpdateState) || c->size() < 3) {
             return Step::None;
         }
         Node* state = c->input(1);
@@ -120,8 +122,8 @@ private:
             // with side effects leaves): the state after it is s, then x if x orders
             // anything.
             const auto* d = ir::nodeCast<CNode>(c->input(2));
-            if (d != nullptr && d->isPrimitive("Depend") && d->size() == 3 &&
-                opt::isMonad(d->input(2)) && opt::stateFollows(d->input(2), state)) {
+            if (d != nullptr && d->isPrimitive(ir::prim::kDepend) && d->size() == 3 &&
+                ir::isMonad(d->input(2)) && opt::stateFollows(d->input(2), state)) {
                 Node* s = d->input(2);
                 Node* x = d->input(1);
                 if (ordersSomething(x)) {
@@ -139,9 +141,10 @@ private:
             const bool repeated =
                 std::find(c->inputs().begin() + 2, c->inputs().begin() + static_cast<long>(i), x) !=
                 c->inputs().begin() + static_cast<long>(i);
-            const bool alreadyAttached = prev != nullptr && prev->isPrimitive("UpdateState") &&
-                                         std::find(prev->inputs().begin() + 2, prev->inputs().end(),
-                                                   x) != prev->inputs().end();
+            const bool alreadyAttached =
+                prev != nullptr && prev->isPrimitive(ir::prim::kUpdateState) &&
+                std::find(prev->inputs().begin() + 2, prev->inputs().end(), x) !=
+                    prev->inputs().end();
             if (repeated || alreadyAttached || !ordersSomething(x)) {
                 if (c->size() == 3) {
                     replace(c, state);
@@ -160,7 +163,7 @@ private:
     Step simplifyLoad(CNode* load) {
         bool onlyStates = !load->users().empty();
         for (const ir::Use& u : load->users()) {
-            onlyStates = onlyStates && u.user->isPrimitive("UpdateState") && u.index >= 2;
+            onlyStates = onlyStates && u.user->isPrimitive(ir::prim::kUpdateState) && u.index >= 2;
         }
         if (onlyStates) {
             const ir::Use u = load->users().front();
@@ -177,7 +180,7 @@ private:
         }
         for (const ir::Use& u : load->input(1)->users()) {
             CNode* other = u.user;
-            if (other != load && u.index == 1 && other->isPrimitive("Load") &&
+            if (other != load && u.index == 1 && other->isPrimitive(ir::prim::kLoad) &&
                 other->graph() == load->graph() && other->size() == 3 &&
                 opt::sameState(other->input(2), load->input(2)) && other->id() < load->id()) {
                 replace(load, other);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "ir/prim_names.h"
 #include "passes/compile_error.h"
 #include "passes/inline.h"
 #include "passes/opt_a.h"
@@ -74,7 +75,7 @@ Node* selectedBranch(const CNode* sw) {
 CNode* findConstantSwitch(const ir::Module& m) {
     for (FuncGraph* g : m.reachableGraphs()) {
         for (CNode* c : g->topoOrder()) {
-            if (c->isPrimitive("Switch") && selectedBranch(c) != nullptr) {
+            if (c->isPrimitive(ir::prim::kSwitch) && selectedBranch(c) != nullptr) {
                 return c;
             }
         }
@@ -89,7 +90,7 @@ CNode* directCall(ir::Module& m, CNode* call) {
         return call;
     }
     auto* partial = ir::nodeCast<CNode>(call->callee());
-    if (partial == nullptr || !partial->isPrimitive("Partial") || partial->size() < 2) {
+    if (partial == nullptr || !partial->isPrimitive(ir::prim::kPartial) || partial->size() < 2) {
         return nullptr;
     }
     const auto* fn = ir::nodeCast<ValueNode>(partial->input(1));
@@ -117,7 +118,7 @@ CNode* directCall(ir::Module& m, CNode* call) {
 
 CNode* callSelectedBranch(ir::Module& m, CNode* switchCall) {
     auto* sw = ir::nodeCast<CNode>(switchCall->callee());
-    if (sw == nullptr || !sw->isPrimitive("Switch")) {
+    if (sw == nullptr || !sw->isPrimitive(ir::prim::kSwitch)) {
         return nullptr;
     }
     Node* chosen = selectedBranch(sw);

@@ -1,4 +1,7 @@
 #include "passes/opt_util.h"
+#include "ir/graph_refs.h"
+#include "ir/monad.h"
+#include "ir/prim_names.h"
 
 #include <algorithm>
 #include <functional>
@@ -28,16 +31,6 @@ const ops::OpDef* opDefOf(const CNode* c) {
     return p == nullptr ? nullptr : ops::OpRegistry::instance().find(p->name);
 }
 
-bool isMonad(const Node* n) {
-    if (const auto* v = ir::nodeCast<ValueNode>(n)) {
-        return v->value()->kind == Value::Kind::Monad;
-    }
-    if (const auto* c = ir::nodeCast<CNode>(n); c != nullptr && c->isPrimitive("UpdateState")) {
-        return true;  // a state by definition, typed or not
-    }
-    return n->abstract() != nullptr && n->abstract()->kind == ir::Abstract::Kind::Monad;
-}
-
 bool sameState(const Node* a, const Node* b) {
     if (a == b) {
         return true;
@@ -52,7 +45,7 @@ bool stateFollows(const Node* later, const Node* earlier) {
     const Node* cur = later;
     while (!sameState(cur, earlier)) {
         const auto* c = ir::nodeCast<CNode>(cur);
-        if (c == nullptr || !c->isPrimitive("UpdateState") || c->size() < 2) {
+        if (c == nullptr || !c->isPrimitive(ir::prim::kUpdateState) || c->size() < 2) {
             return false;
         }
         cur = c->input(1);
@@ -122,25 +115,9 @@ ValuePtr remapGraphRefs(const ValuePtr& v, const std::unordered_map<FuncGraph*, 
 
 namespace {
 
-void collectRefs(const Value& v, std::vector<FuncGraph*>& out) {
-    if (v.kind == Value::Kind::Graph && v.graph != nullptr) {
-        if (std::find(out.begin(), out.end(), v.graph) == out.end()) {
-            out.push_back(v.graph);
-        }
-    } else if (v.kind == Value::Kind::Tuple || v.kind == Value::Kind::List) {
-        for (const auto& e : v.elements) {
-            collectRefs(*e, out);
-        }
-    } else if (v.kind == Value::Kind::Primitive && v.prim) {
-        for (const auto& [k, a] : v.prim->attrs) {
-            collectRefs(*a, out);
-        }
-    }
-}
-
 bool refersTo(const Value& v, const std::unordered_set<const FuncGraph*>& gs) {
     std::vector<FuncGraph*> refs;
-    collectRefs(v, refs);
+    ir::collectGraphRefs(v, refs);
     return std::any_of(refs.begin(), refs.end(), [&](FuncGraph* g) { return gs.count(g) > 0; });
 }
 
@@ -151,10 +128,13 @@ std::vector<FuncGraph*> referencedGraphs(const FuncGraph* g) {
     for (CNode* c : g->topoOrder()) {
         for (Node* in : c->inputs()) {
             if (const auto* v = ir::nodeCast<ValueNode>(in)) {
-                collectRefs(*v->value(), refs);
+                ir::collectGraphRefs(*v->value(), refs);
             }
         }
     }
+    // Each graph once, in order of first reference.
+    std::unordered_set<const FuncGraph*> seen;
+    std::erase_if(refs, [&](const FuncGraph* r) { return !seen.insert(r).second; });
     return refs;
 }
 

@@ -20,9 +20,6 @@ ir::SourceLocation locationOf(const ir::Node* n);
 // The registry entry of a primitive call, or nullptr (graph calls, unknown primitives).
 const ops::OpDef* opDefOf(const ir::CNode* c);
 
-// True for a monad value or a node whose abstract is a monad (U, IO, UpdateState, %para_u).
-bool isMonad(const ir::Node* n);
-
 // The same node, or two constants of the same monad (each use of `U` is its own ValueNode).
 bool sameState(const ir::Node* a, const ir::Node* b);
 

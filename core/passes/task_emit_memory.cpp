@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/prim_names.h"
 #include "ops/op_registry.h"
 #include "passes/task_emit.h"
 
@@ -78,12 +79,12 @@ void collectCallees(const Node* fn, std::vector<const ir::FuncGraph*>& out, int 
     if (c == nullptr) {
         return;  // a parameter: any function
     }
-    if (c->isPrimitive("Switch") && c->size() == 4) {
+    if (c->isPrimitive(ir::prim::kSwitch) && c->size() == 4) {
         collectCallees(c->input(2), out, depth + 1);
         collectCallees(c->input(3), out, depth + 1);
-    } else if (c->isPrimitive("Partial") && c->size() > 1) {
+    } else if (c->isPrimitive(ir::prim::kPartial) && c->size() > 1) {
         collectCallees(c->input(1), out, depth + 1);
-    } else if (c->isPrimitive("Depend") && c->size() > 1) {
+    } else if (c->isPrimitive(ir::prim::kDepend) && c->size() > 1) {
         collectCallees(c->input(1), out, depth + 1);
     }
 }
@@ -115,7 +116,7 @@ std::vector<const CNode*> tailCallChain(const ir::FuncGraph& g) {
         if (c->graph() != &g || !onlyUsedBy(c, user)) {
             break;
         }
-        if (c->isPrimitive("Depend") && c->size() > 1) {
+        if (c->isPrimitive(ir::prim::kDepend) && c->size() > 1) {
             path.push_back(c);
             user = c;
             n = c->input(1);
@@ -163,7 +164,7 @@ std::unordered_set<const Node*> inputParameters(const ir::Module& m) {
     };
     for (const ir::FuncGraph* g : m.graphs()) {
         for (const CNode* c : g->topoOrder()) {
-            if (c->isPrimitive("Partial") && c->size() > 1) {
+            if (c->isPrimitive(ir::prim::kPartial) && c->size() > 1) {
                 std::vector<const ir::FuncGraph*> direct;
                 if (ir::nodeCast<ir::ValueNode>(c->input(1)) != nullptr) {
                     collectCallees(c->input(1), direct, 0);
@@ -184,18 +185,18 @@ std::unordered_set<const Node*> inputParameters(const ir::Module& m) {
                     if (f == nullptr) {
                         break;
                     }
-                    if (f->isPrimitive("Partial") && f->size() > 1) {
+                    if (f->isPrimitive(ir::prim::kPartial) && f->size() > 1) {
                         nbound = f->size() - 2;
                         break;
                     }
-                    if (f->isPrimitive("Switch") && f->size() == 4) {
+                    if (f->isPrimitive(ir::prim::kSwitch) && f->size() == 4) {
                         std::vector<const ir::FuncGraph*> left;
                         collectCallees(f->input(2), left, 0);
                         fn = std::find(left.begin(), left.end(), h) != left.end() ? f->input(2)
                                                                                   : f->input(3);
                         continue;
                     }
-                    if (f->isPrimitive("Depend") && f->size() > 1) {
+                    if (f->isPrimitive(ir::prim::kDepend) && f->size() > 1) {
                         fn = f->input(1);
                         continue;
                     }
@@ -252,11 +253,12 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
         const CNode* c = order[t];
         std::vector<std::size_t>& own = sources[c];
         if (isView(c)) {
-            if (c->isPrimitive("Load") || c->isPrimitive("UpdateState")) {
+            if (c->isPrimitive(ir::prim::kLoad) || c->isPrimitive(ir::prim::kUpdateState)) {
                 continue;  // a weight's storage, a state
             }
             // Depend and single-input views forward input 1; tuples collect every input.
-            const bool all = c->isPrimitive("MakeTuple") || c->isPrimitive("MakeList");
+            const bool all =
+                c->isPrimitive(ir::prim::kMakeTuple) || c->isPrimitive(ir::prim::kMakeList);
             const std::size_t last = all ? c->size() : std::min<std::size_t>(c->size(), 2);
             for (std::size_t i = 1; i < last; ++i) {
                 auto it = sources.find(c->input(i));
@@ -266,9 +268,9 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
             }
             continue;
         }
-        if (c->isPrimitive("Partial") || c->isPrimitive("Switch")) {
+        if (c->isPrimitive(ir::prim::kPartial) || c->isPrimitive(ir::prim::kSwitch)) {
             // A function value holds what it binds (a Switch: either branch) until called.
-            for (std::size_t i = c->isPrimitive("Switch") ? 2 : 1; i < c->size(); ++i) {
+            for (std::size_t i = c->isPrimitive(ir::prim::kSwitch) ? 2 : 1; i < c->size(); ++i) {
                 auto it = sources.find(c->input(i));
                 if (it != sources.end()) {
                     own.insert(own.end(), it->second.begin(), it->second.end());

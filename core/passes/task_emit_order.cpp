@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "ir/prim_names.h"
 #include "ops/op_registry.h"
 #include "passes/compile_error.h"
 #include "passes/task_emit.h"
@@ -89,7 +90,7 @@ std::vector<CNode*> executionOrder(const FuncGraph& g) {
     std::unordered_map<std::size_t, std::vector<bool>> after;  // write -> its descendants
     for (std::size_t i = 0; i < body.size(); ++i) {
         const CNode* load = body[i];
-        if (!load->isPrimitive("Load") || load->size() < 2) {
+        if (!load->isPrimitive(ir::prim::kLoad) || load->size() < 2) {
             continue;
         }
         auto w = writes.find(load->input(1));

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "ir/prim_names.h"
 #include "ops/infer_util.h"
 #include "passes/meta_ops.h"
 #include "passes/type_inference_meta.h"
@@ -113,8 +114,9 @@ Arg getItem(Engine& e, CNode* c, const Arg& seq, const Arg& idx) {
     if (vs) {
         return foldTo(e, c, vs->elements[static_cast<std::size_t>(k)]);
     }
-    if (auto* mk = ir::nodeCast<CNode>(seq.node);
-        mk && mk->isPrimitive("MakeTuple") && mk->graph() == c->graph() && mk->size() == size + 1) {
+    if (auto* mk = ir::nodeCast<CNode>(seq.node); mk && mk->isPrimitive(ir::prim::kMakeTuple) &&
+                                                  mk->graph() == c->graph() &&
+                                                  mk->size() == size + 1) {
         return e.replace(c, e.argOf(mk->input(static_cast<std::size_t>(k) + 1)));
     }
     return callPrim(e, c, "TupleGetItem", {seq, e.emitConst(c, Value::integer(k))});
@@ -406,10 +408,12 @@ bool expandBuiltinMeta(Engine& e, CNode* c, std::string_view name, const std::ve
         std::vector<ir::Node*> flat;
         for (std::size_t i = 1; i < args.size(); ++i) {
             const Arg& t = args[i];
-            if (!t.abs || (t.abs->kind != Abstract::Kind::Tuple && t.abs->kind != Abstract::Kind::List)) {
-                e.error(c, "TypeError",
-                        "irscope: a starred argument must be a tuple or list in graph mode, but got " +
-                            describe(t.abs) + ".");
+            if (!t.abs ||
+                (t.abs->kind != Abstract::Kind::Tuple && t.abs->kind != Abstract::Kind::List)) {
+                e.error(
+                    c, "TypeError",
+                    "irscope: a starred argument must be a tuple or list in graph mode, but got " +
+                        describe(t.abs) + ".");
             }
             for (const Arg& el : e.elementsOf(c, t)) {
                 flat.push_back(el.node);

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_set>
 
+#include "ir/prim_names.h"
 #include "ops/infer_util.h"
 #include "passes/autodiff.h"
 #include "passes/meta_ops.h"
@@ -184,8 +185,8 @@ std::vector<Arg> Engine::elementsOf(CNode* at, const Arg& seq) {
         }
         return out;
     }
-    if (auto* c = ir::nodeCast<CNode>(seq.node);
-        c && c->isPrimitive("MakeTuple") && c->size() == n + 1 && c->graph() == at->graph()) {
+    if (auto* c = ir::nodeCast<CNode>(seq.node); c && c->isPrimitive(ir::prim::kMakeTuple) &&
+                                                 c->size() == n + 1 && c->graph() == at->graph()) {
         for (std::size_t i = 0; i < n; ++i) {
             out.push_back(argOf(c->input(i + 1)));
         }
@@ -251,7 +252,8 @@ bool Engine::effectfulFunction(const FuncPtr& f) {
         case FuncVal::Kind::Graph:
             return f->graph != nullptr && !sideEffectFree(f->graph);
         case FuncVal::Kind::Prim: {
-            const ops::OpDef* op = f->prim ? ops::OpRegistry::instance().find(f->prim->prim->name) : nullptr;
+            const ops::OpDef* op =
+                f->prim ? ops::OpRegistry::instance().find(f->prim->prim->name) : nullptr;
             return op != nullptr && (op->sideEffectMem || op->sideEffectIo);
         }
         case FuncVal::Kind::Partial:
@@ -389,9 +391,10 @@ Arg Engine::inferCustomBprop(CNode* c) {
     // meta_fg_expand calls a typed graph.
     const Arg grads = evalCall(c, bprop.fn, {Arg{out.node, out.abs, nullptr}}, false);
     if (grads.abs && grads.abs->kind != Abstract::Kind::Tuple) {
-        error(c, "TypeError",
-              "The 'bprop' of a Cell must return a tuple with the gradient of each input, but got " +
-                  describe(grads.abs) + ".");
+        error(
+            c, "TypeError",
+            "The 'bprop' of a Cell must return a tuple with the gradient of each input, but got " +
+                describe(grads.abs) + ".");
     }
     Arg r{c, out.abs, out.fn};
     setResult(c, r);
@@ -492,8 +495,8 @@ Arg Engine::inferSwitch(CNode* c) {
                         ops::numberOf(cond.abs->value)) ||
                        cond.abs->kind == Abstract::Kind::None;
     if (known) {
-        const bool truth = cond.abs->kind != Abstract::Kind::None &&
-                           *ops::numberOf(cond.abs->value) != 0;
+        const bool truth =
+            cond.abs->kind != Abstract::Kind::None && *ops::numberOf(cond.abs->value) != 0;
         return replace(c, truth ? a : b);
     }
     if (!(ops::isTensorAbs(cond.abs) || cond.abs->kind == Abstract::Kind::Scalar)) {

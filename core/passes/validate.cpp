@@ -14,6 +14,7 @@
 //    monad checks do not apply.)
 #include <string>
 
+#include "ir/monad.h"
 #include "passes/compile_error.h"
 #include "passes/opt_util.h"
 #include "passes/pipeline.h"
@@ -33,14 +34,6 @@ namespace {
     const std::string where = at->graph() != nullptr ? " in @" + at->graph()->name() : "";
     throw CompileError("RuntimeError", "validate: " + message + where + who + ".",
                        opt::locationOf(at));
-}
-
-bool isMonadOf(const Node* n, ir::MonadKind kind) {
-    if (const auto* v = ir::nodeCast<ValueNode>(n)) {
-        return v->value()->kind == Value::Kind::Monad && v->value()->monad == kind;
-    }
-    return n->abstract() != nullptr && n->abstract()->kind == ir::Abstract::Kind::Monad &&
-           n->abstract()->monad == kind;
 }
 
 bool isGradient(std::string_view name) {
@@ -80,7 +73,7 @@ bool usesMonads(const ir::Module& m) {
     for (FuncGraph* g : m.reachableGraphs()) {
         for (CNode* c : g->topoOrder()) {
             for (const Node* in : c->inputs()) {
-                if (opt::isMonad(in)) {
+                if (ir::isMonad(in)) {
                     return true;
                 }
             }
@@ -113,16 +106,16 @@ void checkCNode(const CNode* c, bool monads) {
         return;
     }
     const Node* last = c->size() > 1 ? c->input(c->size() - 1) : nullptr;
-    if (def->sideEffectMem && (last == nullptr || !isMonadOf(last, ir::MonadKind::U))) {
+    if (def->sideEffectMem && (last == nullptr || !ir::isMonadOf(last, ir::MonadKind::U))) {
         fail(c, "'" + def->name + "' writes memory but has no U monad input");
     }
-    if (def->sideEffectIo && (last == nullptr || !isMonadOf(last, ir::MonadKind::IO))) {
+    if (def->sideEffectIo && (last == nullptr || !ir::isMonadOf(last, ir::MonadKind::IO))) {
         fail(c, "'" + def->name + "' does IO but has no IO monad input");
     }
-    if (def->name == "Load" && (c->size() != 3 || !opt::isMonad(c->input(2)))) {
+    if (def->name == "Load" && (c->size() != 3 || !ir::isMonad(c->input(2)))) {
         fail(c, "'Load' must read a parameter at a state: Load(param, U)");
     }
-    if (def->name == "UpdateState" && (c->size() < 3 || !opt::isMonad(c->input(1)))) {
+    if (def->name == "UpdateState" && (c->size() < 3 || !ir::isMonad(c->input(1)))) {
         fail(c, "'UpdateState' must take a state first: UpdateState(U, node...)");
     }
 }

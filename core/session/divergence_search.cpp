@@ -6,6 +6,7 @@
 #include <deque>
 #include <unordered_set>
 
+#include "ir/prim_names.h"
 #include "runtime/print_format.h"
 #include "session/divergence_impl.h"
 
@@ -31,21 +32,23 @@ std::string opOf(const ir::CNode& c) {
 }
 
 bool isAssign(const ir::CNode& c) {
-    return c.isPrimitive("Assign") || c.isPrimitive("AssignAdd") || c.isPrimitive("AssignSub");
+    return c.isPrimitive(ir::prim::kAssign) || c.isPrimitive(ir::prim::kAssignAdd) ||
+           c.isPrimitive(ir::prim::kAssignSub);
 }
 
 // Whether `user` hands its input at `index` on as it is (the value stays an alias).
 bool forwards(const ir::CNode& user, std::size_t index) {
-    return user.isPrimitive("MakeTuple") || user.isPrimitive("TupleGetItem") ||
-           (user.isPrimitive("Depend") && index == 1);
+    return user.isPrimitive(ir::prim::kMakeTuple) || user.isPrimitive(ir::prim::kTupleGetItem) ||
+           (user.isPrimitive(ir::prim::kDepend) && index == 1);
 }
 
 // Nodes that compute nothing: they hand on (MakeTuple, TupleGetItem, Depend), alias (Load:
 // virtual, it aliases its Parameter) or order (UpdateState) values; the memory plan gives
 // them no buffer. Their consumers are compared instead.
 bool computesNothing(const ir::CNode& c) {
-    return c.isPrimitive("MakeTuple") || c.isPrimitive("TupleGetItem") || c.isPrimitive("Depend") ||
-           c.isPrimitive("UpdateState") || c.isPrimitive("Load");
+    return c.isPrimitive(ir::prim::kMakeTuple) || c.isPrimitive(ir::prim::kTupleGetItem) ||
+           c.isPrimitive(ir::prim::kDepend) || c.isPrimitive(ir::prim::kUpdateState) ||
+           c.isPrimitive(ir::prim::kLoad);
 }
 
 // A node's line for a view: CNodes as printed, parameters by their printed name.
@@ -104,11 +107,12 @@ std::vector<StaleLoad> staleLoads(const TracedRun& run, const KernelIndex& index
             if (in == nullptr || !seen.insert(in).second) {
                 continue;
             }
-            if (in->isPrimitive("Load") && in->size() >= 2) {
+            if (in->isPrimitive(ir::prim::kLoad) && in->size() >= 2) {
                 loads.push_back(in);
             } else if (c == &node || forwards(*c, i)) {
-                if (in->isPrimitive("MakeTuple") || in->isPrimitive("TupleGetItem") ||
-                    in->isPrimitive("Depend")) {
+                if (in->isPrimitive(ir::prim::kMakeTuple) ||
+                    in->isPrimitive(ir::prim::kTupleGetItem) ||
+                    in->isPrimitive(ir::prim::kDepend)) {
                     work.push_back(in);
                 }
             }
@@ -219,7 +223,7 @@ DivergentKernel TraceComparison::describe(int side, std::size_t run, std::size_t
             const ir::Node* in = c.input(i);
             const auto* ic = ir::nodeCast<ir::CNode>(in);
             const bool keep = ir::nodeCast<ir::Parameter>(in) != nullptr ||
-                              (ic != nullptr && !ic->isPrimitive("UpdateState"));
+                              (ic != nullptr && !ic->isPrimitive(ir::prim::kUpdateState));
             if (keep && seen.insert(in).second) {
                 work.emplace_back(in, depth);
             }
@@ -283,7 +287,7 @@ std::string TraceComparison::explain(const Divergence& d, std::size_t run,
         std::string other;
         if (counterpart != nullptr) {
             for (const ir::Use& u : counterpart->users()) {
-                if (u.user->isPrimitive("TensorMove")) {
+                if (u.user->isPrimitive(ir::prim::kTensorMove)) {
                     other = fmt::format(" On {}, TensorMove {} copies that Load.",
                                         settingLabel(labels, 1 - side),
                                         modules_[o][otherRun.module].index->names().of(*u.user));
