@@ -4,9 +4,9 @@
 // pass, then the run), plain and with @lazy_inline (MS_DEV_CELL_REUSE=1).
 //
 // Each configuration runs in a process of its own (so peak RSS is that run's) and prints one
-// row: the nodes at the end of the compile, the main passes' times, the snapshots' time (the
-// snapshot instrumentation: change detection, printing, compressing), the compile, the whole
-// run's wall time and the peak RSS.
+// row: the nodes and the computational nodes (CNodes) at the end of the compile, the main
+// passes' times, the snapshots' time (the snapshot instrumentation: change detection,
+// printing, compressing), the compile, the whole run's wall time and the peak RSS.
 //
 //   bench_training_step                      the table: 96, 192, 384 blocks, plain and lazy
 //   bench_training_step --blocks 96,384      the table for these sizes
@@ -61,7 +61,7 @@ double peakRssMB() {
 }
 
 void printHeader() {
-    std::printf("%7s %-6s %9s", "blocks", "mode", "nodes");
+    std::printf("%7s %-6s %9s %9s", "blocks", "mode", "nodes", "cnodes");
     for (const char* p : kPassColumns) {
         std::printf(" %9.9s", p);
     }
@@ -108,6 +108,7 @@ int runOne(const Options& o) {
     double compileMs = 0.0;
     double snapshotMs = 0.0;
     std::size_t nodes = 0;
+    std::size_t cnodes = 0;  // the computational nodes (the seed's count)
     for (const session::CompileRecord& c : out.session->compiles) {
         compileMs += c.totalMillis;
         // What the top-level passes do not account for is the instrumentation around them:
@@ -122,9 +123,10 @@ int runOne(const Options& o) {
         snapshotMs += std::max(0.0, c.totalMillis - inPasses);
         if (!c.snapshots.empty()) {
             nodes = std::max(nodes, c.snapshots.back().counts.nodes);
+            cnodes = std::max(cnodes, c.snapshots.back().counts.cnodes);
         }
     }
-    std::printf("%7d %-6s %9zu", o.run, o.lazy ? "lazy" : "plain", nodes);
+    std::printf("%7d %-6s %9zu %9zu", o.run, o.lazy ? "lazy" : "plain", nodes, cnodes);
     for (const char* p : kPassColumns) {
         std::printf(" %9.2f", passMs[p] / 1000.0);
     }
