@@ -133,6 +133,8 @@ screenshots: build
 	  --expand '^0-Block$$' $(BUILD_DIR)/gpt_train_step_64.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-first-difference.png \
 	  --view compare --compare load-elim=1,3 --find-first-difference resources/examples/load_elim_fwd_bwd.py
+	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-pynative-vs-graph.png \
+	  --view compare --compare mode --find-first-difference resources/examples/graph_mode_print.py
 	QT_QPA_PLATFORM=offscreen $(BUILD_DIR)/app/irscope --screenshot docs/screenshot-analyze-fail.png \
 	  --view graph $(SHARED_DIR)/realdumps/21_ms24_analyze_fail_segnet.ir
 

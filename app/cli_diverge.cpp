@@ -97,8 +97,9 @@ DivergeRunner declareDivergeCommand(CLI::App& sub) {
     auto args = std::make_shared<DivergeArgs>();
     sub.add_option("SCRIPT", args->script, "Python script to run under both settings")->required();
     sub.add_option("--a", args->a,
-                   "the first run's settings: load-elim=N, cell-reuse=N, device=NAME or "
-                   "MS_...=VALUE, comma-separated")
+                   "the first run's settings: load-elim=N, cell-reuse=N, device=NAME, "
+                   "mode=graph|pynative or MS_...=VALUE, comma-separated (sides in different "
+                   "modes are compared line by line)")
         ->required();
     sub.add_option("--b", args->b, "the second run's settings, as --a")->required();
     sub.add_option("--rtol", args->rtol, "relative tolerance (numpy.allclose's, default 1e-5)");

@@ -5,7 +5,7 @@
 // every piece of work (script run, snapshot parsing, layout, comparisons) is done, saves the main
 // window as a PNG and exits (0 when FILE opened, 1 otherwise); it works with `-platform offscreen`.
 // --pass selects a pass of the first compile (the compare view shows it against the pass
-// before it); --compare load-elim=1,3 (or cell-reuse=A,B, lazy-inline) shows the settings
+// before it); --compare load-elim=1,3 (or cell-reuse=A,B, lazy-inline, mode) shows the settings
 // compare, and --find-first-difference then finds the first divergent kernel in it.
 // `--view execution` runs FILE under the debugger to a stop (`--break LOCATION`, as
 // irscope-cli debug takes it; without it, the first kernel) and shows its values.
@@ -115,7 +115,7 @@ int main(int argc, char** argv) {
                                   QStringLiteral("NAME"));
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QStringLiteral("With --view compare: run the script under two settings "
-                                                    "and compare them: load-elim=A,B, cell-reuse=A,B or lazy-inline."),
+                                                    "and compare them: load-elim=A,B, cell-reuse=A,B, lazy-inline or mode (PyNative vs GRAPH_MODE)."),
                                      QStringLiteral("SETTINGS"));
     const QCommandLineOption expand(QStringLiteral("expand"),
                                     QStringLiteral("Open the first graph group whose title matches REGEX "

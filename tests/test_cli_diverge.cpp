@@ -50,6 +50,29 @@ private slots:
         QVERIFY2(r.outText().contains(QStringLiteral("no difference")), qPrintable(r.outText()));
     }
 
+    void divergePynativeAgainstGraphByLine() {
+        const QString print =
+            QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/graph_mode_print.py");
+        auto r = runCli({QStringLiteral("diverge"), print, QStringLiteral("--a"),
+                         QStringLiteral("mode=pynative"), QStringLiteral("--b"),
+                         QStringLiteral("mode=graph")});
+        QVERIFY(r.finished);
+        QCOMPARE(r.status, 0);
+        QString out = r.outText();
+        QVERIFY2(out.contains(QStringLiteral("compared by source line")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("printed differently:")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral("line 26  print('matmul: ', out)")), qPrintable(out));
+        r = runCli({QStringLiteral("diverge"), kLoadElim, QStringLiteral("--a"),
+                    QStringLiteral("mode=pynative"), QStringLiteral("--b"),
+                    QStringLiteral("mode=graph,load-elim=3")});
+        QVERIFY(r.finished);
+        QCOMPARE(r.status, 1);
+        out = r.outText();
+        QVERIFY2(out.contains(QStringLiteral("first divergent line: ")), qPrintable(out));
+        QVERIFY2(out.contains(QStringLiteral(":30  out = x * self.weight + out (in the gradient)")),
+                 qPrintable(out));
+    }
+
     void divergeUsageErrors() {
         // A bad setting, a missing side, an unknown device, a missing or unparsable script.
         auto r = runCli({QStringLiteral("diverge"), kLoadElim, QStringLiteral("--a"),

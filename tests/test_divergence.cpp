@@ -161,6 +161,111 @@ private slots:
             finder.run(kMulNet, "m.py", {side("device=cpu"), side("device=nosuch")}, o));
     }
 
+    // PyNative against GRAPH_MODE on the seed's print example: both modes compute the same
+    // values line by line; the two print lines differ in when and how they print.
+    void pynativeAgainstGraphOnThePrintExample() {
+        const std::string path =
+            std::string(IRSCOPE_SOURCE_DIR) + "/resources/examples/graph_mode_print.py";
+        const std::string source = readFile(path);
+        const session::DivergenceResult r = diverge(source, path, "mode=pynative", "mode=graph");
+        const std::string report = session::formatDivergence(r);
+        QVERIFY(r.byLine);
+        QVERIFY2(!r.first.has_value(), report.c_str());
+        QVERIFY2(r.lines >= 2 && r.compared >= 2, report.c_str());  // the matmul and add lines
+        // The pynative side ran construct eagerly (model.compile(x) still compiles it, as in
+        // MindSpore); the graph side ran the compiled graph once.
+        QCOMPARE(r.sessions[0]->runs.size(), std::size_t{0});
+        QCOMPARE(r.sessions[1]->runs.size(), std::size_t{1});
+        QCOMPARE(r.prints.size(), std::size_t{2});
+        const session::PrintedLine& p = r.prints[0];
+        QCOMPARE(p.line, 26);
+        QVERIFY2(p.text == "print('matmul: ', out)", p.text.c_str());
+        QVERIFY(!p.compiled[0] && p.compiled[1]);
+        QVERIFY2(p.printed[0].starts_with("matmul:  ["), p.printed[0].c_str());
+        QVERIFY2(p.printed[1].find("Tensor(shape=[3], dtype=Float32") != std::string::npos,
+                 p.printed[1].c_str());
+        QCOMPARE(r.prints[1].line, 28);
+        QVERIFY2(report.find("why: in GRAPH_MODE a print inside construct is compiled into a Print "
+                             "operator") != std::string::npos,
+                 report.c_str());
+        QVERIFY2(report.find("no difference") != std::string::npos, report.c_str());
+    }
+
+    // PyNative against GRAPH_MODE at LOAD_ELIM 3: PyNative's gradient is right, graph mode's
+    // AddN reads Loads an Assign overwrote; the line whose values differ first is found.
+    void pynativeAgainstGraphAtLoadElim3FindsTheLine() {
+        const std::string source = readFile(kLoadElim);
+        const session::DivergenceResult r =
+            diverge(source, kLoadElim, "mode=pynative", "mode=graph,load-elim=3");
+        const std::string report = session::formatDivergence(r);
+        QVERIFY(r.byLine);
+        QVERIFY2(r.first.has_value(), report.c_str());
+        const session::Divergence& d = *r.first;
+        QCOMPARE(int(d.kind), int(session::Divergence::Kind::Line));
+        QCOMPARE(d.sides[0].source.line, 30);
+        QVERIFY2(d.sides[0].source.text.find("out = x * self.weight + out") != std::string::npos,
+                 d.sides[0].source.text.c_str());
+        QVERIFY2(report.find("first divergent line: ") != std::string::npos, report.c_str());
+        QVERIFY2(report.find("(in the gradient)") != std::string::npos, report.c_str());
+        QCOMPARE(r.results[0].exitStatus, 0);
+        QCOMPARE(r.results[1].exitStatus, 1);  // the script's assert fails at level 3
+        // At LOAD_ELIM 1 the two modes agree.
+        const session::DivergenceResult same =
+            diverge(source, kLoadElim, "mode=pynative", "mode=graph,load-elim=1");
+        QVERIFY2(!same.first.has_value(), session::formatDivergence(same).c_str());
+        QVERIFY(same.compared >= 3);
+    }
+
+    // A line of two ops is one visit whose value is the last op's: on a device whose Mul is
+    // off by one, `p = s * y + x` differs (the Add of a wrong product) and `s = x + y` does not.
+    void aLineIsComparedByItsLastOp() {
+        const std::string net = std::string(kMulNet);
+        const session::DivergenceResult r =
+            diverge(net, "mul_net.py", "mode=pynative", "mode=graph,device=wrong");
+        const std::string report = session::formatDivergence(r);
+        QVERIFY2(r.first.has_value(), report.c_str());
+        const session::Divergence& d = *r.first;
+        QCOMPARE(d.sides[0].source.line, 11);  // p = s * y
+        QCOMPARE(QString::fromStdString(d.sides[0].placement), QStringLiteral("pynative"));
+        QCOMPARE(QString::fromStdString(d.sides[1].placement), QStringLiteral("graph"));
+        QCOMPARE(QString::fromStdString(d.sides[0].op), QStringLiteral("Mul"));
+        QVERIFY2(report.find("1st visit of the line of 1, run eagerly") != std::string::npos,
+                 report.c_str());
+        const std::string twoOps = R"(import numpy as np
+import mindspore as ms
+from mindspore import nn, Tensor, context
+
+context.set_context(mode=context.GRAPH_MODE)
+
+
+class Net(nn.Cell):
+    def construct(self, x, y):
+        s = x + y
+        p = s * y + x
+        return p
+
+
+net = Net()
+print(net(Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], np.float32))))
+)";
+        const session::DivergenceResult two =
+            diverge(twoOps, "two_ops.py", "mode=pynative", "mode=graph,device=wrong");
+        QVERIFY2(two.first.has_value(), session::formatDivergence(two).c_str());
+        QCOMPARE(two.first->sides[0].source.line, 11);
+        QCOMPARE(QString::fromStdString(two.first->sides[0].op), QStringLiteral("Add"));
+        QCOMPARE(QString::fromStdString(two.first->sides[1].op), QStringLiteral("Add"));
+        QCOMPARE(two.first->visits[0], std::size_t{1});
+        QCOMPARE(two.first->visits[1], std::size_t{1});
+        // The Add's values: (4 * 3 + 1, 6 * 4 + 2) against the wrong device's (4 * 3 + 1 + 1, ...).
+        QVERIFY2(two.first->sides[0].value.find("value=[ 1.30000000e+01  2.60000000e+01]") !=
+                     std::string::npos,
+                 two.first->sides[0].value.c_str());
+        QVERIFY2(two.first->sides[1].value.find("value=[ 1.40000000e+01  2.70000000e+01]") !=
+                     std::string::npos,
+                 two.first->sides[1].value.c_str());
+        QCOMPARE(two.lines, std::size_t{2});  // lines 10 and 11
+    }
+
     void parsesSides() {
         std::string error;
         auto s = session::parseRunSide("load-elim=3, device=opencl", &error);
@@ -179,6 +284,13 @@ private slots:
         QVERIFY(!session::parseRunSide("load-elim", &error));
         QVERIFY(!session::parseRunSide("", &error));
         QVERIFY(!session::parseRunSide("device=", &error));
+        s = session::parseRunSide("mode=pynative", &error);
+        QVERIFY(s.has_value() && s->mode == std::int64_t{1});
+        s = session::parseRunSide("mode=GRAPH_MODE,load-elim=3", &error);
+        QVERIFY(s.has_value() && s->mode == std::int64_t{0});
+        QVERIFY(!session::parseRunSide("mode=eager", &error));
+        QVERIFY2(error.find("'eager' is not graph or pynative") != std::string::npos,
+                 error.c_str());
     }
 
     void valuesAgreeWithinTheTolerance() {

@@ -6,6 +6,7 @@
 #include <QtTest>
 
 #include <QPushButton>
+#include <QRadioButton>
 #include <QTabWidget>
 #include <QTreeWidget>
 
@@ -112,6 +113,51 @@ private slots:
         QVERIFY(sc->difference().has_value());
         QVERIFY(!sc->difference()->first.has_value());
         QVERIFY(!sc->differencePanel()->row(QStringLiteral("No difference")).isEmpty());
+    }
+
+    // The dialog's third choice runs the seed's print example in PyNative mode and in
+    // GRAPH_MODE; the panel shows no value difference and both prints side by side, explained.
+    void pynativeAgainstGraphShowsThePrintsSideBySide() {
+        MainWindow w;
+        w.show();
+        const QString print =
+            QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/graph_mode_print.py");
+        QVERIFY(gui_test::openAndWait(w, print));
+        QVERIFY(waitIdle(w));
+        SettingsCompareDialog dialog;
+        dialog.modeButton()->setChecked(true);
+        const SettingsChoice choice = dialog.choice();
+        QCOMPARE(choice.label(0), QStringLiteral("mode=pynative"));
+        QCOMPARE(choice.label(1), QStringLiteral("mode=graph"));
+        SettingsCompareView* sc = w.settingsCompareView();
+        QSignalSpy done(sc, &SettingsCompareView::finished);
+        w.compareSettings(choice);
+        QVERIFY(done.wait(120000));
+        QVERIFY(waitIdle(w));
+        QSignalSpy shown(sc, &SettingsCompareView::differenceShown);
+        QTest::mouseClick(sc->findDifferenceButton(), Qt::LeftButton);
+        QVERIFY(shown.wait(120000));
+        QVERIFY(!shown.last().at(0).toBool());
+        FirstDifferencePanel* panel = sc->differencePanel();
+        QVERIFY(!panel->row(QStringLiteral("No difference")).isEmpty());
+        QCOMPARE(panel->row(QStringLiteral("Printed at line 26")),
+                 QStringLiteral("print('matmul: ', out)"));
+        QVERIFY2(panel->row(QStringLiteral("Why"))
+                     .contains(QStringLiteral("compiled into a Print operator")),
+                 qPrintable(panel->row(QStringLiteral("Why"))));
+        QTreeWidgetItem* printed = nullptr;
+        for (int i = 0; i < panel->topLevelItemCount(); ++i) {
+            if (panel->topLevelItem(i)->text(0) == QStringLiteral("Printed at line 26")) {
+                printed = panel->topLevelItem(i);
+            }
+        }
+        QVERIFY(printed != nullptr && printed->childCount() == 2);
+        QVERIFY2(printed->child(0)->text(1).startsWith(QStringLiteral("matmul: [")),
+                 qPrintable(printed->child(0)->text(1)));
+        QVERIFY2(
+            printed->child(1)->text(1).contains(QStringLiteral("Tensor(shape=[3], dtype=Float32")),
+            qPrintable(printed->child(1)->text(1)));
+        QVERIFY(printed->child(1)->text(0).contains(QStringLiteral("Print operator")));
     }
 };
 

@@ -81,6 +81,10 @@ void FirstDifferencePanel::showMessage(const QString& text) {
 void FirstDifferencePanel::showResult(const session::DivergenceResult& r) {
     clear();
     sides_ = {};
+    if (r.byLine) {
+        showLineResult(r);
+        return;
+    }
     const QString compared = tr("%1 graph run(s), %2 kernel pair(s) equal before it, %3 s")
                                  .arg(r.graphRuns)
                                  .arg(r.compared)
@@ -140,6 +144,66 @@ void FirstDifferencePanel::showResult(const session::DivergenceResult& r) {
     add(tr("Difference"), q(d.detail));
     if (!d.explanation.empty()) {
         add(tr("Why"), q(d.explanation));
+    }
+    add(tr("Compared"), compared);
+}
+
+void FirstDifferencePanel::showLineResult(const session::DivergenceResult& r) {
+    const QString compared =
+        tr("%1 line(s) computed in both modes, %2 value pair(s) equal, %3 differ, %4 s")
+            .arg(r.lines)
+            .arg(r.compared)
+            .arg(r.differing)
+            .arg(r.seconds, 0, 'f', 2);
+    if (r.cancelled) {
+        add(tr("Stopped"), tr("the search was cancelled"));
+        return;
+    }
+    if (!r.first) {
+        add(tr("No difference"),
+            tr("every line computed in both modes gave the same values and the "
+               "scripts ended the same way"));
+    } else if (r.first->kind != session::Divergence::Kind::Line) {
+        add(tr("Difference"), q(r.first->detail));
+    } else {
+        const session::Divergence& d = *r.first;
+        add(tr("Line"), sourceText(d.sides[0].source));
+        for (std::size_t s = 0; s < 2; ++s) {
+            const session::DivergentKernel& k = d.sides[s];
+            auto* side = add(q(r.labels[s]), oneLine(k.value));
+            side->setToolTip(1, q(k.value));
+            side->setBackground(1, NodeItem::markFill(NodeMark::Changed));
+            sides_[s] = side;
+            new QTreeWidgetItem(side, {tr("Op"), tr("%1, visit %2 of %3 of the line")
+                                                     .arg(q(k.op))
+                                                     .arg(k.occurrence + 1)
+                                                     .arg(d.visits[s])});
+            new QTreeWidgetItem(
+                side, {tr("Where"),
+                       k.placement == "graph"
+                           ? tr("a kernel of @%1, graph run %2").arg(q(k.graph)).arg(k.run + 1)
+                           : tr("run eagerly (PyNative)")});
+            side->setExpanded(true);
+        }
+        add(tr("Difference"), q(d.detail));
+    }
+    // What each mode printed where the two differ: PyNative's print and graph mode's Print
+    // operator side by side.
+    for (const session::PrintedLine& p : r.prints) {
+        auto* item =
+            add(p.line > 0 ? tr("Printed at line %1").arg(p.line) : tr("Printed"), q(p.text));
+        for (std::size_t s = 0; s < 2; ++s) {
+            auto* child = new QTreeWidgetItem(
+                item, {tr("%1 (%2)").arg(q(r.labels[s]),
+                                         p.compiled[s] ? tr("Print operator, when the graph ran")
+                                                       : tr("print, as the line ran")),
+                       oneLine(p.printed[s])});
+            child->setToolTip(1, q(p.printed[s]));
+        }
+        item->setExpanded(true);
+    }
+    if (const std::string why = session::explainPrints(r); !why.empty()) {
+        add(tr("Why"), q(why));
     }
     add(tr("Compared"), compared);
 }

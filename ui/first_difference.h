@@ -31,6 +31,8 @@ public:
     QTreeWidgetItem* sideRow(int side) const;
 
 private:
+    // Sides in different modes (r.byLine): the first divergent line and the prints.
+    void showLineResult(const session::DivergenceResult& r);
     QTreeWidgetItem* add(const QString& title, const QString& value);
     std::array<QTreeWidgetItem*, 2> sides_{};
 };

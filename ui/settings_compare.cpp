@@ -25,6 +25,7 @@
 
 #include "compare_view.h"
 #include "first_difference.h"
+#include "frontend/modules/modules.h"
 #include "graph_scene.h"
 #include "graph_view.h"
 #include "ir/ir_text.h"
@@ -77,17 +78,51 @@ const char* const kOps[] = {"TensorMove", "Load", "UpdateState"};
 }  // namespace
 
 QString SettingsChoice::label(int side) const {
-    return QStringLiteral("%1=%2").arg(QString::fromStdString(key)).arg(side == 0 ? a : b);
+    const std::int64_t v = side == 0 ? a : b;
+    if (key == kMode) {
+        return v == modules::MsContext::kGraphMode ? QStringLiteral("mode=graph")
+                                                   : QStringLiteral("mode=pynative");
+    }
+    return QStringLiteral("%1=%2").arg(QString::fromStdString(key)).arg(v);
+}
+
+void SettingsChoice::applyTo(session::ScriptOptions& options, int side) const {
+    const std::int64_t v = side == 0 ? a : b;
+    if (key == kMode) {
+        options.mode = v;
+    } else {
+        options.compiler.overrides.set(key, v);
+    }
+}
+
+session::RunSide SettingsChoice::runSide(int side) const {
+    session::RunSide s;
+    s.label = label(side).toStdString();
+    const std::int64_t v = side == 0 ? a : b;
+    if (key == kMode) {
+        s.mode = v;
+    } else {
+        s.overrides.set(key, v);
+    }
+    return s;
 }
 
 std::optional<SettingsChoice> SettingsChoice::parse(const QString& text, QString* error) {
-    static const QRegularExpression form(QStringLiteral("^(load-elim|lazy-inline|cell-reuse)(?:=(\\d),(\\d))?$"));
+    static const QRegularExpression form(
+        QStringLiteral("^(load-elim|lazy-inline|cell-reuse)(?:=(\\d),(\\d))?$"));
     const QRegularExpressionMatch m = form.match(text.trimmed());
     SettingsChoice c;
+    if (text.trimmed() == QLatin1String(kMode)) {
+        c.key = kMode;
+        c.a = modules::MsContext::kPynativeMode;
+        c.b = modules::MsContext::kGraphMode;
+        return c;
+    }
     if (m.hasMatch()) {
         const QString what = m.captured(1);
         const bool values = m.hasCaptured(2);
-        c.key = std::string(what == QStringLiteral("load-elim") ? passes::kSideEffectLoadElim : passes::kCellReuse);
+        c.key = std::string(what == QStringLiteral("load-elim") ? passes::kSideEffectLoadElim
+                                                                : passes::kCellReuse);
         c.a = values ? m.captured(2).toLongLong() : 0;
         c.b = values ? m.captured(3).toLongLong() : 1;
         const std::int64_t top = what == QStringLiteral("load-elim") ? 3 : 2;
@@ -96,7 +131,9 @@ std::optional<SettingsChoice> SettingsChoice::parse(const QString& text, QString
             return c;
         }
     }
-    *error = QStringLiteral("--compare: expected load-elim=A,B (0-3), cell-reuse=A,B (0-2) or lazy-inline, not '%1'")
+    *error = QStringLiteral(
+                 "--compare: expected load-elim=A,B (0-3), cell-reuse=A,B (0-2), lazy-inline or "
+                 "mode, not '%1'")
                  .arg(text);
     return std::nullopt;
 }
@@ -105,7 +142,8 @@ SettingsCompareDialog::SettingsCompareDialog(QWidget* parent) : QDialog(parent) 
     setObjectName(QStringLiteral("settingsCompareDialog"));
     setWindowTitle(tr("Compare Settings"));
     auto* column = new QVBoxLayout(this);
-    column->addWidget(new QLabel(tr("Run the script twice and compare the compiles side by side:"), this));
+    column->addWidget(
+        new QLabel(tr("Run the script twice and compare the compiles side by side:"), this));
     loadElim_ = new QRadioButton(tr("Load elimination (MS_DEV_SIDE_EFFECT_LOAD_ELIM)"), this);
     loadElim_->setObjectName(QStringLiteral("compareLoadElim"));
     loadElim_->setChecked(true);
@@ -127,6 +165,9 @@ SettingsCompareDialog::SettingsCompareDialog(QWidget* parent) : QDialog(parent) 
     lazyInline_ = new QRadioButton(tr("Lazy inline off vs on (MS_DEV_CELL_REUSE 0 vs 1)"), this);
     lazyInline_->setObjectName(QStringLiteral("compareLazyInline"));
     column->addWidget(lazyInline_);
+    mode_ = new QRadioButton(tr("PyNative vs GRAPH_MODE (the values compared line by line)"), this);
+    mode_->setObjectName(QStringLiteral("compareMode"));
+    column->addWidget(mode_);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, this);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Compare"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -136,7 +177,11 @@ SettingsCompareDialog::SettingsCompareDialog(QWidget* parent) : QDialog(parent) 
 
 SettingsChoice SettingsCompareDialog::choice() const {
     SettingsChoice c;
-    if (lazyInline_->isChecked()) {
+    if (mode_->isChecked()) {
+        c.key = SettingsChoice::kMode;
+        c.a = modules::MsContext::kPynativeMode;
+        c.b = modules::MsContext::kGraphMode;
+    } else if (lazyInline_->isChecked()) {
         c.key = std::string(passes::kCellReuse);
         c.a = 0;
         c.b = 1;
@@ -189,7 +234,8 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     auto* compileRow = new QHBoxLayout;
     for (int side = 0; side < 2; ++side) {
         auto* box = new QComboBox(this);
-        box->setObjectName(side == 0 ? QStringLiteral("settingsCompileA") : QStringLiteral("settingsCompileB"));
+        box->setObjectName(side == 0 ? QStringLiteral("settingsCompileA")
+                                     : QStringLiteral("settingsCompileB"));
         box->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
         box->setMinimumContentsLength(16);
         compiles_[static_cast<std::size_t>(side)] = box;
@@ -208,7 +254,8 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     compare_->clear(tr("No settings compared yet."));
     table_ = new QTableWidget(0, 4, split);
     table_->setObjectName(QStringLiteral("settingsDeltaTable"));
-    table_->setHorizontalHeaderLabels({tr("At the chosen pass / end of compile"), tr("Left"), tr("Right"), tr("Δ")});
+    table_->setHorizontalHeaderLabels(
+        {tr("At the chosen pass / end of compile"), tr("Left"), tr("Right"), tr("Δ")});
     table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
     table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
     table_->horizontalHeader()->setSectionResizeMode(2, QHeaderView::Stretch);
@@ -235,7 +282,8 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
 
     for (auto& w : watchers_) {
         w = new QFutureWatcher<SettingsRun>(this);
-        connect(w, &QFutureWatcher<SettingsRun>::finished, this, &SettingsCompareView::onSideFinished);
+        connect(w, &QFutureWatcher<SettingsRun>::finished, this,
+                &SettingsCompareView::onSideFinished);
     }
     progress_ = new QTimer(this);
     progress_->setInterval(250);
@@ -254,7 +302,9 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     });
 }
 
-SettingsCompareView::~SettingsCompareView() { stopRuns(); }
+SettingsCompareView::~SettingsCompareView() {
+    stopRuns();
+}
 
 void SettingsCompareView::cancel() {
     if (searching_ && finder_) {
@@ -305,9 +355,11 @@ void SettingsCompareView::start(const QString& path, const SettingsChoice& choic
         box->clear();
     }
     syncing_ = false;
-    header_->setText(tr("<b>%1</b>: %2 (left) vs %3 (right)")
-                         .arg(QFileInfo(path).fileName().toHtmlEscaped(), choice.label(0), choice.label(1)));
-    table_->setHorizontalHeaderLabels({tr("At the chosen pass / end of compile"), choice.label(0), choice.label(1), tr("Δ")});
+    header_->setText(
+        tr("<b>%1</b>: %2 (left) vs %3 (right)")
+            .arg(QFileInfo(path).fileName().toHtmlEscaped(), choice.label(0), choice.label(1)));
+    table_->setHorizontalHeaderLabels(
+        {tr("At the chosen pass / end of compile"), choice.label(0), choice.label(1), tr("Δ")});
     running_ = 2;
     cancelling_ = false;
     busy_->show();
@@ -316,9 +368,10 @@ void SettingsCompareView::start(const QString& path, const SettingsChoice& choic
     for (std::size_t side = 0; side < 2; ++side) {
         runners_[side] = std::make_shared<session::ScriptRunner>();
         session::ScriptOptions options;
-        options.compiler.overrides.set(choice.key, side == 0 ? choice.a : choice.b);
+        choice.applyTo(options, static_cast<int>(side));
         watchers_[side]->setFuture(QtConcurrent::run(
-            &pool_, [path, runner = runners_[side], options] { return runSide(path, runner, options); }));
+            &pool_,
+            [path, runner = runners_[side], options] { return runSide(path, runner, options); }));
     }
 }
 
@@ -339,7 +392,8 @@ void SettingsCompareView::onSideFinished() {
         header_->setText(header_->text() + tr(" — <b>stopped</b>: the compiles so far"));
     }
     if (!ok) {
-        const QString error = !runs_[0].script.session ? runs_[0].script.error : runs_[1].script.error;
+        const QString error =
+            !runs_[0].script.session ? runs_[0].script.error : runs_[1].script.error;
         compare_->clear(error);
         emit finished(false);
         return;
@@ -348,15 +402,21 @@ void SettingsCompareView::onSideFinished() {
     for (std::size_t side = 0; side < 2; ++side) {
         int k = 0;
         for (const session::CompileRecord& c : runs_[side].script.session->compiles) {
-            compiles_[side]->addItem(QStringLiteral("%1. @%2 %3")
-                                         .arg(++k)
-                                         .arg(QString::fromStdString(c.graphName), QString::fromStdString(c.signature)));
+            compiles_[side]->addItem(
+                QStringLiteral("%1. @%2 %3")
+                    .arg(++k)
+                    .arg(QString::fromStdString(c.graphName), QString::fromStdString(c.signature)));
         }
     }
     syncing_ = false;
-    const std::size_t pairs = std::min(runs_[0].script.session->compiles.size(), runs_[1].script.session->compiles.size());
+    const std::size_t pairs = std::min(runs_[0].script.session->compiles.size(),
+                                       runs_[1].script.session->compiles.size());
     if (pairs == 0) {
-        compare_->clear(tr("The script compiled no graph under one of the settings."));
+        compare_->clear(choice_.key == SettingsChoice::kMode
+                            ? tr("PyNative mode ran the script's construct eagerly: there is no "
+                                 "compiled graph to put beside GRAPH_MODE's. “Find first "
+                                 "difference” compares the two modes line by line.")
+                            : tr("The script compiled no graph under one of the settings."));
         updateTable();
     } else {
         showCompile(0);
@@ -425,8 +485,8 @@ void SettingsCompareView::updateTable() {
         }
         return nullptr;
     };
-    auto addRow = [this](const QString& title, const QString& left, const QString& right, const QString& delta,
-                         bool differs) {
+    auto addRow = [this](const QString& title, const QString& left, const QString& right,
+                         const QString& delta, bool differs) {
         const int r = table_->rowCount();
         table_->insertRow(r);
         const QString cells[4] = {title, left, right, delta};
@@ -444,13 +504,18 @@ void SettingsCompareView::updateTable() {
             table_->setItem(r, col, item);
         }
     };
-    auto numbers = [&](const QString& title, std::optional<long long> x, std::optional<long long> y) {
+    auto numbers = [&](const QString& title, std::optional<long long> x,
+                       std::optional<long long> y) {
         const QString left = x ? QString::number(*x) : QStringLiteral("–");
         const QString right = y ? QString::number(*y) : QStringLiteral("–");
-        const QString delta = x && y && *x != *y ? QStringLiteral("%1%2").arg(*y > *x ? "+" : "").arg(*y - *x) : QString();
+        const QString delta = x && y && *x != *y
+                                  ? QStringLiteral("%1%2").arg(*y > *x ? "+" : "").arg(*y - *x)
+                                  : QString();
         addRow(title, left, right, delta, x != y);
     };
-    auto texts = [&](const QString& title, const QString& x, const QString& y) { addRow(title, x, y, QString(), x != y); };
+    auto texts = [&](const QString& title, const QString& x, const QString& y) {
+        addRow(title, x, y, QString(), x != y);
+    };
     auto count = [](const session::PassSnapshot* p, bool cnodes) -> std::optional<long long> {
         if (p == nullptr) {
             return std::nullopt;
@@ -458,19 +523,22 @@ void SettingsCompareView::updateTable() {
         return static_cast<long long>(cnodes ? p->counts.cnodes : p->counts.nodes);
     };
 
-    const QString pass = snapshot(1) != nullptr ? QString::fromStdString(snapshot(1)->pass) : tr("the pass");
+    const QString pass =
+        snapshot(1) != nullptr ? QString::fromStdString(snapshot(1)->pass) : tr("the pass");
     texts(tr("Pass"), snapshot(0) ? QString::fromStdString(snapshot(0)->pass) : QString(), pass);
     // The run's results first, then the IR's figures.
     auto planned = [&](int i) -> std::optional<long long> {
         const session::PassSnapshot* p = last(i);
-        return p != nullptr && p->peakBytes ? std::optional<long long>(static_cast<long long>(*p->peakBytes))
-                                            : std::nullopt;
+        return p != nullptr && p->peakBytes
+                   ? std::optional<long long>(static_cast<long long>(*p->peakBytes))
+                   : std::nullopt;
     };
     numbers(tr("Planned peak bytes"), planned(0), planned(1));
     auto measured = [&](int i) -> std::optional<long long> {
         const session::RunRecord* r = run(i);
-        return r != nullptr && r->error.empty() ? std::optional<long long>(static_cast<long long>(r->stats.peakBytes))
-                                                : std::nullopt;
+        return r != nullptr && r->error.empty()
+                   ? std::optional<long long>(static_cast<long long>(r->stats.peakBytes))
+                   : std::nullopt;
     };
     numbers(tr("Measured peak bytes"), measured(0), measured(1));
     auto returned = [&](int i) {
@@ -478,7 +546,8 @@ void SettingsCompareView::updateTable() {
         if (r == nullptr) {
             return tr("(not run)");
         }
-        return r->error.empty() ? QString::fromStdString(r->values).replace(QLatin1Char('\n'), QStringLiteral(" ⏎ "))
+        return r->error.empty() ? QString::fromStdString(r->values).replace(QLatin1Char('\n'),
+                                                                            QStringLiteral(" ⏎ "))
                                 : tr("error: %1").arg(QString::fromStdString(r->error));
     };
     texts(tr("Returned"), returned(0), returned(1));
@@ -519,7 +588,11 @@ void SettingsCompareView::updateTable() {
         };
         numbers(tr("%1 at the end").arg(QLatin1String(op)), end(0), end(1));
     }
-    auto output = [&](int i) { return QString::fromStdString(s[i]->output).trimmed().replace(QLatin1Char('\n'), QStringLiteral(" ⏎ ")); };
+    auto output = [&](int i) {
+        return QString::fromStdString(s[i]->output)
+            .trimmed()
+            .replace(QLatin1Char('\n'), QStringLiteral(" ⏎ "));
+    };
     texts(tr("Output"), output(0), output(1));
 }
 
@@ -545,9 +618,7 @@ void SettingsCompareView::findFirstDifference() {
     }
     std::array<session::RunSide, 2> sides;
     for (int side = 0; side < 2; ++side) {
-        session::RunSide& s = sides[static_cast<std::size_t>(side)];
-        s.label = choice_.label(side).toStdString();
-        s.overrides.set(choice_.key, side == 0 ? choice_.a : choice_.b);
+        sides[static_cast<std::size_t>(side)] = choice_.runSide(side);
     }
     searching_ = true;
     difference_.reset();

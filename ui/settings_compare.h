@@ -42,12 +42,19 @@ class FirstDifferencePanel;
 
 // Which setting to vary, and its two values.
 struct SettingsChoice {
-    std::string key;  // passes::kSideEffectLoadElim or passes::kCellReuse
+    // The run mode rather than a setting: a and b are modules::MsContext's mode numbers
+    // (PYNATIVE_MODE 1 left, GRAPH_MODE 0 right).
+    static constexpr const char* kMode = "mode";
+    std::string key;  // passes::kSideEffectLoadElim, passes::kCellReuse or kMode
     std::int64_t a = 0;
     std::int64_t b = 0;
-    // "MS_DEV_SIDE_EFFECT_LOAD_ELIM=1"
+    // "MS_DEV_SIDE_EFFECT_LOAD_ELIM=1", "mode=pynative"
     QString label(int side) const;
-    // From the command line: "load-elim=1,3" or "lazy-inline" (0 vs 1), "cell-reuse=0,2".
+    // Side 0 (a) or 1 (b) as the runs and the first-difference search take it.
+    session::RunSide runSide(int side) const;
+    void applyTo(session::ScriptOptions& options, int side) const;
+    // From the command line: "load-elim=1,3" or "lazy-inline" (0 vs 1), "cell-reuse=0,2",
+    // "mode" (PyNative vs GRAPH_MODE).
     static std::optional<SettingsChoice> parse(const QString& text, QString* error);
 };
 
@@ -59,11 +66,13 @@ public:
     SettingsChoice choice() const;
     QRadioButton* loadElimButton() const { return loadElim_; }
     QRadioButton* lazyInlineButton() const { return lazyInline_; }
+    QRadioButton* modeButton() const { return mode_; }
     QSpinBox* levelBox(int side) const { return levels_[static_cast<std::size_t>(side)]; }
 
 private:
     QRadioButton* loadElim_ = nullptr;
     QRadioButton* lazyInline_ = nullptr;
+    QRadioButton* mode_ = nullptr;
     std::array<QSpinBox*, 2> levels_{};
 };
 

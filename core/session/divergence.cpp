@@ -9,12 +9,14 @@
 #include <map>
 #include <stdexcept>
 
+#include "frontend/modules/modules.h"
 #include "ir/ir_diff.h"
 #include "ir/ir_text.h"
 #include "runtime/plugin_loader.h"
 #include "runtime/print_format.h"
 #include "session/divergence_impl.h"
 #include "session/kernel_trace.h"
+#include "session/line_trace.h"
 
 namespace irscope::session {
 
@@ -57,8 +59,9 @@ std::optional<RunSide> parseRunSide(std::string_view spec, std::string* error) {
     side.label = trim(spec);
     if (side.label.empty()) {
         return fail(
-            "an empty setting (expected load-elim=N, cell-reuse=N, device=NAME or "
-            "MS_DEV_...=VALUE)");
+            "an empty setting (expected load-elim=N, cell-reuse=N, device=NAME, "
+            "mode=graph|pynative "
+            "or MS_DEV_...=VALUE)");
     }
     std::string_view rest = spec;
     while (!rest.empty()) {
@@ -85,11 +88,19 @@ std::optional<RunSide> parseRunSide(std::string_view spec, std::string* error) {
                 return fail("device: a device name is needed (cpu, opencl, ...)");
             }
             side.device = value;
+        } else if (key == "mode") {
+            if (value == "graph" || value == "GRAPH_MODE" || value == "0") {
+                side.mode = modules::MsContext::kGraphMode;
+            } else if (value == "pynative" || value == "PYNATIVE_MODE" || value == "1") {
+                side.mode = modules::MsContext::kPynativeMode;
+            } else {
+                return fail("mode: '" + value + "' is not graph or pynative");
+            }
         } else if (key.starts_with("MS_")) {
             side.overrides.set(key, value);
         } else {
             return fail("unknown setting '" + key +
-                        "' (expected load-elim, cell-reuse, device or an MS_* name)");
+                        "' (expected load-elim, cell-reuse, device, mode or an MS_* name)");
         }
     }
     return side;
@@ -210,12 +221,79 @@ void DivergenceFinder::cancel() {
 
 namespace {
 
-// One side's run: its session and trace.
+// One side's run: its session and trace (kernel by kernel, or by line).
 struct SideRun {
     ScriptOutcome outcome;
     KernelTrace trace;
-    explicit SideRun(std::size_t maxBytes) : trace(maxBytes) {}
+    LineTrace lines;
+    SideRun(const std::string& path, std::size_t maxBytes)
+        : trace(maxBytes), lines(path, maxBytes) {}
 };
+
+}  // namespace
+
+namespace {
+
+DivergentKernel lineSide(const LineResult& x, const std::string& path, const std::string& source) {
+    DivergentKernel k;
+    k.run = x.compiled && x.graphRun > 0 ? x.graphRun - 1 : 0;
+    k.graph = x.graph;
+    k.op = x.op;
+    k.scope = x.scope;
+    k.source.file = path;
+    k.source.line = x.line;
+    k.source.lineEnd = x.line;
+    k.source.text = sourceLine(source, x.line);
+    k.occurrence = x.occurrence;
+    k.placement = x.compiled ? "graph" : "pynative";
+    k.value = detail::valueText(x.value);
+    return k;
+}
+
+// Sides in different modes: the first line whose values differ, and what each side printed
+// where the two differ.
+void compareByLine(DivergenceResult& r, const LineTrace& a, const LineTrace& b,
+                   const Tolerance& tol, const std::string& source, const std::string& path) {
+    const LineComparison c = compareLines(a, b, tol, source);
+    r.lines = c.lines;
+    r.oneSided = c.oneSided;
+    r.compared = c.compared - c.differing;
+    r.differing = c.differing;
+    if (c.first) {
+        Divergence d;
+        d.kind = Divergence::Kind::Line;
+        for (std::size_t i = 0; i < 2; ++i) {
+            d.sides[i] = lineSide(*c.first->sides[i], path, source);
+        }
+        d.visits = c.first->visits;
+        d.finalOnly = c.first->finalOnly;
+        d.detail = c.first->detail;
+        r.first = std::move(d);
+    } else if (r.results[0].exitStatus != r.results[1].exitStatus) {
+        Divergence d;
+        d.kind = Divergence::Kind::Output;
+        d.detail = fmt::format("no line computes other values, but the script exits with {} vs {}",
+                               r.results[0].exitStatus, r.results[1].exitStatus);
+        r.first = std::move(d);
+    }
+    // What each side printed, line by line.
+    std::map<int, PrintedLine> printed;
+    const std::array<const LineTrace*, 2> traces{&a, &b};
+    for (std::size_t i = 0; i < 2; ++i) {
+        for (const LinePrint& p : traces[i]->prints()) {
+            PrintedLine& l = printed[p.line];
+            l.line = p.line;
+            l.printed[i] += p.text;
+            l.compiled[i] = l.compiled[i] || p.compiled;
+        }
+    }
+    for (auto& [line, l] : printed) {
+        if (l.printed[0] != l.printed[1]) {
+            l.text = line > 0 ? trim(sourceLine(source, line)) : std::string();
+            r.prints.push_back(std::move(l));
+        }
+    }
+}
 
 }  // namespace
 
@@ -243,8 +321,11 @@ DivergenceResult DivergenceFinder::run(const std::string& source, const std::str
             }
         }
     }
-    std::array<std::unique_ptr<SideRun>, 2> runs{std::make_unique<SideRun>(options.maxTraceBytes),
-                                                 std::make_unique<SideRun>(options.maxTraceBytes)};
+    // Sides in different modes cannot be matched kernel by kernel: PyNative runs ops eagerly.
+    const bool byLine = sides[0].mode != sides[1].mode;
+    std::array<std::unique_ptr<SideRun>, 2> runs{
+        std::make_unique<SideRun>(path, options.maxTraceBytes),
+        std::make_unique<SideRun>(path, options.maxTraceBytes)};
     auto runSide = [&](std::size_t i) {
         ScriptRunner runner;
         {
@@ -255,7 +336,13 @@ DivergenceResult DivergenceFinder::run(const std::string& source, const std::str
             }
         }
         ScriptOptions o = scriptOptions[i];
-        o.compiler.observer = &runs[i]->trace;
+        o.mode = sides[i].mode;
+        if (byLine) {
+            o.compiler.observer = &runs[i]->lines;
+            o.eagerObserver = &runs[i]->lines;
+        } else {
+            o.compiler.observer = &runs[i]->trace;
+        }
         runs[i]->outcome = runner.run(source, path, std::move(o));
         const std::lock_guard lock(mutex_);
         runners_[i] = nullptr;
@@ -276,10 +363,13 @@ DivergenceResult DivergenceFinder::run(const std::string& source, const std::str
         r.sessions[i] = runs[i]->outcome.session;
         r.results[i] = runs[i]->outcome.result;
         r.labels[i] = sides[i].label;
-        r.truncated = r.truncated || runs[i]->trace.truncated();
+        r.truncated = r.truncated || runs[i]->trace.truncated() || runs[i]->lines.truncated();
     }
     r.cancelled = cancelled_.load();
-    if (!r.cancelled) {
+    r.byLine = byLine;
+    if (!r.cancelled && byLine) {
+        compareByLine(r, runs[0]->lines, runs[1]->lines, options.tolerance, source, path);
+    } else if (!r.cancelled) {
         const detail::TraceComparison cmp(runs[0]->trace, runs[1]->trace, *r.sessions[0],
                                           *r.sessions[1], options.tolerance);
         cmp.search(r);

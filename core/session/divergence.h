@@ -42,10 +42,13 @@ struct RunSide {
     std::string label;           // as given: "load-elim=1"
     passes::Settings overrides;  // MS_DEV_SIDE_EFFECT_LOAD_ELIM=1 ...
     std::string device = "cpu";  // "cpu", "opencl", or a plugin device's name
+    // Set: the run's mode, whatever the script's set_context says (modules::MsContext's
+    // kGraphMode / kPynativeMode). Sides in different modes are compared line by line.
+    std::optional<std::int64_t> mode;
 };
 
 // Parses a side: comma-separated KEY=VALUE items, KEY one of load-elim (0-3), cell-reuse
-// (0-2), device (a device name) or an MS_DEV_* / MS_* setting name. Returns nullopt and sets
+// (0-2), device (a device name), mode (graph or pynative) or an MS_DEV_* / MS_* setting name. Returns nullopt and sets
 // `error` for anything else.
 std::optional<RunSide> parseRunSide(std::string_view spec, std::string* error);
 
@@ -93,11 +96,24 @@ struct Divergence {
         Missing,  // a kernel ran on one side and its counterpart did not (as often)
         Runs,     // the scripts ran different numbers of compiled graphs
         Output,   // no kernel differs, but a graph returned other values or the exit differs
+        Line,     // sides in different modes: a line of the script computed different values
     };
     Kind kind = Kind::Value;
     std::array<DivergentKernel, 2> sides;  // Value and Missing (Missing: sides[1] empty)
     std::string detail;                    // "max |a - b| = 4 (element 0: 3 vs 6)"
     std::string explanation;               // a known pattern in one line; "" when none
+    // Kind::Line: the line's visit on each side (sides[i].source, .op, .value, .occurrence),
+    // how often each side visited it, and whether only the final values could be compared.
+    std::array<std::size_t, 2> visits{};
+    bool finalOnly = false;
+};
+
+// What a line printed on each side of a comparison by line, when the two differ.
+struct PrintedLine {
+    int line = 0;  // 0: outside the script's lines
+    std::string text;  // the script's line
+    std::array<std::string, 2> printed;
+    std::array<bool, 2> compiled{};  // a Print kernel of a compiled graph printed it
 };
 
 struct DivergenceResult {
@@ -111,6 +127,13 @@ struct DivergenceResult {
     bool truncated = false;     // a trace ran out of its byte budget (values not compared)
     bool cancelled = false;
     double seconds = 0.0;
+    // The sides ran in different modes (PyNative against GRAPH_MODE): their ops and kernels
+    // were compared per source line (session/line_trace.h) instead of kernel by kernel.
+    bool byLine = false;
+    std::size_t lines = 0;     // byLine: lines both sides computed
+    std::size_t oneSided = 0;  // byLine: lines only one side computed (folded or eliminated)
+    std::size_t differing = 0;  // byLine: value pairs that differ (compared counts the equal ones)
+    std::vector<PrintedLine> prints;  // byLine: lines whose printed text differs
 };
 
 struct DivergenceOptions {
@@ -141,5 +164,11 @@ private:
 // difference with both values, neighbourhoods, source line, upstream nodes and explanation
 // (or that nothing differs).
 std::string formatDivergence(const DivergenceResult& r);
+// The same for sides compared by source line (r.byLine): the first divergent line with each
+// side's value and what the sides printed differently, explained.
+std::string formatLineDivergence(const DivergenceResult& r);
+// Why the sides' prints differ when one compiled a print into a Print operator and the other
+// ran Python's print (r.prints); "" when no print was compiled on one side only.
+std::string explainPrints(const DivergenceResult& r);
 
 }  // namespace irscope::session

@@ -77,9 +77,75 @@ void neighbourhood(std::string& out, const DivergenceResult& r, std::size_t s) {
     }
 }
 
+std::string ordinal(std::size_t n) {
+    const std::size_t tens = n % 100;
+    const char* suffix = (tens >= 11 && tens <= 13) ? "th"
+                         : n % 10 == 1              ? "st"
+                         : n % 10 == 2              ? "nd"
+                         : n % 10 == 3              ? "rd"
+                                                    : "th";
+    return std::to_string(n) + suffix;
+}
+
+// Sides in different modes: the divergent line, each side's visit of it.
+void lineDivergence(std::string& out, const DivergenceResult& r) {
+    const Divergence& d = *r.first;
+    out += fmt::format("first divergent line: {}{}\n", sourceText(d.sides[0].source),
+                       d.sides[0].scope.starts_with("Gradients") ? " (in the gradient)" : "");
+    for (std::size_t s = 0; s < 2; ++s) {
+        const DivergentKernel& k = d.sides[s];
+        const std::string where =
+            k.placement == "graph"
+                ? fmt::format("a kernel of @{}, graph run {}", k.graph, k.run + 1)
+                : std::string("run eagerly");
+        out += fmt::format("  {} ({}): {}, {} visit of the line of {}, {}\n", s == 0 ? "a" : "b",
+                           r.labels[s], k.op, ordinal(k.occurrence + 1), d.visits[s], where);
+        out += fmt::format("     value: {}\n",
+                           k.value.empty() ? "(not recorded)" : indented(k.value, "            "));
+    }
+    out += "  difference: " + d.detail + "\n";
+    if (d.finalOnly) {
+        out += fmt::format(
+            "  (the sides visit the line {} and {} times: their final values were compared)\n",
+            d.visits[0], d.visits[1]);
+    }
+}
+
+// What the sides printed differently, line by line, and why a compiled print differs.
+void printedLines(std::string& out, const DivergenceResult& r) {
+    if (r.prints.empty()) {
+        return;
+    }
+    constexpr std::size_t kMaxText = 2000;
+    out += "printed differently:\n";
+    for (const PrintedLine& p : r.prints) {
+        out += p.line > 0 ? fmt::format("  line {}  {}\n", p.line, p.text)
+                          : std::string("  outside the script's lines\n");
+        for (std::size_t s = 0; s < 2; ++s) {
+            std::string text = p.printed[s];
+            while (!text.empty() && text.back() == '\n') {
+                text.pop_back();
+            }
+            if (text.size() > kMaxText) {
+                text = text.substr(0, kMaxText) + " ...";
+            }
+            out += fmt::format(
+                "    {} ({}, {}): {}\n", s == 0 ? "a" : "b", r.labels[s],
+                p.compiled[s] ? "Print operator, when the graph ran" : "print, as the line ran",
+                text.empty() ? "(nothing)" : indented(text, "        "));
+        }
+    }
+    if (const std::string why = explainPrints(r); !why.empty()) {
+        out += "  why: " + why + "\n";
+    }
+}
+
 }  // namespace
 
 std::string formatDivergence(const DivergenceResult& r) {
+    if (r.byLine) {
+        return formatLineDivergence(r);
+    }
     std::string out = fmt::format(
         "irscope: a = {}, b = {}: {} graph run{} compared, {} kernel "
         "pair{} equal{}",
@@ -106,6 +172,9 @@ std::string formatDivergence(const DivergenceResult& r) {
             return out + "first difference: " + d.detail + "\n";
         case Divergence::Kind::Output:
             return out + "first difference: " + d.detail + "\n";
+        case Divergence::Kind::Line:  // only when the sides run in different modes
+            lineDivergence(out, r);
+            return out;
         case Divergence::Kind::Missing:
             out += fmt::format("first difference: {} {} at {}\n", d.sides[0].op, d.sides[0].node,
                                sourceText(d.sides[0].source));
@@ -130,6 +199,49 @@ std::string formatDivergence(const DivergenceResult& r) {
     }
     neighbourhood(out, r, 0);
     neighbourhood(out, r, 1);
+    return out;
+}
+
+std::string explainPrints(const DivergenceResult& r) {
+    for (const PrintedLine& p : r.prints) {
+        if (p.compiled[0] != p.compiled[1]) {
+            return "in GRAPH_MODE a print inside construct is compiled into a Print operator: it "
+                   "prints when the compiled graph runs, after the whole graph is compiled, each "
+                   "tensor as Tensor(shape=..., dtype=..., value=...); PyNative runs Python's "
+                   "print "
+                   "while the line runs, tensors in numpy's format.";
+        }
+    }
+    return {};
+}
+
+// The sides ran in different modes: the report by source line.
+std::string formatLineDivergence(const DivergenceResult& r) {
+    std::string out = fmt::format(
+        "irscope: a = {}, b = {}: compared by source line (the sides run in different modes): "
+        "{} line{} computed on both sides, {} value pair{} equal, {} differ{} ({:.2f} s)\n",
+        r.labels[0], r.labels[1], r.lines, r.lines == 1 ? "" : "s", r.compared,
+        r.compared == 1 ? "" : "s", r.differing,
+        r.oneSided > 0 ? fmt::format(", {} line{} computed on one side only (folded or eliminated)",
+                                     r.oneSided, r.oneSided == 1 ? "" : "s")
+                       : std::string(),
+        r.seconds);
+    if (r.cancelled) {
+        return out + "cancelled\n";
+    }
+    if (r.truncated) {
+        out += "warning: a trace ran out of memory for values; later lines were not compared\n";
+    }
+    if (!r.first) {
+        out +=
+            "no difference: every line computed on both sides gave the same values and the "
+            "scripts ended the same way\n";
+    } else if (r.first->kind == Divergence::Kind::Line) {
+        lineDivergence(out, r);
+    } else {
+        out += "first difference: " + r.first->detail + "\n";
+    }
+    printedLines(out, r);
     return out;
 }
 

@@ -38,6 +38,14 @@ ScriptOutcome ScriptRunner::run(const std::string& source, const std::string& pa
     // session outlives it.
     outcome.session =
         compiler::GraphCompilerImpl::install(I, std::move(options.compiler))->sharedSession();
+    const std::shared_ptr<modules::MsContext> ctx = modules::msContext(I);
+    if (ctx) {
+        ctx->forcedMode = options.mode;
+        if (options.mode) {
+            ctx->mode = *options.mode;
+        }
+        ctx->eagerObserver = options.eagerObserver;
+    }
     Session& s = *outcome.session;
     s.scriptPath = path;
     s.scriptText = source;
@@ -45,8 +53,11 @@ ScriptOutcome ScriptRunner::run(const std::string& source, const std::string& pa
         s.settings = overrides;
     }
     I.limits().maxSteps = options.maxSteps;
-    I.setOutputSink([&s, out = std::move(out)](std::string_view text) {
+    I.setOutputSink([&I, &s, out = std::move(out), observer = options.eagerObserver](std::string_view text) {
         s.output += text;
+        if (observer != nullptr) {
+            observer->printed(I, text);
+        }
         if (out) {
             out(text);
         }
@@ -62,6 +73,9 @@ ScriptOutcome ScriptRunner::run(const std::string& source, const std::string& pa
     recordStatistics(I, s, statsHistory);
     I.setOutputSink({});
     I.setErrorSink({});
+    if (ctx) {
+        ctx->eagerObserver = nullptr;
+    }
     return outcome;
 }
 

@@ -11,12 +11,17 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "session/session.h"
+
+namespace irscope::modules {
+class EagerObserver;
+}
 
 namespace irscope::session {
 
@@ -26,6 +31,10 @@ struct ScriptOptions {
     // Where the run's compile statistics are appended (store/stats_history.h): empty for
     // IRSCOPE_STATS_DB or the per-user default, "off" for nowhere.
     std::string statsHistory;
+    // Set: the context's mode (modules::MsContext::kGraphMode / kPynativeMode) for the whole
+    // run, whatever the script's set_context asks for.
+    std::optional<std::int64_t> mode;
+    modules::EagerObserver* eagerObserver = nullptr;  // sees PyNative's ops; not owned
 };
 
 struct ScriptOutcome {

@@ -212,6 +212,15 @@ Location Interpreter::currentLocation() const {
     return loc;
 }
 
+int Interpreter::currentLineIn(std::string_view fileName) const {
+    for (Frame* f = eval_->top; f; f = f->back) {
+        if (f->unit && f->unit->fileName() == fileName) {
+            return f->line;
+        }
+    }
+    return 0;
+}
+
 void Interpreter::stepLimitReached() {
     // Where the script was, innermost last, like a traceback.
     std::vector<Frame*> frames;

@@ -135,6 +135,9 @@ public:
     // Steps taken by the current (or last) run, to within 1024; safe from any thread.
     std::uint64_t stepsTaken() const { return progress_.load(std::memory_order_relaxed); }
     Location currentLocation() const;
+    // The line of the innermost running frame of the file `fileName` (the frame that called
+    // into library code defined elsewhere), or 0 when no frame of that file is running.
+    int currentLineIn(std::string_view fileName) const;
     // The last script's module (`__main__`): its dict holds the script's globals. Null
     // before the first run.
     ModuleObject* mainModule() const;

@@ -19,7 +19,9 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 
 #include "frontend/interp/interpreter.h"
@@ -28,6 +30,10 @@
 namespace irscope::ir {
 class Module;
 }
+namespace irscope::ops {
+struct OpDef;
+class KernelArg;
+}  // namespace irscope::ops
 
 namespace irscope::modules {
 
@@ -55,6 +61,19 @@ public:
                                                     interp::CallArgs& args);
 };
 
+// Sees every primitive PyNative mode runs eagerly (not the kernels of compiled graphs: those
+// report to the compiler's runtime::ExecObserver), right after it ran, on the script's thread.
+class EagerObserver {
+public:
+    virtual ~EagerObserver() = default;
+    virtual void afterOp(interp::Interpreter& I, const ops::OpDef& op, const ops::KernelArg& output) = 0;
+    // Text the script printed (print(), or a compiled graph's Print kernel while it runs).
+    virtual void printed(interp::Interpreter& I, std::string_view text) {
+        (void)I;
+        (void)text;
+    }
+};
+
 // One set_context setting as given (int, float, bool or str).
 using ContextValue = std::variant<std::int64_t, double, bool, std::string>;
 
@@ -63,6 +82,10 @@ struct MsContext {
     static constexpr std::int64_t kGraphMode = 0;     // ms.GRAPH_MODE
     static constexpr std::int64_t kPynativeMode = 1;  // ms.PYNATIVE_MODE (the default)
     std::int64_t mode = kPynativeMode;
+    // Set: the mode stays this one whatever the script asks set_context for (irscope-cli
+    // diverge --a mode=pynative runs a GRAPH_MODE script eagerly).
+    std::optional<std::int64_t> forcedMode;
+    EagerObserver* eagerObserver = nullptr;  // not owned; null: none
     // Every set_context keyword as given (mode and device_target included), in call order
     // of first appearance.
     std::map<std::string, ContextValue> settings;

@@ -96,7 +96,7 @@ void setContext(Interpreter& I, const MsPtr& ms, CallArgs& a) {
                                                "context.GRAPH_MODE (0) or context.PYNATIVE_MODE (1), but got " +
                                                    I.repr(v) + ".");
             }
-            ms->ctx->mode = v.asInt();
+            ms->ctx->mode = ms->ctx->forcedMode.value_or(v.asInt());
         }
         if (k.name == "device_target") {
             const std::string& t = interp::toStr(I, v, "device_target");

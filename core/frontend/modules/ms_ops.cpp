@@ -41,6 +41,9 @@ Value runOp(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ir::A
     }
     try {
         ops::KernelArg r = ops::OpRegistry::instance().run(op, attrs, inputs, training);
+        if (ms.ctx && ms.ctx->eagerObserver) {
+            ms.ctx->eagerObserver->afterOp(I, op, r);
+        }
         if (outputIndex >= 0 && r.isTuple()) {
             return fromKernelArg(I, ms, r.elements().at(static_cast<std::size_t>(outputIndex)));
         }
