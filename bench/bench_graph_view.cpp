@@ -9,7 +9,10 @@
 // Each expand lays out only the groups that changed (the others come from the layout cache);
 // the counts of dot layouts and cache hits are printed.
 //
-//   bench_graph_view [--blocks N] [--script PATH]
+// Pan/zoom is the time to paint a window's worth of the first view's scene.
+// --save-ir writes the compiled IR (one size) to a file; --ir reads one instead of compiling.
+//
+//   bench_graph_view [--blocks N] [--script PATH] [--ir FILE] [--save-ir FILE]
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +25,8 @@
 
 #include <QApplication>
 #include <QGraphicsScene>
+#include <QImage>
+#include <QPainter>
 
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
@@ -29,6 +34,7 @@
 #include "graph_layout.h"
 #include "graph_model.h"
 #include "graph_scene.h"
+#include "ir/ir_text.h"
 #include "ir/module.h"
 
 using namespace irscope;
@@ -50,12 +56,12 @@ struct Step {
     double total() const { return planMs + layoutMs + sceneMs; }
 };
 
-Step layOut(const ui::GraphModel& model, ui::LayoutCache& cache, QGraphicsScene& scene) {
+Step layOut(const ui::GraphModel& model, ui::LayoutCache& cache, ui::BoxSizes& sizes,
+            QGraphicsScene& scene) {
     Step s;
     auto t0 = std::chrono::steady_clock::now();
-    ui::LayoutPlan plan = ui::makePlan(model, [&](ui::VisibleRef r, const ui::GroupPorts& p) {
-        return ui::boxSizeFor(model, r, p);
-    });
+    ui::LayoutPlan plan = ui::makePlan(
+        model, [&](ui::VisibleRef r, const ui::GroupPorts& p) { return sizes(model, r, p); });
     s.planMs = msSince(t0);
     const std::size_t misses = cache.misses();
     const std::size_t hits = cache.hits();
@@ -107,7 +113,18 @@ void openPath(ui::GraphModel& m, int g) {
     }
 }
 
-int run(int blocks, const std::string& scriptPath) {
+// The module the view shows: the IR after the last pass of the script at `blocks` blocks
+// (written to `saveIr` when given), or the .ir file `irPath` when given.
+std::unique_ptr<ir::Module> loadModule(int blocks, const std::string& scriptPath,
+                                       const std::string& irPath, const std::string& saveIr) {
+    if (!irPath.empty()) {
+        const auto t0 = std::chrono::steady_clock::now();
+        std::unique_ptr<ir::Module> module = ir::parseIr(readFile(irPath), irPath);
+        std::printf("%s: %zu nodes, %zu CNodes, %zu graphs; parse %.0f ms\n", irPath.c_str(),
+                    module->counts().nodes, module->counts().cnodes, module->counts().graphs,
+                    msSince(t0));
+        return module;
+    }
     std::string source = readFile(scriptPath);
     source = std::regex_replace(source, std::regex("\nNUM_LAYERS = [0-9]+"),
                                 "\nNUM_LAYERS = " + std::to_string(blocks));
@@ -126,19 +143,53 @@ int run(int blocks, const std::string& scriptPath) {
         session->compiles.back().snapshots.empty()) {
         std::fprintf(stderr, "bench_graph_view: the script failed:\n%s%s\n", printed.c_str(),
                      r.error.c_str());
-        return 1;
+        return nullptr;
+    }
+    if (!saveIr.empty()) {
+        std::ofstream(saveIr) << session->compiles.back().snapshots.back().text();
     }
     t0 = std::chrono::steady_clock::now();
-    const std::unique_ptr<ir::Module> module = session->compiles.back().snapshots.back().module();
+    std::unique_ptr<ir::Module> module = session->compiles.back().snapshots.back().module();
     const double parseMs = msSince(t0);
     std::printf(
         "%d blocks: %zu nodes, %zu CNodes, %zu graphs; script run and compile %.0f ms, parse of "
-        "the "
-        "last snapshot %.0f ms\n",
+        "the last snapshot %.0f ms\n",
         blocks, module->counts().nodes, module->counts().cnodes, module->counts().graphs, compileMs,
         parseMs);
+    return module;
+}
+
+// Pan/zoom: painting a 1600x1000 viewport of the scene at 1:1 (around the middle of the
+// drawing) and with all of it fitted (the furthest zoom), as a QGraphicsView paints it.
+void printPaint(QGraphicsScene& scene) {
+    QImage image(1600, 1000, QImage::Format_ARGB32_Premultiplied);
+    const QRectF all = scene.sceneRect();
+    auto paint = [&](const QRectF& source) {
+        const auto t0 = std::chrono::steady_clock::now();
+        image.fill(Qt::white);
+        QPainter p(&image);
+        p.setRenderHints(QPainter::Antialiasing | QPainter::TextAntialiasing);
+        scene.render(&p, QRectF(image.rect()), source, Qt::KeepAspectRatio);
+        p.end();
+        return msSince(t0);
+    };
+    const QRectF near(all.center() - QPointF(800, 500), QSizeF(1600, 1000));
+    const double nearMs = paint(near);
+    const double farMs = paint(all);
+    std::printf("  paint        %8.1f ms at 1:1, %.1f ms fitted (%.0f x %.0f scene)\n", nearMs,
+                farMs, all.width(), all.height());
+}
+
+int run(int blocks, const std::string& scriptPath, const std::string& irPath,
+        const std::string& saveIr) {
+    const std::unique_ptr<ir::Module> module = loadModule(blocks, scriptPath, irPath, saveIr);
+    if (!module) {
+        return 1;
+    }
+    std::chrono::steady_clock::time_point t0;
 
     ui::LayoutCache cache;
+    ui::BoxSizes sizes;  // as the view keeps them
     QGraphicsScene scene;
     t0 = std::chrono::steady_clock::now();
     ui::GraphModel model(*module);
@@ -149,7 +200,8 @@ int run(int blocks, const std::string& scriptPath) {
     }
     std::printf("  model: %zu entries, %zu groups, %d series, state %s\n", model.nodes().size(),
                 model.groups().size(), series, model.stateHidden() ? "hidden" : "dimmed");
-    print("first view", layOut(model, cache, scene), modelMs);
+    print("first view", layOut(model, cache, sizes, scene), modelMs);
+    printPaint(scene);
 
     // Expand a block: the forward series to its list, then its first block.
     const int fwdSeries = findGroup(model, std::regex("Block.*×"));
@@ -158,10 +210,10 @@ int run(int blocks, const std::string& scriptPath) {
         return 1;
     }
     openPath(model, fwdSeries);
-    print("expand list", layOut(model, cache, scene));
+    print("expand list", layOut(model, cache, sizes, scene));
     const int block = model.group(fwdSeries).children.front();
     model.setExpanded(block, true);
-    print("expand block", layOut(model, cache, scene));
+    print("expand block", layOut(model, cache, sizes, scene));
     // Down to one block of the backward pass too: every group on the way.
     int bwd = -1;
     const int gradients = findGroup(model, std::regex("^Gradients$"));
@@ -176,12 +228,12 @@ int run(int blocks, const std::string& scriptPath) {
         for (int c : model.group(bwd).children) {
             model.setExpanded(c, true);
         }
-        print("expand all", layOut(model, cache, scene));
+        print("expand all", layOut(model, cache, sizes, scene));
     }
     // Collapsing the backward block again: everything left comes from the cache.
     if (bwd >= 0) {
         model.setExpanded(bwd, false);
-        print("collapse", layOut(model, cache, scene));
+        print("collapse", layOut(model, cache, sizes, scene));
     }
     return 0;
 }
@@ -193,18 +245,27 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     std::vector<int> sizes{16, 64, 384};
     std::string script = IRSCOPE_SOURCE_DIR "/bench/gpt_train_step.py";
+    std::string irPath;
+    std::string saveIr;
     for (int i = 1; i + 1 < argc; i += 2) {
         if (std::strcmp(argv[i], "--blocks") == 0) {
             sizes = {std::atoi(argv[i + 1])};
         } else if (std::strcmp(argv[i], "--script") == 0) {
             script = argv[i + 1];
+        } else if (std::strcmp(argv[i], "--ir") == 0) {
+            irPath = argv[i + 1];
+            sizes = {0};
+        } else if (std::strcmp(argv[i], "--save-ir") == 0) {
+            saveIr = argv[i + 1];
         } else {
-            std::fprintf(stderr, "usage: bench_graph_view [--blocks N] [--script PATH]\n");
+            std::fprintf(stderr,
+                         "usage: bench_graph_view [--blocks N] [--script PATH] [--ir FILE] "
+                         "[--save-ir FILE]\n");
             return 2;
         }
     }
     for (int n : sizes) {
-        if (const int rc = run(n, script); rc != 0) {
+        if (const int rc = run(n, script, irPath, saveIr); rc != 0) {
             return rc;
         }
     }

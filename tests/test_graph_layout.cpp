@@ -201,7 +201,7 @@ private slots:
         // A mark inside takes the series box.
         const int relu = [&] {
             for (int k = 0; k < static_cast<int>(model.nodes().size()); ++k) {
-                if (model.nodes()[static_cast<std::size_t>(k)].searchText.contains(
+                if (model.searchText(k).contains(
                         QStringLiteral("ReLU-op7"))) {
                     return k;
                 }

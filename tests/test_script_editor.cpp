@@ -465,7 +465,7 @@ private slots:
         int subs = 0;
         for (int k = 0; k < static_cast<int>(model.nodes().size()); ++k) {
             const irscope::ui::ModelNode& mn = model.nodes()[static_cast<std::size_t>(k)];
-            if (mn.user != nullptr || !mn.tooltip.contains(where)) {
+            if (mn.user != nullptr || !model.tooltip(k).contains(where)) {
                 continue;
             }
             ++subs;

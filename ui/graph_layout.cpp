@@ -4,19 +4,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
-#include <map>
-#include <unordered_set>
+#include <utility>
 
 #include "layout/graphviz.h"
 
 namespace irscope::ui {
 
 namespace {
-
-qint64 refKey(VisibleRef r) {
-    return (qint64(r.isGroup ? 1 : 0) << 32) | qint64(r.index);
-}
 
 // Where a drawn thing sits: its plan group and item index.
 struct Slot {
@@ -207,13 +203,14 @@ GeometryPtr gridLayout(const PlanGroup& g) {
 
 LayoutPlan makePlan(const GraphModel& model, const BoxSizer& sizeOf) {
     LayoutPlan plan;
-    std::unordered_map<qint64, Slot> where;            // drawn things
+    // Where drawn things sit: node boxes by model node, collapsed groups by model group.
+    std::vector<Slot> nodeSlot(model.nodes().size());
+    std::vector<Slot> groupSlot(model.groups().size());
     std::vector<Slot> frameOf(model.groups().size());  // expanded groups: their frame item
     std::vector<int> depth;                            // per plan group
     auto build = [&](auto&& self, int g, int d) -> int {
         PlanGroup pg;
         pg.group = g;
-        std::vector<int> inner;  // item index -> model group, for frames
         auto addChild = [&](int c) {
             const ModelGroup& child = model.group(c);
             PlanItem it;
@@ -248,10 +245,11 @@ LayoutPlan makePlan(const GraphModel& model, const BoxSizer& sizeOf) {
         const int index = static_cast<int>(plan.groups.size());
         for (int k = 0; k < static_cast<int>(pg.items.size()); ++k) {
             const PlanItem& it = pg.items[static_cast<std::size_t>(k)];
+            const auto at = static_cast<std::size_t>(it.ref.index);
             if (it.inner >= 0) {
-                frameOf[static_cast<std::size_t>(it.ref.index)] = {index, k};
+                frameOf[at] = {index, k};
             } else {
-                where[refKey(it.ref)] = {index, k};
+                (it.ref.isGroup ? groupSlot : nodeSlot)[at] = {index, k};
             }
         }
         plan.groups.push_back(std::move(pg));
@@ -260,11 +258,6 @@ LayoutPlan makePlan(const GraphModel& model, const BoxSizer& sizeOf) {
     };
     build(build, -1, 0);
 
-    // Edges: each between the two items of their lowest common drawn group.
-    std::vector<std::map<std::pair<int, int>, std::size_t>> merged(plan.groups.size());
-    std::unordered_map<int, std::unordered_set<int>> ins;
-    std::unordered_map<int, std::unordered_set<int>> outs;
-    const auto& nodes = model.nodes();
     // Per group: the outermost collapsed group it is in (itself included), or -1 when it is
     // drawn open; one pass from the top instead of a walk up per edge end.
     std::vector<int> collapsedAs(model.groups().size(), -1);
@@ -279,34 +272,33 @@ LayoutPlan makePlan(const GraphModel& model, const BoxSizer& sizeOf) {
     for (int g : model.topGroups()) {
         mark(mark, g, -1);
     }
+    const auto& nodes = model.nodes();
     auto shown = [&](int n) -> VisibleRef {
         const int g = nodes[static_cast<std::size_t>(n)].group;
         const int rep = g < 0 ? -1 : collapsedAs[static_cast<std::size_t>(g)];
         return rep >= 0 ? VisibleRef{true, rep} : VisibleRef{false, n};
     };
-    for (const ModelEdge& e : model.edges()) {
-        if (e.control && model.stateHidden()) {
-            continue;
-        }
-        if (model.drawnAs(e.to) != e.to) {
-            continue;  // its user is not drawn, or stands for something else
-        }
-        const int src = model.resolve(e.from);
-        if (src < 0 || nodes[static_cast<std::size_t>(src)].placement != Placement::Own) {
-            continue;  // hidden state, or a weight/constant listed as a row of the user's box
-        }
+
+    // Edges: each between the two items of their lowest common drawn group, merged per pair.
+    // Ports count distinct sources; the drawn edges come ordered by source, so a group has
+    // seen a source before exactly when it last saw this one.
+    std::unordered_map<std::uint64_t, std::size_t> merged;
+    std::vector<int> inputs(model.groups().size(), 0);
+    std::vector<int> outputs(model.groups().size(), 0);
+    std::vector<int> lastIn(model.groups().size(), -1);
+    std::vector<int> lastOut(model.groups().size(), -1);
+    for (const ModelEdge& e : model.drawnEdges()) {
+        const int src = e.from;
         const VisibleRef a = shown(src);
         const VisibleRef b = shown(e.to);
-        if (a == b || a.index < 0 || b.index < 0) {
+        if (a == b) {
             continue;
         }
-        const auto wa = where.find(refKey(a));
-        const auto wb = where.find(refKey(b));
-        if (wa == where.end() || wb == where.end()) {
+        Slot sa = (a.isGroup ? groupSlot : nodeSlot)[static_cast<std::size_t>(a.index)];
+        Slot sb = (b.isGroup ? groupSlot : nodeSlot)[static_cast<std::size_t>(b.index)];
+        if (sa.group < 0 || sb.group < 0) {
             continue;
         }
-        Slot sa = wa->second;
-        Slot sb = wb->second;
         auto up = [&](Slot& s) {
             const int g = plan.groups[static_cast<std::size_t>(s.group)].group;
             s = frameOf[static_cast<std::size_t>(g)];
@@ -325,8 +317,9 @@ LayoutPlan makePlan(const GraphModel& model, const BoxSizer& sizeOf) {
             continue;
         }
         PlanGroup& pg = plan.groups[static_cast<std::size_t>(sa.group)];
-        auto& m = merged[static_cast<std::size_t>(sa.group)];
-        const auto [it, fresh] = m.try_emplace({sa.item, sb.item}, pg.edges.size());
+        const std::uint64_t key = (std::uint64_t(sa.group) << 42) | (std::uint64_t(sa.item) << 21) |
+                                  std::uint64_t(sb.item);
+        const auto [it, fresh] = merged.try_emplace(key, pg.edges.size());
         if (fresh) {
             pg.edges.push_back({sa.item, sb.item, e.control, 1});
         } else {
@@ -334,19 +327,19 @@ LayoutPlan makePlan(const GraphModel& model, const BoxSizer& sizeOf) {
             ++pe.count;
             pe.control = pe.control && e.control;
         }
-        if (a.isGroup) {
-            outs[a.index].insert(src);
+        if (a.isGroup && std::exchange(lastOut[static_cast<std::size_t>(a.index)], src) != src) {
+            ++outputs[static_cast<std::size_t>(a.index)];
         }
-        if (b.isGroup) {
-            ins[b.index].insert(src);
+        if (b.isGroup && std::exchange(lastIn[static_cast<std::size_t>(b.index)], src) != src) {
+            ++inputs[static_cast<std::size_t>(b.index)];
         }
     }
     for (PlanGroup& pg : plan.groups) {
         for (PlanItem& it : pg.items) {
             if (it.inner < 0) {
                 if (it.ref.isGroup) {
-                    it.ports.inputs = static_cast<int>(ins[it.ref.index].size());
-                    it.ports.outputs = static_cast<int>(outs[it.ref.index].size());
+                    it.ports.inputs = inputs[static_cast<std::size_t>(it.ref.index)];
+                    it.ports.outputs = outputs[static_cast<std::size_t>(it.ref.index)];
                 }
                 const QSizeF s = sizeOf(it.ref, it.ports);
                 it.size = QSizeF(snap(s.width()), snap(s.height()));

@@ -62,20 +62,21 @@ QString attrText(const ir::AttrMap& attrs) {
     return parts.join(QStringLiteral(", "));
 }
 
-// Tooltip and search text of a node: shape and dtype, scope, source line, attributes.
-void describe(ModelNode& m, const QString& op) {
+// Tooltip and search text of an entry whose op reads `op`: shape and dtype, scope, source
+// line, attributes.
+void describeNode(const ModelNode& m, const QString& op, QString* tooltip, QString* search) {
     const ir::Node& n = *m.node;
     QStringList tip;
-    QStringList search;
+    QStringList words;
     tip << (m.name.isEmpty() ? op : m.name + QStringLiteral(" = ") + op);
-    search << m.name << op;
+    words << m.name << op;
     if (!n.debug().name.empty()) {
-        search << q(n.debug().name);
+        words << q(n.debug().name);
     }
     if (n.abstract()) {
         const QString a = q(ir::abstractSummary(*n.abstract()));
         tip << QStringLiteral("abstract: ") + a;
-        search << a;
+        words << a;
     }
     if (const auto* c = ir::nodeCast<ir::CNode>(&n)) {
         QString attrs;
@@ -88,33 +89,63 @@ void describe(ModelNode& m, const QString& op) {
         }
         if (!attrs.isEmpty()) {
             tip << QStringLiteral("attrs: ") + elide(attrs, 120);
-            search << attrs;
+            words << attrs;
         }
     }
     if (!n.debug().scope.empty()) {
         tip << QStringLiteral("scope: ") + q(n.debug().scope);
-        search << q(n.debug().scope);
+        words << q(n.debug().scope);
     }
-    for (const ir::SourceLocation& loc : n.debug().trace) {
-        if (loc.line > 0) {
-            tip << QStringLiteral("%1:%2  %3")
-                       .arg(q(loc.file))
-                       .arg(loc.line)
-                       .arg(q(loc.text).trimmed());
+    if (tooltip != nullptr) {
+        for (const ir::SourceLocation& loc : n.debug().trace) {
+            if (loc.line > 0) {
+                tip << QStringLiteral("%1:%2  %3")
+                           .arg(q(loc.file))
+                           .arg(loc.line)
+                           .arg(q(loc.text).trimmed());
+            }
         }
+        *tooltip = tip.join(QLatin1Char('\n'));
     }
-    m.tooltip = tip.join(QLatin1Char('\n'));
-    m.searchText = search.join(QLatin1Char('\n'));
+    if (search != nullptr) {
+        *search = words.join(QLatin1Char('\n'));
+    }
 }
 
-// The scope path of a node without its own last component ("Default/net-Net/Add-op0" ->
-// {"Default", "net-Net"}).
-QStringList scopeDirs(const ir::Node& n) {
-    QStringList parts = q(n.debug().scope).split(QLatin1Char('/'), Qt::SkipEmptyParts);
-    if (!parts.isEmpty()) {
-        parts.removeLast();
+// The splitmix64 finalizer: spreads a value over 64 bits (hashes summed as multisets).
+std::uint64_t mix(std::uint64_t x) {
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+std::uint64_t hashText(std::string_view s) {
+    return mix(std::hash<std::string_view>{}(s));
+}
+
+// A title with its numbers left out ("12-Block" -> "#-Block"), hashed; and whether it had one.
+std::uint64_t titlePattern(const QString& title, bool* hasDigits = nullptr) {
+    std::uint64_t h = 0xcbf29ce484222325ULL;
+    bool inNumber = false;
+    bool digits = false;
+    for (const QChar ch : title) {
+        if (ch.isDigit()) {
+            digits = true;
+            if (inNumber) {
+                continue;
+            }
+            inNumber = true;
+            h = (h ^ '#') * 0x100000001b3ULL;
+            continue;
+        }
+        inNumber = false;
+        h = (h ^ ch.unicode()) * 0x100000001b3ULL;
     }
-    return parts;
+    if (hasDigits != nullptr) {
+        *hasDigits = digits;
+    }
+    return mix(h);
 }
 
 // Weights: a default value, or a Ref type (also as text the reader kept verbatim, as older
@@ -163,27 +194,84 @@ QString rowText(const ModelNode& m) {
     return m.label;
 }
 
-// The op of an entry for series signatures: the primitive or "call", "W", "C".
-QString signatureOp(const ModelNode& m) {
+// The op of an entry for structure hashes: the primitive or "call", "W", "C".
+std::uint64_t opHash(const ModelNode& m) {
     if (const auto* c = ir::nodeCast<ir::CNode>(m.node)) {
         const ir::PrimitiveData* p = c->primitive();
-        return p != nullptr ? q(p->name) : QStringLiteral("call");
+        return p != nullptr ? hashText(p->name) : hashText("call");
     }
-    return m.node->isParameter() ? QStringLiteral("W") : QStringLiteral("C");
+    return hashText(m.node->isParameter() ? "W" : "C");
 }
 
 }  // namespace
 
+// The scope path of each CNode entry without its last component, split once: components
+// interned as ids ("Default/net-Net/Add-op0" -> {id("Default"), id("net-Net")}).
+struct GraphModel::ScopeTable {
+    std::unordered_map<std::string_view, int> ids;
+    std::vector<std::string_view> names;    // per id
+    std::vector<int> slot;                  // per id: splitBody's scratch, -1 when free
+    std::vector<std::uint32_t> begin, end;  // per entry: its ids in parts[begin, end)
+    std::vector<int> parts;
+
+    void add(int entry, std::string_view scope) {
+        const auto first = static_cast<std::uint32_t>(parts.size());
+        std::size_t start = 0;
+        while (start <= scope.size()) {
+            const std::size_t slash = std::min(scope.find('/', start), scope.size());
+            if (slash == scope.size()) {
+                break;  // the node's own last component
+            }
+            if (slash > start) {
+                const std::string_view part = scope.substr(start, slash - start);
+                const auto [it, fresh] = ids.try_emplace(part, static_cast<int>(names.size()));
+                if (fresh) {
+                    names.push_back(part);
+                    slot.push_back(-1);
+                }
+                parts.push_back(it->second);
+            }
+            start = slash + 1;
+        }
+        const auto k = static_cast<std::size_t>(entry);
+        if (begin.size() <= k) {
+            begin.resize(k + 1, 0);
+            end.resize(k + 1, 0);
+        }
+        begin[k] = first;
+        end[k] = static_cast<std::uint32_t>(parts.size());
+    }
+    // The component at `depth` of `entry`'s scope, or -1.
+    int at(int entry, int depth) const {
+        const auto k = static_cast<std::size_t>(entry);
+        if (k >= begin.size() || begin[k] + static_cast<std::uint32_t>(depth) >= end[k]) {
+            return -1;
+        }
+        return parts[begin[k] + static_cast<std::uint32_t>(depth)];
+    }
+};
+
 GraphModel::GraphModel(const ir::Module& m) {
     const ir::LocalNames names = ir::localNames(m);
+    ScopeTable scopes;
+    auto reserve = [&](std::size_t more) {
+        if (nodes_.size() + more > nodes_.capacity()) {
+            const std::size_t want = std::max(nodes_.size() + more, 2 * nodes_.capacity());
+            nodes_.reserve(want);
+            inputsOf_.reserve(want);
+        }
+    };
+    std::vector<char> pending;  // per entry: a weight of the current graph not yet placed
     for (const ir::FuncGraph* g : names.order) {
         const int group = addGroup(QStringLiteral("@") + q(g->name()), -1, GroupKind::Graph);
         topGroups_.push_back(group);
+        const std::vector<ir::CNode*> order = g->topoOrder();
+        reserve(g->parameters().size() + 2 * order.size());
         // The body in print order; parameters and constants follow their first user, so
         // when a big graph is split they land in the same subgroup.
         std::vector<int> body;
+        body.reserve(2 * order.size());
         std::vector<int> params;
-        std::unordered_map<const ir::Node*, bool> pending;
         for (const ir::Parameter* p : g->parameters()) {
             ModelNode mn;
             mn.node = p;
@@ -192,14 +280,14 @@ GraphModel::GraphModel(const ir::Module& m) {
             mn.style = ir::isMonad(p) ? NodeStyle::Monad : NodeStyle::Parameter;
             mn.weight = isWeight(*p);
             mn.state = ir::isMonad(p);
-            describe(mn, QStringLiteral("parameter"));
-            index_.emplace(p, static_cast<int>(nodes_.size()));
+            setEntry(p, static_cast<int>(nodes_.size()));
             // Weights follow their first user into its subgroup; inputs stay at the graph's top.
-            pending.emplace(p, mn.weight);
+            pending.resize(nodes_.size() + 1, 0);
+            pending.back() = mn.weight ? 1 : 0;
             params.push_back(static_cast<int>(nodes_.size()));
             nodes_.push_back(std::move(mn));
         }
-        for (const ir::CNode* c : g->topoOrder()) {
+        for (const ir::CNode* c : order) {
             ModelNode mn;
             mn.node = c;
             mn.name = q(names.of(*c));
@@ -207,25 +295,22 @@ GraphModel::GraphModel(const ir::Module& m) {
             mn.label = elide(op) + (mn.name.isEmpty() ? QString() : QLatin1Char('\n') + mn.name);
             mn.style = styleOf(*c);
             mn.state = isStateOp(*c);
-            describe(mn, op);
             const int self = static_cast<int>(nodes_.size());
-            index_.emplace(c, self);
+            if (c->primitive() == nullptr && c->calledGraph() == nullptr) {
+                callOps_.emplace(self, op);
+            }
+            setEntry(c, self);
             body.push_back(self);
+            scopes.add(self, c->debug().scope);
             nodes_.push_back(std::move(mn));
             inputsOf_.resize(nodes_.size());
-            std::vector<int>& ins = inputsOf_[static_cast<std::size_t>(self)];
-            ins.assign(c->size() > 0 ? c->size() - 1 : 0, -1);
-            for (std::size_t i = 1; i < c->size(); ++i) {
-                if (!c->input(i)->isValue()) {
-                    if (const auto it = index_.find(c->input(i)); it != index_.end()) {
-                        ins[i - 1] = it->second;
-                    }
-                }
-            }
+            inputsOf_[static_cast<std::size_t>(self)].assign(c->size() > 0 ? c->size() - 1 : 0, -1);
             for (const ir::Node* in : c->inputs()) {
-                if (const auto it = pending.find(in); it != pending.end() && it->second) {
-                    it->second = false;
-                    body.push_back(index_.at(in));
+                const int e = entryOf(in);
+                if (e >= 0 && static_cast<std::size_t>(e) < pending.size() &&
+                    pending[static_cast<std::size_t>(e)] != 0) {
+                    pending[static_cast<std::size_t>(e)] = 0;
+                    body.push_back(e);
                 }
             }
             // Constants, one entry per use (input 0 is the op in the label when a value).
@@ -240,23 +325,23 @@ GraphModel::GraphModel(const ir::Module& m) {
                 cn.label = elide(q(ir::valueSummary(*v->value())), 32);
                 cn.style = ir::isMonad(v) ? NodeStyle::Monad : NodeStyle::Constant;
                 cn.state = ir::isMonad(v);
-                describe(cn, cn.label);
-                index_.emplace(v, static_cast<int>(nodes_.size()));
-                inputsOf_[static_cast<std::size_t>(self)][i - 1] = static_cast<int>(nodes_.size());
-                edges_.push_back({static_cast<int>(nodes_.size()), index_.at(c),
-                                  ir::classifyInput(*c, i) == ir::EdgeKind::Control});
-                body.push_back(static_cast<int>(nodes_.size()));
+                const int entry = static_cast<int>(nodes_.size());
+                setEntry(v, entry);
+                inputsOf_[static_cast<std::size_t>(self)][i - 1] = entry;
+                edges_.push_back({entry, self, ir::classifyInput(*c, i) == ir::EdgeKind::Control});
+                body.push_back(entry);
                 nodes_.push_back(std::move(cn));
             }
         }
         for (int p : params) {  // inputs, and weights nothing uses
             const ModelNode& pn = nodes_[static_cast<std::size_t>(p)];
-            if (!pn.weight || pending.at(pn.node)) {
+            if (!pn.weight || pending[static_cast<std::size_t>(p)] != 0) {
                 nodes_[static_cast<std::size_t>(p)].group = group;
                 groups_[static_cast<std::size_t>(group)].nodes.push_back(p);
             }
+            pending[static_cast<std::size_t>(p)] = 0;
         }
-        splitBody(group, body, 0);
+        splitBody(group, body, 0, scopes);
     }
     // Edges between CNodes and parameters (also across graphs: free variables).
     inputsOf_.resize(nodes_.size());
@@ -272,16 +357,16 @@ GraphModel::GraphModel(const ir::Module& m) {
             if (in->isValue()) {
                 continue;
             }
-            const auto it = index_.find(in);
-            if (it != index_.end()) {
-                edges_.push_back(
-                    {it->second, k, ir::classifyInput(*c, i) == ir::EdgeKind::Control});
+            const int e = entryOf(in);
+            if (e >= 0) {
+                edges_.push_back({e, k, ir::classifyInput(*c, i) == ir::EdgeKind::Control});
                 if (i > 0) {
-                    inputsOf_[static_cast<std::size_t>(k)][i - 1] = it->second;
+                    inputsOf_[static_cast<std::size_t>(k)][i - 1] = e;
                 }
             }
         }
     }
+    hashStructure();
     findSeries();
     // Totals and depths, parents before children.
     auto fill = [&](auto&& self, int g, int depth) -> int {
@@ -300,6 +385,66 @@ GraphModel::GraphModel(const ir::Module& m) {
     stateHidden_ = cnodes > kHideStateAbove;
     place();
     expandWithin(kDefaultNodeBudget);
+}
+
+int GraphModel::entryOf(const ir::Node* n) const {
+    const std::uint64_t id = n->id();
+    int e = id < byId_.size() ? byId_[static_cast<std::size_t>(id)] : -1;
+    if (e < 0 && !sparseIds_.empty()) {
+        const auto it = sparseIds_.find(id);
+        e = it != sparseIds_.end() ? it->second : -1;
+    }
+    // A node of another module may share the id: it must be the entry's own node.
+    return e >= 0 && nodes_[static_cast<std::size_t>(e)].node == n ? e : -1;
+}
+
+void GraphModel::setEntry(const ir::Node* n, int entry) {
+    const std::uint64_t id = n->id();
+    if (!sparseIds_.empty() && sparseIds_.count(id) != 0) {
+        return;  // a constant's first use stays
+    }
+    if (id >= byId_.size()) {
+        // Ids far past the nodes seen (a module that made and dropped many) go to a map.
+        const std::size_t bound = 16 * (nodes_.size() + 4096);
+        if (id >= bound) {
+            sparseIds_.try_emplace(id, entry);  // a constant's first use stays
+            return;
+        }
+        byId_.resize(std::min(bound, std::max<std::size_t>(static_cast<std::size_t>(id) + 1,
+                                                           2 * byId_.size())),
+                     -1);
+    }
+    int& slot = byId_[static_cast<std::size_t>(id)];
+    if (slot < 0) {
+        slot = entry;  // a constant's first use
+    }
+}
+
+QString GraphModel::opText(int node) const {
+    const ModelNode& m = nodes_.at(static_cast<std::size_t>(node));
+    if (const auto* c = ir::nodeCast<ir::CNode>(m.node)) {
+        if (const ir::PrimitiveData* p = c->primitive()) {
+            return q(p->name);
+        }
+        if (const ir::FuncGraph* g = c->calledGraph()) {
+            return QStringLiteral("call @") + q(g->name());
+        }
+        const auto it = callOps_.find(node);
+        return it != callOps_.end() ? it->second : QStringLiteral("call");
+    }
+    return m.node->isParameter() ? QStringLiteral("parameter") : m.label;
+}
+
+QString GraphModel::tooltip(int node) const {
+    QString tip;
+    describeNode(nodes_.at(static_cast<std::size_t>(node)), opText(node), &tip, nullptr);
+    return tip;
+}
+
+QString GraphModel::searchText(int node) const {
+    QString text;
+    describeNode(nodes_.at(static_cast<std::size_t>(node)), opText(node), nullptr, &text);
+    return text;
 }
 
 void GraphModel::setOptions(bool inlineInputs, bool stateHidden) {
@@ -351,6 +496,32 @@ void GraphModel::place() {
             m.placement = Placement::Own;  // no drawn op lists it
         }
     }
+    // The drawn edges, bucketed by source (a counting sort keeps each source's in model order).
+    std::vector<ModelEdge> drawn;
+    drawn.reserve(edges_.size());
+    std::vector<int> perSource(count + 1, 0);
+    for (const ModelEdge& e : edges_) {
+        if (e.control && stateHidden_) {
+            continue;
+        }
+        if (drawnAs(e.to) != e.to) {
+            continue;  // its user is not drawn, or stands for something else
+        }
+        const int src = resolve(e.from);
+        if (src < 0 || nodes_[static_cast<std::size_t>(src)].placement != Placement::Own ||
+            src == e.to) {
+            continue;  // hidden state, or a weight/constant listed as a row of the user's box
+        }
+        drawn.push_back({src, e.to, e.control});
+        ++perSource[static_cast<std::size_t>(src) + 1];
+    }
+    for (std::size_t k = 1; k <= count; ++k) {
+        perSource[k] += perSource[k - 1];
+    }
+    drawnEdges_.assign(drawn.size(), {});
+    for (const ModelEdge& e : drawn) {
+        drawnEdges_[static_cast<std::size_t>(perSource[static_cast<std::size_t>(e.from)]++)] = e;
+    }
 }
 
 const std::vector<InlineRow>& GraphModel::rowsOf(int node) const {
@@ -390,58 +561,65 @@ int GraphModel::drawnAs(int node) const {
     return -1;
 }
 
-// Sibling groups with the same title up to numbers ("0-Block", "15-Block") and the same ops
-// (as multisets, subgroups included) are repetitions of one block: at least kSeriesMinimum
-// of them go under one series group, placed where the first of them was.
-void GraphModel::findSeries() {
-    std::vector<QString> signature(groups_.size());
-    auto sign = [&](auto&& self, int g) -> const QString& {
-        QString& out = signature[static_cast<std::size_t>(g)];
-        if (!out.isEmpty()) {
-            return out;
-        }
-        const ModelGroup& grp = groups_[static_cast<std::size_t>(g)];
-        std::map<QString, int> ops;
+// Each group's structure, bottom-up (children before parents: a group's subgroups are
+// added after it). A node counts as its op and the ops feeding it from inside its group (an
+// input from outside is just "outside"), so blocks wired alike hash alike wherever they sit.
+void GraphModel::hashStructure() {
+    static const std::uint64_t kOutside = hashText("<outside>");
+    static const std::uint64_t kSub = hashText("<group>");
+    std::vector<std::uint64_t> ops(nodes_.size());
+    for (std::size_t k = 0; k < nodes_.size(); ++k) {
+        ops[k] = opHash(nodes_[k]);
+    }
+    for (int g = static_cast<int>(groups_.size()) - 1; g >= 0; --g) {
+        ModelGroup& grp = groups_[static_cast<std::size_t>(g)];
+        std::uint64_t h = mix(static_cast<std::uint64_t>(grp.kind));
         for (int n : grp.nodes) {
-            ++ops[signatureOp(nodes_[static_cast<std::size_t>(n)])];
+            std::uint64_t node = ops[static_cast<std::size_t>(n)];
+            if (static_cast<std::size_t>(n) < inputsOf_.size()) {
+                for (int in : inputsOf_[static_cast<std::size_t>(n)]) {
+                    const bool inside = in >= 0 && nodes_[static_cast<std::size_t>(in)].group == g;
+                    node = mix(node ^ (inside ? ops[static_cast<std::size_t>(in)] : kOutside));
+                }
+            }
+            h += mix(node);
         }
-        QStringList parts;
-        for (const auto& [op, k] : ops) {
-            parts << op + QLatin1Char('*') + QString::number(k);
-        }
-        QStringList subs;
         for (int c : grp.children) {
-            subs << QLatin1Char('{') + self(self, c) + QLatin1Char('}');
+            const ModelGroup& child = groups_[static_cast<std::size_t>(c)];
+            h += mix(kSub ^ titlePattern(child.title) ^ mix(child.structure));
         }
-        subs.sort();
-        out = parts.join(QLatin1Char(',')) + subs.join(QString());
-        if (out.isEmpty()) {
-            out = QStringLiteral("-");
-        }
-        return out;
-    };
-    static const QRegularExpression digits(QStringLiteral("[0-9]+"));
+        grp.structure = h;
+    }
+}
+
+// Sibling scopes with the same title up to numbers ("0-Block", "15-Block") and the same
+// structure are repetitions of one block: at least kSeriesMinimum of them go under one series
+// group, placed where the first of them was. One pass over each group's children.
+void GraphModel::findSeries() {
     const std::size_t before = groups_.size();
+    std::vector<int> seriesOf(before, -1);  // members: their series
     for (std::size_t g = 0; g < before; ++g) {
         if (groups_[g].children.size() < static_cast<std::size_t>(kSeriesMinimum)) {
             continue;
         }
-        std::map<QString, std::vector<int>> runs;
-        std::vector<QString> order;
+        std::unordered_map<std::uint64_t, int> runOf;
+        std::vector<std::vector<int>> runs;  // in order of first appearance
         for (int c : groups_[g].children) {
             const ModelGroup& child = groups_[static_cast<std::size_t>(c)];
-            if (child.kind != GroupKind::Scope || !child.title.contains(digits)) {
+            bool numbered = false;
+            const std::uint64_t pattern = titlePattern(child.title, &numbered);
+            if (child.kind != GroupKind::Scope || !numbered) {
                 continue;
             }
-            QString key = QString(child.title).replace(digits, QStringLiteral("#")) +
-                          QLatin1Char('|') + sign(sign, c);
-            if (!runs.contains(key)) {
-                order.push_back(key);
+            const auto [it, fresh] =
+                runOf.try_emplace(mix(pattern) ^ child.structure, static_cast<int>(runs.size()));
+            if (fresh) {
+                runs.emplace_back();
             }
-            runs[key].push_back(c);
+            runs[static_cast<std::size_t>(it->second)].push_back(c);
         }
-        for (const QString& key : order) {
-            const std::vector<int>& members = runs[key];
+        bool any = false;
+        for (const std::vector<int>& members : runs) {
             if (static_cast<int>(members.size()) < kSeriesMinimum) {
                 continue;
             }
@@ -454,18 +632,29 @@ void GraphModel::findSeries() {
             series.parent = static_cast<int>(g);
             series.kind = GroupKind::Series;
             series.children = members;
+            series.structure = mix(groups_[static_cast<std::size_t>(members.front())].structure);
             const int id = static_cast<int>(groups_.size());
             groups_.push_back(std::move(series));
-            std::vector<int>& siblings = groups_[g].children;
-            const auto first = std::find(siblings.begin(), siblings.end(), members.front());
-            *first = id;
-            for (std::size_t k = 1; k < members.size(); ++k) {
-                siblings.erase(std::find(siblings.begin(), siblings.end(), members[k]));
-            }
             for (int m : members) {
                 groups_[static_cast<std::size_t>(m)].parent = id;
+                seriesOf[static_cast<std::size_t>(m)] = id;
+            }
+            any = true;
+        }
+        if (!any) {
+            continue;
+        }
+        // The series stands where its first member was; the other members leave.
+        std::vector<int> kept;
+        for (int c : groups_[g].children) {
+            const int series = seriesOf[static_cast<std::size_t>(c)];
+            if (series < 0) {
+                kept.push_back(c);
+            } else if (groups_[static_cast<std::size_t>(series)].children.front() == c) {
+                kept.push_back(series);
             }
         }
+        groups_[g].children = std::move(kept);
     }
 }
 
@@ -486,7 +675,7 @@ int GraphModel::addGroup(QString title, int parent, GroupKind kind) {
 // Puts `body` (CNodes, each followed by its constants and first-used parameters) into `group`,
 // split into subgroups when large: by the next scope component when the nodes have at least two,
 // else in runs of the body.
-void GraphModel::splitBody(int group, const std::vector<int>& body, int depth) {
+void GraphModel::splitBody(int group, const std::vector<int>& body, int depth, ScopeTable& scopes) {
     auto place = [&](int g, int n) {
         nodes_[static_cast<std::size_t>(n)].group = g;
         groups_[static_cast<std::size_t>(g)].nodes.push_back(n);
@@ -497,23 +686,28 @@ void GraphModel::splitBody(int group, const std::vector<int>& body, int depth) {
         }
         return;
     }
-    // Scope component at `depth` of each CNode (constants follow their user).
-    std::map<QString, std::vector<int>> byScope;
-    std::vector<QString> scopeOrder;  // first appearance, as the program builds them
+    // Scope component at `depth` of each CNode (constants follow their user), bucketed in
+    // order of first appearance, as the program builds them.
+    std::vector<std::vector<int>> byScope;
+    std::vector<int> scopeOrder;  // component ids, parallel to byScope
     std::vector<int> unscoped;
-    QString current;
-    bool currentScoped = false;
+    int current = -1;
     for (int n : body) {
-        const ModelNode& mn = nodes_[static_cast<std::size_t>(n)];
-        if (mn.node->isCNode()) {
-            const QStringList dirs = scopeDirs(*mn.node);
-            currentScoped = dirs.size() > depth;
-            current = currentScoped ? dirs[depth] : QString();
-            if (currentScoped && !byScope.contains(current)) {
+        if (nodes_[static_cast<std::size_t>(n)].node->isCNode()) {
+            current = scopes.at(n, depth);
+            if (current >= 0 && scopes.slot[static_cast<std::size_t>(current)] < 0) {
+                scopes.slot[static_cast<std::size_t>(current)] = static_cast<int>(byScope.size());
+                byScope.emplace_back();
                 scopeOrder.push_back(current);
             }
         }
-        (currentScoped ? byScope[current] : unscoped).push_back(n);
+        (current >= 0
+             ? byScope[static_cast<std::size_t>(scopes.slot[static_cast<std::size_t>(current)])]
+             : unscoped)
+            .push_back(n);
+    }
+    for (int id : scopeOrder) {
+        scopes.slot[static_cast<std::size_t>(id)] = -1;  // free for the levels below
     }
     // Nodes outside the scopes stay in the group itself, in runs when there are many.
     auto placeUnscoped = [&] {
@@ -527,14 +721,17 @@ void GraphModel::splitBody(int group, const std::vector<int>& body, int depth) {
     };
     if (byScope.size() == 1 && depth < 8) {
         placeUnscoped();  // a prefix they all share ("Default"): look one level deeper
-        splitBody(group, byScope.begin()->second, depth + 1);
+        splitBody(group, byScope.front(), depth + 1, scopes);
         return;
     }
     if (byScope.size() >= 2) {
         placeUnscoped();
-        for (const QString& scope : scopeOrder) {
-            const int sub = addGroup(scope, group, GroupKind::Scope);
-            splitBody(sub, byScope[scope], depth + 1);
+        for (std::size_t k = 0; k < byScope.size(); ++k) {
+            const std::string_view name = scopes.names[static_cast<std::size_t>(scopeOrder[k])];
+            const int sub =
+                addGroup(QString::fromUtf8(name.data(), static_cast<qsizetype>(name.size())), group,
+                         GroupKind::Scope);
+            splitBody(sub, byScope[k], depth + 1, scopes);
         }
         return;
     }
@@ -663,8 +860,17 @@ std::vector<int> GraphModel::search(const QRegularExpression& re) const {
     if (!re.isValid() || re.pattern().isEmpty()) {
         return hits;
     }
+    std::lock_guard<std::mutex> lock(searchTexts_->mutex);
+    std::vector<QString>& texts = searchTexts_->texts;
+    if (texts.size() != nodes_.size()) {
+        texts.resize(nodes_.size());
+        for (int k = 0; k < static_cast<int>(nodes_.size()); ++k) {
+            describeNode(nodes_[static_cast<std::size_t>(k)], opText(k), nullptr,
+                         &texts[static_cast<std::size_t>(k)]);
+        }
+    }
     for (int k = 0; k < static_cast<int>(nodes_.size()); ++k) {
-        if (re.match(nodes_[static_cast<std::size_t>(k)].searchText).hasMatch()) {
+        if (re.match(texts[static_cast<std::size_t>(k)]).hasMatch()) {
             hits.push_back(k);
         }
     }
@@ -672,8 +878,7 @@ std::vector<int> GraphModel::search(const QRegularExpression& re) const {
 }
 
 int GraphModel::indexOf(const ir::Node* n) const {
-    const auto it = index_.find(n);
-    return it == index_.end() ? -1 : it->second;
+    return n == nullptr ? -1 : entryOf(n);
 }
 
 int findNodeLine(const QStringList& lines, int fromLine, const QString& localName) {

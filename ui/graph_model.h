@@ -2,7 +2,11 @@
 // parameters, constants once per use), the edges between them, and a tree of collapsible
 // groups (a group per FuncGraph; inside a big graph, groups per scope, or runs of the body
 // when it has no scopes; runs of identical sibling scopes, such as the blocks of a CellList,
-// under one series group "0-Block … 15-Block ×16").
+// under one series group "0-Block … 15-Block ×16": siblings whose structure hashes, computed
+// once bottom-up, are equal).
+// Building the model is linear in the module: one pass over each graph's nodes, scope paths
+// split once, groups hashed bottom-up, edges resolved once per option change. Tooltips and
+// search texts are made when asked for (the scene's drawn boxes, the first search).
 // Two display options, as Netron and TensorBoard read a graph: weights (parameters with a
 // default or a Ref type) and constants drawn inside the box of the op using them as named
 // rows (inlineInputs), and state plumbing (monads, UpdateState, Load, Depend's ordering
@@ -16,6 +20,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -60,8 +66,6 @@ struct ModelNode {
     const ir::CNode* user = nullptr;  // constants: the CNode using it
     QString name;                     // the printer's local name: "%3", "%para1_x"; "" else
     QString label;                    // "Load\n%2"
-    QString tooltip;
-    QString searchText;  // name, op type, attributes, shape and dtype, one per line
     NodeStyle style = NodeStyle::Primitive;
     int group = -1;       // innermost group
     bool weight = false;  // a parameter with a default value or a Ref type
@@ -81,6 +85,9 @@ struct ModelGroup {
     std::vector<int> children;  // subgroups
     std::vector<int> nodes;     // nodes directly in this group
     int total = 0;              // nodes in it and in its subgroups
+    // A hash of what it holds: the ops of its nodes with how they feed each other inside it,
+    // and its subgroups (titles up to numbers, structures). Equal for identical blocks.
+    std::uint64_t structure = 0;
     bool expanded = false;
 };
 
@@ -118,6 +125,13 @@ public:
     const std::vector<ModelNode>& nodes() const { return nodes_; }
     const std::vector<ModelGroup>& groups() const { return groups_; }
     const std::vector<ModelEdge>& edges() const { return edges_; }
+    // The edges drawn under the current options, ordered by source: sources resolved through
+    // aliases, those of hidden state and of weights/constants drawn as rows left out.
+    const std::vector<ModelEdge>& drawnEdges() const { return drawnEdges_; }
+    // A node's tooltip (name = op, abstract, attributes, scope, source lines) and search
+    // text (name, op type, debug name, abstract, attributes, scope; one per line).
+    QString tooltip(int node) const;
+    QString searchText(int node) const;
     const ModelGroup& group(int g) const { return groups_.at(static_cast<std::size_t>(g)); }
 
     // Collapses everything, then expands groups breadth-first (graphs in print order) while
@@ -138,11 +152,20 @@ public:
     int indexOf(const ir::Node* n) const;
 
 private:
+    struct ScopeTable;
+    struct SearchTexts {
+        std::mutex mutex;
+        std::vector<QString> texts;  // per entry, filled whole by the first search
+    };
     int addGroup(QString title, int parent, GroupKind kind);
-    void splitBody(int group, const std::vector<int>& body, int depth);
+    void splitBody(int group, const std::vector<int>& body, int depth, ScopeTable& scopes);
     void splitRuns(int group, const std::vector<int>& body);
+    void hashStructure();
     void findSeries();
     void place();
+    int entryOf(const ir::Node* n) const;
+    void setEntry(const ir::Node* n, int entry);
+    QString opText(int node) const;
 
     bool inlineInputs_ = true;
     bool stateHidden_ = false;
@@ -151,9 +174,15 @@ private:
     std::vector<ModelNode> nodes_;
     std::vector<ModelGroup> groups_;
     std::vector<ModelEdge> edges_;
+    std::vector<ModelEdge> drawnEdges_;  // under the current options
     std::vector<int> topGroups_;
-    std::unordered_map<const ir::Node*, int> index_;
+    // Entries by node id (a module numbers its nodes densely from 1): a vector, not a hash
+    // map, since every input of every node is looked up.
+    std::vector<int> byId_;
+    std::unordered_map<std::uint64_t, int> sparseIds_;  // ids far past the node count
     std::vector<std::vector<int>> inputsOf_;  // per CNode entry: entries of inputs 1..n (-1: none)
+    std::unordered_map<int, QString> callOps_;  // calls of a node: "call %3" (named at build)
+    std::shared_ptr<SearchTexts> searchTexts_ = std::make_shared<SearchTexts>();  // copies share it
 };
 
 // The 0-based line where the .ir printer wrote the node named `localName` ("%3" from

@@ -321,6 +321,40 @@ QSizeF boxSizeFor(const GraphModel& model, VisibleRef ref, const GroupPorts& por
     return NodeItem::boxSize(mn.label, rowTexts(model, ref.index));
 }
 
+QSizeF BoxSizes::operator()(const GraphModel& model, VisibleRef ref, const GroupPorts& ports) {
+    const int options = (model.inlineInputs() ? 2 : 0) + (model.stateHidden() ? 1 : 0);
+    if (options != options_) {
+        clear();
+        options_ = options;
+    }
+    if (ref.isGroup) {
+        const std::uint64_t key = (std::uint64_t(ref.index) << 42) |
+                                  (std::uint64_t(ports.inputs) << 21) |
+                                  std::uint64_t(ports.outputs);
+        const auto it = groups_.find(key);
+        if (it != groups_.end()) {
+            return it->second;
+        }
+        ++measured_;
+        return groups_[key] = boxSizeFor(model, ref, ports);
+    }
+    const auto k = static_cast<std::size_t>(ref.index);
+    if (nodes_.size() != model.nodes().size()) {
+        nodes_.assign(model.nodes().size(), QSizeF());
+    }
+    QSizeF& size = nodes_[k];
+    if (size.isEmpty()) {
+        ++measured_;
+        size = boxSizeFor(model, ref, ports);
+    }
+    return size;
+}
+
+void BoxSizes::clear() {
+    nodes_.clear();
+    groups_.clear();
+}
+
 std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& model,
                                      const LayoutPlan& plan,
                                      const std::vector<GeometryPtr>& geometry) {
@@ -371,7 +405,7 @@ std::vector<NodeItem*> populateScene(QGraphicsScene& scene, const GraphModel& mo
                 const ModelNode& mn = model.nodes()[static_cast<std::size_t>(it.ref.index)];
                 item =
                     new NodeItem(it.ref, mn.label, mn.style, rect, rowTexts(model, it.ref.index));
-                item->setToolTip(mn.tooltip);
+                item->setToolTip(model.tooltip(it.ref.index));
                 item->setDimmed(mn.state);
             }
             scene.addItem(item);

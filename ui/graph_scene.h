@@ -8,6 +8,9 @@
 #include <QGraphicsItem>
 #include <QGraphicsScene>
 
+#include <cstddef>
+#include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 #include "graph_layout.h"
@@ -103,6 +106,21 @@ private:
 
 // The box of a drawn thing: a node with its rows, or a collapsed group with its ports.
 QSizeF boxSizeFor(const GraphModel& model, VisibleRef ref, const GroupPorts& ports);
+// boxSizeFor, measured once per drawn thing: text shaping is most of a plan's cost, and an
+// expand re-plans boxes measured before. Nodes by index, collapsed groups by index and ports;
+// forgotten when the model's options change (rows change node boxes); clear() for a new model.
+class BoxSizes {
+public:
+    QSizeF operator()(const GraphModel& model, VisibleRef ref, const GroupPorts& ports);
+    void clear();
+    std::size_t measured() const { return measured_; }
+
+private:
+    std::vector<QSizeF> nodes_;  // empty: not measured yet
+    std::unordered_map<std::uint64_t, QSizeF> groups_;
+    int options_ = -1;  // the options measured under
+    std::size_t measured_ = 0;
+};
 // The text of a collapsed group's box: title, node count, inputs and outputs.
 QString groupLabel(const GraphModel& model, int group, const GroupPorts& ports);
 

@@ -100,6 +100,7 @@ void GraphView::setModule(std::shared_ptr<const ir::Module> module, int budget) 
 void GraphView::setModel(std::shared_ptr<const ir::Module> module, GraphModel model, int budget) {
     module_ = std::move(module);
     model_ = std::move(model);
+    sizes_.clear();
     model_.setOptions(inlineChoice_.value_or(model_.inlineInputs()),
                       stateChoice_.value_or(model_.stateHidden()));
     model_.expandWithin(budget);
@@ -131,7 +132,7 @@ void GraphView::showMessage(const QString& text) {
 void GraphView::requestLayout() {
     const std::uint64_t gen = ++generation_;
     LayoutPlan plan = makePlan(model_, [this](VisibleRef ref, const GroupPorts& ports) {
-        return boxSizeFor(model_, ref, ports);
+        return sizes_(model_, ref, ports);
     });
     std::size_t drawnCount = 0;
     for (const PlanGroup& g : plan.groups) {

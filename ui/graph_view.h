@@ -147,6 +147,7 @@ private:
     GraphModel model_;
     LayoutPlan plan_;
     std::shared_ptr<LayoutCache> cache_ = std::make_shared<LayoutCache>();
+    BoxSizes sizes_;  // of the current model under its options
     int lastDotLayouts_ = 0;
     int lastCachedLayouts_ = 0;
     std::optional<bool> inlineChoice_;  // the user's choices, applied to the next modules
