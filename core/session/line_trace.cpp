@@ -6,6 +6,7 @@
 #include <map>
 
 #include "ir/module.h"
+#include "ir/prim_names.h"
 #include "session/divergence.h"
 #include "session/kernel_trace.h"
 
@@ -35,9 +36,10 @@ bool isGradient(const ir::Node& n) {
 }  // namespace
 
 bool LineTrace::transparent(std::string_view op) {
+    using namespace ir::prim;
     static constexpr std::array<std::string_view, 9> kNames{
-        "Load",       "UpdateState", "Depend", "MakeTuple",   "TupleGetItem",
-        "TensorMove", "Print",       "Return", "StopGradient"};
+        kLoad,       kUpdateState, kDepend, kMakeTuple,   kTupleGetItem,
+        kTensorMove, kPrint,       kReturn, kStopGradient};
     return std::find(kNames.begin(), kNames.end(), op) != kNames.end();
 }
 
@@ -126,7 +128,7 @@ void LineTrace::runStarted(const ir::Module& m, const runtime::ExecInspector& ex
 
 void LineTrace::beforeKernel(const runtime::KernelEvent& e, const runtime::ExecInspector& ex) {
     (void)ex;
-    if (e.node != nullptr && e.node->isPrimitive("Print")) {
+    if (e.node != nullptr && e.node->isPrimitive(ir::prim::kPrint)) {
         printing_ = e.node;
         printLine_ = lineIn(*e.node, path_);
         // A new Print kernel starts its own entry even on the line of the previous one.
