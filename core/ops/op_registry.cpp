@@ -214,6 +214,10 @@ OpRegistry::OpRegistry() {
     registerAxisOps(*this);
     registerArrayMoreOps(*this);
     registerNnMoreOps(*this);
+    registerScatterOps(*this);
+    registerNnLossOps(*this);
+    registerNnActivationOps(*this);
+    registerPadSelectOps(*this);
     registerBprops(*this);
     indexSpellings();
 }
