@@ -98,11 +98,10 @@ AbstractPtr floatInput(const InferContext& c, const char* argName) {
 
 KernelArg runActivation(const Activation& a, const KernelContext& c) {
     const Tensor x = c.tensor(0);
-    if (!ir::isFloat(x.dtype())) {
-        typeError(c.name(),
-                  "the type of 'x' must be Tensor[Float16, Float32, Float64], but got "
-                  "Tensor[" +
-                      typeStr(x.dtype()) + "].");
+    if (x.dtype() != DType::Float16 && x.dtype() != DType::Float32 && x.dtype() != DType::Float64) {
+        typeError(c.name(), std::string("the type of '") + c.op().inputs[0].name +
+                                "' must be Tensor[Float16, Float32, Float64], but got Tensor[" +
+                                typeStr(x.dtype()) + "].");
     }
     const double p = paramOf(a, *a.param ? c.attr(a.param) : nullptr);
     if (a.check) {

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 #include "ops/bprop.h"
 #include "ops/infer_util.h"
@@ -179,8 +180,8 @@ KernelArg runSparseSoftmaxCe(const KernelContext& c) {
 // ---- SigmoidCrossEntropyWithLogits --------------------------------------------------------
 
 KernelArg runSigmoidCe(const KernelContext& c) {
-    const Tensor x = c.tensor(0);
-    const Tensor z = c.tensor(1);
+    const Tensor x = floatTensor(c, 0, "logits");
+    const Tensor z = floatTensor(c, 1, "label");
     sameShape(c.name(), x.shape(), z.shape(), "logits", "label");
     Tensor out(x.dtype(), x.shape());
     for (std::size_t i = 0; i < x.size(); ++i) {
@@ -254,29 +255,38 @@ std::size_t channelAxis(const ValuePtr& fmt, std::size_t rank) {
     return fmt && fmt->kind == ir::Value::Kind::String && fmt->text == "NHWC" ? rank - 1 : 1;
 }
 
+const char* const kBatchNormInputs[] = {"input_x", "scale", "bias", "mean", "variance"};
+
+// x is [N, C] or [N, C, H, W] (NHWC: channels last); the four others are [C]. Returns C.
+std::int64_t checkBatchNorm(std::string_view op, const Shape& x, const ValuePtr& fmt,
+                            std::span<const Shape> params) {
+    std::int64_t channels = -1;
+    if (!x.dynamicRank) {
+        if (x.rank() != 2 && x.rank() != 4) {
+            valueError(op, "the rank of 'input_x' must be 2 or 4, but got " +
+                               std::to_string(x.rank()) + ".");
+        }
+        channels = x.dims[channelAxis(fmt, x.rank())];
+    }
+    for (std::size_t i = 0; i < params.size(); ++i) {
+        const Shape& p = params[i];
+        if (!p.dynamicRank &&
+            (p.rank() != 1 || (channels >= 0 && p.dims[0] >= 0 && p.dims[0] != channels))) {
+            valueError(op, std::string("the shape of '") + kBatchNormInputs[i + 1] +
+                               "' must be (C,) with C the channel dimension of 'input_x' (" +
+                               std::to_string(channels) + "), but got " + shapeStr(p) + ".");
+        }
+    }
+    return channels;
+}
+
 InferResult inferBatchNorm(const InferContext& c) {
     const AbstractPtr x = floatArg(c, 0, "input_x");
-    const char* names[] = {"input_x", "scale", "bias", "mean", "variance"};
-    std::int64_t channels = -1;
-    if (!x->shape.dynamicRank) {
-        if (x->shape.rank() != 2 && x->shape.rank() != 4) {
-            valueError(c.name(), "the rank of 'input_x' must be 2 or 4, but got " +
-                                     std::to_string(x->shape.rank()) + ".");
-        }
-        channels = x->shape.dims[channelAxis(c.attr("data_format"), x->shape.rank())];
-    }
+    std::vector<Shape> params;
     for (std::size_t i = 1; i < 5; ++i) {
-        const AbstractPtr p = floatArg(c, i, names[i]);
-        if (!p->shape.dynamicRank &&
-            (p->shape.rank() != 1 ||
-             (channels >= 0 && p->shape.dims[0] >= 0 && p->shape.dims[0] != channels))) {
-            valueError(c.name(), std::string("the shape of '") + names[i] +
-                                     "' must be (C,) with C the channel dimension of "
-                                     "'input_x' (" +
-                                     std::to_string(channels) + "), but got " + shapeStr(p->shape) +
-                                     ".");
-        }
+        params.push_back(floatArg(c, i, kBatchNormInputs[i])->shape);
     }
+    const std::int64_t channels = checkBatchNorm(c.name(), x->shape, c.attr("data_format"), params);
     const AbstractPtr stat = ir::Abstract::tensor(c.abs(1)->dtype, Shape({channels}));
     return {ir::Abstract::tuple({ir::Abstract::tensor(x->dtype, x->shape), stat, stat, stat, stat}),
             nullptr};
@@ -296,10 +306,8 @@ KernelArg runBatchNorm(const KernelContext& c) {
     const bool training = boolOf(c.attr("is_training")).value_or(false);
     const double eps = numberOf(c.attr("epsilon")).value_or(1e-5);
     const double momentum = numberOf(c.attr("momentum")).value_or(0.1);
-    if (x.rank() != 2 && x.rank() != 4) {
-        valueError(c.name(), "the rank of 'input_x' must be 2 or 4, but got " +
-                                 std::to_string(x.rank()) + ".");
-    }
+    const Shape params[] = {scale.shape(), bias.shape(), movingMean.shape(), movingVar.shape()};
+    checkBatchNorm(c.name(), x.shape(), c.attr("data_format"), params);
     const std::size_t ca = channelAxis(c.attr("data_format"), x.rank());
     const auto channels = static_cast<std::size_t>(x.shape().dims[ca]);
     std::size_t inner = 1;

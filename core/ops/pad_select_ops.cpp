@@ -607,6 +607,9 @@ void registerPadSelectOps(OpRegistry& reg) {
                 }
                 return KernelArg(r);
             }
+            if (x.rank() == 0) {
+                valueError(c.name(), "the rank of 'input_x' must be at least 1, but got 0.");
+            }
             Tensor r(x.dtype(), diagShape(x.shape()));
             for (std::size_t i = 0; i < n; ++i) {
                 copyElement(x, i, r, i * n + i);
@@ -647,6 +650,7 @@ void registerPadSelectOps(OpRegistry& reg) {
         ParamMap dim = toAttr("dim", "dim", vNone());
         dim.convert = crossDimConv;
         addFunction(d, {"ops", "F"}, "cross", {toInput("input", 0), toInput("other", 1), dim});
+        addMethod(d, "cross", {toInput("other", 1), dim});
         reg.add(std::move(d));
     }
     {
@@ -669,6 +673,9 @@ void registerPadSelectOps(OpRegistry& reg) {
         };
         d.cpuKernel = [](const KernelContext& c) {
             const Tensor x = c.tensor(0);
+            if (x.rank() == 0) {
+                valueError(c.name(), "the rank of 'x' must be at least 1, but got 0.");
+            }
             std::vector<std::int64_t> coords;
             std::int64_t count = 0;
             forEachIndex(x.shape(), [&](std::size_t flat, const std::vector<std::int64_t>& coord) {
@@ -704,6 +711,10 @@ void registerPadSelectOps(OpRegistry& reg) {
         d.cpuKernel = [](const KernelContext& c) {
             const Tensor x0 = c.tensor(0);
             const Tensor m0 = c.tensor(1);
+            if (m0.dtype() != DType::Bool) {
+                typeError(c.name(), "the type of 'mask' must be Tensor[Bool], but got Tensor[" +
+                                        typeStr(m0.dtype()) + "].");
+            }
             const Shape s = broadcastShapes(c.name(), x0.shape(), m0.shape(), "x", "mask");
             const Tensor x = broadcastTo(c.name(), x0, s);
             const Tensor m = broadcastTo(c.name(), m0, s);

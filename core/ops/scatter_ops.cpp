@@ -595,7 +595,7 @@ void registerScatterOps(OpRegistry& reg) {
         OpDef d{.name = "UnsortedSegmentSum",
                 .family = "array",
                 .summary = "the sum of the rows of x with each segment id"};
-        d.inputs = {argIn("x"), argIn("segment_ids"), argIn("num_segments", ArgKind::Number)};
+        d.inputs = {argIn("x"), argIn("segment_ids"), argIn("num_segments", ArgKind::Any)};
         d.infer = inferSegmentSum;
         d.cpuKernel = runSegmentSum;
         addClassSpellings(d);

@@ -111,7 +111,8 @@ void registerNames(Interpreter& I, const std::string& name,
 // Adds the Python-written names of mindspore.nn (losses, optimizers, wrappers) to `nn`.
 void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
     for (const char* sub : {"mindspore.nn.loss", "mindspore.nn.optim", "mindspore.nn.wrap",
-                            "mindspore.nn.wrap.loss_scale", "mindspore.nn.layer"}) {
+                            "mindspore.nn.wrap.loss_scale", "mindspore.nn.layer",
+                            "mindspore.nn.layer.normalization"}) {
         copyPublic(I, *I.importModule(sub), nn);
     }
 }
@@ -150,6 +151,12 @@ void registerLayoutModules(Interpreter& I) {
     registerPython(I, "mindspore.nn.layer", "ms_nn_conv", "mindspore/nn/layer/conv.py");
     for (const char* sub : {"conv", "pooling", "basic"}) {
         registerAlias(I, std::string("mindspore.nn.layer.") + sub, "mindspore.nn.layer");
+    }
+    registerPython(I, "mindspore.nn.layer.normalization", "ms_nn_norm_act",
+                   "mindspore/nn/layer/normalization.py");
+    for (const char* sub : {"activation", "padding"}) {
+        registerAlias(I, std::string("mindspore.nn.layer.") + sub,
+                      "mindspore.nn.layer.normalization");
     }
     registerNames(I, "mindspore.nn.cell", {{"mindspore.nn", "Cell"}});
     registerNames(I, "mindspore.common.parameter",
