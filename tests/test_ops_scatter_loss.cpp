@@ -258,6 +258,26 @@ private slots:
                     "got Tensor[Float32].");
     }
 
+    // numpy functions MindSpore's tests use: flip, cumsum, sort, arctan2 and np.bool.
+    void numpyAdditions() {
+        const Run r = runScript(
+            "import numpy as np\n"
+            "a = np.arange(6).reshape(2, 3).astype(np.float32)\n"
+            "print(np.flip(a), np.flip(a, 1).tolist())\n"
+            "print(np.cumsum(a), np.cumsum(a, axis=0).tolist(), np.cumsum(np.array([1, 2], "
+            "np.int32)).dtype)\n"
+            "print(np.sort(np.array([[3, 1, 2], [0, -1, 5]])).tolist(), np.sort(np.array([3.0, "
+            "np.nan, 1.0])), np.sort(np.array([[3, 1], [0, 2]]), axis=0).tolist())\n"
+            "print(np.arctan2(np.array([1.0, -1.0], np.float32), np.array([0.0, 0.0], "
+            "np.float32)), np.arctan2(1.0, np.array([1.0, -1.0])).dtype)\n"
+            "print(np.ones(2).astype(np.bool), np.bool is np.bool_)\n");
+        EXPECT_OUTPUT(r,
+                      "[[5. 4. 3.]\n [2. 1. 0.]] [[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]]\n"
+                      "[ 0.  1.  3.  6. 10. 15.] [[0.0, 1.0, 2.0], [3.0, 5.0, 7.0]] int64\n"
+                      "[[1, 2, 3], [-1, 0, 5]] [ 1.  3. nan] [[0, 1], [3, 2]]\n"
+                      "[ 1.5707964 -1.5707964] float64\n[ True  True] True\n");
+    }
+
     // Gradients through the ops with a bprop rule (dout = ones unless weighted).
     void gradients() {
         expectBothModes(

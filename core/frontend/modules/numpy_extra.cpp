@@ -1,6 +1,8 @@
 // More of numpy's everyday functions that real tests use: isnan / isinf / isfinite,
 // count_nonzero, the comparison and logical functions, square / negative / power / sign /
-// clip, expand_dims / squeeze, full_like, and more elementwise math.
+// clip, expand_dims / squeeze, full_like, and more elementwise math; flip, cumsum, sort and
+// arctan2, and the np.bool alias of np.bool_ (numpy before 1.24) that older tests use.
+#include <algorithm>
 #include <cmath>
 
 #include "frontend/ast.h"
@@ -72,6 +74,45 @@ Value logical(Interpreter& I, const MsTypes& ms, const Value& a, const Value& b,
     return newArray(I, ms, std::move(out));
 }
 
+// An axis argument normalized against `rank`, numpy's AxisError text otherwise.
+std::size_t npAxis(Interpreter& I, const Value& v, std::size_t rank) {
+    std::int64_t ax = I.toIndex(v);
+    const auto r = static_cast<std::int64_t>(rank);
+    if (ax < -r || ax >= r) {
+        throw PyError(Exc::ValueError, "axis " + std::to_string(ax) +
+                                           " is out of bounds for array of dimension " +
+                                           std::to_string(r));
+    }
+    return static_cast<std::size_t>(ax < 0 ? ax + r : ax);
+}
+
+// The element offsets of each 1-D line of `s` along `axis`: calls f(offsets) per line.
+template <typename F>
+void forEachLine(const ir::Shape& s, std::size_t axis, F f) {
+    std::size_t inner = 1;
+    for (std::size_t d = axis + 1; d < s.rank(); ++d) {
+        inner *= static_cast<std::size_t>(s.dims[d]);
+    }
+    const auto n = static_cast<std::size_t>(s.dims[axis]);
+    const std::size_t total = static_cast<std::size_t>(s.elementCount());
+    const std::size_t outer = n == 0 || inner == 0 ? 0 : total / (n * inner);
+    std::vector<std::size_t> offs(n);
+    for (std::size_t o = 0; o < outer; ++o) {
+        for (std::size_t i = 0; i < inner; ++i) {
+            for (std::size_t k = 0; k < n; ++k) {
+                offs[k] = (o * n + k) * inner + i;
+            }
+            f(offs);
+        }
+    }
+}
+
+// Copies element `from` of src into element `to` of dst (same dtype).
+void copyAt(const Tensor& src, std::size_t from, Tensor& dst, std::size_t to) {
+    const std::size_t w = ir::dtypeSize(src.dtype());
+    std::copy_n(src.bytes() + from * w, w, dst.bytes() + to * w);
+}
+
 }  // namespace
 
 void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
@@ -116,7 +157,8 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
     // round/around(a, decimals=0): half to even at 10^-decimals, in a's dtype (integers stay).
     for (const char* name : {"round", "around"}) {
         interp::addFunction(I, m, name, [ms](Interpreter& J, CallArgs& a) -> Value {
-            static const Signature sig = Signature("round").arg("a").arg("decimals", Value::integer(0));
+            static const Signature sig =
+                Signature("round").arg("a").arg("decimals", Value::integer(0));
             auto v = sig.bind(J, a);
             const double scale = std::pow(10.0, static_cast<double>(J.toIndex(v[1])));
             auto r = [scale](double x) { return std::nearbyint(x * scale) / scale; };
@@ -148,9 +190,10 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                 Value r = runOpByName(J, *ms, "Invert", {newArray(J, *ms, out)});
                 return newArray(J, *ms, asTensor(r)->t);
             } else {
-                throw PyError(Exc::TypeError,
-                              "ufunc 'invert' not supported for the input types, and the inputs could not be "
-                              "safely coerced to any supported types according to the casting rule ''safe''");
+                throw PyError(
+                    Exc::TypeError,
+                    "ufunc 'invert' not supported for the input types, and the inputs could not be "
+                    "safely coerced to any supported types according to the casting rule ''safe''");
             }
             return newArray(J, *ms, std::move(out));
         });
@@ -318,6 +361,109 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         const double fill = interp::toDouble(J, v[1]);
         for (std::size_t i = 0; i < out.size(); ++i) {
             out.setDouble(i, fill);
+        }
+        return newArray(J, *ms, std::move(out));
+    });
+    interp::addToModule(I, m, "bool", ms->npScalarTypes[static_cast<int>(ir::DType::Bool)]);
+    interp::addFunction(I, m, "flip", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig = Signature("flip").arg("m").arg("axis", Value::none());
+        auto v = sig.bind(J, a);
+        Tensor t = toArray(J, *ms, v[0]);
+        std::vector<bool> rev(t.rank(), v[1].isNone());
+        if (!v[1].isNone()) {
+            for (const Value& ax : v[1].isIntLike() ? std::vector<Value>{v[1]} : J.toVector(v[1])) {
+                rev[npAxis(J, ax, t.rank())] = true;
+            }
+        }
+        // Reverse one axis at a time.
+        Tensor cur = t.clone();
+        for (std::size_t d = 0; d < t.rank(); ++d) {
+            if (!rev[d]) {
+                continue;
+            }
+            Tensor next(cur.dtype(), cur.shape());
+            forEachLine(cur.shape(), d, [&](const std::vector<std::size_t>& offs) {
+                for (std::size_t k = 0; k < offs.size(); ++k) {
+                    copyAt(cur, offs[k], next, offs[offs.size() - 1 - k]);
+                }
+            });
+            cur = next;
+        }
+        return newArray(J, *ms, std::move(cur));
+    });
+    interp::addFunction(I, m, "cumsum", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig =
+            Signature("cumsum").arg("a").arg("axis", Value::none()).arg("dtype", Value::none());
+        auto v = sig.bind(J, a);
+        Tensor t = toArray(J, *ms, v[0]);
+        if (v[1].isNone()) {
+            t = t.reshaped(ir::Shape({static_cast<std::int64_t>(t.size())}));
+        }
+        const std::size_t axis = v[1].isNone() ? 0 : npAxis(J, v[1], t.rank());
+        // numpy accumulates integers and bools in the platform integer (int64).
+        const ir::DType out =
+            dtypeArg(J, *ms, v[2]).value_or(ir::isFloat(t.dtype()) ? t.dtype() : ir::DType::Int64);
+        Tensor r = t.cast(out);
+        forEachLine(r.shape(), axis, [&](const std::vector<std::size_t>& offs) {
+            for (std::size_t k = 1; k < offs.size(); ++k) {
+                if (ir::isFloat(out)) {
+                    r.setDouble(offs[k], r.getDouble(offs[k]) + r.getDouble(offs[k - 1]));
+                } else {
+                    r.setInt(offs[k], r.getInt(offs[k]) + r.getInt(offs[k - 1]));
+                }
+            }
+        });
+        return newArray(J, *ms, std::move(r));
+    });
+    interp::addFunction(I, m, "sort", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig =
+            Signature("sort").arg("a").arg("axis", Value::integer(-1)).varKw();
+        auto v = sig.bind(J, a);
+        Tensor t = toArray(J, *ms, v[0]);
+        if (v[1].isNone()) {
+            t = t.reshaped(ir::Shape({static_cast<std::int64_t>(t.size())}));
+        }
+        if (t.rank() == 0) {
+            throw PyError(Exc::ValueError, "axis -1 is out of bounds for array of dimension 0");
+        }
+        const std::size_t axis = v[1].isNone() ? 0 : npAxis(J, v[1], t.rank());
+        Tensor r(t.dtype(), t.shape());
+        std::vector<std::size_t> order;
+        forEachLine(t.shape(), axis, [&](const std::vector<std::size_t>& offs) {
+            order.resize(offs.size());
+            for (std::size_t k = 0; k < offs.size(); ++k) {
+                order[k] = offs[k];
+            }
+            // NaN sorts last, as numpy does.
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+                const double p = t.getDouble(x), q = t.getDouble(y);
+                return std::isnan(q) ? !std::isnan(p) : p < q;
+            });
+            for (std::size_t k = 0; k < offs.size(); ++k) {
+                copyAt(t, order[k], r, offs[k]);
+            }
+        });
+        return newArray(J, *ms, std::move(r));
+    });
+    interp::addFunction(I, m, "arctan2", [ms](Interpreter& J, CallArgs& a) {
+        auto [x, y] = arrayOperands(J, *ms, interp::argAt(a, 0, "x1"), interp::argAt(a, 1, "x2"));
+        // Broadcast both by adding zeros of the other's shape, in float.
+        const Tensor x0 = toArray(J, *ms, x), y0 = toArray(J, *ms, y);
+        const bool single = (x0.dtype() == ir::DType::Float32 || x0.dtype() == ir::DType::Float16 ||
+                             !asTensor(x)) &&
+                            (y0.dtype() == ir::DType::Float32 || y0.dtype() == ir::DType::Float16 ||
+                             !asTensor(y)) &&
+                            (asTensor(x) || asTensor(y));
+        const ir::DType ft = single ? ir::DType::Float32 : ir::DType::Float64;
+        Value xb = J.binaryOp(ast::Operator::Add, newArray(J, *ms, x0.cast(ir::DType::Float64)),
+                              newArray(J, *ms, Tensor(ir::DType::Float64, y0.shape())));
+        Value yb = J.binaryOp(ast::Operator::Add, newArray(J, *ms, y0.cast(ir::DType::Float64)),
+                              newArray(J, *ms, Tensor(ir::DType::Float64, x0.shape())));
+        const Tensor& xs = asTensor(xb)->t;
+        const Tensor& ys = asTensor(yb)->t;
+        Tensor out(ft, xs.shape());
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            out.setDouble(i, std::atan2(xs.getDouble(i), ys.getDouble(i)));
         }
         return newArray(J, *ms, std::move(out));
     });
