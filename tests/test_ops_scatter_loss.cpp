@@ -213,12 +213,16 @@ private slots:
             "print(nn.Pad(((0, 0), (1, 1)), mode='REFLECT')(x))\n"
             "s = Tensor(np.arange(8).reshape(1, 2, 2, 2).astype(np.float32))\n"
             "d = Net(P.SpaceToDepth(2))(s)\n"
-            "print(d.shape, d.reshape(8), Net(P.DepthToSpace(2))(d).reshape(8))\n",
+            "print(d.shape, d.reshape(8), Net(P.DepthToSpace(2))(d).reshape(8))\n"
+            "from mindspore.ops.operations import array_ops\n"
+            "g = ops.GradOperation()(Net1(lambda a: array_ops.MirrorPad()(a, p)))(x)\n"
+            "print(g, ops.GradOperation()(Net1(lambda a: P.MirrorPad('SYMMETRIC')(a, p)))(x))\n",
             "[[0. 0. 0. 0.]\n [1. 5. 3. 0.]\n [4. 2. 6. 0.]]\n"
             "[[3. 5. 1. 5. 3. 5.]\n [6. 2. 4. 2. 6. 2.]] [[5. 1. 1. 5. 3. 3.]\n [2. 4. 4. 2. 6. "
             "6.]]\n"
             "[[5. 1. 5. 3. 5.]\n [2. 4. 2. 6. 2.]]\n"
-            "(1, 8, 1, 1) [0. 4. 1. 5. 2. 6. 3. 7.] [0. 1. 2. 3. 4. 5. 6. 7.]\n");
+            "(1, 8, 1, 1) [0. 4. 1. 5. 2. 6. 3. 7.] [0. 1. 2. 3. 4. 5. 6. 7.]\n"
+            "[[1. 3. 2.]\n [1. 3. 2.]] [[2. 2. 2.]\n [2. 2. 2.]]\n");
         expectError("P.MirrorPad()(x, Tensor(np.array([[0, 0], [3, 0]]), ms.int32))",
                     "ValueError: For 'MirrorPad', the paddings of dimension 1 must be at most 2 "
                     "in mode 'REFLECT', but got (3, 0).");
@@ -270,12 +274,21 @@ private slots:
             "np.nan, 1.0])), np.sort(np.array([[3, 1], [0, 2]]), axis=0).tolist())\n"
             "print(np.arctan2(np.array([1.0, -1.0], np.float32), np.array([0.0, 0.0], "
             "np.float32)), np.arctan2(1.0, np.array([1.0, -1.0])).dtype)\n"
-            "print(np.ones(2).astype(np.bool), np.bool is np.bool_)\n");
-        EXPECT_OUTPUT(r,
-                      "[[5. 4. 3.]\n [2. 1. 0.]] [[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]]\n"
-                      "[ 0.  1.  3.  6. 10. 15.] [[0.0, 1.0, 2.0], [3.0, 5.0, 7.0]] int64\n"
-                      "[[1, 2, 3], [-1, 0, 5]] [ 1.  3. nan] [[0, 1], [3, 2]]\n"
-                      "[ 1.5707964 -1.5707964] float64\n[ True  True] True\n");
+            "print(np.ones(2).astype(np.bool), np.bool is np.bool_)\n"
+            "b = np.arange(6).reshape(2, 3)\n"
+            "print(np.pad(b, 1).tolist(), np.pad(b, ((0, 0), (2, 3)), 'reflect').tolist())\n"
+            "print(np.pad(b, ((1, 0), (0, 4)), 'symmetric')[0].tolist(), np.pad(np.array([1, "
+            "2]), (1, 2), 'edge').tolist())\n"
+            "print([i for i, v in np.ndenumerate(np.array([[1, 2]])) if v > 1])\n");
+        EXPECT_OUTPUT(
+            r,
+            "[[5. 4. 3.]\n [2. 1. 0.]] [[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]]\n"
+            "[ 0.  1.  3.  6. 10. 15.] [[0.0, 1.0, 2.0], [3.0, 5.0, 7.0]] int64\n"
+            "[[1, 2, 3], [-1, 0, 5]] [ 1.  3. nan] [[0, 1], [3, 2]]\n"
+            "[ 1.5707964 -1.5707964] float64\n[ True  True] True\n"
+            "[[0, 0, 0, 0, 0], [0, 0, 1, 2, 0], [0, 3, 4, 5, 0], [0, 0, 0, 0, 0]] [[2, 1, "
+            "0, 1, 2, 1, 0, 1], [5, 4, 3, 4, 5, 4, 3, 4]]\n"
+            "[0, 1, 2, 2, 1, 0, 0] [1, 1, 2, 2, 2]\n[(0, 1)]\n");
     }
 
     // Gradients through the ops with a bprop rule (dout = ones unless weighted).

@@ -155,6 +155,25 @@ int mirrorMode(std::string_view op, const ValuePtr& v) {
     valueError(op, "the 'mode' must be 'REFLECT' or 'SYMMETRIC', but got '" + m + "'.");
 }
 
+// MirrorPadGrad: each element of dy added back to the element of x it was copied from.
+Tensor mirrorPadGrad(const Tensor& dy, const Pads& p, int mode) {
+    Shape x = dy.shape();
+    for (std::size_t d = 0; d < x.rank(); ++d) {
+        x.dims[d] -= p[d].first + p[d].second;
+    }
+    Tensor r(dy.dtype(), x);
+    const auto st = strides(x);
+    forEachIndex(dy.shape(), [&](std::size_t flat, const std::vector<std::int64_t>& coord) {
+        std::size_t dst = 0;
+        for (std::size_t d = 0; d < coord.size(); ++d) {
+            dst += static_cast<std::size_t>(sourceIndex(coord[d], p[d].first, x.dims[d], mode)) *
+                   st[d];
+        }
+        r.setDouble(dst, r.getDouble(dst) + dy.getDouble(flat));
+    });
+    return r;
+}
+
 // ---- SpaceToDepth / DepthToSpace --------------------------------------------------------------
 
 std::int64_t blockSize(std::string_view op, const ValuePtr& v) {
@@ -448,7 +467,11 @@ void registerPadBprops(OpRegistry& reg) {
         c.setGrad(0,
                   c.emit("Slice", {c.dout(), c.constant(vInts(begin)), c.constant(vInts(x.dims))}));
     });
-    // Meshgrid: each input's gradient is its output's gradient summed over the other axes.
+    setBprop(reg, "MirrorPad", [](BpropContext& c) {
+        if (c.needsGrad(0)) {
+            c.setGrad(0, c.emit("MirrorPadGrad", {c.dout(), c.input(1)}, c.attrs()));
+        }
+    });
     setBprop(reg, "Diag", [](BpropContext& c) {
         if (c.needsGrad(0)) {
             c.setGrad(0, c.emit("DiagPart", {c.dout()}));
@@ -521,6 +544,37 @@ void registerPadSelectOps(OpRegistry& reg) {
             const Pads p = padsOf(c.name(), valueFromKernelArg(KernelArg(c.tensor(1))), x.rank());
             checkPads(c.name(), x.shape(), p, mode);
             return KernelArg(padTensor(x, p, mode));
+        };
+        addClassSpellings(d);
+        reg.add(std::move(d));
+    }
+    {
+        OpDef d{.name = "MirrorPadGrad",
+                .family = "array",
+                .summary = "the gradient of MirrorPad: dy folded back onto x's shape"};
+        d.attrs = {argDefault("mode", ArgKind::String, ir::Value::string("REFLECT"))};
+        d.inputs = {argIn("dy"), argIn("paddings")};
+        d.infer = [](const InferContext& c) {
+            const AbstractPtr dy = tensorInput(c, 0, "dy");
+            const ValuePtr pv = c.arg(1).value;
+            if (dy->shape.dynamicRank || !pv) {
+                return InferResult{ir::Abstract::tensor(dy->dtype, unknownShape(dy->shape.rank())),
+                                   nullptr};
+            }
+            const Pads pads = padsOf(c.name(), pv, dy->shape.rank());
+            Shape x = dy->shape;
+            for (std::size_t k = 0; k < x.rank(); ++k) {
+                if (x.dims[k] >= 0) {
+                    x.dims[k] -= pads[k].first + pads[k].second;
+                }
+            }
+            return InferResult{ir::Abstract::tensor(dy->dtype, x), nullptr};
+        };
+        d.cpuKernel = [](const KernelContext& c) {
+            const Tensor dy = c.tensor(0);
+            const int mode = mirrorMode(c.name(), c.attr("mode"));
+            const Pads p = padsOf(c.name(), valueFromKernelArg(KernelArg(c.tensor(1))), dy.rank());
+            return KernelArg(mirrorPadGrad(dy, p, mode));
         };
         addClassSpellings(d);
         reg.add(std::move(d));

@@ -467,6 +467,127 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         }
         return newArray(J, *ms, std::move(out));
     });
+    interp::addFunction(I, m, "pad", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig = Signature("pad")
+                                         .arg("array")
+                                         .arg("pad_width")
+                                         .arg("mode", Value(J.newStr("constant")))
+                                         .kwOnly("constant_values", Value::integer(0));
+        auto v = sig.bind(J, a);
+        Tensor t = toArray(J, *ms, v[0]);
+        const std::size_t rank = t.rank();
+        // pad_width: n, (before, after), or one (before, after) per axis.
+        std::vector<std::pair<std::int64_t, std::int64_t>> pads(rank);
+        if (v[1].isIntLike()) {
+            const std::int64_t n = J.toIndex(v[1]);
+            pads.assign(rank, {n, n});
+        } else {
+            std::vector<Value> outer = J.toVector(v[1]);
+            auto pairOf = [&](const Value& e) -> std::pair<std::int64_t, std::int64_t> {
+                if (e.isIntLike()) {
+                    return {J.toIndex(e), J.toIndex(e)};
+                }
+                std::vector<Value> p = J.toVector(e);
+                if (p.size() == 1) {
+                    return {J.toIndex(p[0]), J.toIndex(p[0])};
+                }
+                if (p.size() != 2) {
+                    throw PyError(Exc::ValueError,
+                                  "operands could not be broadcast together "
+                                  "with remapped shapes");
+                }
+                return {J.toIndex(p[0]), J.toIndex(p[1])};
+            };
+            if (outer.size() == 1 || (outer.size() == 2 && outer[0].isIntLike())) {
+                pads.assign(rank, pairOf(outer.size() == 1 ? outer[0] : v[1]));
+            } else if (outer.size() == rank) {
+                for (std::size_t d = 0; d < rank; ++d) {
+                    pads[d] = pairOf(outer[d]);
+                }
+            } else {
+                throw PyError(Exc::ValueError,
+                              "operands could not be broadcast together with remapped shapes");
+            }
+        }
+        const std::string mode = J.str(v[2]);
+        if (mode != "constant" && mode != "reflect" && mode != "symmetric" && mode != "edge") {
+            throw PyError(Exc::ValueError, "mode '" + mode + "' is not supported");
+        }
+        std::vector<std::int64_t> dims = t.shape().dims;
+        for (std::size_t d = 0; d < rank; ++d) {
+            if (pads[d].first < 0 || pads[d].second < 0) {
+                throw PyError(Exc::ValueError, "index can't contain negative values");
+            }
+            dims[d] += pads[d].first + pads[d].second;
+        }
+        Tensor out(t.dtype(), ir::Shape(dims));
+        const double fill = interp::toDouble(J, v[3]);
+        std::vector<std::size_t> st(rank, 1);
+        for (std::size_t d = rank; d-- > 1;) {
+            st[d - 1] = st[d] * static_cast<std::size_t>(t.shape().dims[d]);
+        }
+        std::vector<std::int64_t> coord(rank, 0);
+        for (std::size_t flat = 0; flat < out.size(); ++flat) {
+            std::size_t src = 0;
+            bool inside = true;
+            for (std::size_t d = 0; d < rank; ++d) {
+                const std::int64_t n = t.shape().dims[d];
+                std::int64_t i = coord[d] - pads[d].first;
+                if (i < 0 || i >= n) {
+                    if (mode == "constant") {
+                        inside = false;
+                        break;
+                    }
+                    // Reflections repeat for pads wider than the axis (numpy's rule).
+                    const std::int64_t period = mode == "reflect" ? 2 * (n - 1) : 2 * n;
+                    if (mode == "edge" || period == 0) {
+                        i = i < 0 ? 0 : n - 1;
+                    } else {
+                        i = ((i % period) + period) % period;
+                        if (i >= n) {
+                            i = mode == "reflect" ? period - i : period - 1 - i;
+                        }
+                    }
+                }
+                src += static_cast<std::size_t>(i) * st[d];
+            }
+            if (inside) {
+                copyAt(t, src, out, flat);
+            } else {
+                out.setDouble(flat, fill);
+            }
+            for (std::size_t d = rank; d-- > 0;) {
+                if (++coord[d] < dims[d]) {
+                    break;
+                }
+                coord[d] = 0;
+            }
+        }
+        return newArray(J, *ms, std::move(out));
+    });
+    // ndenumerate: the (index tuple, element) pairs in row-major order.
+    interp::addFunction(I, m, "ndenumerate", [ms](Interpreter& J, CallArgs& a) {
+        const Tensor t = toArray(J, *ms, interp::argAt(a, 0, "arr"));
+        std::vector<Value> items;
+        std::vector<std::int64_t> coord(t.rank(), 0);
+        for (std::size_t flat = 0; flat < t.size(); ++flat) {
+            std::vector<Value> idx;
+            for (std::int64_t c : coord) {
+                idx.push_back(Value::integer(c));
+            }
+            const Value elem = ir::isFloat(t.dtype())         ? Value::real(t.getDouble(flat))
+                               : t.dtype() == ir::DType::Bool ? Value::boolean(t.getInt(flat) != 0)
+                                                              : Value::integer(t.getInt(flat));
+            items.push_back(J.newTuple({J.newTuple(std::move(idx)), elem}));
+            for (std::size_t d = t.rank(); d-- > 0;) {
+                if (++coord[d] < t.shape().dims[d]) {
+                    break;
+                }
+                coord[d] = 0;
+            }
+        }
+        return J.newList(std::move(items));
+    });
 }
 
 }  // namespace irscope::modules
