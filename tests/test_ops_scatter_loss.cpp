@@ -116,11 +116,13 @@ private slots:
             "g = Tensor(np.array([[2, 0], [1, 1]]), ms.int32)\n"
             "g0 = Tensor(np.array([[1, 0], [0, 1]]), ms.int32)\n"
             "print(Net(P.GatherD())(x, 1, g), Net(lambda a: a.gather_elements(0, g0))(x))\n"
-            "print(Net(P.InplaceAdd((1, 0)))(x, x), Net(P.InplaceUpdate(1))(x, x[:1]))\n",
+            "print(Net(P.InplaceAdd((1, 0)))(x, x), Net(P.InplaceUpdate(1))(x, x[:1]))\n"
+            "print(Net(lambda a: ops.inplace_sub(a, a[:1], (1,)))(x))\n",
             "[[1. 8. 3.]\n [4. 2. 5.]] [[ 1.  1.  3.]\n [ 4.  2. -1.]]\n"
             "[[ 1. 10.  3.]\n [ 4.  2. -6.]]\n[[0. 0. 0.]\n [5. 7. 9.]\n [0. 0. 0.]]\n[ 4. 11.]\n"
             "[[3. 1.]\n [2. 2.]] [[4. 5.]\n [1. 2.]]\n"
-            "[[5. 7. 9.]\n [5. 7. 9.]] [[1. 5. 3.]\n [1. 5. 3.]]\n");
+            "[[5. 7. 9.]\n [5. 7. 9.]] [[1. 5. 3.]\n [1. 5. 3.]]\n"
+            "[[ 1.  5.  3.]\n [ 3. -3.  3.]]\n");
         expectError("ops.gather_elements(x, 1, Tensor(np.array([[3]]), ms.int32))",
                     "ValueError: For 'GatherD', the value of 'index' must be in range [-3, 3), but "
                     "got 3.");
@@ -244,7 +246,8 @@ private slots:
             "e[::-1]))\n"
             "print(Net(P.NonZero())(x > 4), Net(lambda v: v.masked_select(v > 3))(x))\n"
             "y, i = Net(P.Unique())(Tensor(np.array([3, 1, 3, 2, 1]), ms.int32))\n"
-            "print(y, i, i.dtype)\n"
+            "print(y, i, i.dtype, Net(ops.unique)(Tensor(np.array([2.0, 2.0]), "
+            "ms.float32))[0])\n"
             "sd, m = Net(P.ReduceStd(axis=1, keep_dims=True))(x)\n"
             "print(sd, m, Net(P.ReduceStd(unbiased=False))(x)[0])\n"
             "print(Net(ops.erfinv)(Tensor(np.array([0.0, 0.5, -0.9], np.float32))), "
@@ -252,7 +255,7 @@ private slots:
             "[[1 2 3]\n [1 2 3]] [[4 4 4]\n [5 5 5]]\n(3, 2) [[4 5]\n [4 5]\n [4 5]]\n"
             "[[4 0]\n [0 5]] (1, 2, 1, 2)\n"
             "[[ 0.  0.  1.]\n [ 0.  0. -1.]] [[ 0.  0.  1.]\n [ 0.  0. -1.]]\n"
-            "[[0 1]\n [1 2]] [5. 4. 6.]\n[3 1 2] [0 1 0 2 1] Int32\n"
+            "[[0 1]\n [1 2]] [5. 4. 6.]\n[3 1 2] [0 1 0 2 1] Int32 [2.]\n"
             "[[2.]\n [2.]] [[3.]\n [4.]] 1.7078252\n"
             "[ 0.          0.47693628 -1.1630871 ] [0.        0.5723649 1.7917595]\n");
         expectError("P.Unique()(x)",
@@ -279,7 +282,10 @@ private slots:
             "print(np.pad(b, 1).tolist(), np.pad(b, ((0, 0), (2, 3)), 'reflect').tolist())\n"
             "print(np.pad(b, ((1, 0), (0, 4)), 'symmetric')[0].tolist(), np.pad(np.array([1, "
             "2]), (1, 2), 'edge').tolist())\n"
-            "print([i for i, v in np.ndenumerate(np.array([[1, 2]])) if v > 1])\n");
+            "print([i for i, v in np.ndenumerate(np.array([[1, 2]])) if v > 1])\n"
+            "g, h = np.meshgrid(np.array([1, 2, 3]), np.array([4, 5]))\n"
+            "print(g.tolist(), h.tolist(), np.meshgrid(np.array([1, 2]), np.array([3]), "
+            "indexing='ij')[1].tolist())\n");
         EXPECT_OUTPUT(
             r,
             "[[5. 4. 3.]\n [2. 1. 0.]] [[2.0, 1.0, 0.0], [5.0, 4.0, 3.0]]\n"
@@ -288,7 +294,8 @@ private slots:
             "[ 1.5707964 -1.5707964] float64\n[ True  True] True\n"
             "[[0, 0, 0, 0, 0], [0, 0, 1, 2, 0], [0, 3, 4, 5, 0], [0, 0, 0, 0, 0]] [[2, 1, "
             "0, 1, 2, 1, 0, 1], [5, 4, 3, 4, 5, 4, 3, 4]]\n"
-            "[0, 1, 2, 2, 1, 0, 0] [1, 1, 2, 2, 2]\n[(0, 1)]\n");
+            "[0, 1, 2, 2, 1, 0, 0] [1, 1, 2, 2, 2]\n[(0, 1)]\n"
+            "[[1, 2, 3], [1, 2, 3]] [[4, 4, 4], [5, 5, 5]] [[3], [3]]\n");
     }
 
     // Gradients through the ops with a bprop rule (dout = ones unless weighted).

@@ -832,6 +832,7 @@ void registerPadSelectOps(OpRegistry& reg) {
                 {KernelArg(y), KernelArg(Tensor::fromInts(it, x.shape(), idx))});
         };
         addClassSpellings(d);
+        addFunction(d, {"ops", "F"}, "unique", {toInput("input", 0)});
         reg.add(std::move(d));
     }
     {

@@ -6,6 +6,7 @@
 // GatherDGradV2 primitive its gradient uses).
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 #include "ops/bprop.h"
 #include "ops/infer_util.h"
@@ -588,9 +589,19 @@ void registerScatterOps(OpRegistry& reg) {
         addMethod(d, method, {toInput("indices", 1), toInput("updates", 2)});
         reg.add(std::move(d));
     }
-    reg.add(inplaceDef("InplaceAdd", Rule::Add, "rows of x (attribute indices) plus v"));
-    reg.add(inplaceDef("InplaceSub", Rule::Sub, "rows of x (attribute indices) minus v"));
-    reg.add(inplaceDef("InplaceUpdate", Rule::Update, "rows of x (attribute indices) set to v"));
+    // ops.inplace_add(x, v, indices) and the others: the rows as the third argument.
+    for (const auto& [name, rule, summary, function] :
+         {std::tuple{"InplaceAdd", Rule::Add, "rows of x (attribute indices) plus v",
+                     "inplace_add"},
+          std::tuple{"InplaceSub", Rule::Sub, "rows of x (attribute indices) minus v",
+                     "inplace_sub"},
+          std::tuple{"InplaceUpdate", Rule::Update, "rows of x (attribute indices) set to v",
+                     "inplace_update"}}) {
+        OpDef d = inplaceDef(name, rule, summary);
+        addFunction(d, {"ops", "F"}, function,
+                    {toInput("x", 0), toInput("v", 1), toAttr("indices", "indices")});
+        reg.add(std::move(d));
+    }
     {
         OpDef d{.name = "UnsortedSegmentSum",
                 .family = "array",

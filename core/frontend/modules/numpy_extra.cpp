@@ -588,6 +588,50 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         }
         return J.newList(std::move(items));
     });
+    // meshgrid(*xi, indexing='xy'): a list of N-d grids ('xy' swaps the first two axes).
+    interp::addFunction(I, m, "meshgrid", [ms](Interpreter& J, CallArgs& a) {
+        std::string indexing = "xy";
+        for (const auto& kw : a.kw) {
+            if (kw.name == "indexing") {
+                indexing = J.str(kw.value);
+            } else if (kw.name != "copy" && kw.name != "sparse") {
+                throw PyError(Exc::TypeError,
+                              "meshgrid() got an unexpected keyword argument '" + kw.name + "'");
+            }
+        }
+        if (indexing != "xy" && indexing != "ij") {
+            throw PyError(Exc::ValueError, "Valid values for `indexing` are 'xy' and 'ij'.");
+        }
+        std::vector<Tensor> in;
+        std::vector<std::int64_t> dims;
+        for (const Value& v : a.pos) {
+            Tensor t = toArray(J, *ms, v);
+            in.push_back(t.reshaped(ir::Shape({static_cast<std::int64_t>(t.size())})));
+            dims.push_back(static_cast<std::int64_t>(t.size()));
+        }
+        const bool xy = indexing == "xy" && dims.size() >= 2;
+        if (xy) {
+            std::swap(dims[0], dims[1]);
+        }
+        const ir::Shape shape(dims);
+        std::vector<Value> out;
+        for (std::size_t k = 0; k < in.size(); ++k) {
+            const std::size_t axis = xy && k < 2 ? 1 - k : k;
+            Tensor r(in[k].dtype(), shape);
+            std::vector<std::int64_t> coord(dims.size(), 0);
+            for (std::size_t flat = 0; flat < r.size(); ++flat) {
+                copyAt(in[k], static_cast<std::size_t>(coord[axis]), r, flat);
+                for (std::size_t d = dims.size(); d-- > 0;) {
+                    if (++coord[d] < dims[d]) {
+                        break;
+                    }
+                    coord[d] = 0;
+                }
+            }
+            out.push_back(newArray(J, *ms, std::move(r)));
+        }
+        return Value(J.newList(std::move(out)));
+    });
 }
 
 }  // namespace irscope::modules
