@@ -215,9 +215,11 @@ OpRegistry::OpRegistry() {
     registerArrayMoreOps(*this);
     registerNnMoreOps(*this);
     registerScatterOps(*this);
+    registerSegmentOps(*this);
     registerNnLossOps(*this);
     registerNnActivationOps(*this);
-    registerPadSelectOps(*this);
+    registerPadOps(*this);
+    registerSelectOps(*this);
     registerBprops(*this);
     indexSpellings();
 }
