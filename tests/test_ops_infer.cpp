@@ -247,7 +247,24 @@ private slots:
                                "GatherNd", "ScatterNd", "TensorScatterUpdate", "LogSoftmax", "Elu",
                                "L2Loss", "SquaredDifference", "Atan2", "Xdivy", "Xlogy", "DivNoNan",
                                "TruncateDiv", "TruncateMod", "BitwiseAnd", "BitwiseOr", "BitwiseXor",
-                               "Lerp", "MaskedFill"};
+                               "Lerp", "MaskedFill",
+                               // scatter_ops.cpp
+                               "ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul",
+                               "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterNdUpdate",
+                               "ScatterNdAdd", "ScatterNdSub", "ScatterNdMul", "ScatterNdDiv",
+                               "ScatterNdMax", "ScatterNdMin", "TensorScatterAdd",
+                               "TensorScatterSub", "TensorScatterMul", "TensorScatterDiv",
+                               "TensorScatterMax", "TensorScatterMin", "InplaceAdd", "InplaceSub",
+                               "InplaceUpdate", "UnsortedSegmentSum", "GatherD", "GatherDGradV2",
+                               // nn_loss_ops.cpp, nn_activation_ops.cpp
+                               "SoftmaxCrossEntropyWithLogits",
+                               "SparseSoftmaxCrossEntropyWithLogits",
+                               "SigmoidCrossEntropyWithLogits", "L2Normalize", "BatchNorm",
+                               "LeakyReLU", "SeLU", "CeLU", "HShrink", "SoftShrink", "ClipByValue",
+                               // pad_select_ops.cpp, elementwise_math.cpp
+                               "Pad", "MirrorPad", "MirrorPadGrad", "SpaceToDepth", "DepthToSpace",
+                               "Meshgrid", "Diag", "DiagPart", "Cross", "NonZero", "MaskedSelect",
+                               "Unique", "ReduceStd", "Erfinv", "Lgamma"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);

@@ -119,8 +119,14 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compiled(Interpr
             }
         }
     }
+    // MindSpore compiles a Cell per phase: after set_train(False) the 'predict' graph (with
+    // `if self.training:` folded the other way) is another compile.
+    std::string phase;
+    if (const Value t = I.getAttrOrNull(target, "training"); t.isBool()) {
+        phase = t.asBool() ? " train" : " predict";
+    }
     const std::string key =
-        detail::signatureOf(I, target) + signature + identity + " | " + settings.toString();
+        detail::signatureOf(I, target) + signature + identity + phase + " | " + settings.toString();
     if (const auto it = cache_.find(key); it != cache_.end()) {
         return it->second;
     }

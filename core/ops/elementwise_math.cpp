@@ -41,6 +41,36 @@ double softplus(double x) {
     return x > 0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
 }
 
+// The inverse of erf: Giles' single-precision approximation refined by two Newton steps on
+// erf(y) - x (its derivative 2 / sqrt(pi) e^(-y^2)).
+double erfinv(double x) {
+    if (x <= -1.0 || x >= 1.0) {
+        return x == 1.0 ? HUGE_VAL : (x == -1.0 ? -HUGE_VAL : std::nan(""));
+    }
+    double w = -std::log((1.0 - x) * (1.0 + x));
+    double p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        for (double c : {3.43273939e-07, -3.5233877e-06, -4.39150654e-06, 0.00021858087,
+                         -0.00125372503, -0.00417768164, 0.246640727, 1.50140941}) {
+            p = c + p * w;
+        }
+    } else {
+        w = std::sqrt(w) - 3.0;
+        p = -0.000200214257;
+        for (double c : {0.000100950558, 0.00134934322, -0.00367342844, 0.00573950773,
+                         -0.0076224613, 0.00943887047, 1.00167406, 2.83297682}) {
+            p = c + p * w;
+        }
+    }
+    double y = p * x;
+    for (int i = 0; i < 2; ++i) {
+        y -= (std::erf(y) - x) / (1.1283791670955126 * std::exp(-y * y));
+    }
+    return y;
+}
+
 // Rounds half to even, as numpy and MindSpore's Round do.
 double roundHalfEven(double x) {
     return std::nearbyint(x);
@@ -111,6 +141,13 @@ const std::vector<MathOp>& mathOps() {
          "1 - erf(x)",
          Kind::Float,
          [](double x) { return std::erfc(x); }},
+        {"Erfinv", {"erfinv"}, {"erfinv"}, "inverse error function", Kind::FloatOnly, erfinv},
+        {"Lgamma",
+         {"lgamma"},
+         {"lgamma"},
+         "log |gamma(x)|",
+         Kind::Float,
+         [](double x) { return std::lgamma(x); }},
         {"Log1p",
          {"log1p"},
          {"log1p"},

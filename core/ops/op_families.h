@@ -24,5 +24,11 @@ void registerAxisOps(OpRegistry& reg);             // axis_ops.cpp
 void registerArrayMoreOps(OpRegistry& reg);        // array_more_ops.cpp
 void registerNnMoreOps(OpRegistry& reg);           // nn_more_ops.cpp
 void registerConvOps(OpRegistry& reg);             // conv_ops.cpp
+void registerScatterOps(OpRegistry& reg);          // scatter_ops.cpp
+void registerSegmentOps(OpRegistry& reg);          // segment_ops.cpp
+void registerNnLossOps(OpRegistry& reg);           // nn_loss_ops.cpp
+void registerNnActivationOps(OpRegistry& reg);     // nn_activation_ops.cpp
+void registerPadOps(OpRegistry& reg);              // pad_ops.cpp
+void registerSelectOps(OpRegistry& reg);           // select_ops.cpp
 
 }  // namespace irscope::ops

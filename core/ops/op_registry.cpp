@@ -214,6 +214,12 @@ OpRegistry::OpRegistry() {
     registerAxisOps(*this);
     registerArrayMoreOps(*this);
     registerNnMoreOps(*this);
+    registerScatterOps(*this);
+    registerSegmentOps(*this);
+    registerNnLossOps(*this);
+    registerNnActivationOps(*this);
+    registerPadOps(*this);
+    registerSelectOps(*this);
     registerBprops(*this);
     indexSpellings();
 }

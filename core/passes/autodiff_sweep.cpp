@@ -199,8 +199,9 @@ void Expander::backprop(CNode* c, const Grad& dout) {
     }
     const ops::OpDef* op = ops::OpRegistry::instance().find(name);
     if (name == "StopGradient" || name == "UpdateState" || name == "Switch" || name == "Partial" ||
-        (op != nullptr && (op->sideEffectMem || op->sideEffectIo)) || ir::isMonad(c)) {
-        return;  // no gradient through state, IO or a stopped value
+        (op != nullptr && (op->sideEffectMem || op->sideEffectIo) && !op->bprop) || ir::isMonad(c)) {
+        return;  // no gradient through state, IO or a stopped value (BatchNorm, which
+                 // writes its moving statistics, has a rule for its output)
     }
     if (op == nullptr || !op->bprop) {
         throw errorAt(c, "RuntimeError",

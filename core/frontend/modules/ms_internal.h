@@ -87,6 +87,7 @@ Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, cons
 void initTensorTypes(Interpreter& I, const MsPtr& ms);  // Tensor, Parameter, dtypes
 void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);  // numpy_extra.cpp
+void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);  // numpy_arrays.cpp
 // ms_layout.cpp: MindSpore's submodule layout and the modules written in Python.
 void registerLayoutModules(Interpreter& I);
 void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn);

@@ -111,7 +111,8 @@ void registerNames(Interpreter& I, const std::string& name,
 // Adds the Python-written names of mindspore.nn (losses, optimizers, wrappers) to `nn`.
 void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
     for (const char* sub : {"mindspore.nn.loss", "mindspore.nn.optim", "mindspore.nn.wrap",
-                            "mindspore.nn.wrap.loss_scale", "mindspore.nn.layer"}) {
+                            "mindspore.nn.wrap.loss_scale", "mindspore.nn.layer",
+                            "mindspore.nn.layer.normalization"}) {
         copyPublic(I, *I.importModule(sub), nn);
     }
 }
@@ -136,13 +137,14 @@ void registerLayoutModules(Interpreter& I) {
     registerPython(I, "pytest", "pytest_module", "pytest/__init__.py");
     I.registerModule("os", [](Interpreter& J, interp::ModuleObject& m) { initOs(J, m); });
     I.registerModule("os.path", [](Interpreter& J, interp::ModuleObject& m) { initOsPath(J, m); });
-    I.registerModule("sys", [text = pySource("sys_module")](Interpreter& J, interp::ModuleObject& m) {
-        interp::addFunction(J, m, "_write_error", [](Interpreter& K, CallArgs& a) {
-            K.writeError(K.str(interp::argAt(a, 0, "text")));
-            return Value::none();
-        });
-        runSourceInModule(J, std::string(text), "sys.py", m);
-    });
+    I.registerModule("sys",
+                     [text = pySource("sys_module")](Interpreter& J, interp::ModuleObject& m) {
+                         interp::addFunction(J, m, "_write_error", [](Interpreter& K, CallArgs& a) {
+                             K.writeError(K.str(interp::argAt(a, 0, "text")));
+                             return Value::none();
+                         });
+                         runSourceInModule(J, std::string(text), "sys.py", m);
+                     });
     I.registerModule("re", [text = pySource("re_module")](Interpreter& J, interp::ModuleObject& m) {
         initReEngine(J, m);
         runSourceInModule(J, std::string(text), "re.py", m);
@@ -150,6 +152,18 @@ void registerLayoutModules(Interpreter& I) {
     registerPython(I, "mindspore.nn.layer", "ms_nn_conv", "mindspore/nn/layer/conv.py");
     for (const char* sub : {"conv", "pooling", "basic"}) {
         registerAlias(I, std::string("mindspore.nn.layer.") + sub, "mindspore.nn.layer");
+    }
+    registerPython(I, "mindspore.nn.layer.normalization", "ms_nn_norm_act",
+                   "mindspore/nn/layer/normalization.py");
+    for (const char* sub : {"activation", "padding"}) {
+        registerAlias(I, std::string("mindspore.nn.layer.") + sub,
+                      "mindspore.nn.layer.normalization");
+    }
+    // MindSpore's primitive classes live in submodules of mindspore.ops.operations; each
+    // submodule name gives the whole set.
+    for (const char* sub : {"array_ops", "math_ops", "nn_ops", "other_ops", "comm_ops"}) {
+        registerAlias(I, std::string("mindspore.ops.operations.") + sub,
+                      "mindspore.ops.operations");
     }
     registerNames(I, "mindspore.nn.cell", {{"mindspore.nn", "Cell"}});
     registerNames(I, "mindspore.common.parameter",

@@ -1,6 +1,7 @@
 // More of numpy's everyday functions that real tests use: isnan / isinf / isfinite,
 // count_nonzero, the comparison and logical functions, square / negative / power / sign /
-// clip, expand_dims / squeeze, full_like, and more elementwise math.
+// clip, expand_dims / squeeze, full_like, and more elementwise math (numpy_arrays.cpp adds the
+// array reshuffling functions).
 #include <cmath>
 
 #include "frontend/ast.h"
@@ -116,7 +117,8 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
     // round/around(a, decimals=0): half to even at 10^-decimals, in a's dtype (integers stay).
     for (const char* name : {"round", "around"}) {
         interp::addFunction(I, m, name, [ms](Interpreter& J, CallArgs& a) -> Value {
-            static const Signature sig = Signature("round").arg("a").arg("decimals", Value::integer(0));
+            static const Signature sig =
+                Signature("round").arg("a").arg("decimals", Value::integer(0));
             auto v = sig.bind(J, a);
             const double scale = std::pow(10.0, static_cast<double>(J.toIndex(v[1])));
             auto r = [scale](double x) { return std::nearbyint(x * scale) / scale; };
@@ -148,9 +150,10 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                 Value r = runOpByName(J, *ms, "Invert", {newArray(J, *ms, out)});
                 return newArray(J, *ms, asTensor(r)->t);
             } else {
-                throw PyError(Exc::TypeError,
-                              "ufunc 'invert' not supported for the input types, and the inputs could not be "
-                              "safely coerced to any supported types according to the casting rule ''safe''");
+                throw PyError(
+                    Exc::TypeError,
+                    "ufunc 'invert' not supported for the input types, and the inputs could not be "
+                    "safely coerced to any supported types according to the casting rule ''safe''");
             }
             return newArray(J, *ms, std::move(out));
         });
@@ -321,6 +324,7 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         }
         return newArray(J, *ms, std::move(out));
     });
+    initNumpyArrays(I, ms, m);
 }
 
 }  // namespace irscope::modules

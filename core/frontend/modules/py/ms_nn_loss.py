@@ -1,5 +1,7 @@
 # mindspore.nn.loss for irscope: losses as Cells whose construct is compiled like user code.
 from mindspore.nn import Cell
+from mindspore import Tensor
+from mindspore.common import dtype as mstype
 from mindspore.ops import operations as P
 
 
@@ -63,22 +65,23 @@ class SmoothL1Loss(LossBase):
 
 
 class SoftmaxCrossEntropyWithLogits(LossBase):
-    """-sum(labels * log_softmax(logits), axis=-1), then the reduction (default 'none')."""
+    """Cross entropy of softmax(logits) and labels per row (P.SoftmaxCrossEntropyWithLogits),
+    then the reduction (default 'none'). sparse=True takes class indices: with the 'mean'
+    reduction P.SparseSoftmaxCrossEntropyWithLogits, otherwise one-hot labels first."""
 
     def __init__(self, sparse=False, reduction="none"):
         super().__init__(reduction)
-        if sparse:
-            raise ValueError("irscope: SoftmaxCrossEntropyWithLogits(sparse=True) is not supported yet "
-                             "(one-hot labels only)")
         self.sparse = sparse
-        self.reduce_max = P.ReduceMax(keep_dims=True)
-        self.reduce_sum_keep = P.ReduceSum(keep_dims=True)
-        self.exp = P.Exp()
-        self.log = P.Log()
+        self.softmax_cross_entropy = P.SoftmaxCrossEntropyWithLogits()
+        self.one_hot = P.OneHot()
+        self.on_value = Tensor(1.0, mstype.float32)
+        self.off_value = Tensor(0.0, mstype.float32)
+        self.sparse_softmax_cross_entropy = P.SparseSoftmaxCrossEntropyWithLogits()
 
     def construct(self, logits, labels):
-        shifted = logits - self.reduce_max(logits, -1)
-        log_sum = self.log(self.reduce_sum_keep(self.exp(shifted), -1))
-        log_softmax = shifted - log_sum
-        x = -self.reduce_sum(labels * log_softmax, -1)
+        if self.sparse:
+            if self.reduction == "mean":
+                return self.sparse_softmax_cross_entropy(logits, labels)
+            labels = self.one_hot(labels, logits.shape[-1], self.on_value, self.off_value)
+        x = self.softmax_cross_entropy(logits, labels)[0]
         return self.get_loss(x)

@@ -1,0 +1,347 @@
+// numpy's array reshuffling functions that MindSpore's tests use: flip, cumsum, sort, pad
+// (constant, reflect, symmetric, edge), arctan2, ndenumerate, meshgrid, and the np.bool alias
+// of np.bool_ (numpy before 1.24).
+#include <algorithm>
+#include <cmath>
+
+#include "frontend/ast.h"
+#include "frontend/modules/ms_internal.h"
+
+namespace irscope::modules {
+
+using interp::Signature;
+using runtime::Tensor;
+
+namespace {
+
+Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v) {
+    if (auto* t = asTensor(v)) {
+        return t->t;
+    }
+    return tensorFromData(I, ms, v, std::nullopt, true);
+}
+
+// Makes sure one operand is an ndarray, so operators follow numpy's rules.
+std::pair<Value, Value> arrayOperands(Interpreter& I, const MsTypes& ms, const Value& a,
+                                      const Value& b) {
+    Value x = asTensor(a) ? a : (a.isNumber() ? a : newArray(I, ms, toArray(I, ms, a)));
+    Value y = asTensor(b) ? b : (b.isNumber() ? b : newArray(I, ms, toArray(I, ms, b)));
+    if (!asTensor(x) && !asTensor(y)) {
+        x = newArray(I, ms, toArray(I, ms, x));
+    }
+    return {x, y};
+}
+
+// An axis argument normalized against `rank`, numpy's AxisError text otherwise.
+std::size_t npAxis(Interpreter& I, const Value& v, std::size_t rank) {
+    std::int64_t ax = I.toIndex(v);
+    const auto r = static_cast<std::int64_t>(rank);
+    if (ax < -r || ax >= r) {
+        throw PyError(Exc::ValueError, "axis " + std::to_string(ax) +
+                                           " is out of bounds for array of dimension " +
+                                           std::to_string(r));
+    }
+    return static_cast<std::size_t>(ax < 0 ? ax + r : ax);
+}
+
+// The element offsets of each 1-D line of `s` along `axis`: calls f(offsets) per line.
+template <typename F>
+void forEachLine(const ir::Shape& s, std::size_t axis, F f) {
+    std::size_t inner = 1;
+    for (std::size_t d = axis + 1; d < s.rank(); ++d) {
+        inner *= static_cast<std::size_t>(s.dims[d]);
+    }
+    const auto n = static_cast<std::size_t>(s.dims[axis]);
+    const std::size_t total = static_cast<std::size_t>(s.elementCount());
+    const std::size_t outer = n == 0 || inner == 0 ? 0 : total / (n * inner);
+    std::vector<std::size_t> offs(n);
+    for (std::size_t o = 0; o < outer; ++o) {
+        for (std::size_t i = 0; i < inner; ++i) {
+            for (std::size_t k = 0; k < n; ++k) {
+                offs[k] = (o * n + k) * inner + i;
+            }
+            f(offs);
+        }
+    }
+}
+
+// Copies element `from` of src into element `to` of dst (same dtype).
+void copyAt(const Tensor& src, std::size_t from, Tensor& dst, std::size_t to) {
+    const std::size_t w = ir::dtypeSize(src.dtype());
+    std::copy_n(src.bytes() + from * w, w, dst.bytes() + to * w);
+}
+
+}  // namespace
+
+void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
+    interp::addToModule(I, m, "bool", ms->npScalarTypes[static_cast<int>(ir::DType::Bool)]);
+    interp::addFunction(I, m, "flip", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig = Signature("flip").arg("m").arg("axis", Value::none());
+        auto v = sig.bind(J, a);
+        Tensor t = toArray(J, *ms, v[0]);
+        std::vector<bool> rev(t.rank(), v[1].isNone());
+        if (!v[1].isNone()) {
+            for (const Value& ax : v[1].isIntLike() ? std::vector<Value>{v[1]} : J.toVector(v[1])) {
+                rev[npAxis(J, ax, t.rank())] = true;
+            }
+        }
+        // Reverse one axis at a time.
+        Tensor cur = t.clone();
+        for (std::size_t d = 0; d < t.rank(); ++d) {
+            if (!rev[d]) {
+                continue;
+            }
+            Tensor next(cur.dtype(), cur.shape());
+            forEachLine(cur.shape(), d, [&](const std::vector<std::size_t>& offs) {
+                for (std::size_t k = 0; k < offs.size(); ++k) {
+                    copyAt(cur, offs[k], next, offs[offs.size() - 1 - k]);
+                }
+            });
+            cur = next;
+        }
+        return newArray(J, *ms, std::move(cur));
+    });
+    interp::addFunction(I, m, "cumsum", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig =
+            Signature("cumsum").arg("a").arg("axis", Value::none()).arg("dtype", Value::none());
+        auto v = sig.bind(J, a);
+        Tensor t = toArray(J, *ms, v[0]);
+        if (v[1].isNone()) {
+            t = t.reshaped(ir::Shape({static_cast<std::int64_t>(t.size())}));
+        }
+        const std::size_t axis = v[1].isNone() ? 0 : npAxis(J, v[1], t.rank());
+        // numpy accumulates integers and bools in the platform integer (int64).
+        const ir::DType out =
+            dtypeArg(J, *ms, v[2]).value_or(ir::isFloat(t.dtype()) ? t.dtype() : ir::DType::Int64);
+        Tensor r = t.cast(out);
+        forEachLine(r.shape(), axis, [&](const std::vector<std::size_t>& offs) {
+            for (std::size_t k = 1; k < offs.size(); ++k) {
+                if (ir::isFloat(out)) {
+                    r.setDouble(offs[k], r.getDouble(offs[k]) + r.getDouble(offs[k - 1]));
+                } else {
+                    r.setInt(offs[k], r.getInt(offs[k]) + r.getInt(offs[k - 1]));
+                }
+            }
+        });
+        return newArray(J, *ms, std::move(r));
+    });
+    interp::addFunction(I, m, "sort", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig =
+            Signature("sort").arg("a").arg("axis", Value::integer(-1)).varKw();
+        auto v = sig.bind(J, a);
+        Tensor t = toArray(J, *ms, v[0]);
+        if (v[1].isNone()) {
+            t = t.reshaped(ir::Shape({static_cast<std::int64_t>(t.size())}));
+        }
+        if (t.rank() == 0) {
+            throw PyError(Exc::ValueError, "axis -1 is out of bounds for array of dimension 0");
+        }
+        const std::size_t axis = v[1].isNone() ? 0 : npAxis(J, v[1], t.rank());
+        Tensor r(t.dtype(), t.shape());
+        std::vector<std::size_t> order;
+        forEachLine(t.shape(), axis, [&](const std::vector<std::size_t>& offs) {
+            order.resize(offs.size());
+            for (std::size_t k = 0; k < offs.size(); ++k) {
+                order[k] = offs[k];
+            }
+            // NaN sorts last, as numpy does.
+            std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) {
+                const double p = t.getDouble(x), q = t.getDouble(y);
+                return std::isnan(q) ? !std::isnan(p) : p < q;
+            });
+            for (std::size_t k = 0; k < offs.size(); ++k) {
+                copyAt(t, order[k], r, offs[k]);
+            }
+        });
+        return newArray(J, *ms, std::move(r));
+    });
+    interp::addFunction(I, m, "arctan2", [ms](Interpreter& J, CallArgs& a) {
+        auto [x, y] = arrayOperands(J, *ms, interp::argAt(a, 0, "x1"), interp::argAt(a, 1, "x2"));
+        // Broadcast both by adding zeros of the other's shape, in float.
+        const Tensor x0 = toArray(J, *ms, x), y0 = toArray(J, *ms, y);
+        const bool single = (x0.dtype() == ir::DType::Float32 || x0.dtype() == ir::DType::Float16 ||
+                             !asTensor(x)) &&
+                            (y0.dtype() == ir::DType::Float32 || y0.dtype() == ir::DType::Float16 ||
+                             !asTensor(y)) &&
+                            (asTensor(x) || asTensor(y));
+        const ir::DType ft = single ? ir::DType::Float32 : ir::DType::Float64;
+        Value xb = J.binaryOp(ast::Operator::Add, newArray(J, *ms, x0.cast(ir::DType::Float64)),
+                              newArray(J, *ms, Tensor(ir::DType::Float64, y0.shape())));
+        Value yb = J.binaryOp(ast::Operator::Add, newArray(J, *ms, y0.cast(ir::DType::Float64)),
+                              newArray(J, *ms, Tensor(ir::DType::Float64, x0.shape())));
+        const Tensor& xs = asTensor(xb)->t;
+        const Tensor& ys = asTensor(yb)->t;
+        Tensor out(ft, xs.shape());
+        for (std::size_t i = 0; i < out.size(); ++i) {
+            out.setDouble(i, std::atan2(xs.getDouble(i), ys.getDouble(i)));
+        }
+        return newArray(J, *ms, std::move(out));
+    });
+    interp::addFunction(I, m, "pad", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig = Signature("pad")
+                                         .arg("array")
+                                         .arg("pad_width")
+                                         .arg("mode", Value(J.newStr("constant")))
+                                         .kwOnly("constant_values", Value::integer(0));
+        auto v = sig.bind(J, a);
+        Tensor t = toArray(J, *ms, v[0]);
+        const std::size_t rank = t.rank();
+        // pad_width: n, (before, after), or one (before, after) per axis.
+        std::vector<std::pair<std::int64_t, std::int64_t>> pads(rank);
+        if (v[1].isIntLike()) {
+            const std::int64_t n = J.toIndex(v[1]);
+            pads.assign(rank, {n, n});
+        } else {
+            std::vector<Value> outer = J.toVector(v[1]);
+            auto pairOf = [&](const Value& e) -> std::pair<std::int64_t, std::int64_t> {
+                if (e.isIntLike()) {
+                    return {J.toIndex(e), J.toIndex(e)};
+                }
+                std::vector<Value> p = J.toVector(e);
+                if (p.size() == 1) {
+                    return {J.toIndex(p[0]), J.toIndex(p[0])};
+                }
+                if (p.size() != 2) {
+                    throw PyError(Exc::ValueError,
+                                  "operands could not be broadcast together "
+                                  "with remapped shapes");
+                }
+                return {J.toIndex(p[0]), J.toIndex(p[1])};
+            };
+            if (outer.size() == 1 || (outer.size() == 2 && outer[0].isIntLike())) {
+                pads.assign(rank, pairOf(outer.size() == 1 ? outer[0] : v[1]));
+            } else if (outer.size() == rank) {
+                for (std::size_t d = 0; d < rank; ++d) {
+                    pads[d] = pairOf(outer[d]);
+                }
+            } else {
+                throw PyError(Exc::ValueError,
+                              "operands could not be broadcast together with remapped shapes");
+            }
+        }
+        const std::string mode = J.str(v[2]);
+        if (mode != "constant" && mode != "reflect" && mode != "symmetric" && mode != "edge") {
+            throw PyError(Exc::ValueError, "mode '" + mode + "' is not supported");
+        }
+        std::vector<std::int64_t> dims = t.shape().dims;
+        for (std::size_t d = 0; d < rank; ++d) {
+            if (pads[d].first < 0 || pads[d].second < 0) {
+                throw PyError(Exc::ValueError, "index can't contain negative values");
+            }
+            dims[d] += pads[d].first + pads[d].second;
+        }
+        Tensor out(t.dtype(), ir::Shape(dims));
+        const double fill = interp::toDouble(J, v[3]);
+        std::vector<std::size_t> st(rank, 1);
+        for (std::size_t d = rank; d-- > 1;) {
+            st[d - 1] = st[d] * static_cast<std::size_t>(t.shape().dims[d]);
+        }
+        std::vector<std::int64_t> coord(rank, 0);
+        for (std::size_t flat = 0; flat < out.size(); ++flat) {
+            std::size_t src = 0;
+            bool inside = true;
+            for (std::size_t d = 0; d < rank; ++d) {
+                const std::int64_t n = t.shape().dims[d];
+                std::int64_t i = coord[d] - pads[d].first;
+                if (i < 0 || i >= n) {
+                    if (mode == "constant") {
+                        inside = false;
+                        break;
+                    }
+                    // Reflections repeat for pads wider than the axis (numpy's rule).
+                    const std::int64_t period = mode == "reflect" ? 2 * (n - 1) : 2 * n;
+                    if (mode == "edge" || period == 0) {
+                        i = i < 0 ? 0 : n - 1;
+                    } else {
+                        i = ((i % period) + period) % period;
+                        if (i >= n) {
+                            i = mode == "reflect" ? period - i : period - 1 - i;
+                        }
+                    }
+                }
+                src += static_cast<std::size_t>(i) * st[d];
+            }
+            if (inside) {
+                copyAt(t, src, out, flat);
+            } else {
+                out.setDouble(flat, fill);
+            }
+            for (std::size_t d = rank; d-- > 0;) {
+                if (++coord[d] < dims[d]) {
+                    break;
+                }
+                coord[d] = 0;
+            }
+        }
+        return newArray(J, *ms, std::move(out));
+    });
+    // ndenumerate: the (index tuple, element) pairs in row-major order.
+    interp::addFunction(I, m, "ndenumerate", [ms](Interpreter& J, CallArgs& a) {
+        const Tensor t = toArray(J, *ms, interp::argAt(a, 0, "arr"));
+        std::vector<Value> items;
+        std::vector<std::int64_t> coord(t.rank(), 0);
+        for (std::size_t flat = 0; flat < t.size(); ++flat) {
+            std::vector<Value> idx;
+            for (std::int64_t c : coord) {
+                idx.push_back(Value::integer(c));
+            }
+            const Value elem = ir::isFloat(t.dtype())         ? Value::real(t.getDouble(flat))
+                               : t.dtype() == ir::DType::Bool ? Value::boolean(t.getInt(flat) != 0)
+                                                              : Value::integer(t.getInt(flat));
+            items.push_back(J.newTuple({J.newTuple(std::move(idx)), elem}));
+            for (std::size_t d = t.rank(); d-- > 0;) {
+                if (++coord[d] < t.shape().dims[d]) {
+                    break;
+                }
+                coord[d] = 0;
+            }
+        }
+        return J.newList(std::move(items));
+    });
+    // meshgrid(*xi, indexing='xy'): a list of N-d grids ('xy' swaps the first two axes).
+    interp::addFunction(I, m, "meshgrid", [ms](Interpreter& J, CallArgs& a) {
+        std::string indexing = "xy";
+        for (const auto& kw : a.kw) {
+            if (kw.name == "indexing") {
+                indexing = J.str(kw.value);
+            } else if (kw.name != "copy" && kw.name != "sparse") {
+                throw PyError(Exc::TypeError,
+                              "meshgrid() got an unexpected keyword argument '" + kw.name + "'");
+            }
+        }
+        if (indexing != "xy" && indexing != "ij") {
+            throw PyError(Exc::ValueError, "Valid values for `indexing` are 'xy' and 'ij'.");
+        }
+        std::vector<Tensor> in;
+        std::vector<std::int64_t> dims;
+        for (const Value& v : a.pos) {
+            Tensor t = toArray(J, *ms, v);
+            in.push_back(t.reshaped(ir::Shape({static_cast<std::int64_t>(t.size())})));
+            dims.push_back(static_cast<std::int64_t>(t.size()));
+        }
+        const bool xy = indexing == "xy" && dims.size() >= 2;
+        if (xy) {
+            std::swap(dims[0], dims[1]);
+        }
+        const ir::Shape shape(dims);
+        std::vector<Value> out;
+        for (std::size_t k = 0; k < in.size(); ++k) {
+            const std::size_t axis = xy && k < 2 ? 1 - k : k;
+            Tensor r(in[k].dtype(), shape);
+            std::vector<std::int64_t> coord(dims.size(), 0);
+            for (std::size_t flat = 0; flat < r.size(); ++flat) {
+                copyAt(in[k], static_cast<std::size_t>(coord[axis]), r, flat);
+                for (std::size_t d = dims.size(); d-- > 0;) {
+                    if (++coord[d] < dims[d]) {
+                        break;
+                    }
+                    coord[d] = 0;
+                }
+            }
+            out.push_back(newArray(J, *ms, std::move(r)));
+        }
+        return Value(J.newList(std::move(out)));
+    });
+}
+
+}  // namespace irscope::modules
