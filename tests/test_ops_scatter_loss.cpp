@@ -7,7 +7,7 @@
 // and MindSpore's error for one bad input of each family.
 #include <QtTest>
 
-#include "script_fixture.h"
+#include "op_script_fixture.h"
 
 using script_test::Run;
 using script_test::runScript;
@@ -44,27 +44,11 @@ const char* kPrelude =
     "x = Tensor(np.array([[1, 5, 3], [4, 2, 6]], np.float32))\n";
 
 void expectBothModes(const std::string& body, const std::string& once) {
-    std::string indented;
-    std::size_t start = 0;
-    while (start < body.size()) {
-        const std::size_t end = body.find('\n', start);
-        indented += "    " + body.substr(start, end - start) + "\n";
-        start = end == std::string::npos ? body.size() : end + 1;
-    }
-    const Run r = runScript(std::string(kPrelude) +
-                            "for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):\n"
-                            "    ms.set_context(mode=mode)\n" +
-                            indented);
-    EXPECT_OUTPUT(r, once + once);
+    op_test::expectBothModes(kPrelude, body, once);
 }
 
 void expectError(const std::string& call, const std::string& message) {
-    for (const char* mode : {"PYNATIVE_MODE", "GRAPH_MODE"}) {
-        const Run r = runScript(std::string(kPrelude) + "ms.set_context(mode=ms." + mode + ")\n" +
-                                "Net(lambda *a: " + call + ")(x)\n");
-        QCOMPARE(r.result.exitStatus, 1);
-        QVERIFY2(r.out.find(message) != std::string::npos, r.out.c_str());
-    }
+    op_test::expectError(kPrelude, call, message);
 }
 
 }  // namespace

@@ -81,6 +81,10 @@ void FirstDifferencePanel::showMessage(const QString& text) {
 void FirstDifferencePanel::showResult(const session::DivergenceResult& r) {
     clear();
     sides_ = {};
+    if (r.cancelled) {
+        add(tr("Stopped"), tr("the search was cancelled"));
+        return;
+    }
     if (r.byLine) {
         showLineResult(r);
         return;
@@ -89,10 +93,6 @@ void FirstDifferencePanel::showResult(const session::DivergenceResult& r) {
                                  .arg(r.graphRuns)
                                  .arg(r.compared)
                                  .arg(r.seconds, 0, 'f', 2);
-    if (r.cancelled) {
-        add(tr("Stopped"), tr("the search was cancelled"));
-        return;
-    }
     if (!r.first) {
         add(tr("No difference"),
             tr("every matched kernel computed the same values, the graphs returned the same "
@@ -155,10 +155,6 @@ void FirstDifferencePanel::showLineResult(const session::DivergenceResult& r) {
             .arg(r.compared)
             .arg(r.differing)
             .arg(r.seconds, 0, 'f', 2);
-    if (r.cancelled) {
-        add(tr("Stopped"), tr("the search was cancelled"));
-        return;
-    }
     if (!r.first) {
         add(tr("No difference"),
             tr("every line computed in both modes gave the same values and the "

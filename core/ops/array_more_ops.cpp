@@ -28,36 +28,6 @@ std::int64_t intValue(std::string_view op, const char* name, const ValuePtr& v) 
     return *i;
 }
 
-void copyElement(const Tensor& src, std::size_t from, Tensor& dst, std::size_t to) {
-    const std::size_t w = ir::dtypeSize(src.dtype());
-    std::copy_n(src.bytes() + from * w, w, dst.bytes() + to * w);
-}
-
-// Row-major strides of a shape.
-std::vector<std::size_t> strides(const Shape& s) {
-    std::vector<std::size_t> st(s.rank(), 1);
-    for (std::size_t d = s.rank(); d-- > 1;) {
-        st[d - 1] = st[d] * static_cast<std::size_t>(s.dims[d]);
-    }
-    return st;
-}
-
-// Calls f(flat, coord) for every element of `s` in row-major order.
-template <typename F>
-void forEachIndex(const Shape& s, F f) {
-    const auto count = static_cast<std::size_t>(s.elementCount());
-    std::vector<std::int64_t> coord(s.rank(), 0);
-    for (std::size_t flat = 0; flat < count; ++flat) {
-        f(flat, coord);
-        for (std::size_t d = s.rank(); d-- > 0;) {
-            if (++coord[d] < s.dims[d]) {
-                break;
-            }
-            coord[d] = 0;
-        }
-    }
-}
-
 // ---- Slice --------------------------------------------------------------------------------
 
 Shape sliceShape(std::string_view op, const Shape& x, const std::vector<std::int64_t>& begin,

@@ -70,12 +70,6 @@ Shape dropAxis(const Shape& s, std::int64_t axis, bool keep) {
     return out;
 }
 
-// Copies element `from` of `src` to element `to` of `dst` (same dtype).
-void copyElement(const Tensor& src, std::size_t from, Tensor& dst, std::size_t to) {
-    const std::size_t w = ir::dtypeSize(src.dtype());
-    std::copy_n(src.bytes() + from * w, w, dst.bytes() + to * w);
-}
-
 // Whether a is strictly greater than b for the arg ops: NaN counts as the largest.
 bool greaterNan(double a, double b) {
     if (std::isnan(a)) {

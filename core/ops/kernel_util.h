@@ -2,6 +2,7 @@
 // primitives (broadcast, transpose, concat) built on Eigen::Tensor.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <string_view>
@@ -14,6 +15,37 @@
 namespace irscope::ops {
 
 using runtime::Tensor;
+
+// Row-major strides of a shape, in elements.
+inline std::vector<std::size_t> strides(const Shape& s) {
+    std::vector<std::size_t> st(s.rank(), 1);
+    for (std::size_t d = s.rank(); d-- > 1;) {
+        st[d - 1] = st[d] * static_cast<std::size_t>(s.dims[d]);
+    }
+    return st;
+}
+
+// Calls f(flat, coord) for every element of `s` in row-major order.
+template <typename F>
+void forEachIndex(const Shape& s, F f) {
+    const auto count = static_cast<std::size_t>(s.elementCount());
+    std::vector<std::int64_t> coord(s.rank(), 0);
+    for (std::size_t flat = 0; flat < count; ++flat) {
+        f(flat, coord);
+        for (std::size_t d = s.rank(); d-- > 0;) {
+            if (++coord[d] < s.dims[d]) {
+                break;
+            }
+            coord[d] = 0;
+        }
+    }
+}
+
+// Copies element `from` of src to element `to` of dst (the same dtype), bytes as they are.
+inline void copyElement(const Tensor& src, std::size_t from, Tensor& dst, std::size_t to) {
+    const std::size_t w = ir::dtypeSize(src.dtype());
+    std::copy_n(src.bytes() + from * w, w, dst.bytes() + to * w);
+}
 
 // The dtypes a kernel computes in natively. Float16/BFloat16 compute in Float32 and round
 // at the end; Bool shares uint8_t storage (0/1).

@@ -13,35 +13,6 @@ namespace irscope::ops {
 
 namespace {
 
-std::vector<std::size_t> strides(const Shape& s) {
-    std::vector<std::size_t> st(s.rank(), 1);
-    for (std::size_t d = s.rank(); d-- > 1;) {
-        st[d - 1] = st[d] * static_cast<std::size_t>(s.dims[d]);
-    }
-    return st;
-}
-
-// Calls f(flat, coord) for every element of `s` in row-major order.
-template <typename F>
-void forEachIndex(const Shape& s, F f) {
-    const auto count = static_cast<std::size_t>(s.elementCount());
-    std::vector<std::int64_t> coord(s.rank(), 0);
-    for (std::size_t flat = 0; flat < count; ++flat) {
-        f(flat, coord);
-        for (std::size_t d = s.rank(); d-- > 0;) {
-            if (++coord[d] < s.dims[d]) {
-                break;
-            }
-            coord[d] = 0;
-        }
-    }
-}
-
-void copyElement(const Tensor& src, std::size_t from, Tensor& dst, std::size_t to) {
-    const std::size_t w = ir::dtypeSize(src.dtype());
-    std::copy_n(src.bytes() + from * w, w, dst.bytes() + to * w);
-}
-
 // ---- Pad / MirrorPad -----------------------------------------------------------------------
 
 using Pads = std::vector<std::pair<std::int64_t, std::int64_t>>;

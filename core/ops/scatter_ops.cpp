@@ -55,15 +55,6 @@ void requireSameType(std::string_view op, const AbstractPtr& x, const AbstractPt
     }
 }
 
-// Row-major strides.
-std::vector<std::size_t> strides(const Shape& s) {
-    std::vector<std::size_t> st(s.rank(), 1);
-    for (std::size_t d = s.rank(); d-- > 1;) {
-        st[d - 1] = st[d] * static_cast<std::size_t>(s.dims[d]);
-    }
-    return st;
-}
-
 // Where each update block goes: flat offsets of the blocks and their size.
 struct Plan {
     std::vector<std::size_t> offsets;

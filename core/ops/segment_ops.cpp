@@ -20,15 +20,6 @@ void requireIndices(std::string_view op, DType t) {
     }
 }
 
-// Row-major strides.
-std::vector<std::size_t> strides(const Shape& s) {
-    std::vector<std::size_t> st(s.rank(), 1);
-    for (std::size_t d = s.rank(); d-- > 1;) {
-        st[d - 1] = st[d] * static_cast<std::size_t>(s.dims[d]);
-    }
-    return st;
-}
-
 // ---- UnsortedSegmentSum ---------------------------------------------------------------------
 
 std::int64_t numSegments(std::string_view op, const ValuePtr& v) {

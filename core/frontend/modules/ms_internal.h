@@ -13,13 +13,13 @@
 namespace irscope::modules {
 
 using interp::CallArgs;
+using interp::Exc;
 using interp::Interpreter;
 using interp::Object;
 using interp::PyError;
 using interp::Ref;
 using interp::Type;
 using interp::Value;
-using interp::Exc;
 
 // mindspore.Tensor, mindspore.Parameter and numpy.ndarray instances.
 class TensorObject : public Object {
@@ -50,7 +50,7 @@ struct MsTypes {
     Type* cell = nullptr;
     Type* primitive = nullptr;
     std::vector<Value> keep;  // the classes above (raw pointers stay valid)
-    Value msDtypes[16];  // per ir::DType
+    Value msDtypes[16];       // per ir::DType
     Value npDtypes[16];
     Value npScalarTypes[16];  // np.float32 ... (print as <class 'numpy.float32'>)
 };
@@ -68,6 +68,9 @@ std::optional<ir::DType> dtypeArg(Interpreter& I, const MsTypes& ms, const Value
 // floats default to Float64 (numpy) instead of Float32 (MindSpore).
 runtime::Tensor tensorFromData(Interpreter& I, const MsTypes& ms, const Value& data,
                                std::optional<ir::DType> dtype, bool numpyRules);
+// An array argument of a numpy function as a tensor: a tensor or ndarray as it is, other data
+// by numpy's rules.
+runtime::Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v);
 ir::ValuePtr toIrValue(Interpreter& I, const MsTypes& ms, const Value& v);
 ops::KernelArg toKernelArg(Interpreter& I, const MsTypes& ms, const Value& v);
 Value fromKernelArg(Interpreter& I, const MsTypes& ms, const ops::KernelArg& a);
@@ -78,15 +81,16 @@ Value fromIrValue(Interpreter& I, const MsTypes& ms, const ir::ValuePtr& v);
 // Runs a primitive on converted inputs.
 Value runOp(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ir::AttrMap& attrs,
             std::vector<ops::KernelArg> inputs, bool training = false, int outputIndex = -1);
-Value runOpByName(Interpreter& I, const MsTypes& ms, std::string_view name, std::vector<Value> inputs,
-                  const ir::AttrMap& attrs = {});
+Value runOpByName(Interpreter& I, const MsTypes& ms, std::string_view name,
+                  std::vector<Value> inputs, const ir::AttrMap& attrs = {});
 // A Function/Method spelling called with Python arguments (for a Method, args.pos[0] is self).
-Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ops::Spelling& sp, CallArgs& args);
+Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ops::Spelling& sp,
+                   CallArgs& args);
 
 // --- pieces ---------------------------------------------------------------------------------
 void initTensorTypes(Interpreter& I, const MsPtr& ms);  // Tensor, Parameter, dtypes
 void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
-void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);  // numpy_extra.cpp
+void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);   // numpy_extra.cpp
 void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);  // numpy_arrays.cpp
 // ms_layout.cpp: MindSpore's submodule layout and the modules written in Python.
 void registerLayoutModules(Interpreter& I);
@@ -98,7 +102,8 @@ void initOs(Interpreter& I, interp::ModuleObject& m);
 void initOsPath(Interpreter& I, interp::ModuleObject& m);
 // The regex engine functions of the `re` module (re_module.cpp).
 void initReEngine(Interpreter& I, interp::ModuleObject& m);
-void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, const std::string& prefix);
+void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m,
+                   const std::string& prefix);
 void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 // MindIR files (ms_mindir.cpp): mindspore.load / export, and nn.GraphCell.

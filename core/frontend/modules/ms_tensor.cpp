@@ -158,6 +158,13 @@ void flatten(Interpreter& I, const Value& v, Flat& f, std::size_t depth) {
 
 }  // namespace
 
+Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v) {
+    if (auto* t = asTensor(v)) {
+        return t->t;
+    }
+    return tensorFromData(I, ms, v, std::nullopt, true);
+}
+
 Tensor tensorFromData(Interpreter& I, const MsTypes& ms, const Value& data, std::optional<ir::DType> dtype,
                       bool numpyRules) {
     (void)ms;

@@ -14,13 +14,6 @@ using runtime::Tensor;
 
 namespace {
 
-Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v) {
-    if (auto* t = asTensor(v)) {
-        return t->t;
-    }
-    return tensorFromData(I, ms, v, std::nullopt, true);
-}
-
 // Makes sure one operand is an ndarray, so operators follow numpy's rules.
 std::pair<Value, Value> arrayOperands(Interpreter& I, const MsTypes& ms, const Value& a,
                                       const Value& b) {

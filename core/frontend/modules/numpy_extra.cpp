@@ -14,13 +14,6 @@ using runtime::Tensor;
 
 namespace {
 
-Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v) {
-    if (auto* t = asTensor(v)) {
-        return t->t;
-    }
-    return tensorFromData(I, ms, v, std::nullopt, true);
-}
-
 // f(x) -> bool per element; a Python number gives a numpy bool (a 0-d array).
 Value boolPredicate(Interpreter& I, const MsTypes& ms, const Value& x, bool (*f)(double)) {
     Tensor t = toArray(I, ms, x);
