@@ -556,4 +556,18 @@ std::vector<std::int64_t> normalizeAxes(std::string_view op, std::string_view ar
     return out;
 }
 
+std::vector<std::int64_t> axisAttr(std::string_view op, const ValuePtr& v, std::size_t rank) {
+    std::vector<std::int64_t> axes;
+    if (const auto one = v ? intOf(v) : std::nullopt;
+        one && v->kind != ir::Value::Kind::Tuple && v->kind != ir::Value::Kind::List) {
+        axes = {*one};
+    } else if (const auto list = v ? intsOf(v) : std::nullopt) {
+        axes = *list;
+    } else {
+        typeError(op, "the 'axis' must be an int or a tuple/list of ints.");
+    }
+    return normalizeAxes(op, "axis", axes,
+                         static_cast<std::int64_t>(std::max<std::size_t>(rank, 1)));
+}
+
 }  // namespace irscope::ops

@@ -107,6 +107,9 @@ std::int64_t normalizeAxis(std::string_view op, std::string_view argName, std::i
 // Normalizes, sorts and deduplicates.
 std::vector<std::int64_t> normalizeAxes(std::string_view op, std::string_view argName,
                                         std::span<const std::int64_t> axes, std::int64_t rank);
+// An `axis` attribute given as an int or a tuple/list of ints (TypeError otherwise),
+// normalized against `rank` (a scalar counts as rank 1); an empty tuple stays empty.
+std::vector<std::int64_t> axisAttr(std::string_view op, const ValuePtr& v, std::size_t rank);
 Shape dynamicRankShape();
 // A shape of `rank` unknown dims.
 Shape unknownShape(std::size_t rank);

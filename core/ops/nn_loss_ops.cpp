@@ -194,23 +194,9 @@ KernelArg runSigmoidCe(const KernelContext& c) {
 
 // ---- L2Normalize ------------------------------------------------------------------------------
 
-std::vector<std::int64_t> l2Axes(std::string_view op, const ValuePtr& v, std::size_t rank) {
-    std::vector<std::int64_t> axes;
-    if (const auto one = v ? intOf(v) : std::nullopt;
-        one && v->kind != ir::Value::Kind::Tuple && v->kind != ir::Value::Kind::List) {
-        axes = {*one};
-    } else if (const auto list = v ? intsOf(v) : std::nullopt) {
-        axes = *list;
-    } else {
-        typeError(op, "the 'axis' must be an int or a tuple/list of ints.");
-    }
-    return normalizeAxes(op, "axis", axes,
-                         static_cast<std::int64_t>(std::max<std::size_t>(rank, 1)));
-}
-
 KernelArg runL2Normalize(const KernelContext& c) {
     const Tensor x = floatTensor(c, 0, "input_x");
-    const auto axes = l2Axes(c.name(), c.attr("axis"), x.rank());
+    const auto axes = axisAttr(c.name(), c.attr("axis"), x.rank());
     const double eps = numberOf(c.attr("epsilon")).value_or(1e-4);
     const Shape& s = x.shape();
     // Sum of squares per reduced position: index an element by zeroing the reduced coordinates.
@@ -469,8 +455,8 @@ void registerLossBprops(OpRegistry& reg) {
             return;
         }
         const ir::AbstractPtr xa = c.absOf(0);
-        const ValuePtr axisAttr = c.attrs().get("axis");
-        const auto axes = l2Axes("L2Normalize", axisAttr ? axisAttr : vInt(0), xa->shape.rank());
+        const ValuePtr axis = c.attrs().get("axis");
+        const auto axes = axisAttr("L2Normalize", axis ? axis : vInt(0), xa->shape.rank());
         const ValuePtr e = c.attrs().get("epsilon");
         Node* axesNode = c.constant(intTuple(axes));
         Node* x = c.input(0);
@@ -538,7 +524,7 @@ void registerNnLossOps(OpRegistry& reg) {
         d.infer = [](const InferContext& c) {
             const AbstractPtr x = floatArg(c, 0, "input_x");
             if (!x->shape.dynamicRank) {
-                l2Axes(c.name(), c.attr("axis"), x->shape.rank());
+                axisAttr(c.name(), c.attr("axis"), x->shape.rank());
             }
             return InferResult{ir::Abstract::tensor(x->dtype, x->shape), nullptr};
         };

@@ -139,24 +139,15 @@ KernelArg runCross(const KernelContext& c) {
 
 // ---- ReduceStd ---------------------------------------------------------------------------------
 
+// ReduceStd's axis: () reduces every dimension.
 std::vector<std::int64_t> stdAxes(std::string_view op, const ValuePtr& v, std::size_t rank) {
-    std::vector<std::int64_t> axes;
-    if (const auto one = v ? intOf(v) : std::nullopt;
-        one && v->kind != ir::Value::Kind::Tuple && v->kind != ir::Value::Kind::List) {
-        axes = {*one};
-    } else if (const auto list = v ? intsOf(v) : std::nullopt) {
-        axes = *list;
-    } else {
-        typeError(op, "the 'axis' must be an int or a tuple/list of ints.");
-    }
+    std::vector<std::int64_t> axes = axisAttr(op, v, rank);
     if (axes.empty()) {
         for (std::size_t d = 0; d < rank; ++d) {
             axes.push_back(static_cast<std::int64_t>(d));
         }
-        return axes;
     }
-    return normalizeAxes(op, "axis", axes,
-                         static_cast<std::int64_t>(std::max<std::size_t>(rank, 1)));
+    return axes;
 }
 
 Shape stdShape(const Shape& x, const std::vector<std::int64_t>& axes, bool keep) {
