@@ -60,8 +60,7 @@ std::optional<RunSide> parseRunSide(std::string_view spec, std::string* error) {
     if (side.label.empty()) {
         return fail(
             "an empty setting (expected load-elim=N, cell-reuse=N, device=NAME, "
-            "mode=graph|pynative "
-            "or MS_DEV_...=VALUE)");
+            "mode=graph|pynative or MS_DEV_...=VALUE)");
     }
     std::string_view rest = spec;
     while (!rest.empty()) {
@@ -229,10 +228,6 @@ struct SideRun {
     SideRun(const std::string& path, std::size_t maxBytes)
         : trace(maxBytes), lines(path, maxBytes) {}
 };
-
-}  // namespace
-
-namespace {
 
 DivergentKernel lineSide(const LineResult& x, const std::string& path, const std::string& source) {
     DivergentKernel k;
