@@ -12,6 +12,27 @@
 
 namespace op_test {
 
+// The imports, Net (any callable as a Cell's construct), Net1 (one input, for GradOperation)
+// and the input x; a suite appends its own classes.
+inline const std::string kPrelude =
+    "import numpy as np\n"
+    "import mindspore as ms\n"
+    "from mindspore import nn, ops, Tensor, Parameter\n"
+    "from mindspore.ops import operations as P\n"
+    "class Net(nn.Cell):\n"
+    "    def __init__(self, f):\n"
+    "        super().__init__()\n"
+    "        self.f = f\n"
+    "    def construct(self, *args):\n"
+    "        return self.f(*args)\n"
+    "class Net1(nn.Cell):\n"
+    "    def __init__(self, f):\n"
+    "        super().__init__()\n"
+    "        self.f = f\n"
+    "    def construct(self, a):\n"
+    "        return self.f(a)\n"
+    "x = Tensor(np.array([[1, 5, 3], [4, 2, 6]], np.float32))\n";
+
 // Runs `body` (which may use the prelude's names and `mode`) in PYNATIVE_MODE then
 // GRAPH_MODE and checks that both print `once`.
 inline void expectBothModes(const std::string& prelude, const std::string& body,

@@ -12,25 +12,7 @@ using script_test::runScript;
 
 namespace {
 
-const char* kPrelude =
-    "import numpy as np\n"
-    "import mindspore as ms\n"
-    "from mindspore import nn, ops, Tensor\n"
-    "from mindspore.ops import operations as P\n"
-    "class Net(nn.Cell):\n"
-    "    def __init__(self, f):\n"
-    "        super().__init__()\n"
-    "        self.f = f\n"
-    "    def construct(self, *args):\n"
-    "        return self.f(*args)\n"
-    // One input, for GradOperation.
-    "class Net1(nn.Cell):\n"
-    "    def __init__(self, f):\n"
-    "        super().__init__()\n"
-    "        self.f = f\n"
-    "    def construct(self, a):\n"
-    "        return self.f(a)\n"
-    "x = Tensor(np.array([[1, 5, 3], [4, 2, 6]], np.float32))\n";
+const std::string kPrelude = op_test::kPrelude;
 
 void expectBothModes(const std::string& body, const std::string& once) {
     op_test::expectBothModes(kPrelude, body, once);

@@ -14,23 +14,8 @@ using script_test::runScript;
 
 namespace {
 
-const char* kPrelude =
-    "import numpy as np\n"
-    "import mindspore as ms\n"
-    "from mindspore import nn, ops, Tensor, Parameter\n"
-    "from mindspore.ops import operations as P\n"
-    "class Net(nn.Cell):\n"
-    "    def __init__(self, f):\n"
-    "        super().__init__()\n"
-    "        self.f = f\n"
-    "    def construct(self, *args):\n"
-    "        return self.f(*args)\n"
-    "class Net1(nn.Cell):\n"
-    "    def __init__(self, f):\n"
-    "        super().__init__()\n"
-    "        self.f = f\n"
-    "    def construct(self, a):\n"
-    "        return self.f(a)\n"
+const std::string kPrelude =
+    op_test::kPrelude +
     // A Parameter written by a scatter primitive, then read again in the same construct.
     "class Written(nn.Cell):\n"
     "    def __init__(self, op, init):\n"
@@ -40,8 +25,7 @@ const char* kPrelude =
     "    def construct(self, i, u):\n"
     "        before = self.p * 1\n"
     "        out = self.op(self.p, i, u)\n"
-    "        return before, out, self.p * 1\n"
-    "x = Tensor(np.array([[1, 5, 3], [4, 2, 6]], np.float32))\n";
+    "        return before, out, self.p * 1\n";
 
 void expectBothModes(const std::string& body, const std::string& once) {
     op_test::expectBothModes(kPrelude, body, once);

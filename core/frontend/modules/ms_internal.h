@@ -71,6 +71,10 @@ runtime::Tensor tensorFromData(Interpreter& I, const MsTypes& ms, const Value& d
 // An array argument of a numpy function as a tensor: a tensor or ndarray as it is, other data
 // by numpy's rules.
 runtime::Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v);
+// The operands of a numpy binary function with at least one made an ndarray (numbers stay
+// numbers), so the operator that combines them follows numpy's rules.
+std::pair<Value, Value> arrayOperands(Interpreter& I, const MsTypes& ms, const Value& a,
+                                      const Value& b);
 ir::ValuePtr toIrValue(Interpreter& I, const MsTypes& ms, const Value& v);
 ops::KernelArg toKernelArg(Interpreter& I, const MsTypes& ms, const Value& v);
 Value fromKernelArg(Interpreter& I, const MsTypes& ms, const ops::KernelArg& a);

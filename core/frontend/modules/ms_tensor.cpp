@@ -165,6 +165,15 @@ Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v) {
     return tensorFromData(I, ms, v, std::nullopt, true);
 }
 
+std::pair<Value, Value> arrayOperands(Interpreter& I, const MsTypes& ms, const Value& a, const Value& b) {
+    Value x = asTensor(a) ? a : (a.isNumber() ? a : newArray(I, ms, toArray(I, ms, a)));
+    Value y = asTensor(b) ? b : (b.isNumber() ? b : newArray(I, ms, toArray(I, ms, b)));
+    if (!asTensor(x) && !asTensor(y)) {
+        x = newArray(I, ms, toArray(I, ms, x));
+    }
+    return {x, y};
+}
+
 Tensor tensorFromData(Interpreter& I, const MsTypes& ms, const Value& data, std::optional<ir::DType> dtype,
                       bool numpyRules) {
     (void)ms;

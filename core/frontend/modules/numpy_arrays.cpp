@@ -14,17 +14,6 @@ using runtime::Tensor;
 
 namespace {
 
-// Makes sure one operand is an ndarray, so operators follow numpy's rules.
-std::pair<Value, Value> arrayOperands(Interpreter& I, const MsTypes& ms, const Value& a,
-                                      const Value& b) {
-    Value x = asTensor(a) ? a : (a.isNumber() ? a : newArray(I, ms, toArray(I, ms, a)));
-    Value y = asTensor(b) ? b : (b.isNumber() ? b : newArray(I, ms, toArray(I, ms, b)));
-    if (!asTensor(x) && !asTensor(y)) {
-        x = newArray(I, ms, toArray(I, ms, x));
-    }
-    return {x, y};
-}
-
 // An axis argument normalized against `rank`, numpy's AxisError text otherwise.
 std::size_t npAxis(Interpreter& I, const Value& v, std::size_t rank) {
     std::int64_t ax = I.toIndex(v);

@@ -36,17 +36,6 @@ Value elementwise(Interpreter& I, const MsTypes& ms, const Value& x, double (*f)
     return newArray(I, ms, std::move(out));
 }
 
-// Makes sure one operand is an ndarray, so operators follow numpy's rules.
-std::pair<Value, Value> arrayOperands(Interpreter& I, const MsTypes& ms, const Value& a,
-                                      const Value& b) {
-    Value x = asTensor(a) ? a : (a.isNumber() ? a : newArray(I, ms, toArray(I, ms, a)));
-    Value y = asTensor(b) ? b : (b.isNumber() ? b : newArray(I, ms, toArray(I, ms, b)));
-    if (!asTensor(x) && !asTensor(y)) {
-        x = newArray(I, ms, toArray(I, ms, x));
-    }
-    return {x, y};
-}
-
 Value logical(Interpreter& I, const MsTypes& ms, const Value& a, const Value& b, int kind) {
     auto [x, y] = arrayOperands(I, ms, a, b);
     // Broadcast by adding zeros of the other's shape (numpy's broadcasting through Add).
