@@ -21,8 +21,8 @@
 #include "passes/verifier_instrumentation.h"
 #include "session/compile_record.h"
 #include "session/session.h"
-#include "util/compressed_text.h"
 #include "test_files.h"
+#include "util/compressed_text.h"
 
 using namespace irscope;
 using namespace irscope::ir;
@@ -213,6 +213,7 @@ private slots:
     void snapshotsOfLargeModuleStayCompact();
     void verifierNamesThePassThatBrokeTheIr();
     void snapshotsPrintedOffThreadEqualEagerText();
+    void passClaimingNoChangeIsCheckedUnderVerification();
 };
 
 void TestPassManager::settingsTypedGetters() {
@@ -839,8 +840,9 @@ void TestPassManager::verifierNamesThePassThatBrokeTheIr() {
         const PipelineResult r = pm.run(*m, ctx, extra);
         QCOMPARE(r.status, PipelineStatus::Error);
         QCOMPARE(r.failedPass, std::string("opt_a/breaker"));
-        QCOMPARE(r.error, std::string("IR verification failed after pass 'opt_a/breaker': entry graph is "
-                                      "not in the module"));
+        QCOMPARE(r.error,
+                 std::string("IR verification failed after pass 'opt_a/breaker': entry graph is "
+                             "not in the module"));
     }
     QVERIFY(verifyEachPass());  // the suite runs with IRSCOPE_VERIFY_EACH=1
     {
@@ -852,7 +854,8 @@ void TestPassManager::verifierNamesThePassThatBrokeTheIr() {
         QCOMPARE(rec.failedPass, std::string("opt_a/breaker"));
         // The failing pass's snapshot keeps the IR it left, with the verifier's error.
         QCOMPARE(rec.snapshots.back().pass, std::string("opt_a/breaker"));
-        QVERIFY(rec.snapshots.back().error.starts_with("IR verification failed after pass 'opt_a/breaker'"));
+        QVERIFY(rec.snapshots.back().error.starts_with(
+            "IR verification failed after pass 'opt_a/breaker'"));
     }
     // A module that is broken before the pipeline is reported as such, against the first pass.
     {
@@ -929,5 +932,46 @@ void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
         QCOMPARE(rec.snapshots[1].compressed.get(), rec.snapshots[0].compressed.get());
         QVERIFY(rec.snapshots[3].changed);
         QCOMPARE(rec.snapshots[3].text(), rec.snapshots[1].text());  // unwrap undid wrap2
+    }
+}
+
+// Outside verification a pass that returns false (no change) is taken at its word and its
+// snapshot is the IR before it, without walking the module; under verification (every
+// suite) the claim is checked: a pass that returned false and changed the printed IR fails
+// the compile, named; one that only rebuilt equal abstracts keeps its honest "no change".
+void TestPassManager::passClaimingNoChangeIsCheckedUnderVerification() {
+    QVERIFY(verifyEachPass());
+    auto negate = [](Module& mod, PassContext&) {
+        FuncGraph* g = mod.entry();
+        CNode* c = mod.addCNode(g, {mod.addValue(g, Value::primitive("Neg")), g->output()});
+        c->setAbstract(g->output()->abstract());
+        mod.setInput(g->returnNode(), 1, c);
+        return false;  // the lie
+    };
+    auto rebuild = [](Module& mod, PassContext&) {
+        for (CNode* c : mod.entry()->topoOrder()) {
+            if (const AbstractPtr a = c->abstract(); a && a->kind == Abstract::Kind::Tensor) {
+                c->setAbstract(Abstract::tensor(a->dtype, a->shape, a->valueKnown));
+            }
+        }
+        return false;
+    };
+    {
+        PassManager pm;
+        pm.add(makePass("parse", "", addNeg));
+        pm.add(makePass("rebuild", "", rebuild));
+        auto& g = pm.emplace<PassGroup>("opt_a", "", 2);
+        g.add(makePass("liar", "", negate));
+        auto m = smallModule();
+        PassContext ctx;
+        CompileRecord rec;
+        session::runRecorded(pm, *m, ctx, rec);
+        QCOMPARE(rec.status, PipelineStatus::Error);
+        QCOMPARE(rec.failedPass, std::string("opt_a/liar"));
+        QVERIFY2(rec.error.find("pass 'opt_a/liar' returned no change but changed the IR") !=
+                     std::string::npos,
+                 rec.error.c_str());
+        QCOMPARE(rec.snapshots[1].pass, std::string("rebuild"));
+        QVERIFY(!rec.snapshots[1].changed);
     }
 }

@@ -35,7 +35,7 @@ class SnapshotInstrumentation : public PassInstrumentation {
 public:
     // `timing` (may be null: times stay 0) should be added to the run after this one.
     explicit SnapshotInstrumentation(const TimingInstrumentation* timing = nullptr,
-                                     int compressionLevel = 3)
+                                     int compressionLevel = 1)
         : timing_(timing), level_(compressionLevel) {}
 
     const std::vector<session::PassSnapshot>& snapshots() const {

@@ -46,7 +46,25 @@ void SnapshotPrinter::submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<S
 double SnapshotPrinter::wait() {
     const auto t0 = std::chrono::steady_clock::now();
     std::unique_lock lock(mutex_);
-    changed_.wait(lock, [this] { return queue_.empty() && !busy_; });
+    // Rather than idle, the waiting thread prints the newest queued copy while the worker
+    // works through the older ones: no job is queued after the newest (only the waiting
+    // thread submits), so the texts the older jobs compare with are not the one it prints.
+    // The job goes back in its place without its copy, for the worker to settle in order.
+    while (queue_.size() > (busy_ ? 0U : 1U) && queue_.back().copy) {
+        Job job = std::move(queue_.back());
+        queue_.pop_back();
+        --copies_;
+        ++helping_;
+        lock.unlock();
+        printCopy(*job.copy, *job.after, level_);
+        job.copy.reset();
+        lock.lock();
+        --helping_;
+        job.printed = true;
+        queue_.push_back(std::move(job));
+        changed_.notify_all();
+    }
+    changed_.wait(lock, [this] { return queue_.empty() && !busy_ && helping_ == 0; });
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
 
@@ -82,22 +100,35 @@ void SnapshotPrinter::print(const ir::Module& m, SnapshotText& out, const Snapsh
         out.error = e.what();
         return;
     }
+    if (!shareEqual(out, last, before)) {
+        out.blob = std::make_shared<const util::CompressedText>(
+            util::CompressedText::compress(*out.text, level));
+    }
+}
+
+void SnapshotPrinter::printCopy(const ir::Module& m, SnapshotText& out, int level) {
+    print(m, out, nullptr, nullptr, level);
+}
+
+bool SnapshotPrinter::shareEqual(SnapshotText& out, const SnapshotText* last,
+                                 const SnapshotText* before) {
     // Share the bytes of an equal text (the IR came back to the state before the pass, or
-    // a different structure printed the same text); compress only a new text.
+    // a different structure printed the same text); only a new text keeps its own.
     for (const SnapshotText* other : {last, before}) {
         if (other != nullptr && other->blob && SnapshotText::same(*other, out)) {
             out.text = other->text;
             out.blob = other->blob;
-            return;
+            return true;
         }
     }
-    out.blob = std::make_shared<const util::CompressedText>(
-        util::CompressedText::compress(*out.text, level));
+    return false;
 }
 
 void SnapshotPrinter::runJob(Job& job) const {
     if (job.copy) {
         print(*job.copy, *job.after, job.last.get(), job.before.get(), level_);
+    } else if (job.printed && job.after->text) {
+        shareEqual(*job.after, job.last.get(), job.before.get());
     }
     SnapshotResult& r = *job.result;
     r.changed = job.before == nullptr || !SnapshotText::same(*job.before, *job.after);

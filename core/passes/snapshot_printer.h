@@ -6,10 +6,11 @@
 // their compressed bytes), compresses it otherwise, and frees the copy.
 //
 // Jobs run in the order they were queued, so a job may name the text states of earlier jobs:
-// they are filled by the time it runs. wait() returns once every queued job is done; the
-// instrumentation waits before anyone reads a text (a save_graphs dump, the end of the
-// pipeline). At most `maxPending` copies wait at once (a queue of copies of a 135k-node
-// module would cost more memory than the texts): submit() blocks until the worker catches up.
+// they are filled by the time it runs. wait() returns once every queued job is done, and
+// prints the newest copy itself meanwhile; the instrumentation waits before anyone reads a
+// text (a save_graphs dump, the end of the pipeline). At most `maxPending` copies wait at once (a
+// queue of copies of a 135k-node module would cost more memory than the texts): submit() blocks
+// until the worker catches up.
 #pragma once
 
 #include <condition_variable>
@@ -75,9 +76,14 @@ private:
         std::shared_ptr<const SnapshotText> last;
         std::shared_ptr<const SnapshotText> before;
         std::shared_ptr<SnapshotResult> result;
+        bool printed = false;  // wait() printed the copy: only the sharing and result remain
     };
     void loop();
     void runJob(Job& job) const;
+    // A copy's text and compressed bytes, with nothing shared (wait()'s part of a job).
+    static void printCopy(const ir::Module& m, SnapshotText& out, int level);
+    // Makes `out` take the text and bytes of `last` or `before` when they print the same.
+    static bool shareEqual(SnapshotText& out, const SnapshotText* last, const SnapshotText* before);
 
     int level_;
     std::size_t maxPending_;
@@ -86,6 +92,7 @@ private:
     std::deque<Job> queue_;
     std::size_t copies_ = 0;  // queued jobs that hold a copy of the module
     bool busy_ = false;       // the worker is running a job taken off the queue
+    int helping_ = 0;         // jobs wait() is printing on the waiting thread
     bool stop_ = false;
     std::thread worker_;
 };

@@ -3,6 +3,7 @@
 #include <zstd.h>
 
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <utility>
 
@@ -19,14 +20,20 @@ CompressedText CompressedText::compress(std::string_view text, int level) {
     if (text.empty()) {
         return c;
     }
-    c.data_.resize(ZSTD_compressBound(text.size()));
-    const std::size_t n =
-        ZSTD_compress(c.data_.data(), c.data_.size(), text.data(), text.size(), level);
+    // Into a per-thread scratch buffer that is neither zeroed nor given back between calls:
+    // sizing a string to the bound would clear (and fault in) tens of megabytes per snapshot.
+    thread_local std::unique_ptr<char[]> scratch;
+    thread_local std::size_t scratchSize = 0;
+    const std::size_t bound = ZSTD_compressBound(text.size());
+    if (scratchSize < bound) {
+        scratch = std::make_unique_for_overwrite<char[]>(bound);
+        scratchSize = bound;
+    }
+    const std::size_t n = ZSTD_compress(scratch.get(), bound, text.data(), text.size(), level);
     if (ZSTD_isError(n) != 0U) {
         throw std::runtime_error(std::string("zstd compression failed: ") + ZSTD_getErrorName(n));
     }
-    c.data_.resize(n);
-    c.data_.shrink_to_fit();
+    c.data_.assign(scratch.get(), n);
     return c;
 }
 
