@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "ir/ir_text.h"
+#include "ir/value_text_cache.h"
 #include "random_module.h"
 
 using namespace irscope;
@@ -119,6 +120,7 @@ private slots:
     void errorPositions_data();
     void errorPositions();
     void largeFile();
+    void weightTextsPrintedOncePerCache();
 };
 
 // --- the seeds' listings --------------------------------------------------------------------
@@ -808,6 +810,43 @@ void TestIrText::largeFile() {
     QCOMPARE(back->counts().cnodes, m.counts().cnodes);
     QCOMPARE(back->counts().nodes, m.counts().nodes);
     QCOMPARE(printIr(*back), text);
+}
+
+// A compile's snapshots print the weights' values through one ValueTextCache: the text is
+// the one printIr writes without it, each tensor is formatted once for all the states, and
+// a value the cache holds stays alive (its address cannot be taken by another value).
+void TestIrText::weightTextsPrintedOncePerCache() {
+    Module m;
+    FuncGraph* top = m.addGraph("Net_construct");
+    m.setEntry(top);
+    Parameter* x = m.addParameter(top, "x");
+    x->setAbstract(Abstract::tensor(DType::Int32, Shape{}));
+    Parameter* w = m.addParameter(top, "w");
+    w->setAbstract(Abstract::ref(DType::Int32, Shape{}, ":w"));
+    w->setDefault(Value::tensorValue(scalarTensor(DType::Int32, 7)));
+    CNode* add = m.addCNode(top, {m.addValue(top, Value::primitive("Add")), x, w});
+    add->setAbstract(Abstract::tensor(DType::Int32, Shape{}));
+    m.setReturnNode(top, m.addCNode(top, {m.addValue(top, Value::primitive("Return")), add}));
+
+    ValueTextCache cache;
+    const std::string plain = printIr(m);
+    QVERIFY(plain.find("has_default = Tensor(shape=[], dtype=Int32, value=7)") !=
+            std::string::npos);
+    QCOMPARE(printIr(m, {}, cache), plain);
+    QCOMPARE(printIr(m, {}, cache), plain);
+    int formatted = 0;
+    auto count = [&formatted](const Value&) {
+        ++formatted;
+        return std::string("fresh");
+    };
+    std::weak_ptr<const Value> held = w->defaultValue();
+    QCOMPARE(cache.text(w->defaultValue(), count),
+             std::string("Tensor(shape=[], dtype=Int32, value=7)"));
+    QCOMPARE(formatted, 0);  // printed by the first printIr, not formatted again
+    w->setDefault(Value::tensorValue(scalarTensor(DType::Int32, 8)));
+    QVERIFY(!held.expired());  // the cache keeps the value it printed
+    QCOMPARE(cache.text(w->defaultValue(), count), std::string("fresh"));
+    QCOMPARE(formatted, 1);
 }
 
 QTEST_APPLESS_MAIN(TestIrText)

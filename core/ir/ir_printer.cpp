@@ -11,6 +11,7 @@
 #include "ir/ir_lexer.h"
 #include "ir/ir_text.h"
 #include "ir/local_names.h"
+#include "ir/value_text_cache.h"
 
 namespace irscope::ir {
 
@@ -26,8 +27,11 @@ using text::ValueFormatter;
 
 class Printer {
 public:
-    Printer(const Module& m, const PrintOptions& opts)
-        : m_(m), opts_(opts), fmt_([this](const FuncGraph* g) { return graphRef(g); }) {}
+    Printer(const Module& m, const PrintOptions& opts, ValueTextCache* valueTexts = nullptr)
+        : m_(m),
+          opts_(opts),
+          fmt_([this](const FuncGraph* g) { return graphRef(g); }),
+          valueTexts_(valueTexts) {}
 
     std::string run();
     std::string graphName(const FuncGraph* g) const { return graphRef(g); }
@@ -83,6 +87,7 @@ private:
     // Abstracts are immutable and held by the module while run() prints it (NodeLines prints
     // lines of a module that may change in between: no cache there).
     bool cacheAbstracts_ = false;
+    ValueTextCache* valueTexts_;  // tensor defaults printed by an earlier state, if given
     mutable std::string abstractScratch_;
     mutable std::unordered_map<const Abstract*, std::string> abstractTexts_;
 };
@@ -195,8 +200,11 @@ std::string Printer::paramSuffix(const Parameter* p, bool header) const {
     std::string s = abstractText(p->abstract());
     if (p->hasDefault()) {
         s += " : has_default";
-        if (p->defaultValue()) {
-            s += " = " + fmt_.value(*p->defaultValue());
+        if (const ValuePtr& v = p->defaultValue();
+            v && valueTexts_ != nullptr && v->kind == Value::Kind::Tensor) {
+            s += " = " + valueTexts_->text(v, [this](const Value& x) { return fmt_.value(x); });
+        } else if (v) {
+            s += " = " + fmt_.value(*v);
         }
     }
     const DumpNotes* n = notesOf(p);
@@ -382,11 +390,21 @@ void Printer::marker(const CNode* c) {
 std::string Printer::run() {
     cacheAbstracts_ = true;
     orderAndName();
+    const FuncGraph* entry = m_.entry();
+    const NodeCounts counts = m_.counts();
+    // Growing the text by doubling copies it again and again (tens of megabytes for a
+    // training step): reserve what the last module this thread printed took per CNode and
+    // per parameter of the entry (whose header lines print the weights' values).
+    thread_local std::array<double, 2> bytesPerUnit{};
+    double& perUnit = bytesPerUnit[opts_.debugInfo ? 1 : 0];
+    const std::size_t units = counts.cnodes + (entry != nullptr ? entry->parameters().size() : 0);
+    if (perUnit > 0.0) {
+        out_.reserve(static_cast<std::size_t>(static_cast<double>(units) * perUnit * 1.05));
+    }
     if (!m_.preamble().empty()) {
         verbatim(out_, m_.preamble(), "");
         out_ += "\n";
     }
-    const FuncGraph* entry = m_.entry();
     if (entry != nullptr) {
         out_ += "# IR entry: @" + graphRef(entry) + "\n";
     }
@@ -404,16 +422,6 @@ std::string Printer::run() {
         }
         out_ += "\n";
     }
-    const NodeCounts counts = m_.counts();
-    // Growing the text by doubling copies it again and again (tens of megabytes for a
-    // training step): reserve what the last module this thread printed took per CNode.
-    thread_local std::array<double, 2> bytesPerCNode{};
-    double& perCNode = bytesPerCNode[opts_.debugInfo ? 1 : 0];
-    const std::size_t headerBytes = out_.size();
-    if (perCNode > 0.0) {
-        out_.reserve(headerBytes + static_cast<std::size_t>(static_cast<double>(counts.cnodes) *
-                                                            perCNode * 1.05));
-    }
     out_ += "Node counting information:\n";
     out_ += "Total number of nodes: " + std::to_string(counts.nodes) + "\n";
     out_ += "Total number of cnodes: " + std::to_string(counts.cnodes) + "\n";
@@ -425,9 +433,8 @@ std::string Printer::run() {
         out_ += "\n";
         verbatim(out_, m_.trailer(), "");
     }
-    if (counts.cnodes > 0) {
-        perCNode =
-            static_cast<double>(out_.size() - headerBytes) / static_cast<double>(counts.cnodes);
+    if (units > 0) {
+        perUnit = static_cast<double>(out_.size()) / static_cast<double>(units);
     }
     return std::move(out_);
 }
@@ -436,6 +443,24 @@ std::string Printer::run() {
 
 std::string printIr(const Module& m, const PrintOptions& opts) {
     return Printer(m, opts).run();
+}
+
+std::string printIr(const Module& m, const PrintOptions& opts, ValueTextCache& cache) {
+    return Printer(m, opts, &cache).run();
+}
+
+std::string ValueTextCache::text(const ValuePtr& v,
+                                 const std::function<std::string(const Value&)>& format) {
+    {
+        std::lock_guard lock(mutex_);
+        if (auto it = texts_.find(v.get()); it != texts_.end()) {
+            return it->second.second;
+        }
+    }
+    std::string t = format(*v);  // off the lock: two printers format different values
+    std::lock_guard lock(mutex_);
+    texts_.try_emplace(v.get(), v, t);
+    return t;
 }
 
 struct NodeLines::Impl {

@@ -218,38 +218,58 @@ private:
     std::vector<std::pair<Node*, Node*>> todo_;
 };
 
-// Direct calls of `g` with one argument per parameter, or nullopt when g is also used
-// another way (as a value, or called with another arity).
-std::optional<std::vector<CNode*>> callSites(const ir::Module& m, const FuncGraph* g) {
+// How each graph is used: its direct calls with one argument per parameter, and whether it
+// is also used another way (as a value, or called with another arity). One walk of the
+// module answers for every graph (asking per graph walked the module once per graph).
+struct Uses {
     std::vector<CNode*> calls;
     bool other = false;
+};
+using UseIndex = std::unordered_map<const FuncGraph*, Uses>;
+
+UseIndex graphUses(const ir::Module& m) {
+    UseIndex index;
     m.forEachNode([&](Node* n) {
         const auto* v = ir::nodeCast<ValueNode>(n);
         if (v == nullptr) {
             return;
         }
-        const std::vector<FuncGraph*> refs = graphRefs(*v->value());
-        if (std::find(refs.begin(), refs.end(), g) == refs.end()) {
-            return;
-        }
-        if (v->value()->kind != ir::Value::Kind::Graph) {
-            other = true;
-            return;
-        }
-        for (const ir::Use& u : n->users()) {
-            if (u.index == 0 && u.user->size() == g->parameters().size() + 1) {
-                calls.push_back(u.user);
-            } else {
-                other = true;
+        std::vector<FuncGraph*> refs = graphRefs(*v->value());
+        std::sort(refs.begin(), refs.end());
+        refs.erase(std::unique(refs.begin(), refs.end()), refs.end());
+        for (FuncGraph* g : refs) {
+            Uses& u = index[g];
+            if (v->value()->kind != ir::Value::Kind::Graph) {
+                u.other = true;
+                continue;
+            }
+            for (const ir::Use& use : n->users()) {
+                if (use.index == 0 && use.user->size() == g->parameters().size() + 1) {
+                    u.calls.push_back(use.user);
+                } else {
+                    u.other = true;
+                }
             }
         }
     });
-    if (other) {
+    for (auto& [g, u] : index) {
+        std::sort(u.calls.begin(), u.calls.end(),
+                  [](const CNode* a, const CNode* b) { return a->id() < b->id(); });
+    }
+    return index;
+}
+
+// Direct calls of `g` with one argument per parameter, or nullopt when g is also used
+// another way.
+std::optional<std::vector<CNode*>> callSites(const UseIndex& index, const FuncGraph* g) {
+    auto it = index.find(g);
+    if (it == index.end()) {
+        return std::vector<CNode*>{};
+    }
+    if (it->second.other) {
         return std::nullopt;
     }
-    std::sort(calls.begin(), calls.end(),
-              [](const CNode* a, const CNode* b) { return a->id() < b->id(); });
-    return calls;
+    return it->second.calls;
 }
 
 // Which entry weights (slot indices of `slots`) each graph owned by `inst` reads, directly
@@ -292,7 +312,7 @@ std::unordered_map<const FuncGraph*, std::set<std::size_t>> weightNeeds(
 
 // Whether the weights `inst` reads can be threaded through parameters: every owned graph
 // other than the instance's own that needs one is only ever called directly.
-bool threadable(const ir::Module& m, const Instance& inst) {
+bool threadable(const ir::Module& m, const UseIndex& uses, const Instance& inst) {
     std::vector<Parameter*> weights;
     for (Parameter* p : m.entry()->parameters()) {
         if (p->hasDefault()) {
@@ -300,7 +320,7 @@ bool threadable(const ir::Module& m, const Instance& inst) {
         }
     }
     for (const auto& [g, ks] : weightNeeds(inst, weights)) {
-        if (g != inst.g && !callSites(m, g)) {
+        if (g != inst.g && !callSites(uses, g)) {
             return false;
         }
     }
@@ -385,6 +405,7 @@ bool runGraphReusing(ir::Module& m, PassContext& ctx) {
     }
     std::vector<Instance> instances;
     std::unordered_set<const FuncGraph*> marked;
+    const UseIndex uses = graphUses(m);
     for (FuncGraph* g : m.reachableGraphs()) {
         const ir::ValuePtr args = g->attrs().get("cell_init_args");
         // A String, or the Opaque text a dump read back keeps.
@@ -393,7 +414,7 @@ bool runGraphReusing(ir::Module& m, PassContext& ctx) {
         if (g == m.entry() || !text || g->flag("cell_reuse")) {
             continue;
         }
-        std::optional<std::vector<CNode*>> calls = callSites(m, g);
+        std::optional<std::vector<CNode*>> calls = callSites(uses, g);
         if (!calls || calls->empty()) {
             continue;  // used as a value (a Partial, a grad target): stays as it is
         }
@@ -412,7 +433,7 @@ bool runGraphReusing(ir::Module& m, PassContext& ctx) {
             }
         }
     }
-    std::erase_if(instances, [&](const Instance& inst) { return !threadable(m, inst); });
+    std::erase_if(instances, [&](const Instance& inst) { return !threadable(m, uses, inst); });
     // Group by cell_init_args in dump order; within a group, by structural equality with
     // the group's first unassigned instance.
     std::vector<bool> done(instances.size(), false);

@@ -56,7 +56,8 @@ double SnapshotPrinter::wait() {
         --copies_;
         ++helping_;
         lock.unlock();
-        printCopy(*job.copy, *job.after, level_);
+        // A copy's text and compressed bytes, nothing shared yet: runJob does that.
+        print(*job.copy, *job.after, nullptr, nullptr, level_, &valueTexts_);
         job.copy.reset();
         lock.lock();
         --helping_;
@@ -92,9 +93,10 @@ void SnapshotPrinter::loop() {
 }
 
 void SnapshotPrinter::print(const ir::Module& m, SnapshotText& out, const SnapshotText* last,
-                            const SnapshotText* before, int level) {
+                            const SnapshotText* before, int level, ir::ValueTextCache* valueTexts) {
     try {
-        out.text = std::make_shared<const std::string>(ir::printIr(m));
+        out.text = std::make_shared<const std::string>(
+            valueTexts != nullptr ? ir::printIr(m, {}, *valueTexts) : ir::printIr(m));
         out.hash = util::CompressedText::hashOf(*out.text);
     } catch (const std::exception& e) {
         out.error = e.what();
@@ -104,10 +106,6 @@ void SnapshotPrinter::print(const ir::Module& m, SnapshotText& out, const Snapsh
         out.blob = std::make_shared<const util::CompressedText>(
             util::CompressedText::compress(*out.text, level));
     }
-}
-
-void SnapshotPrinter::printCopy(const ir::Module& m, SnapshotText& out, int level) {
-    print(m, out, nullptr, nullptr, level);
 }
 
 bool SnapshotPrinter::shareEqual(SnapshotText& out, const SnapshotText* last,
@@ -124,9 +122,9 @@ bool SnapshotPrinter::shareEqual(SnapshotText& out, const SnapshotText* last,
     return false;
 }
 
-void SnapshotPrinter::runJob(Job& job) const {
+void SnapshotPrinter::runJob(Job& job) {
     if (job.copy) {
-        print(*job.copy, *job.after, job.last.get(), job.before.get(), level_);
+        print(*job.copy, *job.after, job.last.get(), job.before.get(), level_, &valueTexts_);
     } else if (job.printed && job.after->text) {
         shareEqual(*job.after, job.last.get(), job.before.get());
     }

@@ -22,6 +22,7 @@
 #include <thread>
 
 #include "ir/module.h"
+#include "ir/value_text_cache.h"
 #include "util/compressed_text.h"
 
 namespace irscope::passes {
@@ -66,8 +67,10 @@ public:
 
     // What a job does with a copy, on the calling thread: prints `m` into `out`, sharing
     // the text and bytes of `last` or `before` when equal, compressing at `level` otherwise.
+    // Tensor constants go through `valueTexts` when given (see ir/value_text_cache.h).
     static void print(const ir::Module& m, SnapshotText& out, const SnapshotText* last,
-                      const SnapshotText* before, int level);
+                      const SnapshotText* before, int level,
+                      ir::ValueTextCache* valueTexts = nullptr);
 
 private:
     struct Job {
@@ -79,9 +82,7 @@ private:
         bool printed = false;  // wait() printed the copy: only the sharing and result remain
     };
     void loop();
-    void runJob(Job& job) const;
-    // A copy's text and compressed bytes, with nothing shared (wait()'s part of a job).
-    static void printCopy(const ir::Module& m, SnapshotText& out, int level);
+    void runJob(Job& job);
     // Makes `out` take the text and bytes of `last` or `before` when they print the same.
     static bool shareEqual(SnapshotText& out, const SnapshotText* last, const SnapshotText* before);
 
@@ -90,9 +91,10 @@ private:
     std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<Job> queue_;
-    std::size_t copies_ = 0;  // queued jobs that hold a copy of the module
-    bool busy_ = false;       // the worker is running a job taken off the queue
-    int helping_ = 0;         // jobs wait() is printing on the waiting thread
+    std::size_t copies_ = 0;         // queued jobs that hold a copy of the module
+    bool busy_ = false;              // the worker is running a job taken off the queue
+    int helping_ = 0;                // jobs wait() is printing on the waiting thread
+    ir::ValueTextCache valueTexts_;  // the weights' texts, printed once for all the states
     bool stop_ = false;
     std::thread worker_;
 };
