@@ -116,8 +116,9 @@ private:
     interp::Value run(interp::Interpreter& I, const Compiled& c, const interp::CallArgs& args);
     // A module that arrives compiled (a compile-cache hit, a loaded MindIR graph): only
     // task_emit runs, recorded as c's compile; `what` names it in the error of a failure.
+    // `text`, when known, is the module's printed IR (what a cache hit parsed).
     void emitRecorded(Compiled& c, session::CompileRecord& record, const passes::Settings& settings,
-                      const std::string& what);
+                      const std::string& what, std::shared_ptr<const std::string> text = nullptr);
 
     CompilerOptions options_;
     std::shared_ptr<session::Session> session_;

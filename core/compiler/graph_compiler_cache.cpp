@@ -85,8 +85,7 @@ public:
             }
             return;
         }
-        if (v.is<interp::ModuleObject>() || v.is<interp::Type>() ||
-            v.is<interp::StrObject>()) {
+        if (v.is<interp::ModuleObject>() || v.is<interp::Type>() || v.is<interp::StrObject>()) {
             return;
         }
         if (const auto* t = v.as<interp::TupleObject>()) {
@@ -291,9 +290,11 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::fromDiskCache(
     record.trigger = detail::triggerText(I);
     record.fromCache = true;
     record.cacheLoadMillis =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count();
-    emitRecorded(*c, record, settings, "cached graph");
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    // The stored text is the parsed module's own printed IR (printIr(parseIr(t)) == t for
+    // a text printIr wrote): the snapshots start from it rather than printing it again.
+    emitRecorded(*c, record, settings, "cached graph",
+                 std::make_shared<const std::string>(std::move(entry->irText)));
     c->source = entry->source;
     c->used = entry->used;
     c->function = entry->function;
@@ -343,13 +344,14 @@ void GraphCompilerImpl::storeInDiskCache(Interpreter& I, const Compiled& c) {
     }
 }
 
-
 void GraphCompilerImpl::emitRecorded(Compiled& c, session::CompileRecord& record,
-                                     const passes::Settings& settings, const std::string& what) {
+                                     const passes::Settings& settings, const std::string& what,
+                                     std::shared_ptr<const std::string> text) {
     passes::PassManager pm;
     pm.add(passes::makeTaskEmitPass());
     passes::PassContext pctx(settings);
-    const passes::PipelineResult result = session::runRecorded(pm, *c.module, pctx, record, serial_);
+    const passes::PipelineResult result =
+        session::runRecorded(pm, *c.module, pctx, record, serial_, std::move(text));
     record.graphName = c.module->entry()->name();
     session_->compiles.push_back(record);
     if (result.status != passes::PipelineStatus::Ok) {

@@ -393,14 +393,17 @@ std::string Printer::run() {
     const FuncGraph* entry = m_.entry();
     const NodeCounts counts = m_.counts();
     // Growing the text by doubling copies it again and again (tens of megabytes for a
-    // training step): reserve what the last module this thread printed took per CNode and
-    // per parameter of the entry (whose header lines print the weights' values).
-    thread_local std::array<double, 2> bytesPerUnit{};
-    double& perUnit = bytesPerUnit[opts_.debugInfo ? 1 : 0];
-    const std::size_t units = counts.cnodes + (entry != nullptr ? entry->parameters().size() : 0);
-    if (perUnit > 0.0) {
-        out_.reserve(static_cast<std::size_t>(static_cast<double>(units) * perUnit * 1.05));
-    }
+    // training step): reserve what the last module this thread printed took per parameter
+    // of the entry (the header, where weights print their values) and per CNode.
+    thread_local std::array<double, 2> bytesPerParam{};
+    thread_local std::array<double, 2> bytesPerCNode{};
+    double& perParam = bytesPerParam[opts_.debugInfo ? 1 : 0];
+    double& perCNode = bytesPerCNode[opts_.debugInfo ? 1 : 0];
+    const std::size_t params = entry != nullptr ? entry->parameters().size() : 0;
+    auto estimate = [](std::size_t n, double per) {
+        return static_cast<std::size_t>(static_cast<double>(n) * per * 1.05);
+    };
+    out_.reserve(estimate(params, perParam) + estimate(counts.cnodes, perCNode));
     if (!m_.preamble().empty()) {
         verbatim(out_, m_.preamble(), "");
         out_ += "\n";
@@ -422,6 +425,11 @@ std::string Printer::run() {
         }
         out_ += "\n";
     }
+    const std::size_t headerEnd = out_.size();
+    if (params > 0) {
+        perParam = static_cast<double>(headerEnd) / static_cast<double>(params);
+    }
+    out_.reserve(headerEnd + estimate(counts.cnodes, perCNode));
     out_ += "Node counting information:\n";
     out_ += "Total number of nodes: " + std::to_string(counts.nodes) + "\n";
     out_ += "Total number of cnodes: " + std::to_string(counts.cnodes) + "\n";
@@ -433,8 +441,9 @@ std::string Printer::run() {
         out_ += "\n";
         verbatim(out_, m_.trailer(), "");
     }
-    if (units > 0) {
-        perUnit = static_cast<double>(out_.size()) / static_cast<double>(units);
+    if (counts.cnodes > 0) {
+        perCNode =
+            static_cast<double>(out_.size() - headerEnd) / static_cast<double>(counts.cnodes);
     }
     return std::move(out_);
 }

@@ -44,7 +44,17 @@ void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassCont
     // IR a compile-cache hit read, printed by the worker like every other state.
     settle();
     auto baseline = std::make_shared<SnapshotText>();
-    printer().submit(m.clone(), baseline, nullptr, nullptr, std::make_shared<SnapshotResult>());
+    if (baselineText_) {
+        if (verifyEachPass() && ir::printIr(m) != *baselineText_) {
+            throw std::logic_error(
+                "the text given for the IR before the first pass is not "
+                "the IR's text");
+        }
+        baseline->text = baselineText_;
+        baseline->hash = util::CompressedText::hashOf(*baselineText_);
+    } else {
+        printer().submit(m.clone(), baseline, nullptr, nullptr, std::make_shared<SnapshotResult>());
+    }
     current_ = State{ir::fingerprint(m), std::move(baseline)};
     open_.clear();
     lastSequence_ = UINT64_MAX;

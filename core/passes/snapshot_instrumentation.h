@@ -52,6 +52,13 @@ public:
     // dump, under verification) are in that total.
     double endWaitMillis() const { return endWaitMillis_; }
 
+    // The text of the module before the first pass, when the caller already has it (a
+    // compile-cache hit read it): used instead of printing the module. Under verification
+    // the module is printed anyway and a different text fails the compile.
+    void setBaselineText(std::shared_ptr<const std::string> text) {
+        baselineText_ = std::move(text);
+    }
+
     // The uncompressed text of the IR after `run`, if this instrumentation has already
     // taken run's snapshot (lets a dump writer avoid printing again); otherwise null.
     std::shared_ptr<const std::string> textOf(const PassRun& run) const;
@@ -94,6 +101,7 @@ private:
     mutable std::vector<session::PassSnapshot> snapshots_;
     mutable std::vector<Unsettled> unsettled_;
     double endWaitMillis_ = 0.0;
+    std::shared_ptr<const std::string> baselineText_;
 };
 
 }  // namespace irscope::passes

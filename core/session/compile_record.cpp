@@ -28,9 +28,11 @@ const PassSnapshot* CompileRecord::find(std::string_view pass, bool last) const 
 
 passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ctx,
                                    CompileRecord& record,
-                                   std::shared_ptr<passes::DumpSerial> serial) {
+                                   std::shared_ptr<passes::DumpSerial> serial,
+                                   std::shared_ptr<const std::string> baselineText) {
     passes::TimingInstrumentation timing;
     passes::SnapshotInstrumentation snapshots(&timing);
+    snapshots.setBaselineText(std::move(baselineText));
     passes::SaveGraphsInstrumentation saveGraphs(std::move(serial), &snapshots);
     passes::VerifierInstrumentation verifier;
     // After-hooks run in reverse: timing stops first, then the IR is verified (a pass that

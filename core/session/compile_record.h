@@ -83,8 +83,11 @@ struct CompileRecord {
 // (shared by all compiles of a session, as MindSpore numbers dumps per process; a fresh
 // counter when null). graphName, signature and trigger are left to the caller. Returns the
 // pipeline's result (with the failing pass's exception, for a driver to rethrow).
-passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m,
-                                   passes::PassContext& ctx, CompileRecord& record,
-                                   std::shared_ptr<passes::DumpSerial> serial = nullptr);
+// `baselineText`, when the caller has it, is printIr(m) before the first pass (a
+// compile-cache hit read that text): the snapshots compare with it instead of printing m.
+passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ctx,
+                                   CompileRecord& record,
+                                   std::shared_ptr<passes::DumpSerial> serial = nullptr,
+                                   std::shared_ptr<const std::string> baselineText = nullptr);
 
 }  // namespace irscope::session
