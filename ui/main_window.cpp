@@ -187,7 +187,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
     progressTimer_ = new QTimer(this);
     progressTimer_->setInterval(250);
     connect(progressTimer_, &QTimer::timeout, this, [this] {
-        if (runner_ && runningScript_ && !runner_->cancelRequested()) {
+        if (runner_ && runningScript_ && !jobStop_.stop_requested()) {
             statusBar()->showMessage(tr("Running %1… %L2 steps, %3 s")
                                          .arg(QFileInfo(script_.path).fileName())
                                          .arg(runner_->stepsTaken())
@@ -230,12 +230,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
-    if (runner_) {
-        runner_->cancel();
-    }
-    if (folderCancel_) {
-        folderCancel_->store(true);
-    }
+    jobStop_.request_stop();
     folderWatcher_.waitForFinished();
     scriptWatcher_.waitForFinished();
     snapshotWatcher_.waitForFinished();
@@ -443,6 +438,7 @@ void MainWindow::runEditorScript() {
 
 void MainWindow::startScript(const QString& path, const std::optional<QByteArray>& source) {
     runner_ = std::make_shared<session::ScriptRunner>();
+    jobStop_ = std::stop_source();
     sourceLine_ = 0;
     script_ = LoadedScript();
     script_.path = path;
@@ -464,7 +460,8 @@ void MainWindow::startScript(const QString& path, const std::optional<QByteArray
     };
     runningScript_ = true;
     scriptWatcher_.setFuture(QtConcurrent::run(&longWork_, [path, source, runner = runner_, output, saved,
-                                                 options = runSettings().scriptOptions()] {
+                                                 options = runSettings().scriptOptions(), stop = jobStop_.get_token()]() mutable {
+        options.stop = stop;
         if (saved) {
             return loadSessionFile(path, output);
         }
@@ -474,12 +471,12 @@ void MainWindow::startScript(const QString& path, const std::optional<QByteArray
 }
 
 void MainWindow::cancelScript() {
-    if (folderCancel_ && loadingFolder_) {
-        folderCancel_->store(true);
+    if (loadingFolder_) {
+        jobStop_.request_stop();
         cancelButton_->setEnabled(false);
     }
     if (runner_ && runningScript_) {
-        runner_->cancel();
+        jobStop_.request_stop();
         cancelButton_->setEnabled(false);
         statusBar()->showMessage(tr("Stopping the script…"));
     }

@@ -230,7 +230,7 @@ private:
     // of their own: Qt's raster painting waits on the global pool, so long jobs there would
     // freeze the window. Declared after the watchers: destroyed (and waited for) first.
     QThreadPool longWork_;
-    std::shared_ptr<std::atomic<bool>> folderCancel_;
+    std::stop_source jobStop_;  // the script run's or folder read's cancellation
     QString folderPath_;
     bool loadingFolder_ = false;
     Exporter* exporter_ = nullptr;

@@ -78,7 +78,7 @@ void MainWindow::openFolder(const QString& dir) {
     }
     folderPath_ = dir;
     loadingFolder_ = true;
-    folderCancel_ = std::make_shared<std::atomic<bool>>(false);
+    jobStop_ = std::stop_source();
     errorBanner_->hide();
     busy_->show();
     busyBar_->setRange(0, 0);
@@ -86,7 +86,7 @@ void MainWindow::openFolder(const QString& dir) {
     cancelButton_->setToolTip(tr("Stop reading the folder"));
     statusBar()->showMessage(tr("Reading %1…").arg(QDir::toNativeSeparators(dir)));
     QPointer<QProgressBar> bar = busyBar_;
-    auto progress = [bar, cancel = folderCancel_](int done, int total) {
+    auto progress = [bar](int done, int total) {
         QMetaObject::invokeMethod(
             bar, [bar, done, total] {
                 if (bar) {
@@ -95,10 +95,9 @@ void MainWindow::openFolder(const QString& dir) {
                 }
             },
             Qt::QueuedConnection);
-        return !cancel->load();
     };
-    folderWatcher_.setFuture(QtConcurrent::run(&longWork_, [dir, progress] {
-        return session::loadDumpFolder(QDir(dir).filesystemAbsolutePath(), progress);
+    folderWatcher_.setFuture(QtConcurrent::run(&longWork_, [dir, progress, stop = jobStop_.get_token()] {
+        return session::loadDumpFolder(QDir(dir).filesystemAbsolutePath(), progress, stop);
     }));
 }
 
