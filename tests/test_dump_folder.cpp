@@ -102,7 +102,7 @@ private slots:
 
         int calls = 0;
         const session::DumpFolder folder =
-            session::loadDumpFolder(dir.path().toStdString(), [&calls, &dir](int done, int total) {
+            session::loadDumpFolder(dir.path().toStdString(), [&calls](int done, int total) {
                 ++calls;
                 QVERIFY(done <= total);
             });

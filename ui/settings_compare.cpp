@@ -305,7 +305,9 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
 // manager between passes, the executor before every kernel and time.sleep every 10 ms, so
 // the wait is one step, pass or kernel long. Detaching them instead would let a run outlive
 // the application's statics (the device plugins, the op registry) at exit.
-SettingsCompareView::~SettingsCompareView() { stop_.request_stop(); }
+SettingsCompareView::~SettingsCompareView() {
+    stop_.request_stop();
+}
 
 void SettingsCompareView::cancel() {
     if (!isBusy()) {
@@ -619,7 +621,8 @@ void SettingsCompareView::findFirstDifference() {
     const std::string path = path_.toStdString();
     diffWatcher_->setFuture(QtConcurrent::run(
         &pool_,
-        [text = std::move(source), path, sides, stop = stop_.get_token()]() -> session::DivergenceResult {
+        [text = std::move(source), path, sides,
+         stop = stop_.get_token()]() -> session::DivergenceResult {
             session::DivergenceOptions options;
             options.script.statsHistory = "off";
             options.script.stop = stop;

@@ -283,7 +283,8 @@ void Debugger::start(std::function<void()> job, Resume first, std::stop_token st
     });
     lk.unlock();
     // Runs stopJob at once when the token is already stopped (hence after unlocking).
-    impl_->jobStopWake.emplace(std::move(stop), std::function<void()>([d = impl_.get()] { d->stopJob(); }));
+    impl_->jobStopWake.emplace(std::move(stop),
+                               std::function<void()>([d = impl_.get()] { d->stopJob(); }));
 }
 
 Debugger::State Debugger::wait(std::optional<std::chrono::milliseconds> timeout) {

@@ -4,9 +4,9 @@
 //
 // Threads: the run executes on a worker thread (start() makes one, or any thread that runs an
 // Executor with this observer). At a stop the observer blocks that thread on a condition
-// variable until the controller calls resume() or cancel() or stops the job's token; wait() lets the controller block
-// until the next stop or the end of the job. Every public member is thread-safe. Inspection
-// (inspect, listing, resolve) runs on the stopped thread, whichever thread asks.
+// variable until the controller calls resume() or cancel(), or stops the job's token; wait()
+// lets the controller block until the next stop or the end of the job. Every public member
+// is thread-safe. Inspection (inspect, listing, resolve) runs on the stopped thread.
 //
 //   Debugger dbg;
 //   dbg.addBreakpoint("AddN");                  // an op type

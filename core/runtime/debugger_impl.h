@@ -4,8 +4,8 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
-#include <functional>
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
