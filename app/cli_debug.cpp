@@ -15,6 +15,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -132,6 +133,7 @@ private:
     std::string source_;
     Debugger dbg_;
     std::unique_ptr<session::ScriptRunner> runner_;  // one per start: a runner runs once
+    std::stop_source stop_;                          // the run's (quit stops the script)
     std::atomic<bool> quitting_{false};
     int exitStatus_ = 0;
     bool started_ = false;
@@ -213,6 +215,8 @@ void DebugSession::start(Debugger::Resume first) {
     options.compiler.limits.maxUnroll = args_.maxUnroll;
     options.compiler.observer = &dbg_;
     options.maxSteps = args_.maxSteps;
+    stop_ = std::stop_source();
+    options.stop = stop_.get_token();
     started_ = true;
     finished_ = false;
     exitStatus_ = 0;
@@ -237,7 +241,7 @@ void DebugSession::start(Debugger::Resume first) {
                                   })
                               .result.exitStatus;
         },
-        first);
+        first, stop_.get_token());
     waitAndReport();
 }
 
@@ -322,10 +326,7 @@ void DebugSession::requireStopped() const {
 void DebugSession::quit() {
     if (started_ && !finished_) {
         quitting_ = true;
-        if (runner_) {
-            runner_->cancel();
-        }
-        dbg_.cancel();
+        stop_.request_stop();  // the script, its graph run and the debugger's stop
         dbg_.join();
     }
 }

@@ -24,6 +24,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -321,22 +322,24 @@ struct RunArgs {
     std::optional<int> optBisectLimit;
 };
 
-// The runner SIGINT and SIGTERM cancel while `run --session` runs a script.
-session::ScriptRunner* gInterruptible = nullptr;
+// The run SIGINT and SIGTERM stop while `run --session` runs a script: its one stop source.
+// request_stop() on a source no std::stop_callback is registered with only sets an atomic
+// bit (libstdc++), so it is safe in a signal handler; nothing registers one on this source.
+std::stop_source* gInterruptible = nullptr;
 
 extern "C" void cancelOnSignal(int sig) {
     if (gInterruptible != nullptr) {
-        gInterruptible->cancel();  // an atomic store: safe in a signal handler
+        gInterruptible->request_stop();
     }
     std::signal(sig, SIG_DFL);  // a second signal ends the process
 }
 
-// Cancels `runner` on SIGINT/SIGTERM while alive (when `active`).
+// Stops `stop` on SIGINT/SIGTERM while alive (when `active`).
 class InterruptScope {
 public:
-    InterruptScope(session::ScriptRunner& runner, bool active) : active_(active) {
+    InterruptScope(std::stop_source& stop, bool active) : active_(active) {
         if (active_) {
-            gInterruptible = &runner;
+            gInterruptible = &stop;
             std::signal(SIGINT, cancelOnSignal);
             std::signal(SIGTERM, cancelOnSignal);
         }
@@ -388,8 +391,10 @@ int runScript(const RunArgs& a, Streams io) {
                 io.err << line << "\n";
             });
     }
+    std::stop_source stop;
+    options.stop = stop.get_token();
     session::ScriptRunner runner;
-    const InterruptScope interrupts(runner, !a.sessionFile.empty());
+    const InterruptScope interrupts(stop, !a.sessionFile.empty());
     const session::ScriptOutcome outcome = runner.run(
         source, a.script == "-" ? "<stdin>" : a.script, std::move(options),
         [&](std::string_view s) { io.out << s; },

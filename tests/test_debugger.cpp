@@ -51,6 +51,7 @@ public:
             options.overrides.set(std::string(passes::kCellReuse), std::int64_t(1));
         }
         compiler::GraphCompilerImpl::install(I_, std::move(options));
+        I_.setStopToken(stop_.get_token());
         I_.setOutputSink([this](std::string_view s) {
             std::lock_guard lk(mu_);
             out_ += s;
@@ -69,14 +70,16 @@ public:
         });
     }
     ~DebuggedScript() {
-        I_.cancel();
-        dbg.cancel();
+        stop_.request_stop();  // the script and, through the job's token, a stopped run
         dbg.join();
     }
 
     void start(Debugger::Resume first = {Mode::Continue, {}}) {
-        dbg.start([this] { status_ = I_.runScript(source_, path_).exitStatus; }, first);
+        dbg.start([this] { status_ = I_.runScript(source_, path_).exitStatus; }, first,
+                  stop_.get_token());
     }
+    // What a UI's Stop does: one request on the job's source.
+    void stopJob() { stop_.request_stop(); }
     // Waits for the next stop (fails the test on the job's end or a timeout).
     runtime::StopInfo nextStop() {
         const Debugger::State st = dbg.wait(kTimeout);
@@ -107,6 +110,7 @@ public:
     Debugger dbg;  // declared before the interpreter: the compiler refers to it
 
 private:
+    std::stop_source stop_;  // the job's: the script's token and the debugger's
     std::string path_;
     std::string source_;
     interp::Interpreter I_;
@@ -308,6 +312,20 @@ private slots:
         QVERIFY2(s.errors().find("The run was stopped.") != std::string::npos, s.errors().c_str());
         QCOMPARE(s.output(), std::string());
         QCOMPARE(s.dbg.breakpoints().front().hits, std::uint64_t(2));
+    }
+
+    // Stopping the job's token (the one its script runs with) wakes a run stopped at a
+    // breakpoint and ends the whole script as cancelled, with no call on the debugger.
+    void jobStopWakesAStoppedRun() {
+        DebuggedScript s("loop.py");
+        s.dbg.addBreakpoint("Mul");
+        s.start();
+        STOP(s);
+        s.stopJob();
+        QVERIFY(s.finishes());
+        QCOMPARE(s.status(), 1);
+        QVERIFY2(s.errors().find("cancelled") != std::string::npos, s.errors().c_str());
+        QCOMPARE(s.dbg.breakpoints().front().hits, std::uint64_t(1));
     }
 
     // %N names a node of the graph the run is stopped in; @GRAPH:%N any graph; advance runs

@@ -326,18 +326,21 @@ private slots:
         std::string out;
         I.setOutputSink([&](std::string_view s) { out += s; });
         RunResult r;
+        std::stop_source stop;
+        I.setStopToken(stop.get_token());
         std::thread worker(
             [&] { r = I.runScript("print('started')\nwhile True:\n    x = 1\n", "spin.py"); });
         const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         while (I.stepsTaken() < 1000 && std::chrono::steady_clock::now() < deadline) {
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
         }
-        I.cancel();
+        stop.request_stop();
         worker.join();
         QVERIFY(r.status == RunResult::Status::Cancelled);
         QCOMPARE(r.exitStatus, 1);
         QVERIFY(r.error.find("cancelled") != std::string::npos);
-        // The next run starts afresh.
+        // The next run starts afresh with the token it is given.
+        I.setStopToken({});
         r = I.runScript("print('again')\n", "again.py");
         QCOMPARE(r.exitStatus, 0);
         QVERIFY(out.find("again\n") != std::string::npos);
@@ -349,10 +352,13 @@ private slots:
         std::string out;
         I.setOutputSink([&](std::string_view s) { out += s; });
         I.limits().maxSteps = 100000;  // without the cancel: a step-limit error, not a hang
-        I.cancel();
+        std::stop_source stop;
+        stop.request_stop();
+        I.setStopToken(stop.get_token());
         RunResult r = I.runScript("print('started')\nwhile True:\n    x = 1\n", "spin.py");
         QVERIFY(r.status == RunResult::Status::Cancelled);
         QVERIFY(out.find("started") == std::string::npos);
+        I.setStopToken({});
         r = I.runScript("print('again')\n", "again.py");
         QCOMPARE(r.exitStatus, 0);
     }

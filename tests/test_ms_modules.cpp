@@ -148,9 +148,11 @@ print(Net()(Tensor(1)), f(Tensor(3)))
         modules::registerBuiltinModules(I);
         QElapsedTimer t;
         t.start();
+        std::stop_source stop;
+        I.setStopToken(stop.get_token());
         std::thread canceller([&] {
             std::this_thread::sleep_for(std::chrono::milliseconds(100));
-            I.cancel();
+            stop.request_stop();
         });
         RunResult r = I.runScript("import time\ntime.sleep(5)\nprint('not reached')\n", "c.py");
         canceller.join();

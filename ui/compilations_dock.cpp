@@ -19,14 +19,17 @@ CompilationsDock::CompilationsDock(QWidget* parent) : QDockWidget(tr("Compilatio
     view_->horizontalHeader()->setStretchLastSection(true);
     view_->setWordWrap(false);
     setWidget(view_);
-    connect(view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            [this](const QModelIndex& current) { emit compileSelected(model_->compile(current.row())); });
+    connect(
+        view_->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+        [this](const QModelIndex& current) {
+            emit compileSelected(model_->compile(current.row()) != nullptr ? current.row() : -1);
+        });
 }
 
 void CompilationsDock::setSession(std::shared_ptr<const session::Session> s) {
     model_->setSession(std::move(s));
     view_->resizeColumnsToContents();
-    emit compileSelected(nullptr);
+    emit compileSelected(-1);
 }
 
 int CompilationsDock::currentRow() const { return view_->currentIndex().row(); }

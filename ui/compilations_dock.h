@@ -25,8 +25,8 @@ public:
     void selectRow(int row);
 
 signals:
-    // `compile` belongs to the session last set; null when the selection is cleared.
-    void compileSelected(const session::CompileRecord* compile);
+    // `index` is the compile's in the session last set (its row); -1 when the selection is cleared.
+    void compileSelected(int index);
 
 private:
     CompilationsModel* model_ = nullptr;

@@ -119,4 +119,20 @@ QList<ExampleInfo> loadExamples(const QString& dir, QString* error) {
     return out;
 }
 
+QString guideHtml(const ExampleInfo& e) {
+    QString text =
+        QStringLiteral("<b>%1</b> — %2<br>").arg(e.name.toHtmlEscaped(), e.title.toHtmlEscaped());
+    text += e.explanation.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    if (!e.settings.isEmpty()) {
+        QStringList set;
+        for (auto it = e.settings.begin(); it != e.settings.end(); ++it) {
+            set << QStringLiteral("%1=%2").arg(it.key()).arg(it.value());
+        }
+        text += QStringLiteral("<br><i>%1</i>")
+                    .arg(QObject::tr("Run settings for this example: %1")
+                             .arg(set.join(QStringLiteral(", "))));
+    }
+    return text;
+}
+
 }  // namespace irscope::ui

@@ -29,6 +29,9 @@ QString examplesDir();
 // manifest, a listed file that does not exist) returns what it could and sets `error`.
 QList<ExampleInfo> loadExamples(const QString& dir, QString* error);
 
+// The guide banner's text for `e`: its name, title, explanation and run settings (HTML).
+QString guideHtml(const ExampleInfo& e);
+
 // The leading comment block of a script: '#' and one space stripped per line; the first
 // line that is not a comment ends it.
 QString openingComment(const QString& scriptText);

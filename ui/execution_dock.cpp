@@ -242,10 +242,8 @@ ExecutionDock::ExecutionDock(QWidget* parent) : QDockWidget(tr("Execution"), par
 }
 
 ExecutionDock::~ExecutionDock() {
-    if (runner_) {
-        runner_->cancel();
-    }
-    dbg_.cancel();
+    // After the stop the job ends within one step, pass or kernel: the join is that long.
+    jobStop_.request_stop();
     dbg_.join();
     scan_.waitForFinished();
 }
@@ -423,7 +421,8 @@ void ExecutionDock::start(Debugger::Resume first) {
     settings.setValue(kLoadElimKey, loadElim_->currentIndex());
     settings.setValue(kCellReuseKey, cellReuse_->currentIndex());
 
-    runner_ = std::make_shared<session::ScriptRunner>();
+    jobStop_ = std::stop_source();
+    options.stop = jobStop_.get_token();
     stop_.reset();
     valueEntries_.clear();
     values_->blockSignals(true);
@@ -444,11 +443,12 @@ void ExecutionDock::start(Debugger::Resume first) {
             this, [this, text] { emit printed(text); }, Qt::QueuedConnection);
     };
     dbg_.start(
-        [this, runner = runner_, source, path, options = std::move(options), sink]() mutable {
+        [this, source, path, options = std::move(options), sink]() mutable {
             JobReport report;
             try {
+                session::ScriptRunner runner;
                 const session::ScriptOutcome r =
-                    runner->run(source, path, std::move(options), sink, sink);
+                    runner.run(source, path, std::move(options), sink, sink);
                 report.status = r.result.status;
                 report.error = qs(r.result.error);
                 report.runs = r.session ? static_cast<int>(r.session->runs.size()) : 0;
@@ -460,7 +460,7 @@ void ExecutionDock::start(Debugger::Resume first) {
             QMetaObject::invokeMethod(
                 this, [this, report] { onJobFinished(report); }, Qt::QueuedConnection);
         },
-        first);
+        first, jobStop_.get_token());
 }
 
 void ExecutionDock::resume(Mode mode) {
@@ -515,10 +515,7 @@ void ExecutionDock::stop() {
         return;
     }
     viewer_->detach();
-    if (runner_) {
-        runner_->cancel();
-    }
-    dbg_.cancel();
+    jobStop_.request_stop();  // the script, its graph run, a paused debugger: one request
     stop_.reset();
     setState(State::Running, tr("Stopping…"));
     stop_Action_->setEnabled(false);
@@ -670,7 +667,6 @@ void ExecutionDock::onStopped(const std::shared_ptr<StopReport>& report) {
 
 void ExecutionDock::onJobFinished(const JobReport& report) {
     dbg_.join();
-    runner_.reset();
     stop_.reset();
     const QString name = QFileInfo(scriptPath_).fileName();
     using Status = interp::RunResult::Status;

@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -148,7 +149,8 @@ private:
     void reportStopOnWorker(const runtime::StopInfo& s);  // the debugger's thread
 
     runtime::Debugger dbg_;
-    std::shared_ptr<session::ScriptRunner> runner_;
+    // The current job's cancellation: its script's token and the debugger's job token.
+    std::stop_source jobStop_;
     QString scriptPath_;
     State state_ = State::Idle;
     bool restartPending_ = false;

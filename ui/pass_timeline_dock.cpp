@@ -134,7 +134,7 @@ void PassTimelineDock::onCurrentChanged() {
                     .arg(QString::fromStdString(s->error).toHtmlEscaped());
     }
     description_->setText(text);
-    emit snapshotSelected(model_->compile(), currentSnapshot());
+    emit snapshotSelected(currentSnapshot());
 }
 
 void PassTimelineDock::updateActions() {

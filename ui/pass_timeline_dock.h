@@ -40,8 +40,8 @@ public:
     void step(int delta);
 
 signals:
-    // `snapshot` indexes compile->snapshots.
-    void snapshotSelected(const session::CompileRecord* compile, int snapshot);
+    // `snapshot` indexes the compile's snapshots (the compile last set).
+    void snapshotSelected(int snapshot);
 
 private:
     void onCurrentChanged();

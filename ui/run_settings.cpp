@@ -116,4 +116,14 @@ QAction* RunSettingsMenu::cellReuseAction(int level) const {
     return level >= RunSettings::kScript && i < cellReuse_.size() ? cellReuse_[i] : nullptr;
 }
 
+RunSettings RunSettings::fromEnvironment(const QMap<QString, int>& env) {
+    auto name = [](std::string_view key) {
+        return QString::fromUtf8(key.data(), static_cast<qsizetype>(key.size()));
+    };
+    RunSettings s;
+    s.loadElim = env.value(name(passes::kSideEffectLoadElim), kScript);
+    s.cellReuse = env.value(name(passes::kCellReuse), kScript);
+    return s;
+}
+
 }  // namespace irscope::ui

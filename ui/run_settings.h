@@ -7,6 +7,7 @@
 //   MS_DEV_CELL_REUSE             0-2  lazy inline: 0 off, 1 on, 2 on with pipeline sharing
 #pragma once
 
+#include <QMap>
 #include <QObject>
 #include <QString>
 
@@ -28,6 +29,8 @@ struct RunSettings {
 
     // The overrides these settings force (empty when both are left to the script).
     session::ScriptOptions scriptOptions() const;
+    // The settings an example asks for (MS_DEV_SIDE_EFFECT_LOAD_ELIM, MS_DEV_CELL_REUSE -> level).
+    static RunSettings fromEnvironment(const QMap<QString, int>& env);
     // "LOAD_ELIM script · CELL_REUSE 1" for the status bar.
     QString summary() const;
 

@@ -16,7 +16,6 @@
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
-#include <QThread>
 #include <QTimer>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
@@ -288,9 +287,8 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     progress_ = new QTimer(this);
     progress_->setInterval(250);
     connect(progress_, &QTimer::timeout, this, [this] {
-        if (cancelling_) {
-            cancel();
-            return;
+        if (stop_.stop_requested()) {
+            return;  // "Stopping…" stays
         }
         QStringList parts;
         for (std::size_t i = 0; i < 2; ++i) {
@@ -302,45 +300,33 @@ SettingsCompareView::SettingsCompareView(QWidget* parent) : QWidget(parent) {
     });
 }
 
+// The jobs' lambdas own all they use (no `this`). Destroying pool_ waits for them, but only
+// after the stop was requested: the interpreter checks the token at every step, the pass
+// manager between passes, the executor before every kernel and time.sleep every 10 ms, so
+// the wait is one step, pass or kernel long. Detaching them instead would let a run outlive
+// the application's statics (the device plugins, the op registry) at exit.
 SettingsCompareView::~SettingsCompareView() {
-    stopRuns();
+    stop_.request_stop();
 }
 
 void SettingsCompareView::cancel() {
-    if (searching_ && finder_) {
-        finder_->cancel();
-        busyLabel_->setText(tr("Stopping…"));
+    if (!isBusy()) {
+        return;
     }
-    if (running_ > 0) {
-        cancelling_ = true;
-        cancel_->setEnabled(false);
-        busyLabel_->setText(tr("Stopping…"));
-    }
-    for (auto& r : runners_) {
-        if (r) {
-            r->cancel();
-        }
-    }
-}
-
-void SettingsCompareView::stopRuns() {
-    if (finder_) {
-        finder_->cancel();
-    }
-    diffWatcher_->waitForFinished();
-    for (std::size_t side = 0; side < 2; ++side) {
-        // Asked again until the run ends: one not started yet clears the flag when it starts.
-        while (watchers_[side]->isRunning()) {
-            if (runners_[side]) {
-                runners_[side]->cancel();
-            }
-            QThread::msleep(5);
-        }
-    }
+    stop_.request_stop();  // both runs, or the search; the watchers' finished() ends it
+    cancel_->setEnabled(false);
+    busyLabel_->setText(tr("Stopping…"));
 }
 
 void SettingsCompareView::start(const QString& path, const SettingsChoice& choice) {
-    stopRuns();
+    if (isBusy()) {
+        // The runs (or search) in progress stop; this one starts when they have ended.
+        pendingStart_ = std::make_pair(path, choice);
+        cancel();
+        return;
+    }
+    pendingStart_.reset();
+    stop_ = std::stop_source();
     choice_ = choice;
     path_ = path;
     runs_ = {};
@@ -361,7 +347,6 @@ void SettingsCompareView::start(const QString& path, const SettingsChoice& choic
     table_->setHorizontalHeaderLabels(
         {tr("At the chosen pass / end of compile"), choice.label(0), choice.label(1), tr("Δ")});
     running_ = 2;
-    cancelling_ = false;
     busy_->show();
     cancel_->setEnabled(true);
     progress_->start();
@@ -369,6 +354,7 @@ void SettingsCompareView::start(const QString& path, const SettingsChoice& choic
         runners_[side] = std::make_shared<session::ScriptRunner>();
         session::ScriptOptions options;
         choice.applyTo(options, static_cast<int>(side));
+        options.stop = stop_.get_token();
         watchers_[side]->setFuture(QtConcurrent::run(
             &pool_,
             [path, runner = runners_[side], options] { return runSide(path, runner, options); }));
@@ -381,10 +367,12 @@ void SettingsCompareView::onSideFinished() {
     }
     progress_->stop();
     busy_->hide();
-    cancelling_ = false;
     for (std::size_t side = 0; side < 2; ++side) {
         runs_[side] = watchers_[side]->result();
         runners_[side].reset();
+    }
+    if (startPending()) {
+        return;
     }
     const bool ok = hasResult();
     findDiff_->setEnabled(!path_.isEmpty());
@@ -624,20 +612,22 @@ void SettingsCompareView::findFirstDifference() {
     difference_.reset();
     pendingSelect_ = false;
     findDiff_->setEnabled(false);
+    stop_ = std::stop_source();
     tabs_->setCurrentWidget(diffPanel_);
     diffPanel_->showMessage(tr("Running the script twice with every kernel traced…"));
     busyLabel_->setText(tr("Finding the first difference…"));
     busy_->show();
     cancel_->setEnabled(true);
-    finder_ = std::make_shared<session::DivergenceFinder>();
     const std::string path = path_.toStdString();
     diffWatcher_->setFuture(QtConcurrent::run(
         &pool_,
-        [finder = finder_, text = std::move(source), path, sides]() -> session::DivergenceResult {
+        [text = std::move(source), path, sides,
+         stop = stop_.get_token()]() -> session::DivergenceResult {
             session::DivergenceOptions options;
             options.script.statsHistory = "off";
+            options.script.stop = stop;
             try {
-                return finder->run(text, path, sides, options);
+                return session::DivergenceFinder().run(text, path, sides, options);
             } catch (const std::exception&) {
                 session::DivergenceResult r;  // a device that vanished: nothing compared
                 r.cancelled = true;
@@ -651,7 +641,9 @@ void SettingsCompareView::onDifferenceFound() {
     busy_->hide();
     findDiff_->setEnabled(!path_.isEmpty());
     difference_ = diffWatcher_->result();
-    finder_.reset();
+    if (startPending()) {
+        return;
+    }
     diffPanel_->showResult(*difference_);
     const session::DivergenceResult& r = *difference_;
     if (!r.first || (r.first->kind != session::Divergence::Kind::Value &&
@@ -672,6 +664,15 @@ void SettingsCompareView::onDifferenceFound() {
         return;
     }
     selectDifference();
+}
+
+bool SettingsCompareView::startPending() {
+    if (!pendingStart_ || isBusy()) {
+        return false;
+    }
+    const auto [path, choice] = *pendingStart_;
+    start(path, choice);
+    return true;
 }
 
 void SettingsCompareView::selectDifference() {

@@ -19,7 +19,9 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "script_loader.h"
@@ -89,7 +91,9 @@ public:
     explicit SettingsCompareView(QWidget* parent = nullptr);
     ~SettingsCompareView() override;
 
-    // Runs `path` under both values of `choice` (a run in progress is cancelled first).
+    // Runs `path` under both values of `choice` (a run in progress is stopped first: this
+    // one starts when it has ended, without waiting on the UI thread).
+    // cancel(): request_stop() on the job's one std::stop_source; finished() follows.
     void start(const QString& path, const SettingsChoice& choice);
     void cancel();
     bool isBusy() const { return running_ > 0 || searching_; }
@@ -123,8 +127,8 @@ signals:
     void differenceShown(bool found);
 
 private:
-    // Cancels any run and blocks until both have ended.
-    void stopRuns();
+    // Starts the run start() queued behind a stopping one; false when there is none.
+    bool startPending();
     void onSideFinished();
     void showCompile(int pair);
     void updateTable();
@@ -141,9 +145,9 @@ private:
     SettingsChoice choice_;
     QString path_;
     int running_ = 0;
-    // Cancel asked: repeated at each progress tick, as a run that had not started yet when
-    // it was first asked clears the interpreter's flag when it starts.
-    bool cancelling_ = false;
+    // The current job's cancellation (both runs, or the search); a new one per job.
+    std::stop_source stop_;
+    std::optional<std::pair<QString, SettingsChoice>> pendingStart_;
     bool syncing_ = false;
     QLabel* header_ = nullptr;
     QWidget* busy_ = nullptr;
@@ -157,7 +161,6 @@ private:
     QPushButton* findDiff_ = nullptr;
     FirstDifferencePanel* diffPanel_ = nullptr;
     QFutureWatcher<session::DivergenceResult>* diffWatcher_ = nullptr;
-    std::shared_ptr<session::DivergenceFinder> finder_;
     std::optional<session::DivergenceResult> difference_;
     bool searching_ = false;
     bool pendingSelect_ = false;

@@ -185,13 +185,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     }
 
     passes::PassContext pctx(settings);
-    std::stop_source stop;
-    pctx.setCancelToken(stop.get_token());
-    pctx.setProgressCallback([&](const passes::PassProgress&) {
-        if (I.cancelRequested()) {
-            stop.request_stop();
-        }
-    });
+    pctx.setCancelToken(I.stopToken());  // the script's: one request stops both
     const passes::PipelineResult result = session::runRecorded(pm, *module, pctx, record, serial_);
     // A compile that failed before parse made the entry still gets the name it would have.
     record.graphName = module->entry() != nullptr ? module->entry()->name()
@@ -314,7 +308,7 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
         text += "\n";
         I.writeOutput(text);
     };
-    opts.isCancelled = [&I] { return I.cancelRequested(); };
+    opts.cancel = I.stopToken();
     const std::uint64_t maxSteps = I.limits().maxSteps;
     opts.maxSteps = maxSteps == 0 ? std::numeric_limits<std::uint64_t>::max() : maxSteps;
     if (const auto ctx = modules::msContext(I)) {

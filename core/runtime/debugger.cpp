@@ -18,7 +18,7 @@ using debug::Location;
 void Debugger::Impl::updateActive() {
     const bool points_ =
         std::any_of(points.begin(), points.end(), [](const Breakpoint& b) { return b.enabled; });
-    active.store(points_ || mode != Mode::Continue || pauseRequested || cancelRequested,
+    active.store(points_ || mode != Mode::Continue || pauseRequested || runStop.stop_requested(),
                  std::memory_order_release);
 }
 
@@ -83,11 +83,12 @@ void Debugger::Impl::ensureResolved(const ExecInspector& ex) {
 Debugger::Debugger() : impl_(std::make_unique<Impl>()) {}
 
 Debugger::~Debugger() {
+    impl_->jobStopWake.reset();
     {
         std::lock_guard lk(impl_->mu);
         if (impl_->jobRunning) {
             impl_->closing = true;  // every later run of the job is cancelled too
-            impl_->cancelRequested = true;
+            impl_->runStop.request_stop();
             impl_->updateActive();
             impl_->cv.notify_all();
         }
@@ -234,7 +235,8 @@ std::vector<Breakpoint> Debugger::breakpoints() const {
 
 // --- control ------------------------------------------------------------------------------
 
-void Debugger::start(std::function<void()> job, Resume first) {
+void Debugger::start(std::function<void()> job, Resume first, std::stop_token stop) {
+    impl_->jobStopWake.reset();  // not under mu: a running callback takes it
     std::unique_lock lk(impl_->mu);
     if (impl_->jobRunning) {
         throw DebugError("The program is already running.");
@@ -250,8 +252,9 @@ void Debugger::start(std::function<void()> job, Resume first) {
     impl_->watchHistory.clear();
     impl_->warned.clear();
     impl_->runCount = 0;
-    impl_->cancelRequested = false;
+    impl_->runStop = std::stop_source();
     impl_->cancelDelivered = false;
+    impl_->closing = false;
     impl_->mode = first.mode == Mode::Continue || first.mode == Mode::Advance
                       ? first.mode
                       : Mode::StepInstruction;
@@ -278,6 +281,10 @@ void Debugger::start(std::function<void()> job, Resume first) {
         impl_->index = nullptr;
         impl_->cv.notify_all();
     });
+    lk.unlock();
+    // Runs stopJob at once when the token is already stopped (hence after unlocking).
+    impl_->jobStopWake.emplace(std::move(stop),
+                               std::function<void()>([d = impl_.get()] { d->stopJob(); }));
 }
 
 Debugger::State Debugger::wait(std::optional<std::chrono::milliseconds> timeout) {
@@ -357,9 +364,20 @@ void Debugger::cancel() {
     if (impl_->state == State::Stopped) {
         impl_->state = State::Running;  // wait() must not see the stop being left
     }
-    impl_->cancelRequested = true;
+    impl_->runStop.request_stop();
     impl_->updateActive();
     impl_->cv.notify_all();
+}
+
+void Debugger::Impl::stopJob() {
+    std::lock_guard lk(mu);
+    if (state == State::Stopped) {
+        state = State::Running;
+    }
+    closing = true;  // every later run of the job is cancelled too
+    runStop.request_stop();
+    updateActive();
+    cv.notify_all();
 }
 
 void Debugger::join() {

@@ -4,9 +4,9 @@
 //
 // Threads: the run executes on a worker thread (start() makes one, or any thread that runs an
 // Executor with this observer). At a stop the observer blocks that thread on a condition
-// variable until the controller calls resume() or cancel(); wait() lets the controller block
-// until the next stop or the end of the job. Every public member is thread-safe. Inspection
-// (inspect, listing, resolve) runs on the stopped thread, whichever thread asks.
+// variable until the controller calls resume() or cancel(), or stops the job's token; wait()
+// lets the controller block until the next stop or the end of the job. Every public member
+// is thread-safe. Inspection (inspect, listing, resolve) runs on the stopped thread.
 //
 //   Debugger dbg;
 //   dbg.addBreakpoint("AddN");                  // an op type
@@ -38,6 +38,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -216,7 +217,9 @@ public:
     // --- control ---
     // Runs `job` on a worker thread (e.g. a script whose compiled graphs use this observer);
     // `first` says how the first graph run begins (StepInstruction stops at its first kernel).
-    void start(std::function<void()> job, Resume first);
+    // `stop` is the job's cancellation (the token the job's script runs with): request_stop()
+    // on its source cancels the current graph run, waking it when stopped, and every later one.
+    void start(std::function<void()> job, Resume first, std::stop_token stop = {});
     void start(std::function<void()> job) { start(std::move(job), Resume{Mode::Continue, {}}); }
     // Blocks until a stop (Stopped), the job's end (Finished) or, with a timeout, until it
     // passes (then the current state). Idle/Running are returned only on timeout.
@@ -226,7 +229,9 @@ public:
     // graph or an advance location that names nothing.
     void resume(const Resume& r);
     void pause();   // a running run stops before its next kernel
-    void cancel();  // the current run (or the next one) stops with ExecCancelled
+    // The current graph run (or the next one) stops with ExecCancelled: request_stop() on
+    // the run's std::stop_source; later runs of the job go on (the CLI's `kill`).
+    void cancel();
     // Waits for the job to end (after cancel(), for instance); rethrows nothing.
     void join();
     // What start()'s job threw, if it threw (its message); empty otherwise.

@@ -5,11 +5,13 @@
 #include <condition_variable>
 #include <deque>
 #include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <set>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <thread>
@@ -130,9 +132,14 @@ struct Debugger::Impl {
     std::string advanceGraph;
     std::unordered_set<const ir::CNode*> advanceAt;
     bool pauseRequested = false;
-    bool cancelRequested = false;
+    // Cancellation of the current graph run: cancel() and the job's stop token call
+    // request_stop() on it. A fresh source replaces it once a run delivered its cancel,
+    // unless the whole job is stopping (closing).
+    std::stop_source runStop;
     bool cancelDelivered = false;
-    bool closing = false;  // the debugger is being destroyed
+    bool closing = false;  // the job's token was stopped or the debugger is being destroyed
+    // Wakes a stopped run when the job's token (start()) is stopped; reset by start().
+    std::optional<std::stop_callback<std::function<void()>>> jobStopWake;
 
     // the stop
     std::optional<StopInfo> stop;
@@ -150,6 +157,8 @@ struct Debugger::Impl {
 
     // Helpers (mu held unless said otherwise).
     void updateActive();
+    // The job's stop token was stopped: cancels the current run and every later one (mu not held).
+    void stopJob();
     void ensureResolved(const ExecInspector& ex);
     debug::ModuleIndex& indexFor(const ir::Module& m);
     StopInfo makeStop(StopReason reason, const KernelEvent& e, const ExecInspector& ex);

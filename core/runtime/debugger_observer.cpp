@@ -55,7 +55,7 @@ void Debugger::Impl::stopHere(std::unique_lock<std::mutex>& lk, StopInfo info, c
     }
     cv.notify_all();
     for (;;) {
-        cv.wait(lk, [&] { return resumeRequested || cancelRequested || !tasks.empty(); });
+        cv.wait(lk, [&] { return resumeRequested || runStop.stop_requested() || !tasks.empty(); });
         while (!tasks.empty()) {
             Task* t = tasks.front();
             tasks.pop_front();
@@ -69,7 +69,7 @@ void Debugger::Impl::stopHere(std::unique_lock<std::mutex>& lk, StopInfo info, c
             t->done = true;
             cv.notify_all();
         }
-        if (cancelRequested || resumeRequested) {
+        if (runStop.stop_requested() || resumeRequested) {
             break;
         }
     }
@@ -79,7 +79,7 @@ void Debugger::Impl::stopHere(std::unique_lock<std::mutex>& lk, StopInfo info, c
     event = nullptr;
     stoppedThread = {};
     state = State::Running;
-    if (cancelRequested) {
+    if (runStop.stop_requested()) {
         cancelDelivered = true;
         updateActive();
         throw ExecCancelled();
@@ -106,7 +106,7 @@ bool Debugger::Impl::enterKernel(std::unique_lock<std::mutex>& lk, const ExecIns
         return false;  // nothing can stop the run: the fast path, no lock
     }
     lk = std::unique_lock(mu);
-    if (cancelRequested) {
+    if (runStop.stop_requested()) {
         cancelDelivered = true;
         throw ExecCancelled();
     }
@@ -165,7 +165,7 @@ void Debugger::runFinished() {
         d.advanceAt.clear();
         cancelled = d.cancelDelivered;
         if (d.cancelDelivered && !d.closing) {
-            d.cancelRequested = false;
+            d.runStop = std::stop_source();
             d.cancelDelivered = false;
         }
         // A step that runs off the end of a run stops at the first kernel of the next one.

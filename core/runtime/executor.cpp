@@ -172,7 +172,7 @@ void Executor::Impl::step(const ir::Node& n) {
         failAt(n, "The graph evaluation exceeded " + std::to_string(opts_.maxSteps) +
                       " steps (the step limit of the run).");
     }
-    if (opts_.cancel.stop_requested() || (opts_.isCancelled && opts_.isCancelled())) {
+    if (opts_.cancel.stop_requested()) {
         ir::SourceLocation where;
         for (auto it = n.debug().trace.rbegin(); it != n.debug().trace.rend(); ++it) {
             if (it->line > 0) {

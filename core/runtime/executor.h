@@ -43,7 +43,7 @@ class FuncGraph;
 
 namespace irscope::runtime {
 
-// Thrown (by the executor when ExecOptions::cancel / isCancelled say so, or by an observer)
+// Thrown (by the executor when ExecOptions::cancel says so, or by an observer)
 // to stop a run; it is an EvalError (a RuntimeError for the host), so every driver that
 // catches EvalError sees it. The executor adds the node it stopped before.
 class ExecCancelled : public EvalError {
@@ -104,8 +104,9 @@ struct ExecOptions {
     std::function<void(std::string_view)> print;  // Print's lines (without newline)
     // Device warnings (a failed launch, once per op), without newline. Null: stderr.
     std::function<void(std::string_view)> warn;
-    std::stop_token cancel;                       // checked before every kernel
-    std::function<bool()> isCancelled;            // also checked before every kernel
+    // Checked before every kernel: request_stop() on its source stops the run (ExecCancelled).
+    // A script's graph runs get the interpreter's token (the one the UI's job owns).
+    std::stop_token cancel;
     std::size_t maxCallDepth = 1000;
     std::uint64_t maxSteps = 50'000'000;          // CNodes evaluated per run
     // Keep every computed value until the run ends (ExecInspector::valueOf sees them all,

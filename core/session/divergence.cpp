@@ -208,16 +208,6 @@ bool valuesAgree(const ops::KernelArg& a, const ops::KernelArg& b, const Toleran
 
 // --- the search ------------------------------------------------------------------------------
 
-void DivergenceFinder::cancel() {
-    const std::lock_guard lock(mutex_);
-    cancelled_ = true;
-    for (ScriptRunner* r : runners_) {
-        if (r != nullptr) {
-            r->cancel();
-        }
-    }
-}
-
 namespace {
 
 // One side's run: its session and trace (kernel by kernel, or by line).
@@ -323,13 +313,6 @@ DivergenceResult DivergenceFinder::run(const std::string& source, const std::str
         std::make_unique<SideRun>(path, options.maxTraceBytes)};
     auto runSide = [&](std::size_t i) {
         ScriptRunner runner;
-        {
-            const std::lock_guard lock(mutex_);
-            runners_[i] = &runner;
-            if (cancelled_) {
-                runner.cancel();
-            }
-        }
         ScriptOptions o = scriptOptions[i];
         o.mode = sides[i].mode;
         if (byLine) {
@@ -339,8 +322,6 @@ DivergenceResult DivergenceFinder::run(const std::string& source, const std::str
             o.compiler.observer = &runs[i]->trace;
         }
         runs[i]->outcome = runner.run(source, path, std::move(o));
-        const std::lock_guard lock(mutex_);
-        runners_[i] = nullptr;
     };
     // The sides run at once, unless both use a device: one device is not shared between two
     // runs at a time.
@@ -360,7 +341,7 @@ DivergenceResult DivergenceFinder::run(const std::string& source, const std::str
         r.labels[i] = sides[i].label;
         r.truncated = r.truncated || runs[i]->trace.truncated() || runs[i]->lines.truncated();
     }
-    r.cancelled = cancelled_.load();
+    r.cancelled = options.script.stop.stop_requested();
     r.byLine = byLine;
     if (!r.cancelled && byLine) {
         compareByLine(r, runs[0]->lines, runs[1]->lines, options.tolerance, source, path);

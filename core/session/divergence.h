@@ -16,15 +16,14 @@
 //   if (r.first) std::cout << formatDivergence(r);
 //
 // Threads: run() blocks (the two sides run at once, on the calling thread and one more,
-// unless both use a device); cancel() may be called from any thread.
+// unless both use a device); request_stop() on the source of options.script.stop, from any
+// thread, stops both runs at their next step (the result is then `cancelled`).
 #pragma once
 
 #include <array>
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -137,7 +136,7 @@ struct DivergenceResult {
 };
 
 struct DivergenceOptions {
-    ScriptOptions script;  // max steps, limits, statistics history; settings come per side
+    ScriptOptions script;  // max steps, limits, statistics history, stop; settings come per side
     Tolerance tolerance;
     std::size_t maxTraceBytes = std::size_t{1} << 30;  // per side
 };
@@ -152,12 +151,6 @@ public:
     // std::invalid_argument for a device that cannot be found.
     DivergenceResult run(const std::string& source, const std::string& path,
                          const std::array<RunSide, 2>& sides, const DivergenceOptions& options);
-    void cancel();  // thread-safe; the runs stop at their next step
-
-private:
-    std::mutex mutex_;
-    std::array<ScriptRunner*, 2> runners_{};
-    std::atomic<bool> cancelled_{false};
 };
 
 // The report irscope-cli diverge prints: both settings, what was compared and the first

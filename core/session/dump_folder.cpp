@@ -142,7 +142,7 @@ bool parseDumpFileName(const std::string& fileName, DumpFileName* out) {
     return true;
 }
 
-DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress) {
+DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std::stop_token stop) {
     DumpFolder result;
     std::error_code ec;
     if (!fs::is_directory(dir, ec)) {
@@ -275,7 +275,10 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress) {
         }
         s.compressed = std::make_shared<const util::CompressedText>(util::CompressedText::compress(text));
         rec->snapshots.push_back(std::move(s));
-        if (progress && !progress(static_cast<int>(k) + 1, static_cast<int>(files.size()))) {
+        if (progress) {
+            progress(static_cast<int>(k) + 1, static_cast<int>(files.size()));
+        }
+        if (stop.stop_requested()) {
             result.cancelled = true;
             break;
         }

@@ -25,6 +25,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -53,12 +54,15 @@ struct DumpFolder {
     bool cancelled = false;
 };
 
-// Called after each file with (files done, files in all); return false to stop.
-using DumpProgress = std::function<bool(int done, int total)>;
+// Called after each file with (files done, files in all).
+using DumpProgress = std::function<void(int done, int total)>;
 
 // Blocking; call it on a worker thread. Never throws. An empty folder (no .ir file) gives
-// a Session with no compile and an error saying so.
-DumpFolder loadDumpFolder(const std::filesystem::path& dir, const DumpProgress& progress = {});
+// a Session with no compile and an error saying so. request_stop() on the source of `stop`
+// (from any thread) stops the read after the file being read: the result is `cancelled`
+// and holds the files read so far.
+DumpFolder loadDumpFolder(const std::filesystem::path& dir, const DumpProgress& progress = {},
+                          std::stop_token stop = {});
 
 // The plain-language description of an irscope pass ("cse" or "opt_a/cse"), empty for a
 // pass irscope does not run.

@@ -53,6 +53,7 @@ ScriptOutcome ScriptRunner::run(const std::string& source, const std::string& pa
         s.settings = overrides;
     }
     I.limits().maxSteps = options.maxSteps;
+    I.setStopToken(options.stop);
     I.setOutputSink([&I, &s, out = std::move(out), observer = options.eagerObserver](std::string_view text) {
         s.output += text;
         if (observer != nullptr) {

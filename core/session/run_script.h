@@ -4,14 +4,16 @@
 // script and hands back the Session the run filled (script, every compile with its pass
 // snapshots, every graph run, everything printed).
 //
-// Threads: run() blocks; call it on a worker thread. cancel() may be called from any thread
-// while run() is in progress (the run then ends with RunResult::Status::Cancelled). A runner
-// runs one script once.
+// Threads: run() blocks; call it on a worker thread. request_stop() on the source of
+// ScriptOptions::stop, from any thread, stops the run at its next step (it then ends with
+// RunResult::Status::Cancelled); the compiler, its passes and the executor see the same
+// token. A runner runs one script once.
 #pragma once
 
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <string_view>
 
@@ -35,6 +37,7 @@ struct ScriptOptions {
     // run, whatever the script's set_context asks for.
     std::optional<std::int64_t> mode;
     modules::EagerObserver* eagerObserver = nullptr;  // sees PyNative's ops; not owned
+    std::stop_token stop;  // the run's cancellation (the caller owns the std::stop_source)
 };
 
 struct ScriptOutcome {
@@ -55,9 +58,6 @@ public:
     ScriptOutcome run(const std::string& source, const std::string& path, ScriptOptions options,
                       interp::OutputSink out = {}, interp::OutputSink err = {});
 
-    // Stops a run in progress at its next step (thread-safe).
-    void cancel() { interpreter_->cancel(); }
-    bool cancelRequested() const { return interpreter_->cancelRequested(); }
     // Statements and loop iterations run so far, to within 1024 (thread-safe): progress.
     std::uint64_t stepsTaken() const { return interpreter_->stepsTaken(); }
 

@@ -70,12 +70,8 @@ const char* stackLimitOfThisThread() {
 }  // namespace
 
 RunResult Interpreter::runScript(std::string source, std::string fileName) {
-    // A cancel that came before the run stops it at its first step (a UI may cancel before
-    // its worker thread got here); the next run starts afresh.
-    struct ResetCancel {
-        std::atomic<bool>& flag;
-        ~ResetCancel() { flag.store(false, std::memory_order_relaxed); }
-    } resetCancel{cancelled_};
+    // A stop requested before the run stops it at its first step (a UI may cancel before
+    // its worker thread got here); the next run starts afresh with the token set then.
     if (limits_.stackBytes == 0) {
         return runOnThisThread(source, fileName);
     }

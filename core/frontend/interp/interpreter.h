@@ -12,9 +12,10 @@
 //
 // Threads: one interpreter runs one script at a time. runScript executes on a thread of its
 // own with a large stack (Limits::stackBytes) and blocks until it ends; the sinks and all
-// native code are called on that thread. cancel() may be called from any thread. After a
+// native code are called on that thread. A run stops when the std::stop_source of the token
+// given to setStopToken() is asked to stop (from any thread). After a
 // run, the host may call script functions with call() (on its own thread; the step budget
-// and cancel flag apply as in a run, so call() may also throw ScriptAborted) but never
+// and stop token apply as in a run, so call() may also throw ScriptAborted) but never
 // concurrently with a run. Never destroy the interpreter while a run is in progress.
 //
 // Every interpreter has the pure modules math, typing and functools; anything else must be
@@ -33,6 +34,7 @@
 #include <initializer_list>
 #include <map>
 #include <memory>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -63,7 +65,7 @@ struct RunResult {
         Exception,    // an uncaught Python exception (error: the traceback)
         SyntaxError,  // the script did not parse (error: file:line:col diagnostic)
         StepLimit,    // Limits::maxSteps was exceeded
-        Cancelled,    // cancel() was called
+        Cancelled,    // the stop token was asked to stop
         SystemExit,   // SystemExit with a non-zero status
     };
     int exitStatus = 0;  // 0 on success, 1 on any error (or SystemExit's code)
@@ -115,17 +117,20 @@ public:
         }
     }
     Limits& limits() { return limits_; }
-    // Thread-safe: the running script stops (RunResult::Status::Cancelled) at its next step.
-    void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
-    bool cancelRequested() const { return cancelled_.load(std::memory_order_relaxed); }
-    // For long native work: throws ScriptAborted when cancel() was called.
+    // Cancellation: request_stop() on the token's std::stop_source (from any thread) stops
+    // the running script (RunResult::Status::Cancelled) at its next step. Set it before a
+    // run (not during one); the compiler, its passes and the executor take the same token.
+    void setStopToken(std::stop_token token) { stop_ = std::move(token); }
+    const std::stop_token& stopToken() const { return stop_; }
+    bool cancelRequested() const { return stop_.stop_requested(); }
+    // For long native work: throws ScriptAborted when a stop was requested.
     void checkCancel();
 
     // --- running ------------------------------------------------------------------------------
     RunResult runScript(std::string source, std::string fileName);
     // Counts one step (statement or loop iteration); stops the run past the budget or on cancel.
     void step() {
-        if (++steps_ > stepBudget_ || cancelled_.load(std::memory_order_relaxed)) {
+        if (++steps_ > stepBudget_ || stop_.stop_requested()) {
             stepLimitReached();
         }
         if ((steps_ & 1023) == 0) {
@@ -266,7 +271,7 @@ private:
     Heap heap_;  // destroyed last: everything below holds Values
     OutputSink out_, err_;
     Limits limits_;
-    std::atomic<bool> cancelled_{false};
+    std::stop_token stop_;
     std::uint64_t steps_ = 0;
     std::atomic<std::uint64_t> progress_{0};
     std::uint64_t stepBudget_ = ~std::uint64_t{0};
