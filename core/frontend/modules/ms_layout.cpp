@@ -169,7 +169,8 @@ void registerLayoutModules(Interpreter& I) {
     registerNames(I, "mindspore.common.parameter",
                   {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});
     registerNames(I, "mindspore.common.tensor", {{"mindspore", "Tensor"}});
-    registerNames(I, "mindspore.common.api", {{"mindspore", "jit"}, {"mindspore", "jit_class"}});
+    registerNames(I, "mindspore.common.api",
+                  {{"mindspore", "jit"}, {"mindspore", "ms_function"}, {"mindspore", "jit_class"}});
     registerNames(I, "mindspore.common.seed",
                   {{"mindspore", "set_seed"}, {"mindspore", "get_seed"}});
 }
