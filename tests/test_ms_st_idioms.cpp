@@ -2,8 +2,9 @@
 // older spelling of a functional op's *args (ops.meshgrid((x, y), 'ij')), a Cell whose
 // construct is decorated with @jit, a built-in Cell (nn.ReLU) compiled as the network,
 // ScatterNdUpdate's index errors as its CPU kernel reports them, dynamic-shape placeholders
-// (Tensor(shape=[None, 3], dtype=...) given to Cell.set_inputs), and the numpy helpers their
-// expectations are computed with (np.insert, ufunc.reduce).
+// (Tensor(shape=[None, 3], dtype=...) given to Cell.set_inputs), CumSum's accumulation in its
+// dtype, tests.mark_utils, and the numpy helpers their expectations are computed with
+// (np.insert, np.delete, np.broadcast_to, ufunc.reduce, views written through).
 #include <QtTest>
 
 #include "op_script_fixture.h"
@@ -165,6 +166,40 @@ private slots:
         QVERIFY2(r.out.find("RuntimeError: The 'for...else...' statement is not supported now.") !=
                      std::string::npos,
                  r.out.c_str());
+    }
+
+    // CumSum accumulates in its input's dtype, as numpy's cumsum does: a float16 running sum
+    // drifts from the exact one. np.delete and float16 arctan2 as numpy.
+    void dtypeAccumulationAndDelete() {
+        expectBothModes(
+            "a = np.full(300, 0.1, np.float16)\n"
+            "r = Net(ops.cumsum)(Tensor(a), 0).asnumpy()\n"
+            "print(r[-1], np.cumsum(a)[-1], (r == np.cumsum(a)).all())\n",
+            "29.28 29.28 True\n");
+        const Run r = runScript(
+            "import numpy as np\n"
+            "print(np.delete(np.arange(6).reshape(2, 3), 1, axis=1), np.delete(np.arange(5), [0, "
+            "-1]))\n"
+            "print(np.arctan2(np.ones(2, np.float16), np.ones(2, np.float16)).dtype)\n"
+            "np.delete(np.arange(3), 3)\n");
+        QCOMPARE(r.result.exitStatus, 1);
+        QCOMPARE(QString::fromStdString(r.out.substr(0, r.out.find("Traceback"))),
+                 QString("[[0 2]\n [3 5]] [1 2 3]\nfloat16\n"));
+        QVERIFY2(r.out.find("IndexError: index 3 is out of bounds for axis 0 with size 3") !=
+                     std::string::npos,
+                 r.out.c_str());
+    }
+
+    // MindSpore's test files import their marks from tests.mark_utils.
+    void testMarks() {
+        const Run r = runScript(
+            "from tests.mark_utils import arg_mark\n"
+            "@arg_mark(plat_marks=['cpu_linux'], level_mark='level0', card_mark='onecard',\n"
+            "          essential_mark='essential')\n"
+            "def test_one():\n"
+            "    return 1\n"
+            "print(test_one())\n");
+        EXPECT_OUTPUT(r, "1\n");
     }
 
     // ScatterNdUpdate bounds the flat offset of each slice (MindSpore's CPU kernel): an index

@@ -1,6 +1,6 @@
 // numpy's array reshuffling functions that MindSpore's tests use: flip, cumsum, sort, pad
-// (constant, reflect, symmetric, edge), arctan2, ndenumerate, meshgrid, insert, broadcast_to, and
-// the np.bool alias of np.bool_ (numpy before 1.24).
+// (constant, reflect, symmetric, edge), arctan2, ndenumerate, meshgrid, insert, delete,
+// broadcast_to, and the np.bool alias of np.bool_ (numpy before 1.24).
 #include <algorithm>
 #include <cmath>
 
@@ -146,6 +146,52 @@ Tensor insertAt(Interpreter& I, Tensor arr, const Value& obj, const Tensor& valu
     return out;
 }
 
+// np.delete(arr, obj, axis=None): drops the slices at the indices in `obj` (an int or a
+// sequence of ints) along `axis` (the flattened array when None).
+Tensor deleteAt(Interpreter& I, Tensor arr, const Value& obj, const Value& axisV) {
+    if (axisV.isNone()) {
+        arr = arr.reshaped(ir::Shape({static_cast<std::int64_t>(arr.size())}));
+    }
+    const std::size_t axis = axisV.isNone() ? 0 : npAxis(I, axisV, arr.rank());
+    const std::int64_t n = arr.shape().dims[axis];
+    std::vector<bool> drop(static_cast<std::size_t>(n), false);
+    const std::vector<Value> items = obj.isIntLike() ? std::vector<Value>{obj} : I.toVector(obj);
+    for (const Value& item : items) {
+        std::int64_t k = I.toIndex(item);
+        if (k < -n || k >= n) {
+            throw PyError(Exc::IndexError,
+                          "index " + std::to_string(k) + " is out of bounds for axis " +
+                              std::to_string(axis) + " with size " + std::to_string(n));
+        }
+        drop[static_cast<std::size_t>(k < 0 ? k + n : k)] = true;
+    }
+    std::vector<std::int64_t> keep;
+    for (std::int64_t k = 0; k < n; ++k) {
+        if (!drop[static_cast<std::size_t>(k)]) {
+            keep.push_back(k);
+        }
+    }
+    std::vector<std::int64_t> outDims = arr.shape().dims;
+    outDims[axis] = static_cast<std::int64_t>(keep.size());
+    Tensor out(arr.dtype(), ir::Shape(outDims));
+    std::size_t inner = 1;
+    for (std::size_t d = axis + 1; d < arr.rank(); ++d) {
+        inner *= static_cast<std::size_t>(arr.shape().dims[d]);
+    }
+    const std::size_t outer = out.size() == 0 ? 0 : out.size() / (keep.size() * inner);
+    std::size_t flat = 0;
+    for (std::size_t o = 0; o < outer; ++o) {
+        for (const std::int64_t k : keep) {
+            for (std::size_t e = 0; e < inner; ++e) {
+                copyAt(arr,
+                       (o * static_cast<std::size_t>(n) + static_cast<std::size_t>(k)) * inner + e,
+                       out, flat++);
+            }
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
 void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
@@ -239,7 +285,13 @@ void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                             (y0.dtype() == ir::DType::Float32 || y0.dtype() == ir::DType::Float16 ||
                              !asTensor(y)) &&
                             (asTensor(x) || asTensor(y));
-        const ir::DType ft = single ? ir::DType::Float32 : ir::DType::Float64;
+        // numpy keeps float16 when every array operand is float16.
+        const bool half = (x0.dtype() == ir::DType::Float16 || !asTensor(x)) &&
+                          (y0.dtype() == ir::DType::Float16 || !asTensor(y)) &&
+                          (asTensor(x) || asTensor(y));
+        const ir::DType ft = half     ? ir::DType::Float16
+                             : single ? ir::DType::Float32
+                                      : ir::DType::Float64;
         Value xb = J.binaryOp(ast::Operator::Add, newArray(J, *ms, x0.cast(ir::DType::Float64)),
                               newArray(J, *ms, Tensor(ir::DType::Float64, y0.shape())));
         Value yb = J.binaryOp(ast::Operator::Add, newArray(J, *ms, y0.cast(ir::DType::Float64)),
@@ -379,6 +431,12 @@ void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         auto v = sig.bind(J, a);
         return newArray(J, *ms,
                         insertAt(J, toArray(J, *ms, v[0]), v[1], toArray(J, *ms, v[2]), v[3]));
+    });
+    interp::addFunction(I, m, "delete", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig =
+            Signature("delete").arg("arr").arg("obj").arg("axis", Value::none());
+        auto v = sig.bind(J, a);
+        return newArray(J, *ms, deleteAt(J, toArray(J, *ms, v[0]), v[1], v[2]));
     });
     // broadcast_to(array, shape): numpy's broadcasting rules, a new array here.
     interp::addFunction(I, m, "broadcast_to", [ms](Interpreter& J, CallArgs& a) {
