@@ -18,6 +18,7 @@ namespace {
 struct Target {
     const interp::FunctionObject* fn = nullptr;
     interp::Value self;
+    bool builtinCell = false;  // a built-in Cell (nn.ReLU): compiled as a call of the Cell
 };
 
 Target findTarget(interp::Interpreter& I, const GraphCall& call) {
@@ -59,6 +60,15 @@ Target findTarget(interp::Interpreter& I, const GraphCall& call) {
                                                          type->name + "'.");
     }
     t.fn = m.as<interp::FunctionObject>();
+    if (t.fn == nullptr && m.as<interp::NativeFunctionObject>() != nullptr) {
+        // `@jit def construct(self)`: the wrapper keeps the method as `__wrapped__`.
+        t.fn = I.getAttrOrNull(m, "__wrapped__").as<interp::FunctionObject>();
+    }
+    if (t.fn == nullptr && cell) {
+        t.builtinCell = true;
+        t.self = v;
+        return t;
+    }
     if (t.fn == nullptr) {
         throw passes::CompileError("TypeError", "irscope: '" + type->name + "." + method +
                                                     "' is built in, not Python code that can be compiled.");
@@ -76,8 +86,12 @@ public:
 
     bool run(ir::Module& m, passes::PassContext&) override {
         Target t = findTarget(s_->I, s_->call);
+        if (t.builtinCell) {
+            buildObjectCall(m, s_->I.typeName(t.self) + "_construct", "cell", "calling a built-in Cell");
+            return true;
+        }
         if (t.fn == nullptr) {
-            buildGradCall(m);
+            buildObjectCall(m, "after_grad", "grad_fn", "calling a grad function");
             return true;
         }
         FunctionSpec spec;
@@ -99,24 +113,25 @@ public:
     }
 
 private:
-    // A grad function called from Python, as MindSpore's ms_function wrapper of it:
-    // `after_grad(args0, args1, ...)` returning the grad function's call on them;
+    // A grad function called from Python, as MindSpore's ms_function wrapper of it
+    // (`after_grad(args0, args1, ...)`), or a built-in Cell compiled as the network
+    // (`ReLU_construct(args0)`): a graph returning the object's call on its parameters;
     // symbol_resolve lowers that call as in construct.
-    void buildGradCall(ir::Module& m) {
+    void buildObjectCall(ir::Module& m, const std::string& graphName, const char* hostName, const char* what) {
         s_->inputs.clear();
         s_->weights.clear();
         s_->fnGraphs.clear();
         s_->signatures.clear();
         s_->weightParams.clear();
         if (!s_->call.args.kw.empty()) {
-            throw passes::CompileError("TypeError", "irscope: keyword arguments are not supported yet when calling a "
-                                                    "grad function.");
+            throw passes::CompileError("TypeError", std::string("irscope: keyword arguments are not supported yet when ") +
+                                                        what + ".");
         }
         s_->countGraph();
-        ir::FuncGraph* g = m.addGraph(s_->uniqueGraphName("after_grad"));
+        ir::FuncGraph* g = m.addGraph(s_->uniqueGraphName(graphName));
         m.setEntry(g);
         std::vector<ir::Node*> call{m.addValue(
-            g, s_->hostValue({HostEntry::Kind::Object, s_->call.target, "Default"}, "grad_fn"))};
+            g, s_->hostValue({HostEntry::Kind::Object, s_->call.target, "Default"}, hostName))};
         for (std::size_t i = 0; i < s_->call.args.pos.size(); ++i) {
             call.push_back(m.addParameter(g, "args" + std::to_string(i)));
             s_->inputs.push_back(s_->call.args.pos[i]);

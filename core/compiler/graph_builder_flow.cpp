@@ -49,7 +49,7 @@ void GraphBuilder::ifStmt(const ast::If& st) {
 
 void GraphBuilder::whileStmt(const ast::While& st) {
     if (!st.orelse.empty()) {
-        fail("RuntimeError", "Unsupported syntax 'while ... else' in graph mode.", st.span);
+        fail("RuntimeError", "The 'while...else...' statement is not supported now.", st.span);
     }
     if (std::optional<bool> c = constCondition(*st.test); c && !*c) {
         return;
@@ -94,7 +94,7 @@ void GraphBuilder::whileStmt(const ast::While& st) {
 
 void GraphBuilder::forStmt(const ast::For& st) {
     if (!st.orelse.empty()) {
-        fail("RuntimeError", "Unsupported syntax 'for ... else' in graph mode.", st.span);
+        fail("RuntimeError", "The 'for...else...' statement is not supported now.", st.span);
     }
     Iterable it = iterable(*st.iter);
     loops_.push_back(LoopCtx{});

@@ -6,6 +6,7 @@
 #include "compiler/graph_builder.h"
 #include "compiler/symbol_resolve_impl.h"
 #include "frontend/modules/ms_objects.h"
+#include "ops/call_binding.h"
 #include "passes/meta_ops.h"
 
 namespace irscope::compiler {
@@ -199,7 +200,15 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
     FuncGraph* home = c->graph();
     ops::CallBinding b;
     try {
-        b = ops::bindCall(op, sp, args.size() - kws.size(), kws);
+        // A tuple or list written as one argument where *args are expected (the older
+        // spelling ops.meshgrid((x, y), 'ij')): known here from how it is built.
+        b = ops::bindCall(op, sp, args.size() - kws.size(), kws, [&args](std::size_t i) {
+            if (const auto* vn = ir::nodeCast<ir::ValueNode>(args[i])) {
+                return vn->value() && (vn->value()->kind == Value::Kind::Tuple || vn->value()->kind == Value::Kind::List);
+            }
+            const auto* cn = ir::nodeCast<ir::CNode>(args[i]);
+            return cn != nullptr && (cn->isPrimitive(meta::kMakeTuple) || cn->isPrimitive(meta::kMakeList));
+        });
     } catch (const ops::OpError& e) {
         fail("TypeError", e.what(), c);
     }

@@ -233,6 +233,13 @@ KernelArg runCum(const KernelContext& c, bool product) {
     const bool reverse = boolValue(c.attr("reverse"));
     Tensor out(x.dtype(), flat ? Shape({static_cast<std::int64_t>(x.size())}) : x.shape());
     const bool integral = ir::isInteger(x.dtype());
+    // The kernel accumulates in the input's dtype: each partial result is rounded to it (a
+    // float16 sum drifts from the exact one as numpy's float16 cumsum does).
+    Tensor rounded(x.dtype(), Shape{});
+    auto toDtype = [&rounded](double d) {
+        rounded.setDouble(0, d);
+        return rounded.getDouble(0);
+    };
     for (std::size_t o = 0; o < v.outer; ++o) {
         for (std::size_t i = 0; i < v.inner; ++i) {
             double acc = product ? 1.0 : 0.0;
@@ -246,7 +253,7 @@ KernelArg runCum(const KernelContext& c, bool product) {
                 if (integral) {
                     iacc = product ? iacc * x.getInt(at) : iacc + x.getInt(at);
                 } else {
-                    acc = product ? acc * x.getDouble(at) : acc + x.getDouble(at);
+                    acc = toDtype(product ? acc * x.getDouble(at) : acc + x.getDouble(at));
                 }
                 if (!exclusive) {
                     integral ? out.setInt(at, iacc) : out.setDouble(at, acc);

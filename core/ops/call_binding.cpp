@@ -2,8 +2,8 @@
 // to a primitive's inputs and attributes, with Python's argument errors.
 #include <algorithm>
 
+#include "ops/call_binding.h"
 #include "ops/infer_util.h"
-#include "ops/op_registry.h"
 
 namespace irscope::ops {
 
@@ -12,6 +12,7 @@ namespace {
 struct Slot {
     std::string name;
     bool variadic = false;
+    bool packs = false;  // variadic packing into one tuple input: a first tuple/list closes it
 };
 
 [[noreturn]] void callError(std::string_view fn, const std::string& rest) {
@@ -21,7 +22,8 @@ struct Slot {
 // Assigns call arguments [first, positional) and the keywords to slots.
 std::vector<std::vector<std::size_t>> matchArgs(std::string_view fn, const std::vector<Slot>& slots,
                                                 std::size_t first, std::size_t positional,
-                                                std::span<const std::string> keywords) {
+                                                std::span<const std::string> keywords,
+                                                const IsSequenceArg& isSequence = {}) {
     std::vector<std::vector<std::size_t>> got(slots.size());
     std::vector<bool> given(slots.size(), false);
     std::size_t slot = 0;
@@ -32,9 +34,10 @@ std::vector<std::vector<std::size_t>> matchArgs(std::string_view fn, const std::
             callError(fn, "takes " + std::to_string(fixed) + " positional arguments but " +
                               std::to_string(positional - first) + " were given.");
         }
+        const bool whole = slots[slot].packs && got[slot].empty() && isSequence && isSequence(a);
         got[slot].push_back(a);
         given[slot] = true;
-        if (!slots[slot].variadic) {
+        if (!slots[slot].variadic || whole) {
             ++slot;
         }
     }
@@ -127,6 +130,11 @@ CallBinding bindPrimitiveCall(std::string_view fn, const OpDef& op, std::size_t 
 
 CallBinding bindCall(const OpDef& op, const Spelling& spelling, std::size_t positional,
                      std::span<const std::string> keywords) {
+    return bindCall(op, spelling, positional, keywords, IsSequenceArg{});
+}
+
+CallBinding bindCall(const OpDef& op, const Spelling& spelling, std::size_t positional,
+                     std::span<const std::string> keywords, const IsSequenceArg& isSequence) {
     const std::string& fn = spelling.text;
     switch (spelling.kind) {
         case SpellingKind::Class:
@@ -151,9 +159,12 @@ CallBinding bindCall(const OpDef& op, const Spelling& spelling, std::size_t posi
     }
     std::vector<Slot> slots;
     for (const auto& p : spelling.params) {
-        slots.push_back({p.name, p.variadic});
+        const bool spreads = p.to == ParamMap::To::Input &&
+                             static_cast<std::size_t>(p.input) < op.inputs.size() &&
+                             op.inputs[static_cast<std::size_t>(p.input)].variadic;
+        slots.push_back({p.name, p.variadic, p.variadic && !spreads});
     }
-    const auto got = matchArgs(fn, slots, method ? 1 : 0, positional, keywords);
+    const auto got = matchArgs(fn, slots, method ? 1 : 0, positional, keywords, isSequence);
     CallBinding b;
     b.outputIndex = spelling.outputIndex;
     std::vector<ArgSource> inputs(op.inputs.size());

@@ -135,7 +135,44 @@ Plan rowPlan(std::string_view op, const Shape& x, const Tensor& indices) {
     return p;
 }
 
-Plan ndPlan(std::string_view op, const Shape& x, const Tensor& indices) {
+// ScatterNdUpdate's CPU kernel bounds only the flat offset of each slice (an index past its
+// own axis that still lands inside input_x writes there) and reports a bad index tuple as a
+// logged error followed by "Some errors occurred!".
+[[noreturn]] void flatIndexError(const std::string& what) {
+    fail(ErrorKind::RuntimeError, what + "\nSome errors occurred! The error message is as above");
+}
+
+Plan flatNdPlan(std::string_view op, const Shape& x, const Tensor& indices, std::size_t depth,
+                Plan p) {
+    const auto st = strides(x);
+    const std::size_t total = static_cast<std::size_t>(x.elementCount());
+    const std::size_t n = depth == 0 ? 0 : indices.size() / depth;
+    for (std::size_t k = 0; k < n; ++k) {
+        std::size_t off = 0;
+        std::string tuple;
+        for (std::size_t j = 0; j < depth; ++j) {
+            const std::int64_t i = indices.getInt(k * depth + j);
+            if (i < 0) {
+                flatIndexError(
+                    "For '" + std::string(op) +
+                    "', each element in 'indices' must be greater than or equal to 0, but got " +
+                    std::to_string(i));
+            }
+            tuple += (j == 0 ? "" : ", ") + std::to_string(i);
+            off += static_cast<std::size_t>(i) * st[j];
+        }
+        if (off + p.block > total) {
+            flatIndexError(
+                "For '" + std::string(op) +
+                "', indices out of range for input_x. Please check the indices which is [" + tuple +
+                "]");
+        }
+        p.offsets.push_back(off);
+    }
+    return p;
+}
+
+Plan ndPlan(std::string_view op, const Shape& x, const Tensor& indices, bool flatBound = false) {
     if (indices.rank() == 0) {
         valueError(op, "the dimension of 'indices' must be at least 1, but got 0.");
     }
@@ -150,6 +187,9 @@ Plan ndPlan(std::string_view op, const Shape& x, const Tensor& indices) {
     Plan p;
     for (std::size_t d = depth; d < x.rank(); ++d) {
         p.block *= static_cast<std::size_t>(x.dims[d]);
+    }
+    if (flatBound) {
+        return flatNdPlan(op, x, indices, depth, std::move(p));
     }
     const auto st = strides(x);
     const std::size_t n = depth == 0 ? 0 : indices.size() / depth;
@@ -211,7 +251,8 @@ KernelArg runScatter(const KernelContext& c, Rule rule, bool nd, bool inPlace) {
     requireIndices(c.name(), idx.dtype());
     const Tensor u = c.tensor(2);
     checkUpdatesShape(c.name(), x.shape(), idx.shape(), u.shape(), nd);
-    const Plan p = nd ? ndPlan(c.name(), x.shape(), idx) : rowPlan(c.name(), x.shape(), idx);
+    const Plan p = nd ? ndPlan(c.name(), x.shape(), idx, rule == Rule::Update && inPlace)
+                      : rowPlan(c.name(), x.shape(), idx);
     scatter(rule, x, p, u);
     return KernelArg(x);
 }

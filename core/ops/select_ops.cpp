@@ -35,7 +35,7 @@ Shape meshShape(std::span<const std::int64_t> lens, bool xy) {
 
 InferResult inferMeshgrid(const InferContext& c) {
     const AbstractPtr t = c.abs(0);
-    if (!t || t->kind != ir::Abstract::Kind::Tuple) {
+    if (!t || (t->kind != ir::Abstract::Kind::Tuple && t->kind != ir::Abstract::Kind::List)) {
         typeError(c.name(), "the 'inputs' must be a tuple of Tensors, but got " + typeStr(t) + ".");
     }
     if (t->elements.size() < 2) {

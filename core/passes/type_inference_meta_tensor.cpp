@@ -12,6 +12,7 @@
 // for this; the registry has no scatter op yet.
 #include <numeric>
 
+#include "ops/call_binding.h"
 #include "ops/infer_util.h"
 #include "passes/meta_ops.h"
 #include "passes/type_inference_meta.h"
@@ -406,7 +407,8 @@ Arg callMethod(Engine& e, CNode* at, const std::string& spelling, const std::vec
     }
     ops::CallBinding b;
     try {
-        b = ops::bindCall(*sp->op, *sp->spelling, args.size() - keywords.size(), keywords);
+        b = ops::bindCall(*sp->op, *sp->spelling, args.size() - keywords.size(), keywords,
+                          [&args](std::size_t i) { return isSeq(args.at(i)); });
     } catch (const ops::OpError& err) {
         e.error(at, std::string(ops::errorKindName(err.kind())), err.what());
     }

@@ -600,7 +600,7 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         auto it = ms->ctx->settings.find("seed");
         return it == ms->ctx->settings.end() ? Value::none() : Value::integer(std::get<std::int64_t>(it->second));
     });
-    interp::addFunction(I, m, "jit", [ms](Interpreter& J, CallArgs& a) -> Value {
+    Ref<interp::NativeFunctionObject> jit = interp::addFunction(I, m, "jit", [ms](Interpreter& J, CallArgs& a) -> Value {
         Value fn = interp::argAt(a, 0, "function");
         if (fn.isNull() || fn.isNone()) {
             // @jit(...) with options: a decorator.
@@ -611,6 +611,8 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         }
         return jitWrap(J, ms, fn);
     });
+    // ms_function: the name MindSpore 2.x keeps (deprecated) for jit.
+    interp::addToModule(I, m, "ms_function", Value(jit));
     interp::addFunction(I, m, "jit_class", [ms](Interpreter& J, CallArgs& a) -> Value {
         Value cls = a.pos.at(0);
         auto* t = cls.as<Type>();
@@ -712,8 +714,8 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
     I.registerModule("mindspore.common", [ms](Interpreter& J, interp::ModuleObject& m) {
         J.importModule("mindspore");
         interp::ModuleObject& root = *J.importModule("mindspore");
-        copyNames(J, root, m, {"Tensor", "Parameter", "ParameterTuple", "lazy_inline", "jit", "jit_class", "set_seed",
-                               "get_seed"});
+        copyNames(J, root, m, {"Tensor", "Parameter", "ParameterTuple", "lazy_inline", "jit", "ms_function", "jit_class",
+                               "set_seed", "get_seed"});
         m.dict()->setStr(J.intern("dtype"), Value(J.importModule("mindspore.common.dtype")));
         interp::addToModule(J, m, "mstype", Value(J.importModule("mindspore.common.dtype")));
     });

@@ -26,6 +26,14 @@ class TensorObject : public Object {
 public:
     explicit TensorObject(Type* cls) : Object(cls, interp::ObjKind::Native) {}
     runtime::Tensor t;
+    // A dynamic-shape placeholder (Tensor(shape=[None, 3], dtype=...), for Cell.set_inputs):
+    // its shape with -1 for each unknown dimension; empty for every other tensor.
+    std::vector<std::int64_t> dynamicDims;
+    // A numpy view taken by basic indexing (a[0], a[:, 1:]): the array it came from and the
+    // key. Writes into the view are written back there, as numpy's shared memory does.
+    Value viewParent;
+    Value viewKey;
+    void clearRefs() override;
     // Parameters only.
     std::string name;
     bool requiresGrad = true;

@@ -135,6 +135,9 @@ void registerLayoutModules(Interpreter& I) {
     registerAlias(I, "mindspore.train.model", "mindspore.train");
     registerPython(I, "mindspore.amp", "ms_amp", "mindspore/amp.py");
     registerPython(I, "pytest", "pytest_module", "pytest/__init__.py");
+    // MindSpore's test tree marks tests with tests.mark_utils.arg_mark (a package of its own).
+    I.registerModule("tests", [](Interpreter&, interp::ModuleObject&) {});
+    registerPython(I, "tests.mark_utils", "tests_mark_utils", "tests/mark_utils.py");
     I.registerModule("os", [](Interpreter& J, interp::ModuleObject& m) { initOs(J, m); });
     I.registerModule("os.path", [](Interpreter& J, interp::ModuleObject& m) { initOsPath(J, m); });
     I.registerModule("sys",
@@ -169,7 +172,8 @@ void registerLayoutModules(Interpreter& I) {
     registerNames(I, "mindspore.common.parameter",
                   {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});
     registerNames(I, "mindspore.common.tensor", {{"mindspore", "Tensor"}});
-    registerNames(I, "mindspore.common.api", {{"mindspore", "jit"}, {"mindspore", "jit_class"}});
+    registerNames(I, "mindspore.common.api",
+                  {{"mindspore", "jit"}, {"mindspore", "ms_function"}, {"mindspore", "jit_class"}});
     registerNames(I, "mindspore.common.seed",
                   {{"mindspore", "set_seed"}, {"mindspore", "get_seed"}});
 }

@@ -334,6 +334,19 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                                                                J.typeName(a.pos.at(0)) + "'.");
                     })
             .method("compile", [ms](Interpreter& J, CallArgs& a) { return cellCompile(J, *ms, a); })
+            // set_inputs(*inputs): the network's inputs declared ahead of the call, possibly with
+            // dynamic dimensions; each call compiles for the shapes it is given.
+            .method("set_inputs",
+                    [](Interpreter& J, CallArgs& a) {
+                        J.setAttr(a.pos.at(0), "_dynamic_shape_inputs",
+                                  Value(J.newTuple(std::vector<Value>(a.pos.begin() + 1, a.pos.end()))));
+                        return Value::none();
+                    })
+            .method("get_inputs",
+                    [](Interpreter& J, CallArgs& a) {
+                        Value v = J.getAttrOrNull(a.pos.at(0), "_dynamic_shape_inputs");
+                        return v.isNull() ? Value::none() : v;
+                    })
             .method("set_train",
                     [](Interpreter& J, CallArgs& a) {
                         setTrainRec(asCell(a.pos.at(0)), a.pos.size() > 1 ? J.truthy(a.pos[1]) : true);

@@ -4,6 +4,7 @@
 // writes its inputs (tensors as the Print operator shows them) to the output sink.
 #include "frontend/modules/ms_internal.h"
 #include "frontend/modules/ms_objects.h"
+#include "ops/call_binding.h"
 #include "runtime/tensor_format.h"
 
 namespace irscope::modules {
@@ -160,7 +161,9 @@ Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, cons
     splitArgs(args, 0, all, kws);
     ops::CallBinding b;
     try {
-        b = ops::bindCall(op, sp, args.pos.size(), kws);
+        b = ops::bindCall(op, sp, args.pos.size(), kws, [&all](std::size_t i) {
+            return all[i].is<interp::TupleObject>() || all[i].is<interp::ListObject>();
+        });
     } catch (const ops::OpError& e) {
         raiseOpError(e);
     }

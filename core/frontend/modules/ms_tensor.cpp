@@ -324,6 +324,12 @@ std::int64_t sliceBound(Interpreter& I, const Value& v, std::int64_t dflt) {
 
 }  // namespace
 
+void TensorObject::clearRefs() {
+    viewParent = Value();
+    viewKey = Value();
+    Object::clearRefs();
+}
+
 Tensor indexTensor(Interpreter& I, const Tensor& t, const Value& key) {
     std::vector<Value> keys;
     if (auto* tu = key.as<interp::TupleObject>()) {
@@ -676,7 +682,12 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
             advanced = true;
         }
         if (!advanced) {
-            return wrapLike(J, *ms, a.pos[0], indexTensor(J, t, key));
+            Value r = wrapLike(J, *ms, a.pos[0], indexTensor(J, t, key));
+            if (auto* view = asTensor(r); view && view->t.rank() > 0 && isNumpy(*ms, a.pos[0])) {
+                view->viewParent = a.pos[0];
+                view->viewKey = key;
+            }
+            return r;
         }
         if (ir::isFloat(idx.dtype())) {
             throw PyError(Exc::IndexError, "arrays used as indices must be of integer (or boolean) type");
@@ -759,6 +770,10 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
                 t.setInt(dst, src.getInt(s));
             }
         }
+        // A numpy view shares its array's memory: the array sees the write (a[0][1] = v).
+        if (auto* self = asTensor(a.pos[0]); self && !self->viewParent.isNull()) {
+            J.callMethod(self->viewParent, "__setitem__", CallArgs{self->viewKey, a.pos[0]});
+        }
         return Value::none();
     });
     b.method("__iter__", [ms](Interpreter& J, CallArgs& a) -> Value {
@@ -767,8 +782,14 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
             throw PyError(Exc::TypeError, "iteration over a 0-d tensor");
         }
         std::vector<Value> items;
+        const bool rowViews = isNumpy(*ms, a.pos[0]) && t.rank() > 1;
         for (std::int64_t i = 0; i < t.shape().dims[0]; ++i) {
             items.push_back(wrapLike(J, *ms, a.pos[0], indexTensor(J, t, Value::integer(i))));
+            if (rowViews) {
+                // numpy's rows are views of the array (`for row in a: row[0] = v`).
+                asTensor(items.back())->viewParent = a.pos[0];
+                asTensor(items.back())->viewKey = Value::integer(i);
+            }
         }
         return J.iter(Value(J.newList(std::move(items))));
     });
@@ -781,7 +802,10 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
         }
         return Value(J.newStr(runtime::formatNumpy(t)));
     });
-    b.property("shape", [](Interpreter& J, const Value& s) { return tupleOfDims(J, asTensor(s)->t.shape()); });
+    b.property("shape", [](Interpreter& J, const Value& s) {
+        const TensorObject* t = asTensor(s);
+        return tupleOfDims(J, t->dynamicDims.empty() ? t->t.shape() : ir::Shape(t->dynamicDims));
+    });
     b.property("ndim", [](Interpreter&, const Value& s) { return Value::integer(static_cast<std::int64_t>(asTensor(s)->t.rank())); });
     b.property("size", [](Interpreter&, const Value& s) { return Value::integer(static_cast<std::int64_t>(asTensor(s)->t.size())); });
     b.property("dtype", [ms, numpy](Interpreter&, const Value& s) {
@@ -916,11 +940,21 @@ void initTensorTypes(Interpreter& I, const MsPtr& ms) {
                 throw PyError(Exc::TypeError, "For 'Tensor', 'input_data' and 'shape' can not be None at the same time.");
             }
             std::vector<std::int64_t> dims;
+            bool dynamic = false;
             if (v[3].isIntLike()) {
                 dims.push_back(v[3].intLike());
             } else {
                 for (const Value& d : J.toVector(v[3])) {
-                    dims.push_back(J.toIndex(d));
+                    // None (or -1): a dimension known only when the network is called.
+                    dims.push_back(d.isNone() ? -1 : J.toIndex(d));
+                    dynamic = dynamic || dims.back() == -1;
+                }
+            }
+            if (dynamic) {
+                // A placeholder holds no data: its unknown dimensions are 0 in storage.
+                self->dynamicDims = dims;
+                for (auto& d : dims) {
+                    d = std::max<std::int64_t>(d, 0);
                 }
             }
             self->t = Tensor(dt.value_or(ir::DType::Float32), ir::Shape{std::move(dims)});

@@ -1,6 +1,6 @@
 // numpy's array reshuffling functions that MindSpore's tests use: flip, cumsum, sort, pad
-// (constant, reflect, symmetric, edge), arctan2, ndenumerate, meshgrid, and the np.bool alias
-// of np.bool_ (numpy before 1.24).
+// (constant, reflect, symmetric, edge), arctan2, ndenumerate, meshgrid, insert, delete,
+// broadcast_to, and the np.bool alias of np.bool_ (numpy before 1.24).
 #include <algorithm>
 #include <cmath>
 
@@ -51,6 +51,145 @@ void forEachLine(const ir::Shape& s, std::size_t axis, F f) {
 void copyAt(const Tensor& src, std::size_t from, Tensor& dst, std::size_t to) {
     const std::size_t w = ir::dtypeSize(src.dtype());
     std::copy_n(src.bytes() + from * w, w, dst.bytes() + to * w);
+}
+
+std::string dimsText(const std::vector<std::int64_t>& d) {
+    std::string s = "(";
+    for (std::size_t i = 0; i < d.size(); ++i) {
+        s += (i ? "," : "") + std::to_string(d[i]);
+    }
+    return s + (d.size() == 1 ? ",)" : ")");
+}
+
+// np.insert(arr, index, values, axis=None) for one index: numpy gives `values` arr's rank
+// (leading 1s), moves its first axis to `axis` and broadcasts it into the new slices.
+Tensor insertAt(Interpreter& I, Tensor arr, const Value& obj, const Tensor& valuesIn,
+                const Value& axisV) {
+    if (axisV.isNone()) {
+        arr = arr.reshaped(ir::Shape({static_cast<std::int64_t>(arr.size())}));
+    }
+    const std::size_t rank = arr.rank();
+    const std::size_t axis = axisV.isNone() ? 0 : npAxis(I, axisV, rank);
+    if (!obj.isIntLike()) {
+        throw PyError(
+            Exc::NotImplementedError,
+            "irscope: np.insert with a sequence or slice of indices is not supported yet");
+    }
+    const std::int64_t n = arr.shape().dims[axis];
+    std::int64_t index = obj.intLike();
+    if (index < -n || index > n) {
+        throw PyError(Exc::IndexError, "index " + std::to_string(index) +
+                                           " is out of bounds for axis " + std::to_string(axis) +
+                                           " with size " + std::to_string(n));
+    }
+    index = index < 0 ? index + n : index;
+    const Tensor values = valuesIn.cast(arr.dtype());
+    std::vector<std::int64_t> pre = values.shape().dims;  // ndmin=rank, then moveaxis(0, axis)
+    while (pre.size() < rank) {
+        pre.insert(pre.begin(), 1);
+    }
+    std::vector<std::int64_t> post(pre.begin() + 1, pre.end());
+    post.insert(post.begin() + static_cast<std::ptrdiff_t>(axis), pre[0]);
+    const std::int64_t added = post.size() == rank ? post[axis] : 0;
+    std::vector<std::int64_t> slot = arr.shape().dims;
+    slot[axis] = added;
+    if (post.size() != rank) {
+        throw PyError(Exc::ValueError, "could not broadcast input array from shape " +
+                                           dimsText(values.shape().dims) + " into shape " +
+                                           dimsText(slot));
+    }
+    for (std::size_t d = 0; d < rank; ++d) {
+        if (post[d] != 1 && post[d] != slot[d]) {
+            throw PyError(Exc::ValueError, "could not broadcast input array from shape " +
+                                               dimsText(post) + " into shape " + dimsText(slot));
+        }
+    }
+    std::vector<std::int64_t> outDims = arr.shape().dims;
+    outDims[axis] += added;
+    Tensor out(arr.dtype(), ir::Shape(outDims));
+    // Row-major strides of arr and of `values` in its pre-move layout.
+    auto stridesOf = [](const std::vector<std::int64_t>& d) {
+        std::vector<std::size_t> st(d.size(), 1);
+        for (std::size_t i = d.size(); i-- > 1;) {
+            st[i - 1] = st[i] * static_cast<std::size_t>(d[i]);
+        }
+        return st;
+    };
+    const auto arrSt = stridesOf(arr.shape().dims);
+    const auto valSt = stridesOf(pre);
+    std::vector<std::int64_t> coord(rank, 0);
+    for (std::size_t flat = 0; flat < out.size(); ++flat) {
+        const std::int64_t c = coord[axis];
+        if (c >= index && c < index + added) {
+            std::size_t from = 0;
+            for (std::size_t d = 0; d < rank; ++d) {
+                const std::int64_t at = d == axis ? c - index : coord[d];
+                const std::size_t preAxis = d == axis ? 0 : (d < axis ? d + 1 : d);
+                from += post[d] == 1 ? 0 : static_cast<std::size_t>(at) * valSt[preAxis];
+            }
+            copyAt(values, from, out, flat);
+        } else {
+            std::size_t from = 0;
+            for (std::size_t d = 0; d < rank; ++d) {
+                const std::int64_t at = d == axis && c >= index ? c - added : coord[d];
+                from += static_cast<std::size_t>(at) * arrSt[d];
+            }
+            copyAt(arr, from, out, flat);
+        }
+        for (std::size_t d = rank; d-- > 0;) {
+            if (++coord[d] < outDims[d]) {
+                break;
+            }
+            coord[d] = 0;
+        }
+    }
+    return out;
+}
+
+// np.delete(arr, obj, axis=None): drops the slices at the indices in `obj` (an int or a
+// sequence of ints) along `axis` (the flattened array when None).
+Tensor deleteAt(Interpreter& I, Tensor arr, const Value& obj, const Value& axisV) {
+    if (axisV.isNone()) {
+        arr = arr.reshaped(ir::Shape({static_cast<std::int64_t>(arr.size())}));
+    }
+    const std::size_t axis = axisV.isNone() ? 0 : npAxis(I, axisV, arr.rank());
+    const std::int64_t n = arr.shape().dims[axis];
+    std::vector<bool> drop(static_cast<std::size_t>(n), false);
+    const std::vector<Value> items = obj.isIntLike() ? std::vector<Value>{obj} : I.toVector(obj);
+    for (const Value& item : items) {
+        std::int64_t k = I.toIndex(item);
+        if (k < -n || k >= n) {
+            throw PyError(Exc::IndexError,
+                          "index " + std::to_string(k) + " is out of bounds for axis " +
+                              std::to_string(axis) + " with size " + std::to_string(n));
+        }
+        drop[static_cast<std::size_t>(k < 0 ? k + n : k)] = true;
+    }
+    std::vector<std::int64_t> keep;
+    for (std::int64_t k = 0; k < n; ++k) {
+        if (!drop[static_cast<std::size_t>(k)]) {
+            keep.push_back(k);
+        }
+    }
+    std::vector<std::int64_t> outDims = arr.shape().dims;
+    outDims[axis] = static_cast<std::int64_t>(keep.size());
+    Tensor out(arr.dtype(), ir::Shape(outDims));
+    std::size_t inner = 1;
+    for (std::size_t d = axis + 1; d < arr.rank(); ++d) {
+        inner *= static_cast<std::size_t>(arr.shape().dims[d]);
+    }
+    const std::size_t outer = out.size() == 0 ? 0 : out.size() / (keep.size() * inner);
+    std::size_t flat = 0;
+    for (std::size_t o = 0; o < outer; ++o) {
+        for (const std::int64_t k : keep) {
+            for (std::size_t e = 0; e < inner; ++e) {
+                copyAt(arr,
+                       (o * static_cast<std::size_t>(n) + static_cast<std::size_t>(k)) * inner + e,
+                       out, flat++);
+            }
+        }
+    }
+    return out;
 }
 
 }  // namespace
@@ -146,7 +285,13 @@ void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                             (y0.dtype() == ir::DType::Float32 || y0.dtype() == ir::DType::Float16 ||
                              !asTensor(y)) &&
                             (asTensor(x) || asTensor(y));
-        const ir::DType ft = single ? ir::DType::Float32 : ir::DType::Float64;
+        // numpy keeps float16 when every array operand is float16.
+        const bool half = (x0.dtype() == ir::DType::Float16 || !asTensor(x)) &&
+                          (y0.dtype() == ir::DType::Float16 || !asTensor(y)) &&
+                          (asTensor(x) || asTensor(y));
+        const ir::DType ft = half     ? ir::DType::Float16
+                             : single ? ir::DType::Float32
+                                      : ir::DType::Float64;
         Value xb = J.binaryOp(ast::Operator::Add, newArray(J, *ms, x0.cast(ir::DType::Float64)),
                               newArray(J, *ms, Tensor(ir::DType::Float64, y0.shape())));
         Value yb = J.binaryOp(ast::Operator::Add, newArray(J, *ms, y0.cast(ir::DType::Float64)),
@@ -279,6 +424,64 @@ void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
             }
         }
         return J.newList(std::move(items));
+    });
+    interp::addFunction(I, m, "insert", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig =
+            Signature("insert").arg("arr").arg("obj").arg("values").arg("axis", Value::none());
+        auto v = sig.bind(J, a);
+        return newArray(J, *ms,
+                        insertAt(J, toArray(J, *ms, v[0]), v[1], toArray(J, *ms, v[2]), v[3]));
+    });
+    interp::addFunction(I, m, "delete", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig =
+            Signature("delete").arg("arr").arg("obj").arg("axis", Value::none());
+        auto v = sig.bind(J, a);
+        return newArray(J, *ms, deleteAt(J, toArray(J, *ms, v[0]), v[1], v[2]));
+    });
+    // broadcast_to(array, shape): numpy's broadcasting rules, a new array here.
+    interp::addFunction(I, m, "broadcast_to", [ms](Interpreter& J, CallArgs& a) {
+        static const Signature sig =
+            Signature("broadcast_to").arg("array").arg("shape").arg("subok", Value::boolean(false));
+        auto v = sig.bind(J, a);
+        const Tensor t = toArray(J, *ms, v[0]);
+        std::vector<std::int64_t> to;
+        if (v[1].isIntLike()) {
+            to.push_back(v[1].intLike());
+        } else {
+            for (const Value& d : J.toVector(v[1])) {
+                to.push_back(J.toIndex(d));
+            }
+        }
+        const auto& from = t.shape().dims;
+        bool ok = from.size() <= to.size();
+        for (std::size_t i = 0; ok && i < from.size(); ++i) {
+            const std::int64_t f = from[from.size() - 1 - i], d = to[to.size() - 1 - i];
+            ok = f == d || f == 1;
+        }
+        if (!ok) {
+            throw PyError(Exc::ValueError,
+                          "operands could not be broadcast together with remapped shapes "
+                          "[original->remapped]: " +
+                              dimsText(from) + "  and requested shape " + dimsText(to));
+        }
+        Tensor out(t.dtype(), ir::Shape(to));
+        const std::size_t offset = to.size() - from.size();
+        std::vector<std::int64_t> coord(to.size(), 0);
+        for (std::size_t flat = 0; flat < out.size(); ++flat) {
+            std::size_t src = 0;
+            for (std::size_t d = 0; d < from.size(); ++d) {
+                src = src * static_cast<std::size_t>(from[d]) +
+                      (from[d] == 1 ? 0 : static_cast<std::size_t>(coord[offset + d]));
+            }
+            copyAt(t, src, out, flat);
+            for (std::size_t d = to.size(); d-- > 0;) {
+                if (++coord[d] < to[d]) {
+                    break;
+                }
+                coord[d] = 0;
+            }
+        }
+        return newArray(J, *ms, std::move(out));
     });
     // meshgrid(*xi, indexing='xy'): a list of N-d grids ('xy' swaps the first two axes).
     interp::addFunction(I, m, "meshgrid", [ms](Interpreter& J, CallArgs& a) {

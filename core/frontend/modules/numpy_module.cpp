@@ -625,9 +625,29 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
     });
     static const std::pair<const char*, const char*> bins[] = {{"add", "+"}, {"subtract", "-"}, {"multiply", "*"}, {"divide", "/"},
                                                               {"maximum", "Maximum"}, {"minimum", "Minimum"}};
+    // ufunc.reduce(array, axis=0, ...): the ufunc's reduction (np.maximum.reduce is np.amax)
+    // along axis 0 unless an axis is given.
+    static const std::pair<const char*, Red> ufuncReduce[] = {
+        {"add", Red::Sum}, {"multiply", Red::Prod}, {"maximum", Red::Max}, {"minimum", Red::Min}};
     for (auto& [n, op] : bins) {
         const std::string opText = op;
-        interp::addFunction(I, m, n, [ms, opText](Interpreter& J, CallArgs& a) { return npBinary(J, *ms, opText, a.pos.at(0), a.pos.at(1)); });
+        Ref<interp::NativeFunctionObject> f = interp::addFunction(
+            I, m, n, [ms, opText](Interpreter& J, CallArgs& a) { return npBinary(J, *ms, opText, a.pos.at(0), a.pos.at(1)); });
+        for (const auto& [u, kind] : ufuncReduce) {
+            if (std::string_view(u) != n) {
+                continue;
+            }
+            const Red k = kind;
+            const std::string name = std::string(n) + ".reduce";
+            f->setDict(I.newDict().get());
+            f->dict()->setStr(I.intern("reduce"), Value(I.newNative("reduce", [ms, k, name](Interpreter& J, CallArgs& a) {
+                CallArgs b = a;
+                if (b.pos.size() < 2 && b.kwarg("axis").isNull()) {
+                    b.kw.push_back({"axis", Value::integer(0)});
+                }
+                return reduction(J, *ms, k, name, b, false);
+            })));
+        }
     }
     interp::addFunction(I, m, "dot", [ms](Interpreter& J, CallArgs& a) {
         return J.binaryOp(ast::Operator::MatMult, newArray(J, *ms, arrayArg(J, *ms, a.pos.at(0))), newArray(J, *ms, arrayArg(J, *ms, a.pos.at(1))));
