@@ -314,6 +314,45 @@ private slots:
         QVERIFY2(sc.headerLabel()->text().contains(QStringLiteral("stopped")), qPrintable(sc.headerLabel()->text()));
     }
 
+    // A start while both runs go on stops them and runs the new script once they have
+    // ended, with no wait on the UI thread; destroying a view whose runs go on returns once
+    // they stopped (a step later), not when they would have ended.
+    void settingsCompareRestartsAndClosesWithoutWaitingForTheRuns() {
+        QTemporaryDir dir;
+        const QString spin = gui_test::writeScript(
+            dir, QStringLiteral("spin.py"), "import time\nwhile True:\n    time.sleep(0.01)\n");
+        const QString example =
+            QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_level3.py");
+        QString error;
+        const SettingsChoice choice =
+            *SettingsChoice::parse(QStringLiteral("load-elim=0,3"), &error);
+        {
+            SettingsCompareView sc;
+            QSignalSpy done(&sc, &SettingsCompareView::finished);
+            sc.start(spin, choice);
+            QVERIFY(sc.isBusy());
+            QElapsedTimer t;
+            t.start();
+            sc.start(example, choice);  // returns at once: the spinning runs are stopped
+            QVERIFY(t.elapsed() < 1000);
+            QVERIFY(sc.isBusy());
+            QVERIFY(done.wait(120000));
+            QCOMPARE(done.size(), 1);  // only the new runs report
+            QVERIFY(done.first().at(0).toBool());
+            QVERIFY(sc.run(0).script.ok());
+            QVERIFY(sc.run(0).script.path == example);
+            QVERIFY(sc.headerLabel()->text().contains(QStringLiteral("load_elim_level3.py")));
+        }
+        auto* sc = new SettingsCompareView;
+        sc->start(spin, choice);
+        QTest::qWait(300);
+        QVERIFY(sc->isBusy());
+        QElapsedTimer t;
+        t.start();
+        delete sc;
+        QVERIFY2(t.elapsed() < 5000, "closing waited for the runs to end by themselves");
+    }
+
     void parsesCommandLineChoices() {
         QString error;
         auto c = SettingsChoice::parse(QStringLiteral("load-elim=1,3"), &error);
