@@ -190,6 +190,15 @@ private slots:
                  r.out.c_str());
     }
 
+    // len() of a 0-d tensor in GRAPH_MODE is MindSpore's ArrayLen: 1 (PyNative's
+    // Tensor.__len__ refuses it, tests/data/ms/misc.py).
+    void graphLenOfScalarTensor() {
+        const Run r = runScript(kPrelude +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "print(Net(len)(Tensor(1, ms.int32)), Net(len)(x))\n");
+        EXPECT_OUTPUT(r, "1 2\n");
+    }
+
     // MindSpore's test files import their marks from tests.mark_utils.
     void testMarks() {
         const Run r = runScript(

@@ -141,7 +141,7 @@ Arg length(Engine& e, CNode* c, const Arg& a) {
     }
     if (isTensor(a)) {
         if (a.abs->shape.rank() == 0 && !a.abs->shape.dynamicRank) {
-            e.error(c, "TypeError", "len() of unsized object");
+            return foldTo(e, c, Value::integer(1));  // MindSpore's ArrayLen of a 0-d tensor
         }
         if (!a.abs->shape.dynamicRank && a.abs->shape.dims[0] >= 0) {
             return foldTo(e, c, Value::integer(a.abs->shape.dims[0]));
