@@ -67,6 +67,24 @@ bool addNeg(Module& m, PassContext&) {
     return true;
 }
 
+// Wraps the entry's output in one more Neg of the output's type (addNeg's Neg is Int32).
+void wrapOutputInNeg(Module& m) {
+    FuncGraph* g = m.entry();
+    CNode* c = m.addCNode(g, {m.addValue(g, Value::primitive("Neg")), g->output()});
+    c->setAbstract(g->output()->abstract());
+    m.setInput(g->returnNode(), 1, c);
+}
+
+// Gives every CNode of the entry a new abstract equal to its old one: a new fingerprint,
+// the same text.
+void rebuildAbstracts(Module& m) {
+    for (CNode* c : m.entry()->topoOrder()) {
+        if (const AbstractPtr a = c->abstract(); a && a->kind == Abstract::Kind::Tensor) {
+            c->setAbstract(Abstract::tensor(a->dtype, a->shape, a->valueKnown));
+        }
+    }
+}
+
 // Removes an outer Neg(Neg(z)) pair's first Neg: Neg(Neg(z)) -> Neg(z). One per call.
 bool stripNeg(Module& m, PassContext&) {
     FuncGraph* g = m.entry();
@@ -878,21 +896,12 @@ QTEST_APPLESS_MAIN(TestPassManager)
 // (a pass that rebuilt equal abstracts changed the fingerprint, not the text) and equal texts
 // share their bytes, also for a module large enough that the printer lags the passes.
 void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
-    // Wraps the output in one more Neg of the output's type.
     auto wrap = [](Module& mod, PassContext&) {
-        FuncGraph* g = mod.entry();
-        CNode* c = mod.addCNode(g, {mod.addValue(g, Value::primitive("Neg")), g->output()});
-        c->setAbstract(g->output()->abstract());
-        mod.setInput(g->returnNode(), 1, c);
+        wrapOutputInNeg(mod);
         return true;
     };
-    // Gives every CNode of the entry a new abstract equal to its old one.
     auto rebuild = [](Module& mod, PassContext&) {
-        for (CNode* c : mod.entry()->topoOrder()) {
-            if (const AbstractPtr a = c->abstract(); a && a->kind == Abstract::Kind::Tensor) {
-                c->setAbstract(Abstract::tensor(a->dtype, a->shape, a->valueKnown));
-            }
-        }
+        rebuildAbstracts(mod);
         return true;
     };
     // Undoes `wrap`.
@@ -942,18 +951,11 @@ void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
 void TestPassManager::passClaimingNoChangeIsCheckedUnderVerification() {
     QVERIFY(verifyEachPass());
     auto negate = [](Module& mod, PassContext&) {
-        FuncGraph* g = mod.entry();
-        CNode* c = mod.addCNode(g, {mod.addValue(g, Value::primitive("Neg")), g->output()});
-        c->setAbstract(g->output()->abstract());
-        mod.setInput(g->returnNode(), 1, c);
+        wrapOutputInNeg(mod);
         return false;  // the lie
     };
     auto rebuild = [](Module& mod, PassContext&) {
-        for (CNode* c : mod.entry()->topoOrder()) {
-            if (const AbstractPtr a = c->abstract(); a && a->kind == Abstract::Kind::Tensor) {
-                c->setAbstract(Abstract::tensor(a->dtype, a->shape, a->valueKnown));
-            }
-        }
+        rebuildAbstracts(mod);
         return false;
     };
     {

@@ -16,7 +16,22 @@ SnapshotPrinter& SnapshotInstrumentation::printer() {
     return *printer_;
 }
 
+void SnapshotInstrumentation::copyDeferred() {
+    if (deferred_) {
+        Deferred d = std::move(*deferred_);
+        deferred_.reset();
+        printer().submit(module_->clone(), std::move(d.after), std::move(d.last),
+                         std::move(d.before), std::move(d.result));
+    }
+}
+
 void SnapshotInstrumentation::settle() const {
+    if (deferred_ && printer_) {
+        Deferred d = std::move(*deferred_);
+        deferred_.reset();
+        printer_->submitPrinted(*module_, std::move(d.after), std::move(d.last),
+                                std::move(d.before), std::move(d.result));
+    }
     if (printer_) {
         printer_->wait();  // also for jobs no snapshot waits on (the baseline's)
     }
@@ -42,7 +57,9 @@ std::shared_ptr<const std::string> SnapshotInstrumentation::textOf(const PassRun
 void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassContext&) {
     // The baseline the first pass is compared with: the empty module before parse, or the
     // IR a compile-cache hit read, printed by the worker like every other state.
+    deferred_.reset();  // (settled by the last afterPipeline: never left over)
     settle();
+    module_ = &m;
     auto baseline = std::make_shared<SnapshotText>();
     if (baselineText_) {
         if (verifyEachPass() && ir::printIr(m) != *baselineText_) {
@@ -72,6 +89,7 @@ void SnapshotInstrumentation::afterPipeline(const ir::Module&, const PassContext
 }
 
 void SnapshotInstrumentation::beforePass(const PassRun&, const ir::Module&, const PassContext&) {
+    copyDeferred();  // the pass may change the module
     open_.push_back(current_);
 }
 
@@ -113,6 +131,7 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
     s.error = std::string(error);
 
     State after;
+    copyDeferred();  // queued jobs settle in order: the deferred state goes first
     try {
         // The IR after a group is the IR after its last child, and a pass that returned
         // false (no change) is taken at its word, as MLIR takes a pass's preserved analyses:
@@ -152,7 +171,6 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
                                        run.path + "'");
             }
         }
-        std::unique_ptr<ir::Module> copy;
         if (same != nullptr) {
             after = *same;  // structurally the IR as last printed: nothing to print
         } else if (!error.empty()) {
@@ -166,14 +184,19 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
             }
             after = State{fp, std::move(text)};
         } else {
-            // A structural copy goes to the printer; the compile goes on.
-            copy = m.clone();
+            // Printed later, from a copy or (at the end) from the module itself.
             after = State{fp, std::make_shared<SnapshotText>()};
+            auto result = std::make_shared<SnapshotResult>();
+            printer();  // started before any settle() needs it
+            deferred_ = Deferred{after.text, current_.text, before.text, result};
+            unsettled_.push_back(Unsettled{snapshots_.size(), std::move(result)});
+            current_ = std::move(after);
+            lastSequence_ = run.sequence;
+            snapshots_.push_back(std::move(s));
+            return;
         }
         auto result = std::make_shared<SnapshotResult>();
-        const bool print = copy != nullptr;
-        printer().submit(std::move(copy), after.text, print ? current_.text : nullptr, before.text,
-                         result);
+        printer().submit(nullptr, after.text, nullptr, before.text, result);
         unsettled_.push_back(Unsettled{snapshots_.size(), std::move(result)});
     } catch (const std::exception&) {
         if (error.empty()) {

@@ -12,14 +12,19 @@
 // snapshots share their predecessor's compressed bytes and cost no memory.
 //
 // The printing, comparing and compressing run on a worker thread (passes/snapshot_printer.h)
-// over a structural copy of the module, so the compile goes on meanwhile; `changed` and the
-// text of every snapshot are settled before anyone reads them (snapshots(), textOf(), the
-// end of the pipeline). Under IRSCOPE_VERIFY_EACH=1 every "unchanged" verdict of the
-// fingerprint is still checked against the printed text, naming the pass on a miss.
+// over a structural copy of the module, so the compile goes on meanwhile. The copy of a
+// changed state is made when the next pass starts; a state nothing changes afterwards (the
+// last one) is printed from the module itself when its text is needed, while the worker
+// finishes the older ones. `changed` and the text of every snapshot are settled before
+// anyone reads them (snapshots(), textOf(), the end of the pipeline). A pass that returns
+// "no change", and a group (its IR is its last child's), are not walked. Under
+// IRSCOPE_VERIFY_EACH=1 every such claim and every "unchanged" verdict of the fingerprint is
+// still checked against the printed text, naming the pass on a miss.
 #pragma once
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,8 +92,12 @@ private:
 
     void record(const PassRun& run, const ir::Module& m, const PassContext& ctx,
                 bool reportedChange, std::string_view error);
-    // Waits for the printer and fills in every unsettled snapshot.
+    // Waits for the printer and fills in every unsettled snapshot (printing a deferred
+    // state first, on this thread).
     void settle() const;
+    // Hands a deferred state to the printer as a copy of the module, before anything can
+    // change the module.
+    void copyDeferred();
     SnapshotPrinter& printer();
 
     const TimingInstrumentation* timing_;
@@ -102,6 +111,17 @@ private:
     mutable std::vector<Unsettled> unsettled_;
     double endWaitMillis_ = 0.0;
     std::shared_ptr<const std::string> baselineText_;
+    // The last changed state, not copied yet: the module stays as the pass left it until
+    // the next pass starts, so the copy is made then (beforePass), or, at the end of the
+    // pipeline or when a text is read, the module is printed directly and never copied.
+    struct Deferred {
+        std::shared_ptr<SnapshotText> after;
+        std::shared_ptr<const SnapshotText> last;
+        std::shared_ptr<const SnapshotText> before;
+        std::shared_ptr<SnapshotResult> result;
+    };
+    mutable std::optional<Deferred> deferred_;
+    const ir::Module* module_ = nullptr;  // the module of the running pipeline
 };
 
 }  // namespace irscope::passes

@@ -43,6 +43,17 @@ void SnapshotPrinter::submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<S
     changed_.notify_all();
 }
 
+void SnapshotPrinter::submitPrinted(const ir::Module& m, std::shared_ptr<SnapshotText> after,
+                                    std::shared_ptr<const SnapshotText> last,
+                                    std::shared_ptr<const SnapshotText> before,
+                                    std::shared_ptr<SnapshotResult> result) {
+    print(m, *after, nullptr, nullptr, level_, &valueTexts_);
+    std::lock_guard lock(mutex_);
+    queue_.push_back(Job{nullptr, std::move(after), std::move(last), std::move(before),
+                         std::move(result), true});
+    changed_.notify_all();
+}
+
 double SnapshotPrinter::wait() {
     const auto t0 = std::chrono::steady_clock::now();
     std::unique_lock lock(mutex_);

@@ -8,9 +8,9 @@
 // Jobs run in the order they were queued, so a job may name the text states of earlier jobs:
 // they are filled by the time it runs. wait() returns once every queued job is done, and
 // prints the newest copy itself meanwhile; the instrumentation waits before anyone reads a
-// text (a save_graphs dump, the end of the pipeline). At most `maxPending` copies wait at once (a
-// queue of copies of a 135k-node module would cost more memory than the texts): submit() blocks
-// until the worker catches up.
+// text (a save_graphs dump, the end of the pipeline). At most `maxPending` copies wait at
+// once (a queue of copies of a 135k-node module would cost more memory than the texts):
+// submit() blocks until the worker catches up.
 #pragma once
 
 #include <condition_variable>
@@ -61,6 +61,14 @@ public:
     void submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<SnapshotText> after,
                 std::shared_ptr<const SnapshotText> last,
                 std::shared_ptr<const SnapshotText> before, std::shared_ptr<SnapshotResult> result);
+
+    // The same job for a module that cannot change meanwhile: `m` is printed into `after`
+    // on the calling thread (while the worker goes on with the older jobs), then the job
+    // is queued to be settled in order. No copy is made.
+    void submitPrinted(const ir::Module& m, std::shared_ptr<SnapshotText> after,
+                       std::shared_ptr<const SnapshotText> last,
+                       std::shared_ptr<const SnapshotText> before,
+                       std::shared_ptr<SnapshotResult> result);
 
     // Blocks until every submitted job is done; returns the milliseconds spent waiting.
     double wait();
