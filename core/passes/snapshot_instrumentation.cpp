@@ -55,8 +55,9 @@ std::shared_ptr<const std::string> SnapshotInstrumentation::textOf(const PassRun
 }
 
 void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassContext&) {
-    // The baseline the first pass is compared with: the empty module before parse, or the
-    // IR a compile-cache hit read, printed by the worker like every other state.
+    // The baseline the first pass is compared with: the empty module before parse, printed
+    // by the worker like every other state, or the IR a compile-cache hit read, whose text
+    // the caller already has.
     deferred_.reset();  // (settled by the last afterPipeline: never left over)
     settle();
     module_ = &m;
@@ -131,7 +132,8 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
     s.error = std::string(error);
 
     State after;
-    copyDeferred();  // queued jobs settle in order: the deferred state goes first
+    bool print = false;  // a new state: printed later, from a copy or the module itself
+    copyDeferred();      // queued jobs settle in order: the deferred state goes first
     try {
         // The IR after a group is the IR after its last child, and a pass that returned
         // false (no change) is taken at its word, as MLIR takes a pass's preserved analyses:
@@ -140,63 +142,56 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
         if (trusted && !verifyEachPass()) {
             s.counts = current_.fingerprint.counts;
             after = current_;
-            auto result = std::make_shared<SnapshotResult>();
-            printer().submit(nullptr, after.text, nullptr, before.text, result);
-            unsettled_.push_back(Unsettled{snapshots_.size(), std::move(result)});
-            lastSequence_ = run.sequence;
-            snapshots_.push_back(std::move(s));
-            return;
-        }
-        const ir::ModuleFingerprint fp = ir::fingerprint(m);
-        s.counts = fp.counts;
-        if (trusted && fp != current_.fingerprint) {
-            // Abstracts are hashed by identity: only a different text makes the claim false.
-            settle();
-            if (current_.text->text && ir::printIr(m) != *current_.text->text) {
-                throw std::logic_error(
-                    "pass '" + run.path + "' " +
-                    (run.pass->isGroup() ? std::string("changed the IR after its last child")
-                                         : std::string("returned no change but changed the IR")));
-            }
-        }
-        const State* same = fp == current_.fingerprint ? &current_
-                            : fp == before.fingerprint ? &before
-                                                       : nullptr;
-        if (same != nullptr && verifyEachPass()) {
-            // The fingerprint hashes abstracts and values by identity: under verification
-            // its verdict is checked against the text it saves printing.
-            settle();
-            if (same->text->text && ir::printIr(m) != *same->text->text) {
-                throw std::logic_error("the module's fingerprint missed a change made by pass '" +
-                                       run.path + "'");
-            }
-        }
-        if (same != nullptr) {
-            after = *same;  // structurally the IR as last printed: nothing to print
-        } else if (!error.empty()) {
-            // After an error the IR may be half-built: print it here, where a failure only
-            // means the snapshot keeps the error without the text.
-            settle();
-            auto text = std::make_shared<SnapshotText>();
-            SnapshotPrinter::print(m, *text, current_.text.get(), before.text.get(), level_);
-            if (!text->text) {
-                throw std::runtime_error(text->error);
-            }
-            after = State{fp, std::move(text)};
         } else {
-            // Printed later, from a copy or (at the end) from the module itself.
-            after = State{fp, std::make_shared<SnapshotText>()};
-            auto result = std::make_shared<SnapshotResult>();
-            printer();  // started before any settle() needs it
-            deferred_ = Deferred{after.text, current_.text, before.text, result};
-            unsettled_.push_back(Unsettled{snapshots_.size(), std::move(result)});
-            current_ = std::move(after);
-            lastSequence_ = run.sequence;
-            snapshots_.push_back(std::move(s));
-            return;
+            const ir::ModuleFingerprint fp = ir::fingerprint(m);
+            s.counts = fp.counts;
+            if (trusted && fp != current_.fingerprint) {
+                // Abstracts are hashed by identity: only a different text makes the claim false.
+                settle();
+                if (current_.text->text && ir::printIr(m) != *current_.text->text) {
+                    throw std::logic_error(
+                        "pass '" + run.path + "' " +
+                        (run.pass->isGroup()
+                             ? std::string("changed the IR after its last child")
+                             : std::string("returned no change but changed the IR")));
+                }
+            }
+            const State* same = fp == current_.fingerprint ? &current_
+                                : fp == before.fingerprint ? &before
+                                                           : nullptr;
+            if (same != nullptr && verifyEachPass()) {
+                // The fingerprint hashes abstracts and values by identity: under verification
+                // its verdict is checked against the text it saves printing.
+                settle();
+                if (same->text->text && ir::printIr(m) != *same->text->text) {
+                    throw std::logic_error(
+                        "the module's fingerprint missed a change made by pass '" + run.path + "'");
+                }
+            }
+            if (same != nullptr) {
+                after = *same;  // structurally the IR as last printed: nothing to print
+            } else if (!error.empty()) {
+                // After an error the IR may be half-built: print it here, where a failure
+                // only means the snapshot keeps the error without the text.
+                settle();
+                auto text = std::make_shared<SnapshotText>();
+                SnapshotPrinter::print(m, *text, current_.text.get(), before.text.get(), level_);
+                if (!text->text) {
+                    throw std::runtime_error(text->error);
+                }
+                after = State{fp, std::move(text)};
+            } else {
+                after = State{fp, std::make_shared<SnapshotText>()};
+                print = true;
+            }
         }
         auto result = std::make_shared<SnapshotResult>();
-        printer().submit(nullptr, after.text, nullptr, before.text, result);
+        if (print) {
+            printer();  // started before any settle() needs it
+            deferred_ = Deferred{after.text, current_.text, before.text, result};
+        } else {
+            printer().submit(nullptr, after.text, nullptr, before.text, result);
+        }
         unsettled_.push_back(Unsettled{snapshots_.size(), std::move(result)});
     } catch (const std::exception&) {
         if (error.empty()) {
