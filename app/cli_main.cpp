@@ -50,7 +50,7 @@
 #include "runtime/plugin_loader.h"
 #include "session/pass_stats.h"
 #include "session/run_script.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "util/diagnostic.h"
 
 namespace irscope::cli {
@@ -402,7 +402,7 @@ int runScript(const RunArgs& a, Streams io) {
             io.out.flush();
             io.err << s;
         });
-    const std::shared_ptr<session::Session>& session = outcome.session;
+    const std::shared_ptr<store::Session>& session = outcome.session;
     const interp::RunResult& r = outcome.result;
     io.out.flush();
     if (a.passStats) {
@@ -416,7 +416,7 @@ int runScript(const RunArgs& a, Streams io) {
     }
     if (a.runStats) {
         for (std::size_t i = 0; i < session->runs.size(); ++i) {
-            io.err << session::formatRunStats(session->runs[i], i);
+            io.err << store::formatRunStats(session->runs[i], i);
         }
         if (session->runs.empty()) {
             io.err

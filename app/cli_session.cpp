@@ -13,7 +13,7 @@
 
 #include "frontend/interp/interpreter.h"
 #include "session/pass_stats.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "store/session_file.h"
 
 namespace irscope::cli {
@@ -65,7 +65,7 @@ std::string errorSummary(const std::string& error) {
     return first;
 }
 
-std::string compileSummary(const session::Session& s) {
+std::string compileSummary(const store::Session& s) {
     return plural(s.compiles.size(), "compile", "compiles") + ", " +
            plural(s.runs.size(), "graph run", "graph runs");
 }
@@ -80,7 +80,7 @@ struct SessionArgs {
     bool script = false;
 };
 
-const session::CompileRecord& pickCompile(const session::Session& s, const SessionArgs& a) {
+const passes::CompileRecord& pickCompile(const store::Session& s, const SessionArgs& a) {
     if (s.compiles.empty()) {
         throw std::runtime_error(a.file + ": the session has no compile");
     }
@@ -93,7 +93,7 @@ const session::CompileRecord& pickCompile(const session::Session& s, const Sessi
 }
 
 void listSession(const store::LoadedSession& loaded, const SessionArgs& a, std::ostream& out) {
-    const session::Session& s = *loaded.session;
+    const store::Session& s = *loaded.session;
     const store::SessionFileInfo& info = loaded.info;
     out << "irscope session: " << a.file << "\n";
     out << fmt::format("  saved:    {} by irscope {} (schema {})\n", info.savedAt,
@@ -109,8 +109,8 @@ void listSession(const store::LoadedSession& loaded, const SessionArgs& a, std::
     out << "  output:   " << plural(lineCount(s.output), "line", "lines") << "\n";
     std::size_t snapshots = 0, raw = 0, compressed = 0;
     std::set<const util::CompressedText*> texts;
-    for (const session::CompileRecord& c : s.compiles) {
-        for (const session::PassSnapshot& p : c.snapshots) {
+    for (const passes::CompileRecord& c : s.compiles) {
+        for (const passes::PassSnapshot& p : c.snapshots) {
             ++snapshots;
             if (p.compressed && texts.insert(p.compressed.get()).second) {
                 raw += p.rawSize();
@@ -128,13 +128,13 @@ void listSession(const store::LoadedSession& loaded, const SessionArgs& a, std::
                            "passes", "nodes", "time ms", "peak bytes", "status");
     }
     for (std::size_t i = 0; i < s.compiles.size(); ++i) {
-        const session::CompileRecord& c = s.compiles[i];
+        const passes::CompileRecord& c = s.compiles[i];
         const std::size_t passes = static_cast<std::size_t>(
             std::count_if(c.snapshots.begin(), c.snapshots.end(),
-                          [](const session::PassSnapshot& p) { return p.depth == 0; }));
+                          [](const passes::PassSnapshot& p) { return p.depth == 0; }));
         const std::size_t nodes = c.snapshots.empty() ? 0 : c.snapshots.back().counts.nodes;
         std::string peak = "-";
-        for (const session::PassSnapshot& p : c.snapshots) {
+        for (const passes::PassSnapshot& p : c.snapshots) {
             if (p.peakBytes) {
                 peak = std::to_string(*p.peakBytes);
             }
@@ -153,7 +153,7 @@ void listSession(const store::LoadedSession& loaded, const SessionArgs& a, std::
                            "compile", "device", "peak bytes", "time ms", "outputs");
     }
     for (std::size_t i = 0; i < s.runs.size(); ++i) {
-        const session::RunRecord& r = s.runs[i];
+        const store::RunRecord& r = s.runs[i];
         out << fmt::format("  {:>3}  {:<28} {:>7}  {:<8} {:>11} {:>9.2f}  {}\n", i + 1,
                            "@" + r.graphName, r.compile + 1, r.stats.device, r.stats.peakBytes,
                            r.stats.millis, r.error.empty() ? r.outputs : "failed: " + r.error);
@@ -162,10 +162,10 @@ void listSession(const store::LoadedSession& loaded, const SessionArgs& a, std::
 
 int showSession(const SessionArgs& a, std::ostream& out) {
     const store::LoadedSession loaded = store::loadSession(a.file);
-    const session::Session& s = *loaded.session;
+    const store::Session& s = *loaded.session;
     if (!a.dumpPass.empty()) {
-        const session::CompileRecord& c = pickCompile(s, a);
-        const session::PassSnapshot* p = c.find(a.dumpPass);
+        const passes::CompileRecord& c = pickCompile(s, a);
+        const passes::PassSnapshot* p = c.find(a.dumpPass);
         if (p == nullptr) {
             std::string passes;
             for (const std::size_t i : session::passDisplayOrder(c)) {
@@ -203,7 +203,7 @@ int showSession(const SessionArgs& a, std::ostream& out) {
         }
         if (a.runStats) {
             for (std::size_t i = 0; i < s.runs.size(); ++i) {
-                out << session::formatRunStats(s.runs[i], i);
+                out << store::formatRunStats(s.runs[i], i);
             }
         }
         return 0;
@@ -214,7 +214,7 @@ int showSession(const SessionArgs& a, std::ostream& out) {
 
 }  // namespace
 
-void saveRunSession(const std::string& path, const session::Session& session,
+void saveRunSession(const std::string& path, const store::Session& session,
                     const interp::RunResult& result, std::ostream& err) {
     store::SaveOptions options;
     options.runStatus = store::runStatusName(result.status);

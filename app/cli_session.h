@@ -15,7 +15,7 @@ class App;
 namespace irscope::interp {
 struct RunResult;
 }
-namespace irscope::session {
+namespace irscope::store {
 struct Session;
 }
 
@@ -24,7 +24,7 @@ namespace irscope::cli {
 // Saves `session` (run ended as `result`) to `path` and says so on `err`: what it holds,
 // and, when the script did not finish, that it holds what ran before it stopped. Throws
 // store::DbError when the file cannot be written (an existing non-session file is refused).
-void saveRunSession(const std::string& path, const session::Session& session,
+void saveRunSession(const std::string& path, const store::Session& session,
                     const interp::RunResult& result, std::ostream& err);
 
 using SessionRunner = std::function<int(std::ostream& out, std::ostream& err)>;

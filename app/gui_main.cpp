@@ -73,7 +73,7 @@ void selectPass(irscope::ui::MainWindow& window, const QString& name) {
     }
     irscope::ui::PassTimelineDock* timeline = window.passTimelineDock();
     for (int row = 0; row < timeline->model()->rowCount(); ++row) {
-        const irscope::session::PassSnapshot* s = timeline->model()->snapshot(row);
+        const irscope::passes::PassSnapshot* s = timeline->model()->snapshot(row);
         if (s != nullptr && QString::fromStdString(s->pass) == name) {
             timeline->selectRow(row);
             return;

@@ -13,7 +13,7 @@
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
 #include "frontend/modules/modules.h"
-#include "session/compile_record.h"
+#include "passes/compile_record.h"
 
 namespace script_test {
 
@@ -22,7 +22,7 @@ struct Run {
     irscope::interp::RunResult result;
     // The compiler goes with the interpreter (it holds the compiled Cells); its session and
     // cache size are kept.
-    std::shared_ptr<irscope::session::Session> session;
+    std::shared_ptr<irscope::store::Session> session;
     std::size_t cachedGraphs = 0;
 };
 

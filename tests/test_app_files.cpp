@@ -111,7 +111,7 @@ private slots:
         QVERIFY(!compiles.empty());
         QCOMPARE(w.compilationsDock()->model()->rowCount(), static_cast<int>(compiles.size()));
         int total = 0;
-        for (const session::CompileRecord& c : compiles) {
+        for (const passes::CompileRecord& c : compiles) {
             total += static_cast<int>(c.snapshots.size());
         }
         QCOMPARE(total, static_cast<int>(files.size()));
@@ -119,7 +119,7 @@ private slots:
 
         // The first compile's passes are in the timeline; step through them from the top.
         auto* timeline = w.passTimelineDock();
-        const session::CompileRecord* c = timeline->model()->compile();
+        const passes::CompileRecord* c = timeline->model()->compile();
         QCOMPARE(c, &compiles.front());
         QCOMPARE(timeline->model()->rowCount(), static_cast<int>(c->snapshots.size()));
         QCOMPARE(QString::fromStdString(timeline->model()->snapshot(0)->pass), QStringLiteral("parse"));
@@ -139,7 +139,7 @@ private slots:
             QVERIFY(shown.wait(20000));
             QVERIFY(shown.takeFirst().at(0).toBool());
             QCOMPARE(timeline->currentRow(), step + 1);
-            const session::PassSnapshot* snap = timeline->model()->snapshot(step + 1);
+            const passes::PassSnapshot* snap = timeline->model()->snapshot(step + 1);
             QVERIFY(w.errorBanner()->isHidden());
             changedSteps += snap->changed ? 1 : 0;
             QVERIFY(!timeline->descriptionLabel()->text().isEmpty());
@@ -287,7 +287,7 @@ private slots:
         // A script's statistics: one row per pass (opt_a's sub-passes included), and totals.
         QVERIFY(openAndWait(w, example("if_vs_select.py")));
         QVERIFY(waitIdle(w));
-        const session::CompileRecord* c = w.passTimelineDock()->model()->compile();
+        const passes::CompileRecord* c = w.passTimelineDock()->model()->compile();
         QVERIFY(c != nullptr);
         const QString passes = out.filePath(QStringLiteral("passes.csv"));
         QCOMPARE(exportAndWait(w, ExportKind::PassCsv, passes), QString());
@@ -380,7 +380,7 @@ private slots:
         MainWindow w;
         w.show();
         auto tensorMoves = [&w] {
-            const session::CompileRecord& c = w.session()->compiles.front();
+            const passes::CompileRecord& c = w.session()->compiles.front();
             return QString::fromStdString(c.snapshots.back().text()).count(QStringLiteral("= TensorMove("));
         };
         w.runSettingsMenu()->loadElimAction(3)->trigger();

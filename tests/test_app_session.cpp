@@ -44,7 +44,7 @@ namespace {
 const QString kExample =
     QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/load_elim_fwd_bwd.py");
 
-std::shared_ptr<const session::Session> runExample() {
+std::shared_ptr<const store::Session> runExample() {
     std::ifstream in(kExample.toStdString());
     const std::string source((std::istreambuf_iterator<char>(in)), {});
     session::ScriptRunner runner;
@@ -89,7 +89,7 @@ private slots:
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         m.setSession(s);
         QCOMPARE(m.rowCount(), static_cast<int>(s->compiles.size()));
-        const session::CompileRecord& c = s->compiles.front();
+        const passes::CompileRecord& c = s->compiles.front();
         QVERIFY(m.data(m.index(0, CompilationsModel::Graph))
                     .toString()
                     .contains(QString::fromStdString(c.graphName)));
@@ -104,7 +104,7 @@ private slots:
 
     void timelineModelFollowsThePipeline() {
         const auto s = runExample();
-        const session::CompileRecord& c = s->compiles.front();
+        const passes::CompileRecord& c = s->compiles.front();
         PassTimelineModel m;
         QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
         m.setCompile(s, &c);
@@ -114,7 +114,7 @@ private slots:
         QStringList top;
         int optA = -1;
         for (int r = 0; r < m.rowCount(); ++r) {
-            const session::PassSnapshot* snap = m.snapshot(r);
+            const passes::PassSnapshot* snap = m.snapshot(r);
             QVERIFY(snap != nullptr);
             if (snap->depth == 0) {
                 top << QString::fromStdString(snap->pass);
@@ -129,7 +129,7 @@ private slots:
             }
         }
         QStringList expected;
-        for (const session::PassSnapshot& snap : c.snapshots) {
+        for (const passes::PassSnapshot& snap : c.snapshots) {
             if (snap.depth == 0) {
                 expected << QString::fromStdString(snap.pass);
             }
@@ -150,7 +150,7 @@ private slots:
         }
         // Hiding unchanged passes keeps exactly the changed ones.
         int changed = 0;
-        for (const session::PassSnapshot& snap : c.snapshots) {
+        for (const passes::PassSnapshot& snap : c.snapshots) {
             changed += snap.changed || !snap.error.empty() ? 1 : 0;
         }
         QVERIFY(changed > 0 && changed < m.rowCount());
@@ -171,7 +171,7 @@ private slots:
             dir.path().toStdString() +
             "')\n@ms.jit\ndef f(x):\n    return x * 2\n"
             "print(f(ms.Tensor(np.ones(2, np.float32))))\n";
-        std::shared_ptr<const session::Session> runs[2];
+        std::shared_ptr<const store::Session> runs[2];
         for (auto& s : runs) {
             session::ScriptRunner runner;
             session::ScriptOptions options;
@@ -234,7 +234,7 @@ private slots:
                     .contains(QStringLiteral("BackwardNet_construct")));
         // The timeline lists the pipeline's passes, the last one selected and shown.
         auto* timeline = w.passTimelineDock();
-        const session::CompileRecord* c = timeline->model()->compile();
+        const passes::CompileRecord* c = timeline->model()->compile();
         QVERIFY(c != nullptr);
         QCOMPARE(timeline->model()->rowCount(), static_cast<int>(c->snapshots.size()));
         QCOMPARE(timeline->currentRow(), timeline->model()->rowCount() - 1);
@@ -258,7 +258,7 @@ private slots:
         QVERIFY(w.irTextView()->toPlainText() != last);
         const int row = timeline->currentRow();
         QCOMPARE(row, timeline->model()->rowCount() - 1 - steps);
-        const session::PassSnapshot* snap = timeline->model()->snapshot(row);
+        const passes::PassSnapshot* snap = timeline->model()->snapshot(row);
         QCOMPARE(w.irTextView()->toPlainText(),
                  QString::fromStdString(irscope::ir::printIr(*snap->module())));
         QVERIFY(timeline->descriptionLabel()->text().contains(QString::fromStdString(snap->pass)));

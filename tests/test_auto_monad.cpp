@@ -21,7 +21,7 @@
 
 using namespace irscope;
 using ops::KernelArg;
-using runtime::Tensor;
+using ir::Tensor;
 using Weights = std::map<std::string, Tensor, std::less<>>;
 
 namespace {

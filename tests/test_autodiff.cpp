@@ -242,15 +242,15 @@ subgraph @CR_block(%para4_b) {
         QVERIFY(m->findGraph("\u25c2CR_block_1") == nullptr);
         QCOMPARE(countPrim(*m, "GradOperation"), std::size_t(0));
         // out = x * w * w: dx = w * w, dw = 2 * x * w.
-        const runtime::Tensor x = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
+        const ir::Tensor x = ir::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
                                                                std::vector<double>{1.0, 2.0});
-        const runtime::Tensor w = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
+        const ir::Tensor w = ir::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
                                                                std::vector<double>{3.0, 5.0});
         const ops::KernelArg in[] = {ops::KernelArg(x)};
         const ops::KernelArg r = runtime::Executor(*m, {}).run(in, {{"w", w}});
         QVERIFY(r.isTuple());
-        const runtime::Tensor& dx = r.elements()[0].elements()[0].tensor();
-        const runtime::Tensor& dw = r.elements()[1].elements()[0].tensor();
+        const ir::Tensor& dx = r.elements()[0].elements()[0].tensor();
+        const ir::Tensor& dw = r.elements()[1].elements()[0].tensor();
         QCOMPARE(dx.getDouble(0), 9.0);
         QCOMPARE(dx.getDouble(1), 25.0);
         QCOMPARE(dw.getDouble(0), 6.0);
@@ -303,14 +303,14 @@ subgraph @f(%para3_a, %para4_u) {
         QCOMPARE(countPrim(*m, "value_and_grad"), std::size_t(0));
         QCOMPARE(countPrim(*m, "Load"), std::size_t(2));
         // value = x * w * w; dw = 2 * x * w.
-        const runtime::Tensor x = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
+        const ir::Tensor x = ir::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
                                                                std::vector<double>{1.0, 2.0});
-        const runtime::Tensor w = runtime::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
+        const ir::Tensor w = ir::Tensor::fromDoubles(ir::DType::Float32, ir::Shape{2},
                                                                std::vector<double>{3.0, 5.0});
         const ops::KernelArg in[] = {ops::KernelArg(x)};
         const ops::KernelArg r = runtime::Executor(*m, {}).run(in, {{"w", w}});
-        const runtime::Tensor& value = r.elements()[0].tensor();
-        const runtime::Tensor& dw = r.elements()[1].elements()[0].tensor();
+        const ir::Tensor& value = r.elements()[0].tensor();
+        const ir::Tensor& dw = r.elements()[1].elements()[0].tensor();
         QCOMPARE(value.getDouble(1), 50.0);
         QCOMPARE(dw.getDouble(0), 6.0);
         QCOMPARE(dw.getDouble(1), 20.0);
@@ -458,7 +458,7 @@ subgraph @f(%para2_a) {
                                 "print(G(Net())(Tensor([1.0, 2.0])))\n");
         // [1, 2] -> [2, 4] -> [4, 8]: two doublings.
         EXPECT_OUTPUT(r, "[4. 4.]\n");
-        const session::PassSnapshot* snap = r.session->compiles.at(0).find("meta_fg_expand");
+        const passes::PassSnapshot* snap = r.session->compiles.at(0).find("meta_fg_expand");
         QVERIFY(snap != nullptr);
         const auto m = snap->module();
         QCOMPARE(QString::fromStdString(m->verify()), QString());

@@ -638,7 +638,7 @@ private slots:
         // One compile; after meta_fg_expand the branches are fprop/bprop graphs and every
         // node the expansion made has a type, a scope and the source line it stands for.
         QCOMPARE(r.session->compiles.size(), std::size_t(1));
-        const session::PassSnapshot* snap = r.session->compiles[0].find("meta_fg_expand");
+        const passes::PassSnapshot* snap = r.session->compiles[0].find("meta_fg_expand");
         QVERIFY(snap != nullptr);
         const auto m = snap->module();
         for (const char* name : {"\u25b8\u2713Net_construct", "\u25c2\u2713Net_construct",

@@ -11,7 +11,7 @@ using ir::AttrMap;
 using ir::DType;
 using ir::Shape;
 using ir::Value;
-using runtime::Tensor;
+using ir::Tensor;
 
 namespace {
 

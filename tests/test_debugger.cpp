@@ -417,7 +417,7 @@ private slots:
     }
 
     void summaries() {
-        const runtime::Tensor t = runtime::Tensor::fromDoubles(
+        const ir::Tensor t = ir::Tensor::fromDoubles(
             ir::DType::Float32, ir::Shape({4}),
             std::vector<double>{1.0, std::nan(""), -std::numeric_limits<double>::infinity(), 3.0});
         const runtime::TensorSummary s = runtime::summarize(t);

@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 #include "session/divergence.h"
 #include "session/kernel_trace.h"
 #include "test_files.h"
@@ -294,7 +294,7 @@ print(net(Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], 
     }
 
     void valuesAgreeWithinTheTolerance() {
-        using runtime::Tensor;
+        using ir::Tensor;
         const std::vector<double> a{1.0, 2.0, 1000.0};
         const std::vector<double> b{1.0, 2.0 + 1e-9, 1000.0 + 5e-3};
         const Tensor ta = Tensor::fromDoubles(ir::DType::Float32, ir::Shape{3}, a);
@@ -334,7 +334,7 @@ print(net(Tensor(np.array([1.0, 2.0], np.float32)), Tensor(np.array([3.0, 4.0], 
 
     void deepCopiesDoNotAlias() {
         const std::vector<std::int64_t> v{1, 2};
-        runtime::Tensor t = runtime::Tensor::fromInts(ir::DType::Int32, ir::Shape{2}, v);
+        ir::Tensor t = ir::Tensor::fromInts(ir::DType::Int32, ir::Shape{2}, v);
         const ops::KernelArg copy = session::deepCopy(ops::KernelArg::tuple({t}));
         t.setInt(0, 9);
         QCOMPARE(copy.elements()[0].tensor().getInt(0), std::int64_t{1});

@@ -37,7 +37,7 @@ QString example(const char* name) {
 }
 
 // Runs `script` in process with save_graphs at `level` into `dir`.
-std::shared_ptr<session::Session> runWithDumps(const QString& script, const QString& dir, int level) {
+std::shared_ptr<store::Session> runWithDumps(const QString& script, const QString& dir, int level) {
     session::ScriptOptions o;
     o.compiler.readEnvironment = false;
     o.compiler.overrides.set(std::string(passes::kSaveGraphs), std::int64_t{level});
@@ -113,15 +113,15 @@ private slots:
         QCOMPARE(folder.session->compiles.size(), live->compiles.size());
         int files = 0;
         for (std::size_t c = 0; c < live->compiles.size(); ++c) {
-            const session::CompileRecord& want = live->compiles[c];
-            const session::CompileRecord& got = folder.session->compiles[c];
+            const passes::CompileRecord& want = live->compiles[c];
+            const passes::CompileRecord& got = folder.session->compiles[c];
             QCOMPARE(got.graphName, want.graphName);
             QCOMPARE(got.snapshots.size(), want.snapshots.size());
             files += static_cast<int>(got.snapshots.size());
             bool sawChild = false;
             for (std::size_t i = 0; i < want.snapshots.size(); ++i) {
-                const session::PassSnapshot& w = want.snapshots[i];
-                const session::PassSnapshot& g = got.snapshots[i];
+                const passes::PassSnapshot& w = want.snapshots[i];
+                const passes::PassSnapshot& g = got.snapshots[i];
                 const QByteArray where = QByteArray::number(static_cast<int>(c)) + ":" + QByteArray::fromStdString(w.pass);
                 QVERIFY2(g.pass == w.pass, where.constData());
                 QCOMPARE(g.depth, w.depth);
@@ -171,17 +171,17 @@ private slots:
         QVERIFY2(folder.error.find("02_type_inference_0002.ir:3:") != std::string::npos, folder.error.c_str());
         QCOMPARE(folder.session->compiles.size(), std::size_t{2});
 
-        const session::CompileRecord& first = folder.session->compiles[0];
+        const passes::CompileRecord& first = folder.session->compiles[0];
         QCOMPARE(first.graphName, std::string("BackwardNet_construct"));
         std::vector<std::string> passes;
-        for (const session::PassSnapshot& s : first.snapshots) {
+        for (const passes::PassSnapshot& s : first.snapshots) {
             passes.push_back(s.pass);
         }
         const std::vector<std::string> want = {"parse", "symbol_resolve", "type_inference", "opt_a/cse", "opt_a"};
         QCOMPARE(passes, want);
-        QCOMPARE(first.status, session::CompileStatus::Error);
+        QCOMPARE(first.status, passes::CompileStatus::Error);
         QCOMPARE(first.failedPass, std::string("type_inference"));
-        const session::PassSnapshot& bad = first.snapshots[2];
+        const passes::PassSnapshot& bad = first.snapshots[2];
         QVERIFY2(bad.error.find("02_type_inference_0002.ir:3:") != std::string::npos, bad.error.c_str());
         QCOMPARE(bad.counts.nodes, first.snapshots[1].counts.nodes);  // unknown: as before it
         QVERIFY(first.snapshots[0].changed);                          // from the empty module
@@ -196,9 +196,9 @@ private slots:
         const std::vector<std::size_t> order = session::passDisplayOrder(first);
         QCOMPARE(order, (std::vector<std::size_t>{0, 1, 2, 4, 3}));
 
-        const session::CompileRecord& second = folder.session->compiles[1];
+        const passes::CompileRecord& second = folder.session->compiles[1];
         passes.clear();
-        for (const session::PassSnapshot& s : second.snapshots) {
+        for (const passes::PassSnapshot& s : second.snapshots) {
             passes.push_back(s.pass);
         }
         // Serial files first, then the backend's in natural order (graph_build_0_9 before _10).
@@ -207,7 +207,7 @@ private slots:
         QCOMPARE(passes, want2);
         QVERIFY(second.snapshots[2].sourceFile.find("graph_build_0_9.ir") != std::string::npos);
         QVERIFY(second.snapshots[3].sourceFile.find("graph_build_0_10.ir") != std::string::npos);
-        QCOMPARE(second.status, session::CompileStatus::Ok);
+        QCOMPARE(second.status, passes::CompileStatus::Ok);
         QVERIFY(second.snapshots[4].changed);  // a different module after the ms23 dumps
         QVERIFY(second.snapshots[4].description.find("hwopt_d_ir_fusion_before_graph_0.ir") != std::string::npos);
     }
@@ -251,7 +251,7 @@ private slots:
         const auto s = runWithDumps(example("if_vs_select.py"), dir.path(), 0);
         QVERIFY(s != nullptr);
         QCOMPARE(s->compiles.size(), std::size_t{2});
-        const session::CompileRecord& c = s->compiles[0];
+        const passes::CompileRecord& c = s->compiles[0];
         const QStringList rows = csvLines(session::passStatsCsv(c));
         QCOMPARE(rows.first(), QStringLiteral("index,pass,depth,round,wall_ms,graphs,nodes,cnodes,delta_nodes,"
                                               "changed,peak_bytes,error"));
@@ -261,7 +261,7 @@ private slots:
         for (int r = 1; r < rows.size(); ++r) {
             const QStringList f = rows[r].split(QLatin1Char(','));
             QCOMPARE(f.size(), 12);
-            const session::PassSnapshot& snap = c.snapshots[order[static_cast<std::size_t>(r - 1)]];
+            const passes::PassSnapshot& snap = c.snapshots[order[static_cast<std::size_t>(r - 1)]];
             QCOMPARE(f[0].toInt(), r - 1);
             QCOMPARE(f[1], QString::fromStdString(snap.pass));
             QCOMPARE(f[6].toULongLong(), static_cast<qulonglong>(snap.counts.nodes));

@@ -309,7 +309,7 @@ private slots:
 
     void tensorTableFormatsEveryDtype() {
         using irscope::ir::DType;
-        using irscope::runtime::Tensor;
+        using irscope::ir::Tensor;
         using irscope::ui::TensorTableModel;
         const std::vector<double> vals = {1.5, -2.0, 0.0};
         QCOMPARE(TensorTableModel::formatElement(Tensor::fromDoubles(DType::Bool, {{3}}, vals), 1),

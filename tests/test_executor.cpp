@@ -19,7 +19,7 @@ using namespace irscope;
 using ops::KernelArg;
 using runtime::EvalError;
 using runtime::ExecOptions;
-using runtime::Tensor;
+using ir::Tensor;
 using Weights = std::map<std::string, Tensor, std::less<>>;
 
 namespace {

@@ -14,7 +14,7 @@
 #include "ir/module.h"
 #include "passes/pipeline.h"
 #include "script_fixture.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "test_files.h"
 
 using namespace irscope;
@@ -81,7 +81,7 @@ using test_files::readFile;
 
 // Runs a bundled example with MS_DEV_CELL_REUSE=level (unset when negative) and returns
 // its session.
-std::shared_ptr<session::Session> runExample(const std::string& name, int level,
+std::shared_ptr<store::Session> runExample(const std::string& name, int level,
                                              std::string* out = nullptr) {
     compiler::CompilerOptions options;
     if (level >= 0) {
@@ -100,7 +100,7 @@ std::shared_ptr<session::Session> runExample(const std::string& name, int level,
 }
 
 // Runs `source` (a script) with MS_DEV_CELL_REUSE=1 and returns its session.
-std::shared_ptr<session::Session> runSource(const std::string& source) {
+std::shared_ptr<store::Session> runSource(const std::string& source) {
     compiler::CompilerOptions options;
     options.overrides.set(std::string(passes::kCellReuse), std::int64_t{1});
     const script_test::Run r = script_test::runScript(source, std::move(options));
@@ -118,8 +118,8 @@ std::size_t occurrences(const std::string& text, const std::string& part) {
     return n;
 }
 
-std::size_t nodesAfter(const session::Session& s, std::string_view pass) {
-    const session::PassSnapshot* snap = s.compiles.at(0).find(pass);
+std::size_t nodesAfter(const store::Session& s, std::string_view pass) {
+    const passes::PassSnapshot* snap = s.compiles.at(0).find(pass);
     return snap != nullptr ? snap->counts.nodes : 0;
 }
 
@@ -257,7 +257,7 @@ private slots:
         QVERIFY(!off->compiles[0].find("graph_reusing")->changed);
         // 1 and 2: one Block graph, analysed and optimized once.
         for (const auto& s : {on, backend}) {
-            const session::PassSnapshot* reused = s->compiles[0].find("graph_reusing");
+            const passes::PassSnapshot* reused = s->compiles[0].find("graph_reusing");
             QVERIFY(reused->changed);
             QCOMPARE(reused->counts.graphs, std::size_t(2));
             for (std::string_view pass : {"type_inference", "opt_a"}) {
@@ -278,8 +278,8 @@ private slots:
         // compiles of one script would save different .ir files.
         const auto first = runExample("lazy_inline_gpt", 1);
         const auto second = runExample("lazy_inline_gpt", 1);
-        const session::CompileRecord& a = first->compiles.at(0);
-        const session::CompileRecord& b = second->compiles.at(0);
+        const passes::CompileRecord& a = first->compiles.at(0);
+        const passes::CompileRecord& b = second->compiles.at(0);
         const std::string resolved = a.find("symbol_resolve")->text();
         QVERIFY2(contains(resolved, "GPTConfig object #1>"), resolved.c_str());
         QVERIFY(!contains(resolved, "object at 0x"));

@@ -55,9 +55,9 @@ std::size_t countPrim(const Module& m, std::string_view name) {
     return n;
 }
 
-runtime::Tensor f32(std::vector<double> v) {
+ir::Tensor f32(std::vector<double> v) {
     const auto n = static_cast<std::int64_t>(v.size());
-    return runtime::Tensor::fromDoubles(DType::Float32, Shape{n}, v);
+    return ir::Tensor::fromDoubles(DType::Float32, Shape{n}, v);
 }
 
 const char* kTwoCalls =
@@ -285,7 +285,7 @@ private slots:
         QCOMPARE(m->graphs().size(), std::size_t(1));
         QVERIFY(printIr(*m).find("Mul(%0, %para1_x)") != std::string::npos);
         // The result is still computed the same: (x - x) * x = 0.
-        const runtime::Tensor x = f32({2, 3});
+        const ir::Tensor x = f32({2, 3});
         const auto out = runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{x}, {});
         QCOMPARE(out.tensor().getDouble(1), 0.0);
     }
@@ -421,7 +421,7 @@ private slots:
         const Node* mul = branch->output();
         QVERIFY(nodeCast<CNode>(mul) != nullptr && nodeCast<CNode>(mul)->isPrimitive("Mul"));
         QCOMPARE(nodeCast<CNode>(mul)->input(2), static_cast<Node*>(m->entry()->parameters()[1]));
-        runtime::Tensor w = f32({3, 4});
+        ir::Tensor w = f32({3, 4});
         const auto out =
             runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{f32({-1, -2})}, {{"w", w}});
         QCOMPARE(out.tensor().getDouble(1), -8.0);
@@ -465,7 +465,7 @@ private slots:
         const std::string text = printIr(*m);
         QVERIFY2(text.find("Assign(%para2_w, %para1_x, U)") != std::string::npos, text.c_str());
         QVERIFY2(text.find("UpdateState(U, %") != std::string::npos, text.c_str());
-        runtime::Tensor w = f32({0, 0});
+        ir::Tensor w = f32({0, 0});
         const auto out =
             runtime::Executor(*m, {}).run(std::vector<ops::KernelArg>{f32({5, 6})}, {{"w", w}});
         QCOMPARE(out.tensor().getDouble(0), 5.0);  // the Load reads the assigned value
@@ -511,7 +511,7 @@ private slots:
             const std::string text = RandomProgram(seed).build();
             switches += text.find("Switch(") != std::string::npos ? 1 : 0;
             auto m = parseIr(text, "random.ir");
-            const runtime::Tensor x = f32({1.5, -2, 3});
+            const ir::Tensor x = f32({1.5, -2, 3});
             auto run = [&] {
                 runtime::ExecOptions opts;
                 std::string printed;

@@ -231,7 +231,7 @@ private slots:
         options.overrides.set(std::string(passes::kSideEffectLoadElim), 1);
         script_test::Run run = script_test::runScript(readFile(path), options, 0, path);
         QVERIFY2(run.result.status == interp::RunResult::Status::Ok, run.out.c_str());
-        const session::CompileRecord& rec = run.session->compiles.at(0);
+        const passes::CompileRecord& rec = run.session->compiles.at(0);
         std::size_t at = rec.snapshots.size();
         for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
             if (rec.snapshots[i].pass == "auto_monad_reorder") {

@@ -7,7 +7,7 @@
 
 #include "passes/settings.h"
 #include "script_fixture.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "training_step_script.h"
 
 using namespace irscope;
@@ -23,8 +23,8 @@ script_test::Run run(int blocks, bool lazy, int cellReuse) {
                                   "training_step.py");
 }
 
-const session::PassSnapshot& after(const script_test::Run& r, const char* pass) {
-    const session::PassSnapshot* s = r.session->compiles.back().find(pass);
+const passes::PassSnapshot& after(const script_test::Run& r, const char* pass) {
+    const passes::PassSnapshot* s = r.session->compiles.back().find(pass);
     if (s == nullptr) {
         throw std::runtime_error(std::string("no snapshot of ") + pass);
     }

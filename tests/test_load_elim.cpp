@@ -22,7 +22,7 @@
 
 using namespace irscope;
 using ops::KernelArg;
-using runtime::Tensor;
+using ir::Tensor;
 
 namespace {
 
@@ -328,7 +328,7 @@ private slots:
         for (std::int64_t l = 0; l <= 3; ++l) {
             const Run r = runExample("load_elim_fwd_bwd.py", l);
             QVERIFY(!r.session->runs.empty());
-            const session::RunRecord& run = r.session->runs.front();
+            const store::RunRecord& run = r.session->runs.front();
             QVERIFY2(run.error.empty(), run.error.c_str());
             QVERIFY(run.stats.peakBytes > 0);
             QVERIFY(run.stats.peakBytes <= run.stats.plannedPeakBytes);

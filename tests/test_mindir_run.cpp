@@ -24,7 +24,7 @@
 #include "ir/func_graph.h"
 #include "ir/node.h"
 #include "mindir/mindir.h"
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 using cli_test::CliOptions;
 using cli_test::runCli;
@@ -46,7 +46,7 @@ struct Nd {
     std::vector<double> v;
 };
 
-Nd fromTensor(const runtime::Tensor& t) {
+Nd fromTensor(const ir::Tensor& t) {
     Nd n;
     n.dims = t.shape().dims;
     for (std::size_t i = 0; i < t.size(); ++i) {
@@ -135,14 +135,14 @@ Weights weightsOf(const char* file) {
     for (const ir::Parameter* p : g->parameters()) {
         if (p->hasDefault() && p->defaultValue() && p->defaultValue()->tensor) {
             w.params[p->name()] =
-                fromTensor(runtime::Tensor::fromValueData(*p->defaultValue()->tensor));
+                fromTensor(ir::Tensor::fromValueData(*p->defaultValue()->tensor));
         }
     }
     for (const ir::CNode* c : g->topoOrder()) {
         if (c->isPrimitive("MatMul")) {
             if (const auto* v = ir::nodeCast<ir::ValueNode>(c->input(2)); v && v->value()->tensor) {
                 w.matmulConstants.push_back(
-                    fromTensor(runtime::Tensor::fromValueData(*v->value()->tensor)));
+                    fromTensor(ir::Tensor::fromValueData(*v->value()->tensor)));
             }
         }
     }

@@ -25,7 +25,7 @@ using ops::KernelArg;
 using runtime::DevicePtr;
 using runtime::DeviceTensor;
 using runtime::KernelParam;
-using runtime::Tensor;
+using ir::Tensor;
 
 namespace {
 

@@ -58,7 +58,7 @@ InferArg Tup(std::vector<InferArg> elems) {
 }
 // A constant tensor.
 InferArg K(DType t, Shape s, std::vector<double> v) {
-    return C(Value::tensorValue(runtime::Tensor::fromDoubles(t, std::move(s), v).toValueData()));
+    return C(Value::tensorValue(ir::Tensor::fromDoubles(t, std::move(s), v).toValueData()));
 }
 
 AttrMap attrs(std::initializer_list<std::pair<const char*, ir::ValuePtr>> kv) {

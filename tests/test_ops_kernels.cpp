@@ -17,7 +17,7 @@ using ir::AttrMap;
 using ir::DType;
 using ir::Shape;
 using ir::Value;
-using runtime::Tensor;
+using ir::Tensor;
 
 namespace {
 

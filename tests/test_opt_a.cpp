@@ -21,7 +21,7 @@
 
 using namespace irscope;
 using namespace irscope::ir;
-using runtime::Tensor;
+using ir::Tensor;
 
 namespace {
 
@@ -555,10 +555,10 @@ private slots:
                          "[ 8. 16.]\n"));
         QCOMPARE(r.session->compiles.size(), std::size_t(1));
         const auto& rec = r.session->compiles[0];
-        const session::PassSnapshot* unroll = rec.find("opt_a/loop_unroll");
+        const passes::PassSnapshot* unroll = rec.find("opt_a/loop_unroll");
         QVERIFY(unroll != nullptr);
         QVERIFY(unroll->changed);
-        const session::PassSnapshot* opt = rec.find("opt_a/dce", true);
+        const passes::PassSnapshot* opt = rec.find("opt_a/dce", true);
         QVERIFY(opt != nullptr);
         QCOMPARE(opt->counts.graphs, std::size_t(1));
         const std::string text = opt->text();

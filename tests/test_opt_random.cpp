@@ -161,12 +161,12 @@ private:
     std::map<int, int> arity_;
 };
 
-runtime::Tensor f32(std::vector<double> v) {
+ir::Tensor f32(std::vector<double> v) {
     const auto n = static_cast<std::int64_t>(v.size());
-    return runtime::Tensor::fromDoubles(DType::Float32, Shape{n}, v);
+    return ir::Tensor::fromDoubles(DType::Float32, Shape{n}, v);
 }
 
-std::vector<double> values(const runtime::Tensor& t) {
+std::vector<double> values(const ir::Tensor& t) {
     std::vector<double> out;
     for (std::int64_t i = 0; i < t.shape().elementCount(); ++i) {
         out.push_back(t.getDouble(i));
@@ -226,7 +226,7 @@ private slots:
             const std::string text = MonadProgram(seed).build();
             auto m = parseIr(text, "monad.ir");
             auto run = [&] {
-                runtime::Tensor w = f32({0.5, 1, -1});
+                ir::Tensor w = f32({0.5, 1, -1});
                 runtime::ExecOptions opts;
                 std::string printed;
                 opts.print = [&](std::string_view line) { printed += std::string(line) + "\n"; };

@@ -19,16 +19,16 @@
 #include "passes/snapshot_instrumentation.h"
 #include "passes/timing_instrumentation.h"
 #include "passes/verifier_instrumentation.h"
-#include "session/compile_record.h"
-#include "session/session.h"
+#include "passes/compile_record.h"
+#include "store/session.h"
 #include "test_files.h"
 #include "util/compressed_text.h"
 
 using namespace irscope;
 using namespace irscope::ir;
 using namespace irscope::passes;
-using irscope::session::CompileRecord;
-using irscope::session::PassSnapshot;
+using irscope::passes::CompileRecord;
+using irscope::passes::PassSnapshot;
 
 namespace {
 
@@ -280,9 +280,9 @@ void TestPassManager::recordsEverySnapshot() {
     PassContext ctx;
     ctx.settings().set(std::string(kSideEffectLoadElim), std::int64_t{1});
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec);
+    passes::runRecorded(pm, *m, ctx, rec);
 
-    QCOMPARE(rec.status, session::CompileStatus::Ok);
+    QCOMPARE(rec.status, passes::CompileStatus::Ok);
     QVERIFY(rec.error.empty());
     QCOMPARE(rec.settings.getInt(kSideEffectLoadElim), std::int64_t{1});
     const std::vector<std::string> expected{"add_node",        "claims_change", "no_change",
@@ -354,7 +354,7 @@ void TestPassManager::snapshotTextsParseBack() {
     auto m = smallModule();
     PassContext ctx;
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec);
+    passes::runRecorded(pm, *m, ctx, rec);
     QVERIFY(!rec.snapshots.empty());
     for (const PassSnapshot& s : rec.snapshots) {
         const std::string text = s.text();
@@ -384,8 +384,8 @@ void TestPassManager::groupIteratesToFixedPointWithBound() {
         auto m = smallModule();
         PassContext ctx;
         CompileRecord rec;
-        session::runRecorded(pm, *m, ctx, rec);
-        QCOMPARE(rec.status, session::CompileStatus::Ok);
+        passes::runRecorded(pm, *m, ctx, rec);
+        QCOMPARE(rec.status, passes::CompileStatus::Ok);
         std::vector<int> rounds;
         std::vector<bool> changed;
         for (const PassSnapshot& s : rec.snapshots) {
@@ -406,7 +406,7 @@ void TestPassManager::groupIteratesToFixedPointWithBound() {
         auto m = smallModule();
         PassContext ctx;
         CompileRecord rec;
-        session::runRecorded(pm, *m, ctx, rec);
+        passes::runRecorded(pm, *m, ctx, rec);
         QCOMPARE(passNames(rec),
                  (std::vector<std::string>{"opt_a/claims_change", "opt_a/claims_change",
                                            "opt_a/claims_change", "opt_a"}));
@@ -503,9 +503,9 @@ void TestPassManager::errorRecordedAgainstFailingPass() {
     auto m = smallModule();
     PassContext ctx;
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec);
+    passes::runRecorded(pm, *m, ctx, rec);
 
-    QCOMPARE(rec.status, session::CompileStatus::Error);
+    QCOMPARE(rec.status, passes::CompileStatus::Error);
     QCOMPARE(rec.failedPass, std::string("type_inference"));
     QVERIFY(rec.error.find("must have the same type") != std::string::npos);
     QVERIFY(!laterRan);
@@ -541,8 +541,8 @@ void TestPassManager::errorInsideGroup() {
     auto m = smallModule();
     PassContext ctx;
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec);
-    QCOMPARE(rec.status, session::CompileStatus::Error);
+    passes::runRecorded(pm, *m, ctx, rec);
+    QCOMPARE(rec.status, passes::CompileStatus::Error);
     QCOMPARE(rec.failedPass, std::string("opt_a/cse"));
     QCOMPARE(rec.error, std::string("cse: bad node"));
     // The failing child has the error snapshot; its group none.
@@ -573,8 +573,8 @@ void TestPassManager::cancellationBetweenPasses() {
     PassContext ctx;
     ctx.setCancelToken(stop.get_token());
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec);
-    QCOMPARE(rec.status, session::CompileStatus::Cancelled);
+    passes::runRecorded(pm, *m, ctx, rec);
+    QCOMPARE(rec.status, passes::CompileStatus::Cancelled);
     QCOMPARE(std::string(statusName(rec.status)), std::string("cancelled"));
     QVERIFY(rec.error.empty());
     QVERIFY(rec.failedPass.empty());
@@ -585,8 +585,8 @@ void TestPassManager::cancellationBetweenPasses() {
     PassContext ctx2;
     ctx2.setCancelToken(stop.get_token());
     CompileRecord rec2;
-    session::runRecorded(pm, *m, ctx2, rec2);
-    QCOMPARE(rec2.status, session::CompileStatus::Cancelled);
+    passes::runRecorded(pm, *m, ctx2, rec2);
+    QCOMPARE(rec2.status, passes::CompileStatus::Cancelled);
     QVERIFY(rec2.snapshots.empty());
 }
 
@@ -604,8 +604,8 @@ void TestPassManager::cancellationInsideGroup() {
     PassContext ctx;
     ctx.setCancelToken(stop.get_token());
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec);
-    QCOMPARE(rec.status, session::CompileStatus::Cancelled);
+    passes::runRecorded(pm, *m, ctx, rec);
+    QCOMPARE(rec.status, passes::CompileStatus::Cancelled);
     // The child that finished is recorded; the group did not finish, so it is not.
     QCOMPARE(passNames(rec), (std::vector<std::string>{"opt_a/switch_simplify"}));
 }
@@ -651,8 +651,8 @@ void TestPassManager::saveGraphsFileNames() {
     auto m = smallModule();
     addNeg(*m, ctx);
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec, serial);
-    QCOMPARE(rec.status, session::CompileStatus::Ok);
+    passes::runRecorded(pm, *m, ctx, rec, serial);
+    QCOMPARE(rec.status, passes::CompileStatus::Ok);
     QVERIFY(rec.warnings.empty());
     // Level 1: top-level passes only; stage = index in the pipeline, serial per file.
     QCOMPARE(listDir(dir),
@@ -667,7 +667,7 @@ void TestPassManager::saveGraphsFileNames() {
     buildMs(pm2);
     auto m2 = smallModule();
     CompileRecord rec2;
-    session::runRecorded(pm2, *m2, ctx, rec2, serial);
+    passes::runRecorded(pm2, *m2, ctx, rec2, serial);
     QVERIFY(std::filesystem::exists(dir / "00_parse_0005.ir"));
     QVERIFY(std::filesystem::exists(dir / "04_validate_0009.ir"));
     QCOMPARE(serial->next, 10);
@@ -680,7 +680,7 @@ void TestPassManager::saveGraphsFileNames() {
     PassManager pm3;
     buildMs(pm3);
     CompileRecord rec3;
-    session::runRecorded(pm3, *m2, off, rec3);
+    passes::runRecorded(pm3, *m2, off, rec3);
     QVERIFY(listDir(tmp2.path().toStdString()).empty());
 }
 
@@ -700,7 +700,7 @@ void TestPassManager::saveGraphsSubPasses() {
         ctx.settings().set(std::string(kSaveGraphsPath), (dir / "l2").string());
         auto m = smallModule();
         CompileRecord rec;
-        session::runRecorded(pm, *m, ctx, rec);
+        passes::runRecorded(pm, *m, ctx, rec);
         QCOMPARE(listDir(dir / "l2"),
                  (std::vector<std::string>{"00_parse_0000.ir", "01_opt_a_0005.ir",
                                            "opt_substep_opt_a_r0_0_switch_simplify_0001.ir",
@@ -718,7 +718,7 @@ void TestPassManager::saveGraphsSubPasses() {
         ctx.settings().set(std::string(kDumpIrPasses), std::string("strip_neg, other"));
         auto m = smallModule();
         CompileRecord rec;
-        session::runRecorded(pm, *m, ctx, rec);
+        passes::runRecorded(pm, *m, ctx, rec);
         QCOMPARE(listDir(dir / "l1"),
                  (std::vector<std::string>{"00_parse_0000.ir", "01_opt_a_0003.ir",
                                            "opt_substep_opt_a_r0_1_strip_neg_0001.ir",
@@ -739,8 +739,8 @@ void TestPassManager::saveGraphsWriteErrorIsReported() {
     ctx.settings().set(std::string(kSaveGraphsPath), (blocker / "ir").string());
     auto m = smallModule();
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec);
-    QCOMPARE(rec.status, session::CompileStatus::Ok);  // dumps failing never fail a compile
+    passes::runRecorded(pm, *m, ctx, rec);
+    QCOMPARE(rec.status, passes::CompileStatus::Ok);  // dumps failing never fail a compile
     QCOMPARE(rec.snapshots.size(), std::size_t(2));
     QCOMPARE(rec.warnings.size(), std::size_t(1));  // reported once, not per pass
     QVERIFY(rec.warnings[0].find("cannot create folder") != std::string::npos);
@@ -763,7 +763,7 @@ void TestPassManager::saveGraphsWriteErrorIsReported() {
 }
 
 void TestPassManager::sessionHoldsCompiles() {
-    session::Session s;
+    store::Session s;
     s.scriptPath = "net.py";
     s.scriptText = "net(x)\n";
     s.settings.set(std::string(kSideEffectLoadElim), std::int64_t{3});
@@ -775,10 +775,10 @@ void TestPassManager::sessionHoldsCompiles() {
     rec.graphName = m->entry()->name();
     rec.signature = "(Tensor[Int32](), Tensor[Int32]())";
     rec.trigger = "net(x) at net.py:1";
-    session::runRecorded(pm, *m, ctx, rec);
+    passes::runRecorded(pm, *m, ctx, rec);
     s.compiles.push_back(std::move(rec));
     s.output = "done\n";
-    const session::Session moved = std::move(s);  // handed to the UI whole
+    const store::Session moved = std::move(s);  // handed to the UI whole
     QCOMPARE(moved.compiles.size(), std::size_t(1));
     QCOMPARE(moved.compiles[0].graphName, std::string("Net_construct"));
     QCOMPARE(moved.compiles[0].settings.getInt(kSideEffectLoadElim), std::int64_t{3});
@@ -802,8 +802,8 @@ void TestPassManager::snapshotsOfLargeModuleStayCompact() {
     }
     PassContext ctx;
     CompileRecord rec;
-    session::runRecorded(pm, *m, ctx, rec);
-    QCOMPARE(rec.status, session::CompileStatus::Ok);
+    passes::runRecorded(pm, *m, ctx, rec);
+    QCOMPARE(rec.status, passes::CompileStatus::Ok);
     QCOMPARE(rec.snapshots.size(), std::size_t(20));
     std::size_t raw = 0;
     std::size_t compressed = 0;
@@ -867,7 +867,7 @@ void TestPassManager::verifierNamesThePassThatBrokeTheIr() {
         auto m = smallModule();
         PassContext ctx;
         CompileRecord rec;
-        session::runRecorded(pm, *m, ctx, rec);
+        passes::runRecorded(pm, *m, ctx, rec);
         QCOMPARE(rec.status, PipelineStatus::Error);
         QCOMPARE(rec.failedPass, std::string("opt_a/breaker"));
         // The failing pass's snapshot keeps the IR it left, with the verifier's error.
@@ -925,8 +925,8 @@ void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
         const std::string initial = printIr(*m);
         PassContext ctx;
         CompileRecord rec;
-        session::runRecorded(pm, *m, ctx, rec);
-        QCOMPARE(rec.status, session::CompileStatus::Ok);
+        passes::runRecorded(pm, *m, ctx, rec);
+        QCOMPARE(rec.status, passes::CompileStatus::Ok);
         QCOMPARE(rec.snapshots.size(), eager->texts.size());
         std::string prev = initial;
         for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
@@ -967,7 +967,7 @@ void TestPassManager::passClaimingNoChangeIsCheckedUnderVerification() {
         auto m = smallModule();
         PassContext ctx;
         CompileRecord rec;
-        session::runRecorded(pm, *m, ctx, rec);
+        passes::runRecorded(pm, *m, ctx, rec);
         QCOMPARE(rec.status, PipelineStatus::Error);
         QCOMPARE(rec.failedPass, std::string("opt_a/liar"));
         QVERIFY2(rec.error.find("pass 'opt_a/liar' returned no change but changed the IR") !=

@@ -21,7 +21,7 @@
 #include "passes/pass_manager.h"
 #include "passes/settings.h"
 #include "session/pass_stats.h"
-#include "session/session.h"
+#include "store/session.h"
 
 using namespace irscope;
 
@@ -87,9 +87,9 @@ const QStringList kPasses = {QStringLiteral("parse"),
                              QStringLiteral("validate"),
                              QStringLiteral("task_emit")};
 
-session::PassSnapshot snap(std::string pass, int depth, int round, double ms, std::size_t nodes,
+passes::PassSnapshot snap(std::string pass, int depth, int round, double ms, std::size_t nodes,
                            bool changed) {
-    session::PassSnapshot s;
+    passes::PassSnapshot s;
     s.pass = std::move(pass);
     s.depth = depth;
     s.round = round;
@@ -99,7 +99,7 @@ session::PassSnapshot snap(std::string pass, int depth, int round, double ms, st
     return s;
 }
 
-std::shared_ptr<session::Session> runExample(const std::string& name) {
+std::shared_ptr<store::Session> runExample(const std::string& name) {
     interp::Interpreter I;
     I.setOutputSink([](std::string_view) {});
     modules::registerBuiltinModules(I);
@@ -118,7 +118,7 @@ std::shared_ptr<session::Session> runExample(const std::string& name) {
     return compiler->sharedSession();
 }
 
-const session::CompileRecord& compileOf(const session::Session& s, std::string_view graph) {
+const passes::CompileRecord& compileOf(const store::Session& s, std::string_view graph) {
     for (const auto& rec : s.compiles) {
         if (rec.graphName == graph) {
             return rec;
@@ -134,7 +134,7 @@ class TestPassStats : public QObject {
 
 private slots:
     void tableListsGroupsAndSubPasses() {
-        session::CompileRecord rec;
+        passes::CompileRecord rec;
         rec.graphName = "Net_construct";
         rec.signature = "(Tensor[Float32](2))";
         rec.trigger = "net(x) at net.py:9";
@@ -169,13 +169,13 @@ private slots:
     }
 
     void tableReportsAFailedCompile() {
-        session::CompileRecord rec;
+        passes::CompileRecord rec;
         rec.graphName = "f";
         rec.totalMillis = 1.0;
         rec.snapshots = {snap("parse", 0, 0, 0.5, 4, true)};
         rec.snapshots.push_back(snap("type_inference", 0, 0, 0.5, 4, false));
         rec.snapshots.back().error = "TypeError: bad";
-        rec.status = session::CompileStatus::Error;
+        rec.status = passes::CompileStatus::Error;
         rec.failedPass = "type_inference";
         rec.error = "TypeError: bad";
         const QString text = QString::fromStdString(session::formatPassStats(rec, 2));
@@ -205,8 +205,8 @@ private slots:
             }
             auto m =
                 ir::parseIr("subgraph @f(%para1_x) {\n  %0 = Neg(%para1_x)\n  Return(%0)\n}\n");
-            session::CompileRecord rec;
-            session::runRecorded(pm, *m, ctx, rec);
+            passes::CompileRecord rec;
+            passes::runRecorded(pm, *m, ctx, rec);
             QStringList names = QDir(QString::fromStdString((dir / sub).string()))
                                     .entryList(QDir::Files, QDir::Name);
             return names;

@@ -195,7 +195,7 @@ private slots:
         SessionController c;
         QVERIFY(runAndWait(c, kExamples + QStringLiteral("jit_decorator.py")));
         const int gen = c.generation();
-        const session::CompileRecord* first = c.compile(0);
+        const passes::CompileRecord* first = c.compile(0);
         QVERIFY(first != nullptr && first->snapshots.size() > 1);
         QSignalSpy loaded(&c, &SessionController::snapshotLoaded);
         const SnapshotRef ref{gen, 0, 1};
@@ -232,7 +232,7 @@ private slots:
         SessionController c;
         QVERIFY(runAndWait(c, kExamples + QStringLiteral("jit_decorator.py")));
         const int old = c.generation();
-        const std::shared_ptr<const session::Session> before = c.session();
+        const std::shared_ptr<const store::Session> before = c.session();
         QVERIFY(runAndWait(c, kExamples + QStringLiteral("jit_decorator.py")));
         QCOMPARE(c.generation(), old + 1);
         QVERIFY(c.session() != before);

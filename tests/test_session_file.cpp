@@ -49,7 +49,7 @@ std::string example(const std::string& name) {
 }
 
 // Runs a bundled example as `irscope-cli run` does (MS_DEV_CELL_REUSE=cellReuse when >= 0).
-std::shared_ptr<session::Session> runExample(const std::string& name, int cellReuse = -1) {
+std::shared_ptr<store::Session> runExample(const std::string& name, int cellReuse = -1) {
     const std::string path = example(name);
     session::ScriptOptions options;
     options.compiler.readEnvironment = false;
@@ -63,15 +63,15 @@ std::shared_ptr<session::Session> runExample(const std::string& name, int cellRe
 
 // Every field of two sessions equal; snapshot texts byte-identical and shared alike. For two
 // runs of one script (sameRun false), times are not compared.
-void expectSameSession(const session::Session& a, const session::Session& b, bool sameRun = true) {
+void expectSameSession(const store::Session& a, const store::Session& b, bool sameRun = true) {
     QCOMPARE(b.scriptPath, a.scriptPath);
     QVERIFY(b.scriptText == a.scriptText);
     QVERIFY(b.settings == a.settings);
     QVERIFY(b.output == a.output);
     QCOMPARE(b.compiles.size(), a.compiles.size());
     for (std::size_t c = 0; c < a.compiles.size(); ++c) {
-        const session::CompileRecord& x = a.compiles[c];
-        const session::CompileRecord& y = b.compiles[c];
+        const passes::CompileRecord& x = a.compiles[c];
+        const passes::CompileRecord& y = b.compiles[c];
         QCOMPARE(y.graphName, x.graphName);
         QCOMPARE(y.signature, x.signature);
         QCOMPARE(y.trigger, x.trigger);
@@ -88,8 +88,8 @@ void expectSameSession(const session::Session& a, const session::Session& b, boo
         QCOMPARE(y.snapshots.size(), x.snapshots.size());
         std::map<const void*, const void*> sharing;  // a's text object -> b's
         for (std::size_t i = 0; i < x.snapshots.size(); ++i) {
-            const session::PassSnapshot& p = x.snapshots[i];
-            const session::PassSnapshot& q = y.snapshots[i];
+            const passes::PassSnapshot& p = x.snapshots[i];
+            const passes::PassSnapshot& q = y.snapshots[i];
             QCOMPARE(q.pass, p.pass);
             QCOMPARE(q.description, p.description);
             QCOMPARE(q.depth, p.depth);
@@ -125,8 +125,8 @@ void expectSameSession(const session::Session& a, const session::Session& b, boo
     }
     QCOMPARE(b.runs.size(), a.runs.size());
     for (std::size_t r = 0; r < a.runs.size(); ++r) {
-        const session::RunRecord& x = a.runs[r];
-        const session::RunRecord& y = b.runs[r];
+        const store::RunRecord& x = a.runs[r];
+        const store::RunRecord& y = b.runs[r];
         QCOMPARE(y.graphName, x.graphName);
         QCOMPARE(y.compile, x.compile);
         QCOMPARE(y.outputs, x.outputs);
@@ -246,7 +246,7 @@ private slots:
                      .hasMatch(),
                  loaded.info.savedAt.c_str());
         // Views parse the loaded IR as they parse a live one.
-        const session::PassSnapshot& last = loaded.session->compiles.front().snapshots.back();
+        const passes::PassSnapshot& last = loaded.session->compiles.front().snapshots.back();
         if (last.compressed) {
             QVERIFY(last.module() != nullptr);
         }
@@ -269,8 +269,8 @@ private slots:
                "ALTER TABLE run DROP COLUMN output_values; PRAGMA user_version = 1;");
         const std::string before = readBytes(path);
         const store::LoadedSession loaded = store::loadSession(path);
-        session::Session expected = *s;  // schema 1 kept no output values
-        for (session::RunRecord& r : expected.runs) {
+        store::Session expected = *s;  // schema 1 kept no output values
+        for (store::RunRecord& r : expected.runs) {
             QVERIFY(!r.values.empty());
             r.values.clear();
         }

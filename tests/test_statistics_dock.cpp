@@ -13,7 +13,7 @@
 #include "compilations_dock.h"
 #include "main_window.h"
 #include "session/pass_stats.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "statistics_dock.h"
 
 using irscope::ui::MainWindow;
@@ -25,8 +25,8 @@ namespace {
 const QString kExample = QStringLiteral(IRSCOPE_SOURCE_DIR "/resources/examples/if_vs_select.py");
 
 // The top-level passes of `c` in display order: their names and snapshots.
-std::vector<const session::PassSnapshot*> topLevel(const session::CompileRecord& c) {
-    std::vector<const session::PassSnapshot*> out;
+std::vector<const passes::PassSnapshot*> topLevel(const passes::CompileRecord& c) {
+    std::vector<const passes::PassSnapshot*> out;
     for (std::size_t i : session::passDisplayOrder(c)) {
         if (c.snapshots[i].depth == 0) {
             out.push_back(&c.snapshots[i]);
@@ -36,7 +36,7 @@ std::vector<const session::PassSnapshot*> topLevel(const session::CompileRecord&
 }
 
 // The charts of `dock` show exactly the top-level passes of `c`.
-void verifyCharts(const StatisticsDock& dock, const session::CompileRecord& c) {
+void verifyCharts(const StatisticsDock& dock, const passes::CompileRecord& c) {
     const auto passes = topLevel(c);
     QVERIFY(passes.size() > 3);
     QCOMPARE(dock.timeBars()->count(), static_cast<int>(passes.size()));
@@ -91,7 +91,7 @@ private slots:
         QCOMPARE(t->item(0, StatisticsDock::Graph)->text(), QStringLiteral("if_net"));
         QCOMPARE(t->item(1, StatisticsDock::Graph)->text(), QStringLiteral("select_net"));
         for (int r = 0; r < 2; ++r) {
-            const session::CompileRecord& c = s->compiles[static_cast<std::size_t>(r)];
+            const passes::CompileRecord& c = s->compiles[static_cast<std::size_t>(r)];
             QCOMPARE(t->item(r, StatisticsDock::TotalMs)->text(), QString::number(c.totalMillis, 'f', 2));
             QCOMPARE(t->item(r, StatisticsDock::NodesParse)->text(),
                      QString::number(c.find("parse")->counts.nodes));

@@ -40,7 +40,7 @@ private slots:
         const QString db = dir.filePath(QStringLiteral("stats.sqlite"));
         const QString path = dir.filePath(QStringLiteral("trend.py"));
         qputenv("IRSCOPE_STATS_DB", db.toUtf8());
-        std::shared_ptr<const session::Session> last;
+        std::shared_ptr<const store::Session> last;
         for (int run = 0; run < 3; ++run) {
             // Runs 2 and 3 have the cache on: run 2 stores, run 3 loads.
             const std::string text = script(dir.filePath(QStringLiteral("cache")), run > 0);

@@ -17,7 +17,7 @@
 #include "passes/task_emit.h"
 #include "passes/type_inference.h"
 #include "script_fixture.h"
-#include "session/session.h"
+#include "store/session.h"
 
 using namespace irscope;
 namespace backend = irscope::passes::backend;
@@ -338,7 +338,7 @@ private slots:
         const script_test::Run r = script_test::runScript(script.toStdString());
         QVERIFY2(r.result.status == interp::RunResult::Status::Ok, r.out.c_str());
         QVERIFY(!r.session->runs.empty());
-        const session::RunRecord& run = r.session->runs.front();
+        const store::RunRecord& run = r.session->runs.front();
         QVERIFY2(run.error.empty(), run.error.c_str());
         QCOMPARE(qulonglong(run.stats.peakBytes), peak);
         QCOMPARE(qulonglong(run.stats.plannedPeakBytes), peak);

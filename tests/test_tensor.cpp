@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 using namespace irscope::runtime;
 using irscope::ir::TensorData;

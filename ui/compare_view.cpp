@@ -17,7 +17,7 @@ namespace irscope::ui {
 namespace {
 
 QString snapshotName(const CompareSide& side, int snapshot) {
-    const session::PassSnapshot& s = side.compile->snapshots[static_cast<std::size_t>(snapshot)];
+    const passes::PassSnapshot& s = side.compile->snapshots[static_cast<std::size_t>(snapshot)];
     return QStringLiteral("%1@%2.ir")
         .arg(QString::fromStdString(side.compile->graphName),
              QString::fromStdString(s.pass).replace(QLatin1Char('/'), QLatin1Char('.')));
@@ -114,7 +114,7 @@ void CompareView::clear(const QString& message) {
     setSummary(QString());
 }
 
-void CompareView::setCompile(std::shared_ptr<const session::Session> s, const session::CompileRecord* compile) {
+void CompareView::setCompile(std::shared_ptr<const store::Session> s, const passes::CompileRecord* compile) {
     if (compile == nullptr) {
         clear(tr("No compile selected."));
         return;
@@ -144,10 +144,10 @@ void CompareView::fillBox(int side) {
     filling_ = true;
     QComboBox* box = boxes_[side];
     box->clear();
-    const session::CompileRecord* c = sides_[side].compile;
+    const passes::CompileRecord* c = sides_[side].compile;
     if (c != nullptr) {
         for (std::size_t i : session::passDisplayOrder(*c)) {
-            const session::PassSnapshot& s = c->snapshots[i];
+            const passes::PassSnapshot& s = c->snapshots[i];
             const std::optional<long long> delta = session::nodeDelta(*c, i);
             QString text = QString(s.depth * 4, QLatin1Char(' ')) + QString::fromStdString(s.pass);
             if (s.depth > 0) {
@@ -208,7 +208,7 @@ void CompareView::onBoxChanged(int side) {
         const int other = 1 - side;
         const int mine = side == 0 ? beforeSnapshot() : afterSnapshot();
         if (validSnapshot(sides_[side], mine) && sides_[other].compile != nullptr) {
-            const session::PassSnapshot& s = sides_[side].compile->snapshots[static_cast<std::size_t>(mine)];
+            const passes::PassSnapshot& s = sides_[side].compile->snapshots[static_cast<std::size_t>(mine)];
             int match = -1;
             const auto& theirs = sides_[other].compile->snapshots;
             for (std::size_t i = 0; i < theirs.size() && match < 0; ++i) {

@@ -16,7 +16,7 @@
 #include <optional>
 
 #include "ir_compare.h"
-#include "session/session.h"
+#include "store/session.h"
 
 class QComboBox;
 class QLabel;
@@ -28,8 +28,8 @@ class GraphView;
 class IrDiffView;
 
 struct CompareSide {
-    std::shared_ptr<const session::Session> session;  // keeps the compile alive
-    const session::CompileRecord* compile = nullptr;
+    std::shared_ptr<const store::Session> session;  // keeps the compile alive
+    const passes::CompileRecord* compile = nullptr;
     QString title;  // shown above the side ("before", "MS_DEV_SIDE_EFFECT_LOAD_ELIM=1")
 };
 
@@ -41,7 +41,7 @@ public:
     ~CompareView() override;
 
     // Both sides from one compile: passes chosen independently.
-    void setCompile(std::shared_ptr<const session::Session> s, const session::CompileRecord* compile);
+    void setCompile(std::shared_ptr<const store::Session> s, const passes::CompileRecord* compile);
     // Two compiles (linked passes: the same pass on both sides).
     void setSides(CompareSide before, CompareSide after);
     void clear(const QString& message);

@@ -26,7 +26,7 @@ CompilationsDock::CompilationsDock(QWidget* parent) : QDockWidget(tr("Compilatio
         });
 }
 
-void CompilationsDock::setSession(std::shared_ptr<const session::Session> s) {
+void CompilationsDock::setSession(std::shared_ptr<const store::Session> s) {
     model_->setSession(std::move(s));
     view_->resizeColumnsToContents();
     emit compileSelected(-1);

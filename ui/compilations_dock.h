@@ -18,7 +18,7 @@ class CompilationsDock : public QDockWidget {
 public:
     explicit CompilationsDock(QWidget* parent = nullptr);
 
-    void setSession(std::shared_ptr<const session::Session> s);
+    void setSession(std::shared_ptr<const store::Session> s);
     CompilationsModel* model() const { return model_; }
     QTableView* view() const { return view_; }
     int currentRow() const;

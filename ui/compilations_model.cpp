@@ -7,13 +7,13 @@ namespace irscope::ui {
 
 CompilationsModel::CompilationsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void CompilationsModel::setSession(std::shared_ptr<const session::Session> s) {
+void CompilationsModel::setSession(std::shared_ptr<const store::Session> s) {
     beginResetModel();
     session_ = std::move(s);
     endResetModel();
 }
 
-const session::CompileRecord* CompilationsModel::compile(int row) const {
+const passes::CompileRecord* CompilationsModel::compile(int row) const {
     if (!session_ || row < 0 || row >= static_cast<int>(session_->compiles.size())) {
         return nullptr;
     }
@@ -29,11 +29,11 @@ int CompilationsModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant CompilationsModel::data(const QModelIndex& index, int role) const {
-    const session::CompileRecord* c = compile(index.row());
+    const passes::CompileRecord* c = compile(index.row());
     if (c == nullptr) {
         return {};
     }
-    const bool failed = c->status != session::CompileStatus::Ok;
+    const bool failed = c->status != passes::CompileStatus::Ok;
     if (role == Qt::DisplayRole) {
         switch (index.column()) {
         case Graph:

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "session/session.h"
+#include "store/session.h"
 
 namespace irscope::ui {
 
@@ -18,10 +18,10 @@ public:
 
     explicit CompilationsModel(QObject* parent = nullptr);
 
-    void setSession(std::shared_ptr<const session::Session> s);
-    const session::Session* session() const { return session_.get(); }
+    void setSession(std::shared_ptr<const store::Session> s);
+    const store::Session* session() const { return session_.get(); }
     // The compile shown in `row`, or null.
-    const session::CompileRecord* compile(int row) const;
+    const passes::CompileRecord* compile(int row) const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -29,7 +29,7 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
 private:
-    std::shared_ptr<const session::Session> session_;
+    std::shared_ptr<const store::Session> session_;
 };
 
 }  // namespace irscope::ui

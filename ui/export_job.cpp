@@ -5,7 +5,7 @@
 
 #include "ir/export_dot.h"
 #include "layout/graphviz.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "session/stats_csv.h"
 
 namespace irscope::ui {

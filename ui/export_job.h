@@ -15,10 +15,12 @@
 class QGraphicsScene;
 class QWidget;
 
-namespace irscope::session {
+namespace irscope::passes {
 struct CompileRecord;
+}  // namespace irscope::passes
+namespace irscope::store {
 struct Session;
-}  // namespace irscope::session
+}  // namespace irscope::store
 
 namespace irscope::ui {
 
@@ -26,8 +28,8 @@ struct ExportSource {
     const LoadedIr* doc = nullptr;    // the IR shown (SVG, DOT, IR text)
     QGraphicsScene* scene = nullptr;  // the graph view's scene (PNG), drawn on `background`
     QColor background;
-    std::shared_ptr<const session::Session> session;  // compile totals
-    const session::CompileRecord* compile = nullptr;  // of `session`: its pass statistics
+    std::shared_ptr<const store::Session> session;  // compile totals
+    const passes::CompileRecord* compile = nullptr;  // of `session`: its pass statistics
 };
 
 // A failed export's message box: window-modal but not blocking (the window stays responsive).

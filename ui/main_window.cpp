@@ -369,7 +369,7 @@ void MainWindow::showSession(const QString& path) {
 
 void MainWindow::showCompile(int index) {
     compile_ = index;
-    const session::CompileRecord* compile = controller_->compile(index);
+    const passes::CompileRecord* compile = controller_->compile(index);
     docks_.timeline->setCompile(compile != nullptr ? session() : nullptr, compile);
     docks_.statistics->setCompile(compile);
     compareView_->setCompile(session(), compile);
@@ -478,7 +478,7 @@ void MainWindow::openExample(const ExampleInfo& example) {
 }
 
 void MainWindow::applyGuide() {
-    const session::CompileRecord* c = guide_ ? controller_->compile(guide_->compile) : nullptr;
+    const passes::CompileRecord* c = guide_ ? controller_->compile(guide_->compile) : nullptr;
     if (c == nullptr) {
         return;
     }

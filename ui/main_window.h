@@ -75,7 +75,7 @@ public:
     SessionController* controller() const { return controller_; }
     SessionSaver* sessionSaver() const { return sessionSaver_; }
     const LoadedIr& document() const { return doc_; }
-    std::shared_ptr<const session::Session> session() const { return controller_->session(); }
+    std::shared_ptr<const store::Session> session() const { return controller_->session(); }
     const LoadedScript& script() const { return controller_->script(); }
 
     // Widgets exposed for tests.

@@ -81,15 +81,15 @@ PassTimelineDock::PassTimelineDock(QWidget* parent) : QDockWidget(tr("Pass timel
     updateActions();
 }
 
-void PassTimelineDock::setCompile(std::shared_ptr<const session::Session> owner,
-                                  const session::CompileRecord* compile) {
+void PassTimelineDock::setCompile(std::shared_ptr<const store::Session> owner,
+                                  const passes::CompileRecord* compile) {
     model_->setCompile(std::move(owner), compile);
     view_->resizeColumnToContents(PassTimelineModel::Delta);
     view_->resizeColumnToContents(PassTimelineModel::Millis);
     view_->resizeColumnToContents(PassTimelineModel::Changed);
     if (compile == nullptr) {
         description_->clear();
-    } else if (compile->status != session::CompileStatus::Ok) {
+    } else if (compile->status != passes::CompileStatus::Ok) {
         description_->setText(tr("The compile stopped at %1: %2")
                                   .arg(QString::fromStdString(compile->failedPass),
                                        QString::fromStdString(compile->error)));
@@ -121,7 +121,7 @@ void PassTimelineDock::step(int delta) {
 
 void PassTimelineDock::onCurrentChanged() {
     updateActions();
-    const session::PassSnapshot* s = model_->snapshot(currentRow());
+    const passes::PassSnapshot* s = model_->snapshot(currentRow());
     if (s == nullptr) {
         return;
     }

@@ -23,8 +23,8 @@ class PassTimelineDock : public QDockWidget {
 public:
     explicit PassTimelineDock(QWidget* parent = nullptr);
 
-    void setCompile(std::shared_ptr<const session::Session> owner,
-                    const session::CompileRecord* compile);
+    void setCompile(std::shared_ptr<const store::Session> owner,
+                    const passes::CompileRecord* compile);
     PassTimelineModel* model() const { return model_; }
     QTableView* view() const { return view_; }
     QCheckBox* hideUnchangedBox() const { return hideUnchanged_; }

@@ -10,8 +10,8 @@ namespace irscope::ui {
 
 PassTimelineModel::PassTimelineModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void PassTimelineModel::setCompile(std::shared_ptr<const session::Session> owner,
-                                   const session::CompileRecord* compile) {
+void PassTimelineModel::setCompile(std::shared_ptr<const store::Session> owner,
+                                   const passes::CompileRecord* compile) {
     beginResetModel();
     owner_ = std::move(owner);
     compile_ = compile;
@@ -35,7 +35,7 @@ void PassTimelineModel::rebuild() {
         return;
     }
     for (std::size_t i : session::passDisplayOrder(*compile_)) {
-        const session::PassSnapshot& s = compile_->snapshots[i];
+        const passes::PassSnapshot& s = compile_->snapshots[i];
         // A failed pass stays visible: it is where the compile stopped.
         if (hideUnchanged_ && !s.changed && s.error.empty()) {
             continue;
@@ -49,7 +49,7 @@ int PassTimelineModel::snapshotIndex(int row) const {
                                                              : -1;
 }
 
-const session::PassSnapshot* PassTimelineModel::snapshot(int row) const {
+const passes::PassSnapshot* PassTimelineModel::snapshot(int row) const {
     const int i = snapshotIndex(row);
     return i < 0 ? nullptr : &compile_->snapshots[static_cast<std::size_t>(i)];
 }
@@ -72,7 +72,7 @@ int PassTimelineModel::columnCount(const QModelIndex& parent) const {
 }
 
 QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
-    const session::PassSnapshot* s = snapshot(index.row());
+    const passes::PassSnapshot* s = snapshot(index.row());
     if (s == nullptr) {
         return {};
     }

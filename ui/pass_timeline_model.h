@@ -9,7 +9,7 @@
 #include <memory>
 #include <vector>
 
-#include "session/session.h"
+#include "store/session.h"
 
 namespace irscope::ui {
 
@@ -22,15 +22,15 @@ public:
     explicit PassTimelineModel(QObject* parent = nullptr);
 
     // `compile` must stay alive as long as `owner` (the Session holding it) does.
-    void setCompile(std::shared_ptr<const session::Session> owner,
-                    const session::CompileRecord* compile);
-    const session::CompileRecord* compile() const { return compile_; }
+    void setCompile(std::shared_ptr<const store::Session> owner,
+                    const passes::CompileRecord* compile);
+    const passes::CompileRecord* compile() const { return compile_; }
 
     void setHideUnchanged(bool hide);
     bool hideUnchanged() const { return hideUnchanged_; }
 
     // The snapshot a row shows, or null; the row showing snapshot `i`, or -1 (hidden).
-    const session::PassSnapshot* snapshot(int row) const;
+    const passes::PassSnapshot* snapshot(int row) const;
     int snapshotIndex(int row) const;
     int rowOfSnapshot(int snapshot) const;
 
@@ -42,8 +42,8 @@ public:
 private:
     void rebuild();
 
-    std::shared_ptr<const session::Session> owner_;
-    const session::CompileRecord* compile_ = nullptr;
+    std::shared_ptr<const store::Session> owner_;
+    const passes::CompileRecord* compile_ = nullptr;
     bool hideUnchanged_ = false;
     std::vector<std::size_t> rows_;  // snapshot index per row
 };

@@ -14,7 +14,7 @@ namespace irscope::ui {
 
 struct LoadedScript {
     QString path;
-    std::shared_ptr<const session::Session> session;  // null when the file could not be read
+    std::shared_ptr<const store::Session> session;  // null when the file could not be read
     interp::RunResult::Status status = interp::RunResult::Status::Ok;
     QString error;      // syntax error, traceback, or why the file could not be read
     QString errorFile;  // where the error is (the innermost frame in the script), if known

@@ -12,7 +12,7 @@
 #include "graph_view.h"
 #include "node_inspector_dock.h"
 #include "script_editor_dock.h"
-#include "session/session.h"
+#include "store/session.h"
 
 namespace irscope::ui {
 
@@ -195,7 +195,7 @@ std::vector<const ir::Node*> SelectionSync::nodesAtSourceLine(int line) const {
     return exact.empty() ? covering : exact;
 }
 
-void SelectionSync::selectSourceLine(int line, const session::Session* ran) {
+void SelectionSync::selectSourceLine(int line, const store::Session* ran) {
     if (doc_ == nullptr || !doc_->ok()) {
         return;
     }

@@ -13,7 +13,7 @@
 
 class QPlainTextEdit;
 
-namespace irscope::session {
+namespace irscope::store {
 struct Session;
 }
 
@@ -38,7 +38,7 @@ public:
     void sync(const std::vector<const ir::Node*>& nodes, Origin from);
     // The script's line `line` (1-based): selects the nodes created from it in the IR shown,
     // unless `ran` (the session shown) ran another text than the editor's.
-    void selectSourceLine(int line, const session::Session* ran);
+    void selectSourceLine(int line, const store::Session* ran);
     // After another IR of the same script is shown: the line selected last, again (what the
     // pass made of its nodes). False when no line was selected last.
     bool reselectSourceLine();

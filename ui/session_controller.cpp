@@ -46,7 +46,7 @@ SessionController::~SessionController() {
     stop_.request_stop();
 }
 
-const session::CompileRecord* SessionController::compile(int index) const {
+const passes::CompileRecord* SessionController::compile(int index) const {
     if (session_ == nullptr || index < 0 || index >= static_cast<int>(session_->compiles.size())) {
         return nullptr;
     }
@@ -78,7 +78,7 @@ void SessionController::end() {
     setState(State::Idle);
 }
 
-void SessionController::adopt(std::shared_ptr<const session::Session> s) {
+void SessionController::adopt(std::shared_ptr<const store::Session> s) {
     session_ = std::move(s);
     ++generation_;
     pendingSnapshot_.reset();  // of the older session
@@ -204,7 +204,7 @@ void SessionController::onFolderDone() {
 }
 
 bool SessionController::requestSnapshot(const SnapshotRef& ref) {
-    const session::CompileRecord* c =
+    const passes::CompileRecord* c =
         ref.generation == generation_ ? compile(ref.compile) : nullptr;
     if (c == nullptr || ref.pass < 0 || ref.pass >= static_cast<int>(c->snapshots.size())) {
         return false;
@@ -216,7 +216,7 @@ bool SessionController::requestSnapshot(const SnapshotRef& ref) {
     snapshotRunning_ = true;
     snapshotRef_ = ref;
     pendingSnapshot_.reset();
-    const session::PassSnapshot& s = c->snapshots[static_cast<std::size_t>(ref.pass)];
+    const passes::PassSnapshot& s = c->snapshots[static_cast<std::size_t>(ref.pass)];
     // A dump folder's snapshot is named by its file, so its errors point into it.
     const QString name =
         !s.sourceFile.empty()

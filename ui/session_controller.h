@@ -65,12 +65,12 @@ public:
     bool isLoadingSnapshot() const { return snapshotRunning_; }
     int generation() const { return generation_; }
     // The current session (null before a script ran or a folder was read).
-    std::shared_ptr<const session::Session> session() const { return session_; }
+    std::shared_ptr<const store::Session> session() const { return session_; }
     // The last script run (or saved session, or dump folder) and how it ended; while a
     // script runs, only its path.
     const LoadedScript& script() const { return script_; }
     // The current session's compile `index`, or null.
-    const session::CompileRecord* compile(int index) const;
+    const passes::CompileRecord* compile(int index) const;
 
     // Each starts a job and returns true, or returns false (and emits nothing) while one runs.
     // runScript: `path` (a .py file, or a saved .irscope session, which is read, not run),
@@ -109,7 +109,7 @@ private:
     bool begin(Job job);
     void end();
     void setState(State s);
-    void adopt(std::shared_ptr<const session::Session> s);
+    void adopt(std::shared_ptr<const store::Session> s);
     void onScriptDone();
     void onFolderDone();
     void onSnapshotDone();
@@ -117,7 +117,7 @@ private:
     State state_ = State::Idle;
     Job job_ = Job::None;
     int generation_ = 0;
-    std::shared_ptr<const session::Session> session_;
+    std::shared_ptr<const store::Session> session_;
     LoadedScript script_;
     std::stop_source stop_;  // the current job's
     std::shared_ptr<session::ScriptRunner> runner_;

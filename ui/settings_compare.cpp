@@ -57,7 +57,7 @@ SettingsRun runSide(const QString& path, const std::shared_ptr<session::ScriptRu
     SettingsRun r;
     r.script = runScriptFile(path, runner, {}, std::move(options));
     if (r.script.session) {
-        for (const session::CompileRecord& c : r.script.session->compiles) {
+        for (const passes::CompileRecord& c : r.script.session->compiles) {
             std::map<std::string, int> ops;
             if (!c.snapshots.empty() && c.snapshots.back().compressed) {
                 try {
@@ -389,7 +389,7 @@ void SettingsCompareView::onSideFinished() {
     syncing_ = true;
     for (std::size_t side = 0; side < 2; ++side) {
         int k = 0;
-        for (const session::CompileRecord& c : runs_[side].script.session->compiles) {
+        for (const passes::CompileRecord& c : runs_[side].script.session->compiles) {
             compiles_[side]->addItem(
                 QStringLiteral("%1. @%2 %3")
                     .arg(++k)
@@ -449,24 +449,24 @@ void SettingsCompareView::updateTable() {
         return;
     }
     const int pair = compiles_[0]->currentIndex();
-    const session::Session* s[2] = {runs_[0].script.session.get(), runs_[1].script.session.get()};
-    const session::CompileRecord* c[2] = {nullptr, nullptr};
+    const store::Session* s[2] = {runs_[0].script.session.get(), runs_[1].script.session.get()};
+    const passes::CompileRecord* c[2] = {nullptr, nullptr};
     for (std::size_t i = 0; i < 2; ++i) {
         if (pair >= 0 && static_cast<std::size_t>(pair) < s[i]->compiles.size()) {
             c[i] = &s[i]->compiles[static_cast<std::size_t>(pair)];
         }
     }
     const int snap[2] = {compare_->beforeSnapshot(), compare_->afterSnapshot()};
-    auto snapshot = [&](int i) -> const session::PassSnapshot* {
+    auto snapshot = [&](int i) -> const passes::PassSnapshot* {
         return c[i] != nullptr && snap[i] >= 0 && snap[i] < static_cast<int>(c[i]->snapshots.size())
                    ? &c[i]->snapshots[static_cast<std::size_t>(snap[i])]
                    : nullptr;
     };
-    auto last = [&](int i) -> const session::PassSnapshot* {
+    auto last = [&](int i) -> const passes::PassSnapshot* {
         return c[i] != nullptr && !c[i]->snapshots.empty() ? &c[i]->snapshots.back() : nullptr;
     };
-    auto run = [&](int i) -> const session::RunRecord* {
-        for (const session::RunRecord& r : s[i]->runs) {
+    auto run = [&](int i) -> const store::RunRecord* {
+        for (const store::RunRecord& r : s[i]->runs) {
             if (static_cast<int>(r.compile) == pair) {
                 return &r;
             }
@@ -504,7 +504,7 @@ void SettingsCompareView::updateTable() {
     auto texts = [&](const QString& title, const QString& x, const QString& y) {
         addRow(title, x, y, QString(), x != y);
     };
-    auto count = [](const session::PassSnapshot* p, bool cnodes) -> std::optional<long long> {
+    auto count = [](const passes::PassSnapshot* p, bool cnodes) -> std::optional<long long> {
         if (p == nullptr) {
             return std::nullopt;
         }
@@ -516,21 +516,21 @@ void SettingsCompareView::updateTable() {
     texts(tr("Pass"), snapshot(0) ? QString::fromStdString(snapshot(0)->pass) : QString(), pass);
     // The run's results first, then the IR's figures.
     auto planned = [&](int i) -> std::optional<long long> {
-        const session::PassSnapshot* p = last(i);
+        const passes::PassSnapshot* p = last(i);
         return p != nullptr && p->peakBytes
                    ? std::optional<long long>(static_cast<long long>(*p->peakBytes))
                    : std::nullopt;
     };
     numbers(tr("Planned peak bytes"), planned(0), planned(1));
     auto measured = [&](int i) -> std::optional<long long> {
-        const session::RunRecord* r = run(i);
+        const store::RunRecord* r = run(i);
         return r != nullptr && r->error.empty()
                    ? std::optional<long long>(static_cast<long long>(r->stats.peakBytes))
                    : std::nullopt;
     };
     numbers(tr("Measured peak bytes"), measured(0), measured(1));
     auto returned = [&](int i) {
-        const session::RunRecord* r = run(i);
+        const store::RunRecord* r = run(i);
         if (r == nullptr) {
             return tr("(not run)");
         }

@@ -16,7 +16,7 @@
 #include <algorithm>
 
 #include "session/pass_stats.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "stats_trend_view.h"
 #include "theme.h"
 
@@ -79,8 +79,8 @@ QTableWidgetItem* numberItem(const QString& text) {
     return item;
 }
 
-QTableWidgetItem* nodesItem(const session::CompileRecord& rec, const char* pass) {
-    const session::PassSnapshot* s = rec.find(pass, true);
+QTableWidgetItem* nodesItem(const passes::CompileRecord& rec, const char* pass) {
+    const passes::PassSnapshot* s = rec.find(pass, true);
     return numberItem(s != nullptr ? QString::number(s->counts.nodes) : QStringLiteral("–"));
 }
 
@@ -130,7 +130,7 @@ StatisticsDock::StatisticsDock(QWidget* parent) : QDockWidget(tr("Statistics"), 
     setWidget(tabs);
 }
 
-void StatisticsDock::setSession(std::shared_ptr<const session::Session> s) {
+void StatisticsDock::setSession(std::shared_ptr<const store::Session> s) {
     session_ = std::move(s);
     setCompile(nullptr);
     totals_->setRowCount(0);
@@ -141,7 +141,7 @@ void StatisticsDock::setSession(std::shared_ptr<const session::Session> s) {
     const QLocale locale;
     totals_->setRowCount(static_cast<int>(session_->compiles.size()));
     int row = 0;
-    for (const session::CompileRecord& rec : session_->compiles) {
+    for (const passes::CompileRecord& rec : session_->compiles) {
         auto* graph = new QTableWidgetItem(QString::fromStdString(rec.graphName));
         graph->setToolTip(QString::fromStdString(rec.graphName + rec.signature));
         totals_->setItem(row, Graph, graph);
@@ -153,7 +153,7 @@ void StatisticsDock::setSession(std::shared_ptr<const session::Session> s) {
                                         ? QStringLiteral("–")
                                         : QString::number(rec.snapshots.back().counts.nodes)));
         std::optional<std::uint64_t> peak;
-        for (const session::PassSnapshot& snap : rec.snapshots) {
+        for (const passes::PassSnapshot& snap : rec.snapshots) {
             if (snap.peakBytes && (!peak || *snap.peakBytes > *peak)) {
                 peak = snap.peakBytes;
             }
@@ -171,7 +171,7 @@ void StatisticsDock::setSession(std::shared_ptr<const session::Session> s) {
     totals_->setMaximumHeight(std::max(height, totals_->horizontalHeader()->height() * 3));
 }
 
-void StatisticsDock::setCompile(const session::CompileRecord* compile) {
+void StatisticsDock::setCompile(const passes::CompileRecord* compile) {
     timeSet_->remove(0, timeSet_->count());
     nodeSet_->remove(0, nodeSet_->count());
     timeAxis_->clear();
@@ -182,7 +182,7 @@ void StatisticsDock::setCompile(const session::CompileRecord* compile) {
         // first, the passes read top-down in pass order.
         const std::vector<std::size_t> order = session::passDisplayOrder(*compile);
         for (auto it = order.rbegin(); it != order.rend(); ++it) {
-            const session::PassSnapshot& snap = compile->snapshots[*it];
+            const passes::PassSnapshot& snap = compile->snapshots[*it];
             if (snap.depth != 0) {
                 continue;
             }

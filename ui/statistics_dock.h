@@ -15,10 +15,12 @@ class QBarSet;
 class QChartView;
 class QTableWidget;
 
-namespace irscope::session {
+namespace irscope::passes {
 struct CompileRecord;
+}  // namespace irscope::passes
+namespace irscope::store {
 struct Session;
-}  // namespace irscope::session
+}  // namespace irscope::store
 
 namespace irscope::ui {
 
@@ -31,9 +33,9 @@ public:
     explicit StatisticsDock(QWidget* parent = nullptr);
 
     // Fills the totals table from `s` (null clears it) and clears the charts.
-    void setSession(std::shared_ptr<const session::Session> s);
+    void setSession(std::shared_ptr<const store::Session> s);
     // Charts the top-level passes of `compile` (one of the session's; null clears them).
-    void setCompile(const session::CompileRecord* compile);
+    void setCompile(const passes::CompileRecord* compile);
 
     // Widgets exposed for tests.
     QTableWidget* totalsTable() const { return totals_; }
@@ -55,7 +57,7 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
-    std::shared_ptr<const session::Session> session_;
+    std::shared_ptr<const store::Session> session_;
     QChartView* timeView_ = nullptr;
     QChartView* nodeView_ = nullptr;
     QBarSet* timeSet_ = nullptr;

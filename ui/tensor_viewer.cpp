@@ -36,7 +36,7 @@ QString shapeText(const ir::Shape& s) {
 
 TensorTableModel::TensorTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void TensorTableModel::setTensor(std::optional<runtime::Tensor> t) {
+void TensorTableModel::setTensor(std::optional<ir::Tensor> t) {
     beginResetModel();
     tensor_ = std::move(t);
     lead_.assign(tensor_ && tensor_->rank() > 2 ? tensor_->rank() - 2 : 0, 0);
@@ -91,7 +91,7 @@ std::size_t TensorTableModel::flatIndex(int row, int column) const {
     return flat * static_cast<std::size_t>(dims.back()) + static_cast<std::size_t>(column);
 }
 
-QString TensorTableModel::formatElement(const runtime::Tensor& t, std::size_t i) {
+QString TensorTableModel::formatElement(const ir::Tensor& t, std::size_t i) {
     const ir::DType d = t.dtype();
     if (d == ir::DType::Bool) {
         return t.getInt(i) != 0 ? QStringLiteral("True") : QStringLiteral("False");
@@ -305,7 +305,7 @@ void TensorViewer::showElement(int k) {
     rebuildSelectors(v.tensor ? &*v.tensor : nullptr);
 }
 
-void TensorViewer::rebuildSelectors(const runtime::Tensor* t) {
+void TensorViewer::rebuildSelectors(const ir::Tensor* t) {
     for (QSpinBox* s : selectors_) {
         s->deleteLater();
     }

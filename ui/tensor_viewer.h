@@ -28,8 +28,8 @@ public:
     explicit TensorTableModel(QObject* parent = nullptr);
 
     // Shows `t` (sharing its storage), with the leading indices reset to 0.
-    void setTensor(std::optional<runtime::Tensor> t);
-    const std::optional<runtime::Tensor>& tensor() const { return tensor_; }
+    void setTensor(std::optional<ir::Tensor> t);
+    const std::optional<ir::Tensor>& tensor() const { return tensor_; }
     // The indices of the dimensions before the last two (rank - 2 of them).
     void setLeadingIndices(std::vector<std::size_t> lead);
     const std::vector<std::size_t>& leadingIndices() const { return lead_; }
@@ -38,7 +38,7 @@ public:
     std::size_t flatIndex(int row, int column) const;
     // An element as numpy prints it: True/False, integers, floats with up to 7 significant
     // digits (float64: 15), nan, inf.
-    static QString formatElement(const runtime::Tensor& t, std::size_t i);
+    static QString formatElement(const ir::Tensor& t, std::size_t i);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
@@ -46,7 +46,7 @@ public:
     QVariant headerData(int section, Qt::Orientation o, int role = Qt::DisplayRole) const override;
 
 private:
-    std::optional<runtime::Tensor> tensor_;
+    std::optional<ir::Tensor> tensor_;
     std::vector<std::size_t> lead_;
 };
 
@@ -77,7 +77,7 @@ public:
 
 private:
     void showElement(int k);
-    void rebuildSelectors(const runtime::Tensor* t);
+    void rebuildSelectors(const ir::Tensor* t);
     void applySelectors();
 
     runtime::ValueInfo value_;

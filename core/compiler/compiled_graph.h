@@ -15,7 +15,7 @@
 #include "compiler/graph_compiler.h"
 #include "ir/module.h"
 #include "ops/op_registry.h"
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 #include "store/compile_cache.h"
 
 namespace irscope::compiler {
@@ -23,7 +23,7 @@ namespace irscope::compiler {
 // One compiled graph and how to feed it.
 struct GraphCompilerImpl::Compiled {
     std::unique_ptr<ir::Module> module;
-    std::map<std::string, runtime::Tensor, std::less<>> weights;
+    std::map<std::string, ir::Tensor, std::less<>> weights;
     // The host Parameter behind each weight: a run binds its tensor as it is then
     // (Parameter.set_data replaces the storage the compile saw).
     std::map<std::string, interp::Value, std::less<>> weightObjects;

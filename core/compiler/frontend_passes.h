@@ -11,7 +11,7 @@
 
 #include "frontend/interp/interpreter.h"
 #include "passes/pass.h"
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 namespace irscope::compiler {
 
@@ -32,7 +32,7 @@ struct GraphCall {
 // host Parameter's storage (shared: the evaluator's Assign writes are seen by the host).
 struct WeightBinding {
     std::string name;
-    runtime::Tensor storage;
+    ir::Tensor storage;
 };
 
 class FrontendState;

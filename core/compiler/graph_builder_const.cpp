@@ -268,7 +268,7 @@ std::int64_t GraphBuilder::knownLength(Node* seq) const {
         if (hv.is<interp::TupleObject>() || hv.is<interp::ListObject>()) {
             return I.len(hv);
         }
-        if (const runtime::Tensor* t = modules::tensorOf(hv); t && t->rank() > 0) {
+        if (const ir::Tensor* t = modules::tensorOf(hv); t && t->rank() > 0) {
             return t->shape().dims[0];  // iterating an input tensor: its rows (the shape is fixed per compile)
         }
         return -1;

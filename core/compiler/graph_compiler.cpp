@@ -15,7 +15,7 @@
 #include "passes/type_inference.h"
 #include "runtime/executor.h"
 #include "runtime/print_format.h"
-#include "session/compile_record.h"
+#include "passes/compile_record.h"
 
 namespace irscope::compiler {
 
@@ -67,12 +67,12 @@ std::string functionName(Interpreter& I, const Value& target) {
 }  // namespace
 
 GraphCompilerImpl::GraphCompilerImpl(CompilerOptions options,
-                                     std::shared_ptr<session::Session> session)
+                                     std::shared_ptr<store::Session> session)
     : options_(std::move(options)),
-      session_(session ? std::move(session) : std::make_shared<session::Session>()) {}
+      session_(session ? std::move(session) : std::make_shared<store::Session>()) {}
 
 std::shared_ptr<GraphCompilerImpl> GraphCompilerImpl::install(
-    Interpreter& I, CompilerOptions options, std::shared_ptr<session::Session> session) {
+    Interpreter& I, CompilerOptions options, std::shared_ptr<store::Session> session) {
     auto compiler = std::make_shared<GraphCompilerImpl>(std::move(options), std::move(session));
     if (auto ctx = modules::msContext(I)) {
         ctx->compiler = compiler;
@@ -153,7 +153,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compiled(Interpr
 std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     Interpreter& I, const Value& target, interp::CallArgs& args, const std::string& signature,
     const passes::Settings& settings) {
-    session::CompileRecord record;
+    passes::CompileRecord record;
     record.signature = signature;
     record.trigger = detail::triggerText(I);
     const std::string function = functionName(I, target);
@@ -186,7 +186,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
 
     passes::PassContext pctx(settings);
     pctx.setCancelToken(I.stopToken());  // the script's: one request stops both
-    const passes::PipelineResult result = session::runRecorded(pm, *module, pctx, record, serial_);
+    const passes::PipelineResult result = passes::runRecorded(pm, *module, pctx, record, serial_);
     // A compile that failed before parse made the entry still gets the name it would have.
     record.graphName = module->entry() != nullptr ? module->entry()->name()
                        : target.is<interp::FunctionObject>() || modules::gradOf(target) != nullptr
@@ -226,7 +226,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
     std::unordered_map<const void*, Value> objectOfStorage;
     for (const auto& entry : state->weightParams) {
         Value obj(static_cast<interp::Object*>(const_cast<void*>(entry.first)));
-        if (const runtime::Tensor* t = detail::tensorStorage(obj)) {
+        if (const ir::Tensor* t = detail::tensorStorage(obj)) {
             objectOfStorage.try_emplace(t->storageId(), obj);
         }
     }
@@ -265,11 +265,11 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
 namespace {
 
 // The weights as the host Parameters hold them now.
-std::map<std::string, runtime::Tensor, std::less<>> currentWeights(
+std::map<std::string, ir::Tensor, std::less<>> currentWeights(
     const GraphCompilerImpl::Compiled& c) {
-    std::map<std::string, runtime::Tensor, std::less<>> weights = c.weights;
+    std::map<std::string, ir::Tensor, std::less<>> weights = c.weights;
     for (const auto& [name, obj] : c.weightObjects) {
-        const runtime::Tensor* now = detail::tensorStorage(obj);
+        const ir::Tensor* now = detail::tensorStorage(obj);
         auto it = weights.find(name);
         if (now == nullptr || it == weights.end() || now->sharesStorageWith(it->second)) {
             continue;
@@ -321,16 +321,16 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
     opts.observer = options_.observer;
     opts.keepValues = options_.observer != nullptr;  // the debugger inspects any value
     ops::KernelArg out;
-    session::RunRecord record;
+    store::RunRecord record;
     record.graphName = c.module->entry()->name();
     record.compile = c.record;
     try {
         runtime::Executor executor(*c.module, std::move(opts));
         out = executor.run(inputs, currentWeights(c), &record.stats);
-        record.outputs = session::summarizeOutput(out);
+        record.outputs = store::summarizeOutput(out);
         record.values = runtime::formatPrintInput(out);
-        if (record.values.size() > session::RunRecord::kMaxValuesChars) {
-            record.values.resize(session::RunRecord::kMaxValuesChars);
+        if (record.values.size() > store::RunRecord::kMaxValuesChars) {
+            record.values.resize(store::RunRecord::kMaxValuesChars);
             record.values += "...";
         }
         session_->runs.push_back(std::move(record));

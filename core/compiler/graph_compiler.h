@@ -29,7 +29,7 @@
 #include "frontend/modules/modules.h"
 #include "passes/save_graphs_instrumentation.h"
 #include "passes/settings.h"
-#include "session/session.h"
+#include "store/session.h"
 
 namespace irscope::runtime {
 class ExecObserver;
@@ -65,14 +65,14 @@ struct CompilerOptions {
 class GraphCompilerImpl : public modules::GraphCompiler {
 public:
     explicit GraphCompilerImpl(CompilerOptions options = {},
-                               std::shared_ptr<session::Session> session = nullptr);
+                               std::shared_ptr<store::Session> session = nullptr);
     ~GraphCompilerImpl() override;
 
     // Makes a compiler and installs it on I's mindspore context (registerBuiltinModules must
     // have run). Returns it, for reading the session.
     static std::shared_ptr<GraphCompilerImpl> install(
         interp::Interpreter& I, CompilerOptions options = {},
-        std::shared_ptr<session::Session> session = nullptr);
+        std::shared_ptr<store::Session> session = nullptr);
 
     // Compiles on the first call of a signature, then runs.
     interp::Value call(interp::Interpreter& I, const interp::Value& target,
@@ -90,8 +90,8 @@ public:
                                             interp::CallArgs& args) override;
 
     // Every compile of the run so far, in order (failed ones included).
-    const session::Session& session() const { return *session_; }
-    std::shared_ptr<session::Session> sharedSession() const { return session_; }
+    const store::Session& session() const { return *session_; }
+    std::shared_ptr<store::Session> sharedSession() const { return session_; }
     // Compiled graphs kept for reuse (one per distinct signature).
     std::size_t cachedGraphs() const { return cache_.size(); }
 
@@ -117,11 +117,11 @@ private:
     // A module that arrives compiled (a compile-cache hit, a loaded MindIR graph): only
     // task_emit runs, recorded as c's compile; `what` names it in the error of a failure.
     // `text`, when known, is the module's printed IR (what a cache hit parsed).
-    void emitRecorded(Compiled& c, session::CompileRecord& record, const passes::Settings& settings,
+    void emitRecorded(Compiled& c, passes::CompileRecord& record, const passes::Settings& settings,
                       const std::string& what, std::shared_ptr<const std::string> text = nullptr);
 
     CompilerOptions options_;
-    std::shared_ptr<session::Session> session_;
+    std::shared_ptr<store::Session> session_;
     std::shared_ptr<passes::DumpSerial> serial_ = std::make_shared<passes::DumpSerial>();
     std::map<std::string, std::shared_ptr<Compiled>, std::less<>> cache_;
     // Loaded MindIR graphs prepared for running, keyed by the loaded module (kept alive).

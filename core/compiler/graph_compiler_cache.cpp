@@ -14,7 +14,7 @@
 #include "ir/ir_value_reader.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
-#include "session/compile_record.h"
+#include "passes/compile_record.h"
 
 namespace irscope::compiler {
 
@@ -56,7 +56,7 @@ std::string stableText(const std::string& s) {
 // The script's files (MindSpore's "dependency files"): the script the run executes. The
 // interpreter imports no local modules (only the built-in ones), so the script is all.
 std::vector<std::pair<std::string, std::string>> dependencies(Interpreter& I,
-                                                              const session::Session& s) {
+                                                              const store::Session& s) {
     if (!s.scriptText.empty()) {
         return {{s.scriptPath, s.scriptText}};
     }
@@ -253,7 +253,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::fromDiskCache(
         for (const std::string& name : entry->weights) {
             const auto it = finder.found.find(name);
             const ir::Parameter* p = entryParameter(*c->module, name);
-            const runtime::Tensor* t =
+            const ir::Tensor* t =
                 it == finder.found.end() ? nullptr : modules::tensorOf(it->second);
             if (t == nullptr || p == nullptr) {
                 failure = "no Parameter named '" + name + "'";
@@ -285,7 +285,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::fromDiskCache(
     }
     logWarning(I, kHitMessage);
 
-    session::CompileRecord record;
+    passes::CompileRecord record;
     record.signature = signature;
     record.trigger = detail::triggerText(I);
     record.fromCache = true;
@@ -311,8 +311,8 @@ void GraphCompilerImpl::storeInDiskCache(Interpreter& I, const Compiled& c) {
     }
     store::CompileCacheKey key = std::move(*disk_->pending);
     disk_->pending.reset();
-    const session::CompileRecord& record = session_->compiles.at(c.record);
-    const session::PassSnapshot* validated = record.find("validate", true);
+    const passes::CompileRecord& record = session_->compiles.at(c.record);
+    const passes::PassSnapshot* validated = record.find("validate", true);
     if (validated == nullptr || !validated->compressed) {
         return;
     }
@@ -344,14 +344,14 @@ void GraphCompilerImpl::storeInDiskCache(Interpreter& I, const Compiled& c) {
     }
 }
 
-void GraphCompilerImpl::emitRecorded(Compiled& c, session::CompileRecord& record,
+void GraphCompilerImpl::emitRecorded(Compiled& c, passes::CompileRecord& record,
                                      const passes::Settings& settings, const std::string& what,
                                      std::shared_ptr<const std::string> text) {
     passes::PassManager pm;
     pm.add(passes::makeTaskEmitPass());
     passes::PassContext pctx(settings);
     const passes::PipelineResult result =
-        session::runRecorded(pm, *c.module, pctx, record, serial_, std::move(text));
+        passes::runRecorded(pm, *c.module, pctx, record, serial_, std::move(text));
     record.graphName = c.module->entry()->name();
     session_->compiles.push_back(record);
     if (result.status != passes::PipelineStatus::Ok) {

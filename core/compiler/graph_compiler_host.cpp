@@ -30,7 +30,7 @@ std::string pointerText(const void* p) {
     return buf;
 }
 
-std::string tensorText(const runtime::Tensor& t) {
+std::string tensorText(const ir::Tensor& t) {
     return "Tensor[" + std::string(ir::dtypeName(t.dtype())) + "]" + t.shape().toString();
 }
 
@@ -136,7 +136,7 @@ ir::AbstractPtr abstractOf(Interpreter& I, const Value& v) {
                                                 "strings, None, or tuples/lists of them.");
 }
 
-const runtime::Tensor* tensorStorage(const Value& v) {
+const ir::Tensor* tensorStorage(const Value& v) {
     const auto* t = modules::asTensor(v);
     return t != nullptr ? &t->t : nullptr;
 }

@@ -32,7 +32,7 @@ void identityObjects(interp::Interpreter& I, const interp::Value& v,
 ir::AbstractPtr abstractOf(interp::Interpreter& I, const interp::Value& v);
 
 // The storage of a Tensor / Parameter object, or null.
-const runtime::Tensor* tensorStorage(const interp::Value& v);
+const ir::Tensor* tensorStorage(const interp::Value& v);
 
 // A Tensor, or a tuple/list holding one.
 bool holdsTensor(interp::Interpreter& I, const interp::Value& v);

@@ -9,7 +9,7 @@
 #include "frontend/interp/errors.h"
 #include "passes/pass_manager.h"
 #include "passes/pipeline.h"
-#include "session/compile_record.h"
+#include "passes/compile_record.h"
 
 namespace irscope::compiler {
 
@@ -27,7 +27,7 @@ void checkInput(std::size_t i, const ir::AbstractPtr& want, const ops::KernelArg
     if (!want || want->kind != ir::Abstract::Kind::Tensor || !got.isTensor()) {
         return;
     }
-    const runtime::Tensor& t = got.tensor();
+    const ir::Tensor& t = got.tensor();
     if (t.dtype() != want->dtype) {
         throw interp::PyError(interp::Exc::TypeError,
                               "For 'GraphCell', " + inputDescription(i) + "'s dtype should be " +
@@ -59,7 +59,7 @@ Value GraphCompilerImpl::runLoaded(Interpreter& I, const std::shared_ptr<const i
     if (!slot.second) {
         auto c = std::make_shared<Compiled>();
         c->module = graph->clone();
-        session::CompileRecord record;
+        passes::CompileRecord record;
         record.signature = "(" + std::to_string(args.pos.size()) + " inputs) from " + file;
         record.trigger = detail::triggerText(I);
         const std::shared_ptr<modules::MsContext> ctx = modules::msContext(I);
@@ -76,7 +76,7 @@ Value GraphCompilerImpl::runLoaded(Interpreter& I, const std::shared_ptr<const i
                                           "irscope: the weight '" + p->name() + "' of " + file +
                                               " has no data to run with");
                 }
-                c->weights.emplace(p->name(), runtime::Tensor::fromValueData(*v->tensor));
+                c->weights.emplace(p->name(), ir::Tensor::fromValueData(*v->tensor));
             } else {
                 c->source.push_back(next++);
                 c->fixed.emplace_back();
@@ -111,7 +111,7 @@ std::unique_ptr<ir::Module> GraphCompilerImpl::exportGraph(Interpreter& I, const
         if (!p->hasDefault()) {
             continue;
         }
-        const runtime::Tensor* now = nullptr;
+        const ir::Tensor* now = nullptr;
         if (auto obj = c->weightObjects.find(p->name()); obj != c->weightObjects.end()) {
             now = detail::tensorStorage(obj->second);
         }

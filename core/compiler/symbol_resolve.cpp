@@ -275,7 +275,7 @@ ir::Parameter* Resolver::weight(const interp::Value& param, const Node* at) {
              at);
     }
     weightNames_.insert(name);
-    const runtime::Tensor& t = *modules::tensorOf(param);
+    const ir::Tensor& t = *modules::tensorOf(param);
     ir::Parameter* p = m_.addParameter(entry, name);
     p->setDefault(Value::tensorValue(t.toValueData()));
     s_.weights.push_back({name, t});
@@ -378,7 +378,7 @@ Node* Resolver::materialize(const HostVal& hv, FuncGraph* g, const Node* at) {
     if (modules::isParameter(v)) {
         return weight(v, at);
     }
-    if (const runtime::Tensor* t = modules::tensorOf(v)) {
+    if (const ir::Tensor* t = modules::tensorOf(v)) {
         return constant(g, Value::tensorValue(t->toValueData()));
     }
     if (std::optional<ir::DType> d = modules::dtypeOf(v)) {

@@ -127,7 +127,7 @@ struct Value {
 };
 
 // Element i of row-major `data` of dtype t, converted to double (Float16/BFloat16 decoded,
-// Bool as 0/1, String as 0). Shared by TensorData and runtime::Tensor.
+// Bool as 0/1, String as 0). Shared by TensorData and ir::Tensor.
 double loadElementAsDouble(DType t, const std::byte* data, std::size_t i);
 
 // A scalar tensor of the given dtype holding `v` (converted).

@@ -15,7 +15,7 @@ namespace irscope::ops {
 
 namespace {
 
-using runtime::Tensor;
+using ir::Tensor;
 
 enum class PadMode { Pad, Same, Valid };
 

@@ -14,7 +14,7 @@
 
 namespace irscope::ops {
 
-using runtime::Tensor;
+using ir::Tensor;
 
 // Row-major strides of a shape, in elements.
 inline std::vector<std::size_t> strides(const Shape& s) {

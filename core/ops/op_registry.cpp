@@ -172,7 +172,7 @@ KernelArg KernelContext::input(std::size_t i) const {
     return kernelArgFromValue(inputDefault(op_, i));
 }
 
-runtime::Tensor KernelContext::tensor(std::size_t i) const {
+ir::Tensor KernelContext::tensor(std::size_t i) const {
     KernelArg a = input(i);
     if (a.isTensor()) {
         return a.tensor();

@@ -23,7 +23,7 @@
 
 #include "ir/abstract.h"
 #include "ir/value.h"
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 namespace irscope::ops {
 
@@ -166,21 +166,21 @@ private:
 class KernelArg {
 public:
     KernelArg() = default;                              // None
-    KernelArg(runtime::Tensor t) : v_(std::move(t)) {}  // NOLINT(implicit)
+    KernelArg(ir::Tensor t) : v_(std::move(t)) {}  // NOLINT(implicit)
     KernelArg(ValuePtr v) : v_(std::move(v)) {}         // NOLINT(implicit)
     static KernelArg tuple(std::vector<KernelArg> elems);
 
     bool isNone() const { return std::holds_alternative<std::monostate>(v_); }
-    bool isTensor() const { return std::holds_alternative<runtime::Tensor>(v_); }
+    bool isTensor() const { return std::holds_alternative<ir::Tensor>(v_); }
     bool isValue() const { return std::holds_alternative<ValuePtr>(v_); }
     bool isTuple() const { return std::holds_alternative<std::vector<KernelArg>>(v_); }
-    const runtime::Tensor& tensor() const { return std::get<runtime::Tensor>(v_); }
-    runtime::Tensor& tensor() { return std::get<runtime::Tensor>(v_); }
+    const ir::Tensor& tensor() const { return std::get<ir::Tensor>(v_); }
+    ir::Tensor& tensor() { return std::get<ir::Tensor>(v_); }
     const ValuePtr& value() const { return std::get<ValuePtr>(v_); }
     const std::vector<KernelArg>& elements() const { return std::get<std::vector<KernelArg>>(v_); }
 
 private:
-    std::variant<std::monostate, runtime::Tensor, ValuePtr, std::vector<KernelArg>> v_;
+    std::variant<std::monostate, ir::Tensor, ValuePtr, std::vector<KernelArg>> v_;
 };
 
 class KernelContext {
@@ -196,7 +196,7 @@ public:
     KernelArg input(std::size_t i) const;
     // Input i as a tensor; a Python scalar input becomes a 0-d tensor of its own dtype
     // (Int64, Float32, Bool). Throws OpError for anything else.
-    runtime::Tensor tensor(std::size_t i) const;
+    ir::Tensor tensor(std::size_t i) const;
     bool training() const { return training_; }  // Dropout drops only when training
 
 private:

@@ -36,7 +36,7 @@ void SnapshotInstrumentation::settle() const {
         printer_->wait();  // also for jobs no snapshot waits on (the baseline's)
     }
     for (const Unsettled& u : unsettled_) {
-        session::PassSnapshot& s = snapshots_[u.index];
+        PassSnapshot& s = snapshots_[u.index];
         s.changed = u.result->changed;
         s.compressed = u.result->blob;
         if (!u.result->error.empty() && s.error.empty()) {
@@ -121,7 +121,7 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
         open_.pop_back();
     }
 
-    session::PassSnapshot s;
+    PassSnapshot s;
     s.pass = run.path;
     s.description = run.pass->description();
     s.depth = run.depth;

@@ -1,5 +1,5 @@
 // SnapshotInstrumentation: after every pass run (group children included) records a
-// session::PassSnapshot — the printed .ir text compressed with zstd, node counts, whether
+// PassSnapshot — the printed .ir text compressed with zstd, node counts, whether
 // the text really changed, the pass's description, the memory plan's peak when there is
 // one, and the pass's time from a TimingInstrumentation. A pass that throws gets a
 // snapshot too, carrying the error and the IR as the pass left it.
@@ -32,7 +32,7 @@
 #include "passes/pass_instrumentation.h"
 #include "passes/snapshot_printer.h"
 #include "passes/timing_instrumentation.h"
-#include "session/compile_record.h"
+#include "passes/compile_record.h"
 
 namespace irscope::passes {
 
@@ -43,11 +43,11 @@ public:
                                      int compressionLevel = 1)
         : timing_(timing), level_(compressionLevel) {}
 
-    const std::vector<session::PassSnapshot>& snapshots() const {
+    const std::vector<PassSnapshot>& snapshots() const {
         settle();
         return snapshots_;
     }
-    std::vector<session::PassSnapshot> takeSnapshots() {
+    std::vector<PassSnapshot> takeSnapshots() {
         settle();
         return std::move(snapshots_);
     }
@@ -107,7 +107,7 @@ private:
     std::vector<State> open_;  // the IR before each pass still running (innermost last)
     std::uint64_t lastSequence_ = UINT64_MAX;
     bool errorRecorded_ = false;
-    mutable std::vector<session::PassSnapshot> snapshots_;
+    mutable std::vector<PassSnapshot> snapshots_;
     mutable std::vector<Unsettled> unsettled_;
     double endWaitMillis_ = 0.0;
     std::shared_ptr<const std::string> baselineText_;

@@ -203,11 +203,11 @@ Arg tensorGetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx) {
 
 // The flat positions in a tensor of static `shape` that the basic index `s` selects, in the
 // order of the selection (with its shape): StridedSlice run at compile time on 0, 1, 2...
-runtime::Tensor selectedFlatIndices(Engine& e, CNode* c, const ir::Shape& shape,
+ir::Tensor selectedFlatIndices(Engine& e, CNode* c, const ir::Shape& shape,
                                     const SliceSpec& s) {
     std::vector<std::int64_t> iota(static_cast<std::size_t>(shape.elementCount()));
     std::iota(iota.begin(), iota.end(), 0);
-    std::vector<ops::KernelArg> in{runtime::Tensor::fromInts(ir::DType::Int64, shape, iota),
+    std::vector<ops::KernelArg> in{ir::Tensor::fromInts(ir::DType::Int64, shape, iota),
                                    ops::KernelArg(ints(s.begin)), ops::KernelArg(ints(s.end)),
                                    ops::KernelArg(ints(s.strides))};
     try {
@@ -252,12 +252,12 @@ Arg tensorSetItemMasked(Engine& e, CNode* c, const Arg& x, const TensorItems& t,
                 "None, Ellipsis, integer scalar tensors) and a static shape in graph mode.");
     }
     const auto n = shape.elementCount();
-    const runtime::Tensor picked = selectedFlatIndices(e, c, shape, *s);
+    const ir::Tensor picked = selectedFlatIndices(e, c, shape, *s);
     std::vector<std::int64_t> staticMask(static_cast<std::size_t>(n), 0);
     for (std::size_t k = 0; k < picked.size(); ++k) {
         staticMask[static_cast<std::size_t>(picked.getInt(k))] = 1;
     }
-    runtime::Tensor maskT = runtime::Tensor::fromInts(ir::DType::Bool, shape, staticMask);
+    ir::Tensor maskT = ir::Tensor::fromInts(ir::DType::Bool, shape, staticMask);
     Arg mask = e.emitConst(c, Value::tensorValue(maskT.toValueData()));
     for (const auto& [axis, item] : t.items) {
         const std::int64_t d = shape.dims.at(static_cast<std::size_t>(axis));
@@ -265,7 +265,7 @@ Arg tensorSetItemMasked(Engine& e, CNode* c, const Arg& x, const TensorItems& t,
         std::iota(positions.begin(), positions.end(), 0);
         std::vector<std::int64_t> dims(shape.dims.size(), 1);
         dims[static_cast<std::size_t>(axis)] = d;
-        Arg pos = e.emitConst(c, Value::tensorValue(runtime::Tensor::fromInts(
+        Arg pos = e.emitConst(c, Value::tensorValue(ir::Tensor::fromInts(
                                                         item.abs->dtype, ir::Shape(dims), positions)
                                                         .toValueData()));
         Arg hit = e.emitPrim(c, "Equal", {pos.node, item.node});
@@ -322,7 +322,7 @@ Arg tensorSetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx, const Arg& 
                     typeName(v) + ".");
     }
     const auto n = shape.elementCount();
-    const runtime::Tensor picked = selectedFlatIndices(e, c, shape, *s);
+    const ir::Tensor picked = selectedFlatIndices(e, c, shape, *s);
     std::vector<std::int64_t> iota(static_cast<std::size_t>(n));
     std::iota(iota.begin(), iota.end(), 0);
     std::vector<std::int64_t> map(iota);
@@ -343,7 +343,7 @@ Arg tensorSetItem(Engine& e, CNode* c, const Arg& x, const Arg& idx, const Arg& 
     Arg both = e.emitPrim(c, "Concat", {e.makeTuple(c, {fx, fv}).node}, axis);
     Arg mapT = e.emitConst(
         c, Value::tensorValue(
-               runtime::Tensor::fromInts(ir::DType::Int64, ir::Shape{n}, map).toValueData()));
+               ir::Tensor::fromInts(ir::DType::Int64, ir::Shape{n}, map).toValueData()));
     Arg g = e.emitPrim(c, "Gather", {both.node, mapT.node, e.emitConst(c, Value::integer(0)).node});
     return e.replace(c, e.emitPrim(c, "Reshape", {g.node, e.emitConst(c, ints(shape.dims)).node}));
 }

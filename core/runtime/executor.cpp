@@ -96,7 +96,7 @@ void MemoryMeter::collect() {
 
 void MemoryMeter::reset() {
     live_.clear();
-    released_ = std::make_shared<ReleaseLog>();  // buffers of the last run may still go
+    released_ = std::make_shared<ir::ReleaseLog>();  // buffers of the last run may still go
     excluded_.clear();
     liveBytes_ = 0;
     peakBytes_ = 0;

@@ -34,7 +34,7 @@
 #include "ops/op_registry.h"
 #include "runtime/device.h"
 #include "runtime/eval_error.h"
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 namespace irscope::ir {
 class Module;
@@ -42,6 +42,11 @@ class FuncGraph;
 }  // namespace irscope::ir
 
 namespace irscope::runtime {
+
+// The runtime computes on the IR's tensors (ir/tensor.h).
+using ir::DType;
+using ir::Shape;
+using ir::Tensor;
 
 // Thrown (by the executor when ExecOptions::cancel says so, or by an observer)
 // to stop a run; it is an EvalError (a RuntimeError for the host), so every driver that

@@ -339,7 +339,7 @@ void Executor::Impl::endDeviceRun() {
         if (m.hostValid) {
             continue;
         }
-        if (const std::shared_ptr<Storage> storage = m.host.lock()) {
+        if (const std::shared_ptr<ir::Storage> storage = m.host.lock()) {
             try {
                 opts_.device->copyToHost(storage->data(), *m.device.memory,
                                          std::min(m.device.memory->bytes(), storage->size()));

@@ -51,13 +51,13 @@ public:
 
 private:
     struct Entry {
-        std::weak_ptr<Storage> storage;
+        std::weak_ptr<ir::Storage> storage;
         std::uint64_t bytes = 0;
     };
     std::unordered_map<const void*, Entry> live_;
     // The counted buffers freed since the last collect (each is watched once counted), so
     // collecting costs what was freed, not what is live.
-    std::shared_ptr<ReleaseLog> released_ = std::make_shared<ReleaseLog>();
+    std::shared_ptr<ir::ReleaseLog> released_ = std::make_shared<ir::ReleaseLog>();
     std::unordered_set<const void*> excluded_;
     std::uint64_t liveBytes_ = 0;
     std::uint64_t peakBytes_ = 0;
@@ -69,7 +69,7 @@ struct Mirror {
     DeviceTensor device;
     bool hostValid = true;
     bool deviceValid = false;
-    std::weak_ptr<Storage> host;  // to drop the mirror when the host buffer is gone
+    std::weak_ptr<ir::Storage> host;  // to drop the mirror when the host buffer is gone
 };
 
 struct Executor::Impl : ExecInspector {

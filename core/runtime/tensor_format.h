@@ -10,9 +10,14 @@
 #include <string>
 
 #include "runtime/float_format.h"
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 namespace irscope::runtime {
+
+// The runtime computes on the IR's tensors (ir/tensor.h).
+using ir::DType;
+using ir::Shape;
+using ir::Tensor;
 
 // numpy's print options; the defaults are numpy's defaults.
 struct NumpyPrintOptions {

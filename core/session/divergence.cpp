@@ -113,7 +113,7 @@ std::string elementText(double v) {
     return fmt::format("{:g}", v);
 }
 
-bool tensorsAgree(const runtime::Tensor& a, const runtime::Tensor& b, const Tolerance& tol,
+bool tensorsAgree(const ir::Tensor& a, const ir::Tensor& b, const Tolerance& tol,
                   std::string* why) {
     if (a.dtype() != b.dtype() || a.shape() != b.shape()) {
         if (why != nullptr) {

@@ -32,7 +32,7 @@
 #include "ir/module.h"
 #include "passes/settings.h"
 #include "session/run_script.h"
-#include "session/session.h"
+#include "store/session.h"
 
 namespace irscope::session {
 
@@ -116,7 +116,7 @@ struct PrintedLine {
 };
 
 struct DivergenceResult {
-    std::array<std::shared_ptr<Session>, 2> sessions;  // never null after run()
+    std::array<std::shared_ptr<store::Session>, 2> sessions;  // never null after run()
     std::array<interp::RunResult, 2> results;
     std::array<std::string, 2> labels;
     std::optional<Divergence> first;

@@ -27,8 +27,8 @@ struct TracedModule {
 
 class TraceComparison {
 public:
-    TraceComparison(const KernelTrace& a, const KernelTrace& b, const Session& sa,
-                    const Session& sb, const Tolerance& tol);
+    TraceComparison(const KernelTrace& a, const KernelTrace& b, const store::Session& sa,
+                    const store::Session& sb, const Tolerance& tol);
     // Fills r.first, r.graphRuns, r.compared, r.unmatched.
     void search(DivergenceResult& r) const;
 
@@ -42,7 +42,7 @@ private:
                         const std::array<std::string, 2>& labels) const;
 
     std::array<const KernelTrace*, 2> traces_;
-    std::array<const Session*, 2> sessions_;
+    std::array<const store::Session*, 2> sessions_;
     Tolerance tol_;
     std::array<std::vector<TracedModule>, 2> modules_;
     mutable std::map<std::pair<std::size_t, std::size_t>, ir::NodeMatching> matchings_;

@@ -74,7 +74,7 @@ std::string valueText(const std::optional<ops::KernelArg>& v) {
 
 std::string shortValue(const std::optional<ops::KernelArg>& v) {
     if (v && v->isTensor() && v->tensor().size() == 1) {
-        const runtime::Tensor& t = v->tensor();
+        const ir::Tensor& t = v->tensor();
         return ir::isFloat(t.dtype()) ? fmt::format("{:g}", t.getDouble(0))
                                       : std::to_string(t.getInt(0));
     }
@@ -148,8 +148,8 @@ std::vector<StaleLoad> staleLoads(const TracedRun& run, const KernelIndex& index
     return out;
 }
 
-TraceComparison::TraceComparison(const KernelTrace& a, const KernelTrace& b, const Session& sa,
-                                 const Session& sb, const Tolerance& tol)
+TraceComparison::TraceComparison(const KernelTrace& a, const KernelTrace& b, const store::Session& sa,
+                                 const store::Session& sb, const Tolerance& tol)
     : traces_{&a, &b}, sessions_{&sa, &sb}, tol_(tol) {
     for (std::size_t side = 0; side < 2; ++side) {
         for (const std::string& text : traces_[side]->modules()) {
@@ -296,7 +296,7 @@ std::string TraceComparison::explain(const Divergence& d, std::size_t run,
             }
         }
         std::string hint;
-        const Session& ss = *sessions_[s];
+        const store::Session& ss = *sessions_[s];
         const std::size_t compile = d.sides[s].compile;
         if (compile < ss.compiles.size() &&
             ss.compiles[compile].settings.getInt(passes::kSideEffectLoadElim, 1) == 3) {
@@ -425,8 +425,8 @@ void TraceComparison::search(DivergenceResult& r) const {
     }
     // Every kernel agrees: do the graphs' returned values and the scripts' ends? (What host
     // code prints is not compared: it may be timings.)
-    const std::vector<RunRecord>& ra = sessions_[0]->runs;
-    const std::vector<RunRecord>& rb = sessions_[1]->runs;
+    const std::vector<store::RunRecord>& ra = sessions_[0]->runs;
+    const std::vector<store::RunRecord>& rb = sessions_[1]->runs;
     for (std::size_t k = 0; k < std::min(ra.size(), rb.size()); ++k) {
         if (ra[k].values != rb[k].values || ra[k].error != rb[k].error) {
             Divergence d;

@@ -179,7 +179,7 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
         return naturalLess(a.name, b.name);
     });
 
-    auto session = std::make_shared<Session>();
+    auto session = std::make_shared<store::Session>();
     session->scriptPath = dir.string();
     result.files = static_cast<int>(files.size());
     if (files.empty()) {
@@ -189,7 +189,7 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
         return result;
     }
 
-    CompileRecord* rec = nullptr;
+    passes::CompileRecord* rec = nullptr;
     int lastStage = -1;
     std::size_t lastHash = 0;           // normalised text of the previous snapshot
     std::size_t beforeGroupHash = 0;    // ... of the snapshot before the current group's children
@@ -219,7 +219,7 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
         if (d.stage >= 0) {
             lastStage = d.stage;
         }
-        PassSnapshot s;
+        passes::PassSnapshot s;
         s.pass = d.pass;
         s.depth = d.depth;
         s.round = d.round;
@@ -266,8 +266,8 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
             if (result.error.empty()) {
                 result.error = error;
             }
-            if (rec->status == CompileStatus::Ok) {
-                rec->status = CompileStatus::Error;
+            if (rec->status == passes::CompileStatus::Ok) {
+                rec->status = passes::CompileStatus::Error;
                 rec->failedPass = s.pass;
                 rec->error = error;
             }
@@ -284,7 +284,7 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
         }
     }
     finish();
-    for (CompileRecord& c : session->compiles) {
+    for (passes::CompileRecord& c : session->compiles) {
         if (c.graphName.empty()) {
             c.graphName = dir.filename().string();
         }

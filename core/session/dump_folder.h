@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "session/session.h"
+#include "store/session.h"
 
 namespace irscope::session {
 
@@ -47,7 +47,7 @@ struct DumpFileName {
 bool parseDumpFileName(const std::string& fileName, DumpFileName* out);
 
 struct DumpFolder {
-    std::shared_ptr<Session> session;  // null only when the folder cannot be read
+    std::shared_ptr<store::Session> session;  // null only when the folder cannot be read
     std::string error;                 // why not, or the first file that failed to parse
     int files = 0;                     // .ir files found
     int failed = 0;                    // of them, files that did not parse

@@ -30,8 +30,8 @@ Probe runWithLimit(const std::string& source, const std::string& path, const Scr
 // way) and the script ended the same way. What the host code prints is not compared: it may
 // print timings.
 bool sameResult(const ScriptOutcome& a, const ScriptOutcome& b) {
-    const std::vector<RunRecord>& ra = a.session->runs;
-    const std::vector<RunRecord>& rb = b.session->runs;
+    const std::vector<store::RunRecord>& ra = a.session->runs;
+    const std::vector<store::RunRecord>& rb = b.session->runs;
     if (ra.size() != rb.size() || a.result.exitStatus != b.result.exitStatus) {
         return false;
     }
@@ -49,14 +49,14 @@ BisectCulprit culpritOf(const Probe& p, int number) {
     const auto& decisions = p.bisect->decisions();
     c.decision = decisions.at(static_cast<std::size_t>(number - 1));
     c.compile = c.decision.pipeline;
-    const Session& s = *p.outcome.session;
+    const store::Session& s = *p.outcome.session;
     if (c.compile >= s.compiles.size()) {
         return c;
     }
-    const CompileRecord& record = s.compiles[c.compile];
+    const passes::CompileRecord& record = s.compiles[c.compile];
     c.signature = record.signature;
     for (std::size_t i = 0; i < record.snapshots.size(); ++i) {
-        const PassSnapshot& snap = record.snapshots[i];
+        const passes::PassSnapshot& snap = record.snapshots[i];
         if (snap.pass == c.decision.pass && snap.round == c.decision.round) {
             c.after = snap.text();
             if (i > 0) {

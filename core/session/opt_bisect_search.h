@@ -36,7 +36,7 @@ struct BisectCulprit {
     std::string signature;
     std::string before;                // the IR before the pass (the snapshot before it)
     std::string after;                 // the IR it left
-    std::shared_ptr<Session> session;  // the run that stopped right after it
+    std::shared_ptr<store::Session> session;  // the run that stopped right after it
 };
 
 struct BisectResult {

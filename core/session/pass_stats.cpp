@@ -21,7 +21,7 @@ std::string row(fmt::format_string<Args...> f, Args&&... args) {
 
 }  // namespace
 
-std::vector<std::size_t> passDisplayOrder(const CompileRecord& rec) {
+std::vector<std::size_t> passDisplayOrder(const passes::CompileRecord& rec) {
     const auto& snaps = rec.snapshots;
     std::vector<std::size_t> rows;
     for (std::size_t i = 0; i < snaps.size(); ++i) {
@@ -48,7 +48,7 @@ std::vector<std::size_t> passDisplayOrder(const CompileRecord& rec) {
     return order;
 }
 
-std::optional<std::size_t> previousSnapshot(const CompileRecord& rec, std::size_t i) {
+std::optional<std::size_t> previousSnapshot(const passes::CompileRecord& rec, std::size_t i) {
     const auto& snaps = rec.snapshots;
     if (i >= snaps.size()) {
         return std::nullopt;
@@ -65,7 +65,7 @@ std::optional<std::size_t> previousSnapshot(const CompileRecord& rec, std::size_
     return j - 1;
 }
 
-std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t i) {
+std::optional<long long> nodeDelta(const passes::CompileRecord& rec, std::size_t i) {
     const std::optional<std::size_t> before = previousSnapshot(rec, i);
     if (!before) {
         return std::nullopt;
@@ -74,7 +74,7 @@ std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t i) {
            static_cast<long long>(rec.snapshots[*before].counts.nodes);
 }
 
-std::string formatPassStats(const CompileRecord& rec, std::size_t index) {
+std::string formatPassStats(const passes::CompileRecord& rec, std::size_t index) {
     std::ostringstream os;
     const std::string rule(104, '-');
     os << rule << "\n"
@@ -98,7 +98,7 @@ std::string formatPassStats(const CompileRecord& rec, std::size_t index) {
     const double total = rec.totalMillis > 0.0 ? rec.totalMillis : 1.0;
     const auto& snaps = rec.snapshots;
     for (std::size_t i : passDisplayOrder(rec)) {
-        const PassSnapshot& s = snaps[i];
+        const passes::PassSnapshot& s = snaps[i];
         const std::string indent(static_cast<std::size_t>(s.depth) * 2, ' ');
         std::string name = s.pass;
         if (s.depth > 0) {
@@ -115,18 +115,18 @@ std::string formatPassStats(const CompileRecord& rec, std::size_t index) {
     // What the top-level passes do not account for: snapshots, change detection and
     // save_graphs dumps around every pass (a group's children's included).
     double passMillis = 0.0;
-    for (const PassSnapshot& s : snaps) {
+    for (const passes::PassSnapshot& s : snaps) {
         passMillis += s.depth == 0 ? s.millis : 0.0;
     }
     const double instrumentation = std::max(0.0, rec.totalMillis - passMillis);
     os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}%", "(snapshots, dumps)", "", instrumentation,
               100.0 * instrumentation / total);
-    const PassSnapshot* last = snaps.empty() ? nullptr : &snaps.back();
+    const passes::PassSnapshot* last = snaps.empty() ? nullptr : &snaps.back();
     os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}% {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}", "total", "",
               rec.totalMillis, 100.0, last ? last->counts.graphs : 0, last ? last->counts.nodes : 0,
               last ? last->counts.cnodes : 0, "", "",
               last && last->peakBytes ? std::to_string(*last->peakBytes) : std::string());
-    if (rec.status != CompileStatus::Ok) {
+    if (rec.status != passes::CompileStatus::Ok) {
         os << "  compile stopped at " << (rec.failedPass.empty() ? "?" : rec.failedPass) << ": "
            << rec.error << "\n";
     }

@@ -11,23 +11,23 @@
 #include <string>
 #include <vector>
 
-#include "session/compile_record.h"
+#include "passes/compile_record.h"
 
 namespace irscope::session {
 
 // The snapshots' indices in display order: a group (opt_a) before its children, each
 // snapshot once (snapshots are stored in finishing order, children first).
-std::vector<std::size_t> passDisplayOrder(const CompileRecord& rec);
+std::vector<std::size_t> passDisplayOrder(const passes::CompileRecord& rec);
 
 // The snapshot holding the IR a snapshot's pass started from: the one before it in
 // finishing order (for a group: before its first child). nullopt for the first pass.
-std::optional<std::size_t> previousSnapshot(const CompileRecord& rec, std::size_t snapshot);
+std::optional<std::size_t> previousSnapshot(const passes::CompileRecord& rec, std::size_t snapshot);
 
 // The change in node count a snapshot made: against previousSnapshot(). nullopt for the
 // first pass.
-std::optional<long long> nodeDelta(const CompileRecord& rec, std::size_t snapshot);
+std::optional<long long> nodeDelta(const passes::CompileRecord& rec, std::size_t snapshot);
 
 // `index` is the compile's position in the session (printed 1-based).
-std::string formatPassStats(const CompileRecord& rec, std::size_t index);
+std::string formatPassStats(const passes::CompileRecord& rec, std::size_t index);
 
 }  // namespace irscope::session

@@ -9,7 +9,7 @@ namespace {
 
 // Appends the run's compiles to the statistics history; a history that cannot be written
 // is a warning on the error stream, never a failed run.
-void recordStatistics(const interp::Interpreter& I, const Session& s, const std::string& option) {
+void recordStatistics(const interp::Interpreter& I, const store::Session& s, const std::string& option) {
     try {
         if (const std::optional<std::string> path = store::statsHistoryPath(option)) {
             store::appendStatsHistory(*path, s);
@@ -46,7 +46,7 @@ ScriptOutcome ScriptRunner::run(const std::string& source, const std::string& pa
         }
         ctx->eagerObserver = options.eagerObserver;
     }
-    Session& s = *outcome.session;
+    store::Session& s = *outcome.session;
     s.scriptPath = path;
     s.scriptText = source;
     if (s.settings.empty()) {

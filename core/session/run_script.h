@@ -19,7 +19,7 @@
 
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
-#include "session/session.h"
+#include "store/session.h"
 
 namespace irscope::modules {
 class EagerObserver;
@@ -41,7 +41,7 @@ struct ScriptOptions {
 };
 
 struct ScriptOutcome {
-    std::shared_ptr<Session> session;  // never null after run()
+    std::shared_ptr<store::Session> session;  // never null after run()
     interp::RunResult result;          // exit status; a syntax error or traceback in `error`
 };
 

@@ -33,12 +33,12 @@ std::string csvField(const std::string& text) {
     return out + "\"";
 }
 
-std::string passStatsCsv(const CompileRecord& rec) {
+std::string passStatsCsv(const passes::CompileRecord& rec) {
     std::string out =
         "index,pass,depth,round,wall_ms,graphs,nodes,cnodes,delta_nodes,changed,peak_bytes,error\r\n";
     int index = 0;
     for (std::size_t i : passDisplayOrder(rec)) {
-        const PassSnapshot& s = rec.snapshots[i];
+        const passes::PassSnapshot& s = rec.snapshots[i];
         out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\r\n", index++, csvField(s.pass), s.depth,
                            s.depth > 0 ? std::to_string(s.round) : std::string(), number(s.millis),
                            s.counts.graphs, s.counts.nodes, s.counts.cnodes,
@@ -48,23 +48,23 @@ std::string passStatsCsv(const CompileRecord& rec) {
     return out;
 }
 
-std::string compileTotalsCsv(const Session& s) {
+std::string compileTotalsCsv(const store::Session& s) {
     std::string out =
         "index,graph,signature,status,failed_pass,total_ms,passes,nodes_parse,nodes_opt_a,"
         "nodes_final,cnodes_final,graphs_final,peak_bytes\r\n";
     int index = 0;
-    for (const CompileRecord& rec : s.compiles) {
+    for (const passes::CompileRecord& rec : s.compiles) {
         auto nodesAfter = [&rec](std::string_view pass) {
-            const PassSnapshot* p = rec.find(pass);
+            const passes::PassSnapshot* p = rec.find(pass);
             return p != nullptr ? std::to_string(p->counts.nodes) : std::string();
         };
         std::optional<std::uint64_t> peak;
-        for (const PassSnapshot& snap : rec.snapshots) {
+        for (const passes::PassSnapshot& snap : rec.snapshots) {
             if (snap.peakBytes && (!peak || *snap.peakBytes > *peak)) {
                 peak = snap.peakBytes;
             }
         }
-        const PassSnapshot* last = rec.snapshots.empty() ? nullptr : &rec.snapshots.back();
+        const passes::PassSnapshot* last = rec.snapshots.empty() ? nullptr : &rec.snapshots.back();
         out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{},{}\r\n", index++, csvField(rec.graphName),
                            csvField(rec.signature), passes::statusName(rec.status),
                            csvField(rec.failedPass), number(rec.totalMillis), rec.snapshots.size(),

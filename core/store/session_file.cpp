@@ -97,7 +97,7 @@ void writeSettings(Database& db, std::int64_t scope, const passes::Settings& set
     }
 }
 
-void writeSession(Database& db, const session::Session& s, const SaveOptions& options) {
+void writeSession(Database& db, const Session& s, const SaveOptions& options) {
     for (const char* table : kTables) {
         db.exec(fmt::format("DELETE FROM {}", table));
     }
@@ -132,7 +132,7 @@ void writeSession(Database& db, const session::Session& s, const SaveOptions& op
     // Shared texts are written once (the same object in memory is the same row).
     std::unordered_map<const util::CompressedText*, std::int64_t> textIds;
     for (std::size_t c = 0; c < s.compiles.size(); ++c) {
-        const session::CompileRecord& rec = s.compiles[c];
+        const passes::CompileRecord& rec = s.compiles[c];
         compile
             .bindAll(c, rec.graphName, rec.signature, rec.trigger,
                      std::string(passes::statusName(rec.status)), rec.failedPass, rec.error,
@@ -143,7 +143,7 @@ void writeSession(Database& db, const session::Session& s, const SaveOptions& op
             warning.bindAll(c, w, rec.warnings[w]).run();
         }
         for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
-            const session::PassSnapshot& snap = rec.snapshots[i];
+            const passes::PassSnapshot& snap = rec.snapshots[i];
             std::optional<std::int64_t> ir;
             if (const util::CompressedText* t = snap.compressed.get()) {
                 auto [it, fresh] = textIds.try_emplace(t, 0);
@@ -179,7 +179,7 @@ void writeSession(Database& db, const session::Session& s, const SaveOptions& op
     Statement op =
         db.prepare("INSERT INTO run_op (run, on_device, op, count) VALUES (?1, ?2, ?3, ?4)");
     for (std::size_t r = 0; r < s.runs.size(); ++r) {
-        const session::RunRecord& rec = s.runs[r];
+        const RunRecord& rec = s.runs[r];
         const runtime::RunStats& st = rec.stats;
         run.bindAll(r, rec.graphName, rec.compile, st.device, st.millis, st.kernels,
                     st.kernelsOnDevice, st.fallbacks, st.copiesToDevice, st.copiesToHost,
@@ -237,7 +237,7 @@ passes::PipelineStatus statusFrom(const std::string& name, const std::string& pa
     invalid(path, fmt::format("compile {} has the unknown status '{}'", compile + 1, name));
 }
 
-void readCompiles(const Database& db, session::Session& s,
+void readCompiles(const Database& db, Session& s,
                   std::map<std::int64_t, passes::Settings>& settings) {
     const std::string& path = db.path();
     Statement c = db.prepare(
@@ -248,7 +248,7 @@ void readCompiles(const Database& db, session::Session& s,
         if (seq != s.compiles.size()) {
             invalid(path, fmt::format("compile {} is missing", s.compiles.size() + 1));
         }
-        session::CompileRecord& rec = s.compiles.emplace_back();
+        passes::CompileRecord& rec = s.compiles.emplace_back();
         rec.graphName = c.getText(1);
         rec.signature = c.getText(2);
         rec.trigger = c.getText(3);
@@ -283,8 +283,8 @@ void readCompiles(const Database& db, session::Session& s,
             invalid(path,
                     fmt::format("a snapshot of compile {}, which is not in the file", compile + 1));
         }
-        session::CompileRecord& rec = s.compiles[compile];
-        session::PassSnapshot& p = rec.snapshots.emplace_back();
+        passes::CompileRecord& rec = s.compiles[compile];
+        passes::PassSnapshot& p = rec.snapshots.emplace_back();
         p.pass = snap.getText(2);
         p.description = snap.getText(3);
         p.depth = static_cast<int>(snap.getInt(4));
@@ -332,7 +332,7 @@ void readCompiles(const Database& db, session::Session& s,
     }
 }
 
-void readRuns(const Database& db, session::Session& s) {
+void readRuns(const Database& db, Session& s) {
     const std::string& path = db.path();
     Statement r = db.prepare(
         "SELECT seq, graph_name, compile, device, millis, kernels, kernels_on_device, fallbacks, "
@@ -342,7 +342,7 @@ void readRuns(const Database& db, session::Session& s) {
         if (toSize(r, 0) != s.runs.size()) {
             invalid(path, fmt::format("run {} is missing", s.runs.size() + 1));
         }
-        session::RunRecord& rec = s.runs.emplace_back();
+        RunRecord& rec = s.runs.emplace_back();
         rec.graphName = r.getText(1);
         rec.compile = toSize(r, 2);
         if (rec.compile >= s.compiles.size()) {
@@ -420,7 +420,7 @@ const Schema& sessionSchema() {
     return schema;
 }
 
-void saveSession(const std::string& path, const session::Session& session,
+void saveSession(const std::string& path, const Session& session,
                  const SaveOptions& options) {
     Database db = Database::open(path, sessionSchema(), OpenMode::ReadWriteCreate);
     {
@@ -435,8 +435,8 @@ void saveSession(const std::string& path, const session::Session& session,
 LoadedSession loadSession(const std::string& path) {
     Database db = Database::open(path, sessionSchema(), OpenMode::ReadOnly);
     LoadedSession out;
-    out.session = std::make_shared<session::Session>();
-    session::Session& s = *out.session;
+    out.session = std::make_shared<Session>();
+    Session& s = *out.session;
     // One read transaction: a consistent view even if a writer commits meanwhile.
     db.exec("BEGIN");
     std::map<std::string, std::string> meta;

@@ -1,4 +1,4 @@
-// Session files (.irscope): one whole session::Session in one SQLite file — the script and
+// Session files (.irscope): one whole Session in one SQLite file — the script and
 // its path, the settings, every compile with every pass snapshot (the zstd bytes exactly as
 // kept in memory, shared between passes that changed nothing as in memory) and its
 // statistics, every run with its device, outputs, timings and peak memory, and what the
@@ -16,7 +16,7 @@
 #include <string>
 
 #include "frontend/interp/interpreter.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "store/db.h"
 
 namespace irscope::store {
@@ -48,11 +48,11 @@ struct SaveOptions {
 // Writes `session` to `path` in one transaction. A missing file is created; an existing
 // irscope session file is replaced (atomically: a failure or a kill midway leaves the old
 // one); any other existing file is refused (DbError, the file untouched).
-void saveSession(const std::string& path, const session::Session& session,
+void saveSession(const std::string& path, const Session& session,
                  const SaveOptions& options = {});
 
 struct LoadedSession {
-    std::shared_ptr<session::Session> session;
+    std::shared_ptr<Session> session;
     SessionFileInfo info;
 };
 

@@ -12,7 +12,7 @@
 #include <system_error>
 
 #include "irscope_version.h"
-#include "session/session.h"
+#include "store/session.h"
 #include "store/db.h"
 #include "util/sha256.h"
 
@@ -120,7 +120,7 @@ std::optional<std::string> statsHistoryPath(const std::string& option) {
     return (dir / "irscope" / "stats.sqlite").string();
 }
 
-void appendStatsHistory(const std::string& path, const session::Session& s) {
+void appendStatsHistory(const std::string& path, const Session& s) {
     if (s.compiles.empty()) {
         return;
     }
@@ -147,8 +147,8 @@ void appendStatsHistory(const std::string& path, const session::Session& s) {
             "INSERT INTO passes (compile_id, idx, pass, depth, round, ms, graphs, nodes, "
             "cnodes, peak_bytes, changed) "
             "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-        for (const session::CompileRecord& c : s.compiles) {
-            const session::PassSnapshot* last = c.snapshots.empty() ? nullptr : &c.snapshots.back();
+        for (const passes::CompileRecord& c : s.compiles) {
+            const passes::PassSnapshot* last = c.snapshots.empty() ? nullptr : &c.snapshots.back();
             std::optional<std::int64_t> peak;
             if (last != nullptr && last->peakBytes) {
                 peak = static_cast<std::int64_t>(*last->peakBytes);
@@ -164,7 +164,7 @@ void appendStatsHistory(const std::string& path, const session::Session& s) {
                 .run();
             const std::int64_t id = db.lastInsertRowId();
             for (std::size_t i = 0; i < c.snapshots.size(); ++i) {
-                const session::PassSnapshot& p = c.snapshots[i];
+                const passes::PassSnapshot& p = c.snapshots[i];
                 std::optional<std::int64_t> passPeak;
                 if (p.peakBytes) {
                     passPeak = static_cast<std::int64_t>(*p.peakBytes);

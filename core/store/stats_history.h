@@ -18,11 +18,9 @@
 #include <string>
 #include <vector>
 
-namespace irscope::session {
-struct Session;
-}
-
 namespace irscope::store {
+
+struct Session;
 
 class StatsHistoryError : public std::runtime_error {
 public:
@@ -64,7 +62,7 @@ struct CompileStatsRow {
 
 // Appends every compile of `s` (nothing when it has none). Creates the file and its folder
 // when missing. Throws StatsHistoryError.
-void appendStatsHistory(const std::string& path, const session::Session& s);
+void appendStatsHistory(const std::string& path, const Session& s);
 
 struct StatsQuery {
     std::string script;  // "" every script; else a path, or the end of one ("net.py")

@@ -1,5 +1,5 @@
 // The built-in `mindspore`, `numpy` and `time` modules of the host interpreter (PyNative,
-// i.e. eager, execution): tensors backed by runtime::Tensor, every registry primitive under
+// i.e. eager, execution): tensors backed by ir::Tensor, every registry primitive under
 // its Python spellings (run through the CPU kernels), nn.Cell and a few layers, the context
 // (set_context / GRAPH_MODE), decorators, and a numpy subset with numpy's seeded random.
 //

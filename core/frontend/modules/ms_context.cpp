@@ -21,7 +21,7 @@ namespace irscope::modules {
 
 using interp::ClassBuilder;
 using interp::Signature;
-using runtime::Tensor;
+using ir::Tensor;
 
 void initNumpyTypes(Interpreter& I, const MsPtr& ms);
 class CellObject;

@@ -8,7 +8,7 @@
 #include "frontend/interp/native.h"
 #include "frontend/modules/modules.h"
 #include "ops/op_registry.h"
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 namespace irscope::modules {
 
@@ -25,7 +25,7 @@ using interp::Value;
 class TensorObject : public Object {
 public:
     explicit TensorObject(Type* cls) : Object(cls, interp::ObjKind::Native) {}
-    runtime::Tensor t;
+    ir::Tensor t;
     // A dynamic-shape placeholder (Tensor(shape=[None, 3], dtype=...), for Cell.set_inputs):
     // its shape with -1 for each unknown dimension; empty for every other tensor.
     std::vector<std::int64_t> dynamicDims;
@@ -65,8 +65,8 @@ struct MsTypes {
 using MsPtr = std::shared_ptr<MsTypes>;
 
 // --- conversions --------------------------------------------------------------------------
-Value newTensor(Interpreter& I, const MsTypes& ms, runtime::Tensor t);
-Value newArray(Interpreter& I, const MsTypes& ms, runtime::Tensor t);
+Value newTensor(Interpreter& I, const MsTypes& ms, ir::Tensor t);
+Value newArray(Interpreter& I, const MsTypes& ms, ir::Tensor t);
 TensorObject* asTensor(const Value& v);
 bool isNumpy(const MsTypes& ms, const Value& v);
 // A dtype argument (ms.float32, np.float32, the builtins float/int/bool, "float32"), or
@@ -74,11 +74,11 @@ bool isNumpy(const MsTypes& ms, const Value& v);
 std::optional<ir::DType> dtypeArg(Interpreter& I, const MsTypes& ms, const Value& v);
 // Python data (scalar, nested list/tuple, tensor, ndarray) to a tensor. `numpyRules`: Python
 // floats default to Float64 (numpy) instead of Float32 (MindSpore).
-runtime::Tensor tensorFromData(Interpreter& I, const MsTypes& ms, const Value& data,
+ir::Tensor tensorFromData(Interpreter& I, const MsTypes& ms, const Value& data,
                                std::optional<ir::DType> dtype, bool numpyRules);
 // An array argument of a numpy function as a tensor: a tensor or ndarray as it is, other data
 // by numpy's rules.
-runtime::Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v);
+ir::Tensor toArray(Interpreter& I, const MsTypes& ms, const Value& v);
 // The operands of a numpy binary function with at least one made an ndarray (numbers stay
 // numbers), so the operator that combines them follows numpy's rules.
 std::pair<Value, Value> arrayOperands(Interpreter& I, const MsTypes& ms, const Value& a,
@@ -125,6 +125,6 @@ void initGraphCell(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, interp::ClassBuilder& b, bool numpy);
 void initNumpyTypes(Interpreter& I, const MsPtr& ms);
 // Python indexing of a tensor (int, slice, None, Ellipsis, tuple of those, int tensor).
-runtime::Tensor indexTensor(Interpreter& I, const runtime::Tensor& t, const Value& key);
+ir::Tensor indexTensor(Interpreter& I, const ir::Tensor& t, const Value& key);
 
 }  // namespace irscope::modules

@@ -19,7 +19,7 @@ namespace irscope::modules {
 
 using interp::ClassBuilder;
 using interp::Signature;
-using runtime::Tensor;
+using ir::Tensor;
 
 class CellObject : public Object {
 public:

@@ -81,7 +81,7 @@ bool isParameter(const interp::Value& v) {
     return false;
 }
 
-const runtime::Tensor* tensorOf(const interp::Value& v) {
+const ir::Tensor* tensorOf(const interp::Value& v) {
     auto* t = asTensor(v);
     return t == nullptr ? nullptr : &t->t;
 }

@@ -11,7 +11,7 @@
 
 #include "frontend/interp/interpreter.h"
 #include "ops/op_registry.h"
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 namespace irscope::modules {
 
@@ -73,7 +73,7 @@ void recordCellInitState(interp::Interpreter& I, const interp::Value& cell);
 bool cellChangedSinceInit(interp::Interpreter& I, const interp::Value& cell);
 bool isParameter(const interp::Value& v);
 // A Tensor / Parameter / ndarray's storage (shared with the host object), or null.
-const runtime::Tensor* tensorOf(const interp::Value& v);
+const ir::Tensor* tensorOf(const interp::Value& v);
 // Parameter.name ("" for other values).
 std::string parameterName(const interp::Value& v);
 // An ms / np dtype object's element type.

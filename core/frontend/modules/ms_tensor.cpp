@@ -10,7 +10,7 @@ namespace irscope::modules {
 
 using interp::ClassBuilder;
 using interp::Signature;
-using runtime::Tensor;
+using ir::Tensor;
 
 TensorObject* asTensor(const Value& v) {
     return v.as<TensorObject>();

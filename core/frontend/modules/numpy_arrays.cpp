@@ -10,7 +10,7 @@
 namespace irscope::modules {
 
 using interp::Signature;
-using runtime::Tensor;
+using ir::Tensor;
 
 namespace {
 

@@ -1,4 +1,4 @@
-// A numpy subset: ndarray (a runtime::Tensor with numpy's printing and dtype rules for the
+// A numpy subset: ndarray (a ir::Tensor with numpy's printing and dtype rules for the
 // common cases), creation functions, reductions, elementwise math, and np.random with
 // numpy's legacy generator bit for bit (runtime/random.h).
 #include <cmath>
@@ -10,7 +10,7 @@ namespace irscope::modules {
 
 using interp::ClassBuilder;
 using interp::Signature;
-using runtime::Tensor;
+using ir::Tensor;
 
 namespace {
 

@@ -18,10 +18,7 @@
 #include "ir/types.h"
 #include "ir/value.h"
 
-namespace irscope::runtime {
-
-using ir::DType;
-using ir::Shape;
+namespace irscope::ir {
 
 // The identities of watched buffers that were freed, in the order they went: lets the
 // executor's memory accounting forget exactly those buffers instead of polling every live
@@ -129,4 +126,4 @@ private:
     std::shared_ptr<Storage> storage_ = std::make_shared<Storage>(0);
 };
 
-}  // namespace irscope::runtime
+}  // namespace irscope::ir

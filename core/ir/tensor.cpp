@@ -1,10 +1,10 @@
-#include "runtime/tensor.h"
+#include "ir/tensor.h"
 
 #include <bit>
 #include <cmath>
 #include <limits>
 
-namespace irscope::runtime {
+namespace irscope::ir {
 
 namespace {
 
@@ -312,4 +312,4 @@ void Tensor::assignFrom(const Tensor& src) {
     }
 }
 
-}  // namespace irscope::runtime
+}  // namespace irscope::ir

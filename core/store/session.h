@@ -12,18 +12,18 @@
 #include <vector>
 
 #include "passes/settings.h"
-#include "session/compile_record.h"
-#include "session/run_record.h"
+#include "passes/compile_record.h"
+#include "store/run_record.h"
 
-namespace irscope::session {
+namespace irscope::store {
 
 struct Session {
     std::string scriptPath;
     std::string scriptText;
     passes::Settings settings;            // as the run started (each compile keeps its own copy)
-    std::vector<CompileRecord> compiles;  // in the order the script triggered them
+    std::vector<passes::CompileRecord> compiles;  // in the order the script triggered them
     std::vector<RunRecord> runs;          // every execution of a compiled graph, in order
     std::string output;                   // what the script printed (stdout and stderr interleaved)
 };
 
-}  // namespace irscope::session
+}  // namespace irscope::store

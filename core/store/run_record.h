@@ -9,7 +9,7 @@
 #include "ops/op_registry.h"
 #include "runtime/executor.h"
 
-namespace irscope::session {
+namespace irscope::store {
 
 struct RunRecord {
     std::string graphName;     // the entry graph: "Net_construct"
@@ -31,4 +31,4 @@ std::string summarizeOutput(const ops::KernelArg& a);
 // kernels (on the device / fallbacks), copies, peak vs planned bytes, time.
 std::string formatRunStats(const RunRecord& r, std::size_t index);
 
-}  // namespace irscope::session
+}  // namespace irscope::store

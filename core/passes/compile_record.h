@@ -17,11 +17,9 @@
 #include "util/compressed_text.h"
 
 namespace irscope::passes {
+
 class PassManager;
 struct DumpSerial;
-}  // namespace irscope::passes
-
-namespace irscope::session {
 
 // The IR as one pass left it.
 struct PassSnapshot {
@@ -53,13 +51,13 @@ struct PassSnapshot {
     std::size_t compressedSize() const { return compressed ? compressed->compressedSize() : 0; }
 };
 
-using CompileStatus = passes::PipelineStatus;
+using CompileStatus = PipelineStatus;
 
 struct CompileRecord {
     std::string graphName;                // the entry graph: "Net_construct"
     std::string signature;                // input types: "(Tensor[Int32](), Tensor[Int32]())"
     std::string trigger;                  // what called it: "net(x) at net.py:12"
-    passes::Settings settings;            // as the compile saw them
+    Settings settings;            // as the compile saw them
     std::vector<PassSnapshot> snapshots;  // in the order the passes finished
     CompileStatus status = CompileStatus::Ok;
     std::string failedPass;             // path of the failing pass when status is Error
@@ -85,9 +83,9 @@ struct CompileRecord {
 // pipeline's result (with the failing pass's exception, for a driver to rethrow).
 // `baselineText`, when the caller has it, is printIr(m) before the first pass (a
 // compile-cache hit read that text): the snapshots compare with it instead of printing m.
-passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ctx,
+PipelineResult runRecorded(PassManager& pm, ir::Module& m, PassContext& ctx,
                                    CompileRecord& record,
-                                   std::shared_ptr<passes::DumpSerial> serial = nullptr,
+                                   std::shared_ptr<DumpSerial> serial = nullptr,
                                    std::shared_ptr<const std::string> baselineText = nullptr);
 
-}  // namespace irscope::session
+}  // namespace irscope::passes

@@ -1,8 +1,8 @@
-#include "session/run_record.h"
+#include "store/run_record.h"
 
 #include <fmt/format.h>
 
-namespace irscope::session {
+namespace irscope::store {
 
 namespace {
 
@@ -76,4 +76,4 @@ std::string formatRunStats(const RunRecord& r, std::size_t index) {
     return out;
 }
 
-}  // namespace irscope::session
+}  // namespace irscope::store

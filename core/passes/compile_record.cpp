@@ -1,4 +1,4 @@
-#include "session/compile_record.h"
+#include "passes/compile_record.h"
 
 #include "ir/ir_text.h"
 #include "passes/pass_manager.h"
@@ -7,7 +7,7 @@
 #include "passes/timing_instrumentation.h"
 #include "passes/verifier_instrumentation.h"
 
-namespace irscope::session {
+namespace irscope::passes {
 
 std::unique_ptr<ir::Module> PassSnapshot::module() const {
     return ir::parseIr(text(), pass + ".ir");
@@ -26,26 +26,26 @@ const PassSnapshot* CompileRecord::find(std::string_view pass, bool last) const 
     return found;
 }
 
-passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m, passes::PassContext& ctx,
+PipelineResult runRecorded(PassManager& pm, ir::Module& m, PassContext& ctx,
                                    CompileRecord& record,
-                                   std::shared_ptr<passes::DumpSerial> serial,
+                                   std::shared_ptr<DumpSerial> serial,
                                    std::shared_ptr<const std::string> baselineText) {
-    passes::TimingInstrumentation timing;
-    passes::SnapshotInstrumentation snapshots(&timing);
+    TimingInstrumentation timing;
+    SnapshotInstrumentation snapshots(&timing);
     snapshots.setBaselineText(std::move(baselineText));
-    passes::SaveGraphsInstrumentation saveGraphs(std::move(serial), &snapshots);
-    passes::VerifierInstrumentation verifier;
+    SaveGraphsInstrumentation saveGraphs(std::move(serial), &snapshots);
+    VerifierInstrumentation verifier;
     // After-hooks run in reverse: timing stops first, then the IR is verified (a pass that
     // broke it fails, and its snapshot keeps the IR it left with the verifier's error), then
     // the snapshot is taken, then the dump reuses the snapshot's text.
-    std::vector<passes::PassInstrumentation*> insts = {&saveGraphs, &snapshots};
-    if (passes::verifyEachPass()) {
+    std::vector<PassInstrumentation*> insts = {&saveGraphs, &snapshots};
+    if (verifyEachPass()) {
         insts.push_back(&verifier);
     }
     insts.push_back(&timing);
 
     record.settings = ctx.settings();
-    const passes::PipelineResult result = pm.run(m, ctx, insts);
+    const PipelineResult result = pm.run(m, ctx, insts);
     record.snapshots = snapshots.takeSnapshots();
     record.status = result.status;
     record.failedPass = result.failedPass;
@@ -57,4 +57,4 @@ passes::PipelineResult runRecorded(passes::PassManager& pm, ir::Module& m, passe
     return result;
 }
 
-}  // namespace irscope::session
+}  // namespace irscope::passes
