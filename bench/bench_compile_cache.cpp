@@ -52,7 +52,7 @@ Timing runOnce(const std::string& source) {
                      out.session->output.c_str());
         std::exit(1);
     }
-    for (const session::CompileRecord& c : out.session->compiles) {
+    for (const passes::CompileRecord& c : out.session->compiles) {
         t.compileMs += c.totalMillis + c.cacheLoadMillis;
         t.fromCache = t.fromCache || c.fromCache;
     }

@@ -22,7 +22,7 @@
 #include "frontend/modules/modules.h"
 #include "runtime/debugger.h"
 #include "runtime/executor.h"
-#include "session/compile_record.h"
+#include "passes/compile_record.h"
 
 using namespace irscope;
 
@@ -59,7 +59,7 @@ std::unique_ptr<ir::Module> compileChain(int kernels) {
         std::fprintf(stderr, "bench_debugger: the chain did not compile:\n%s\n", r.error.c_str());
         std::exit(1);
     }
-    const session::PassSnapshot* last = compiler->session().compiles.back().find("task_emit", true);
+    const passes::PassSnapshot* last = compiler->session().compiles.back().find("task_emit", true);
     if (last == nullptr) {
         std::fprintf(stderr, "bench_debugger: no task_emit snapshot\n");
         std::exit(1);
@@ -77,9 +77,9 @@ Result timeRuns(const ir::Module& m, int runs, runtime::ExecObserver* observer, 
     opts.observer = observer;
     opts.keepValues = keepValues;
     runtime::Executor ex(m, opts);
-    const std::vector<ops::KernelArg> inputs = {runtime::Tensor::fromDoubles(
+    const std::vector<ops::KernelArg> inputs = {ir::Tensor::fromDoubles(
         ir::DType::Float32, ir::Shape({4}), std::vector<double>{1, 1, 1, 1})};
-    const std::map<std::string, runtime::Tensor, std::less<>> weights;
+    const std::map<std::string, ir::Tensor, std::less<>> weights;
     runtime::RunStats warm;
     ex.run(inputs, weights, &warm);
     Result r;

@@ -65,8 +65,8 @@ std::unique_ptr<ir::Module> matmul(int n) {
     return ir::parseIr(text, "mm.ir");
 }
 
-runtime::Tensor random(ir::Shape s) {
-    runtime::Tensor x(ir::DType::Float32, std::move(s));
+ir::Tensor random(ir::Shape s) {
+    ir::Tensor x(ir::DType::Float32, std::move(s));
     float* p = x.data<float>();
     for (std::size_t i = 0; i < x.size(); ++i) {
         p[i] = static_cast<float>((i * 7919) % 1000) / 1000.0f - 0.5f;
@@ -76,7 +76,7 @@ runtime::Tensor random(ir::Shape s) {
 
 void dispatch(int n, int repeat) {
     const auto m = addChain(n);
-    const runtime::Tensor x = random(ir::Shape{1});
+    const ir::Tensor x = random(ir::Shape{1});
     const ops::KernelArg in[] = {ops::KernelArg(x)};
     runtime::Executor ex(*m, {});
     runtime::RunStats stats;
@@ -106,8 +106,8 @@ void dispatch(int n, int repeat) {
 
 void matmulGflops(int n, int repeat, const runtime::DevicePtr& device) {
     const auto m = matmul(n);
-    const runtime::Tensor a = random(ir::Shape{n, n});
-    const runtime::Tensor b = random(ir::Shape{n, n});
+    const ir::Tensor a = random(ir::Shape{n, n});
+    const ir::Tensor b = random(ir::Shape{n, n});
     const ops::KernelArg in[] = {ops::KernelArg(a), ops::KernelArg(b)};
     runtime::Executor ex(*m, {});
     ex.run(in, {});

@@ -23,7 +23,7 @@
 
 using namespace irscope;
 using runtime::DeviceTensor;
-using runtime::Tensor;
+using ir::Tensor;
 
 namespace {
 

@@ -129,7 +129,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "bench_pipeline: nothing was compiled\n");
         return 1;
     }
-    const session::CompileRecord& rec = session->compiles.back();
+    const passes::CompileRecord& rec = session->compiles.back();
     std::printf("bench_pipeline: %d blocks of width %d%s%s\n", o.blocks, o.width,
                 o.lazyInline ? ", @lazy_inline" : "",
                 o.cellReuse >= 0 ? (", MS_DEV_CELL_REUSE=" + std::to_string(o.cellReuse)).c_str()
@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
     std::size_t raw = 0;
     std::size_t packed = 0;
     const util::CompressedText* previous = nullptr;
-    for (const session::PassSnapshot& s : rec.snapshots) {
+    for (const passes::PassSnapshot& s : rec.snapshots) {
         std::printf("%-34s %10.1f %9zu %9zu %12zu %12zu\n",
                     (std::string(static_cast<std::size_t>(s.depth) * 2, ' ') + s.pass).c_str(),
                     s.millis, s.counts.graphs, s.counts.nodes, s.rawSize(), s.compressedSize());

@@ -75,7 +75,7 @@ int main(int argc, char** argv) {
     }
     session::ScriptRunner runner;
     const auto outcome = runner.run(source, o.script, std::move(options));
-    const session::Session& s = *outcome.session;
+    const store::Session& s = *outcome.session;
 
     std::size_t snapshots = 0, raw = 0, compressed = 0;
     std::set<const util::CompressedText*> distinct;

@@ -109,12 +109,12 @@ int runOne(const Options& o) {
     double snapshotMs = 0.0;
     std::size_t nodes = 0;
     std::size_t cnodes = 0;  // the computational nodes (the seed's count)
-    for (const session::CompileRecord& c : out.session->compiles) {
+    for (const passes::CompileRecord& c : out.session->compiles) {
         compileMs += c.totalMillis;
         // What the top-level passes do not account for is the instrumentation around them:
         // snapshots (fingerprint, printing, compressing); no dumps are asked for here.
         double inPasses = 0.0;
-        for (const session::PassSnapshot& s : c.snapshots) {
+        for (const passes::PassSnapshot& s : c.snapshots) {
             if (s.depth == 0) {
                 passMs[s.pass] += s.millis;
                 inPasses += s.millis;
@@ -133,11 +133,11 @@ int runOne(const Options& o) {
     std::printf(" %9.2f %9.2f %9.2f %9.0f\n", snapshotMs / 1000.0, compileMs / 1000.0,
                 wallMs / 1000.0, peakRssMB());
     if (o.passes) {
-        for (const session::CompileRecord& c : out.session->compiles) {
+        for (const passes::CompileRecord& c : out.session->compiles) {
             std::printf("\n  compile of %s%s\n", c.graphName.c_str(),
                         c.fromCache ? " (from the compile cache)" : "");
             std::printf("  %-34s %10s %8s %9s %8s\n", "pass", "ms", "graphs", "nodes", "changed");
-            for (const session::PassSnapshot& s : c.snapshots) {
+            for (const passes::PassSnapshot& s : c.snapshots) {
                 std::printf(
                     "  %-34s %10.1f %8zu %9zu %8s\n",
                     (std::string(static_cast<std::size_t>(s.depth) * 2, ' ') + s.pass).c_str(),
@@ -163,7 +163,7 @@ int runCache(const Options& o) {
         const session::ScriptOutcome out = runScript(o, o.cache, dir.string(), wallMs);
         double compileMs = 0.0;
         bool fromCache = false;
-        for (const session::CompileRecord& c : out.session->compiles) {
+        for (const passes::CompileRecord& c : out.session->compiles) {
             compileMs += c.totalMillis + c.cacheLoadMillis;
             fromCache = fromCache || c.fromCache;
         }
