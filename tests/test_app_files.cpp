@@ -42,6 +42,7 @@ using irscope::ui::MainWindow;
 using irscope::ui::RunSettings;
 using irscope::ui::Theme;
 namespace session = irscope::session;
+namespace passes = irscope::passes;
 
 namespace {
 

@@ -38,6 +38,8 @@ using irscope::ui::CompilationsModel;
 using irscope::ui::MainWindow;
 using irscope::ui::PassTimelineModel;
 namespace session = irscope::session;
+namespace passes = irscope::passes;
+namespace store = irscope::store;
 
 namespace {
 

@@ -29,6 +29,7 @@
 #include "store/session_file.h"
 
 namespace session = irscope::session;
+namespace passes = irscope::passes;
 namespace store = irscope::store;
 using store::DbError;
 

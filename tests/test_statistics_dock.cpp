@@ -19,6 +19,7 @@
 using irscope::ui::MainWindow;
 using irscope::ui::StatisticsDock;
 namespace session = irscope::session;
+namespace passes = irscope::passes;
 
 namespace {
 

@@ -17,6 +17,7 @@
 using irscope::ui::StatisticsDock;
 using irscope::ui::StatsTrendView;
 namespace session = irscope::session;
+namespace store = irscope::store;
 
 namespace {
 
