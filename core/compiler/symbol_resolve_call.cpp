@@ -111,6 +111,9 @@ Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
     if (const modules::PrimitiveObject* p = modules::primitiveOf(v)) {
         return constant(g, Value::primitive(p->op->name, p->attrs));
     }
+    if (modules::gradOf(v) != nullptr) {
+        return gradFunctionValue(hv, g, at);
+    }
     const std::string kind = modules::compositeKind(v);
     if (kind == "MultitypeFuncGraph") {
         const modules::HolderObject* h = modules::holderOf(v);
