@@ -1,6 +1,7 @@
 // Idioms of MindSpore's control-flow system tests (tests/st/control): the
 // tests.st.control.cases_register marks every function there carries, and grad functions
-// differentiated again (F.grad(F.grad(f))), in PYNATIVE_MODE and GRAPH_MODE.
+// differentiated again (F.grad(F.grad(f))), F.make_tuple/F.tuple_getitem and the builtin pow,
+// ScatterNonAliasingAdd, in PYNATIVE_MODE and GRAPH_MODE.
 #include <QtTest>
 
 #include "op_script_fixture.h"
@@ -58,6 +59,42 @@ private slots:
             "(Tensor(shape=[], dtype=Float32, value= 10), Tensor(shape=[], dtype=Float32, value= "
             "4))\n"
             "12.0\n");
+    }
+
+    // F.make_tuple / F.tuple_getitem build and read tuples (closures included: a function
+    // taken out of a tuple is called), and the builtin pow is `**`, in both modes.
+    void tupleFunctionsAndPow() {
+        op_test::expectBothModes(
+            op_test::kPrelude +
+                "import mindspore.ops.functional as F\n"
+                "def pair(a, b):\n"
+                "    def scaled(k):\n"
+                "        return pow(a, k) + b\n"
+                "    t = F.make_tuple(a * 2, scaled)\n"
+                "    return F.tuple_getitem(t, 0) + F.tuple_getitem(t, 1)(2)\n",
+            "a = Tensor(np.array([1.0, 3.0], np.float32))\n"
+            "b = Tensor(np.array([10.0, 20.0], np.float32))\n"
+            "print(Net(pair)(a, b), F.make_tuple(1, 2), F.tuple_getitem((4, 5), 1))\n"
+            "print(Net(lambda u: pow(u, 2))(x), Net(lambda: pow(2, 10))())\n",
+            "[13. 35.] (1, 2) 5\n"
+            "[[ 1. 25.  9.]\n [16.  4. 36.]] 1024\n");
+    }
+
+    // ScatterNonAliasingAdd adds the updates into the Parameter at index tuples and returns it.
+    void scatterNonAliasingAdd() {
+        op_test::expectBothModes(
+            op_test::kPrelude +
+                "class S(nn.Cell):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.op = P.ScatterNonAliasingAdd()\n"
+                "        self.p = Parameter(Tensor(np.arange(6, dtype=np.float32)), name='p')\n"
+                "    def construct(self, i, u):\n"
+                "        return self.op(self.p, i, u), self.p\n",
+            "out, p = S()(Tensor(np.array([[1], [4], [1]]), ms.int32),\n"
+            "             Tensor(np.array([10, 20, 30], np.float32)))\n"
+            "print(out, p.asnumpy())\n",
+            "[ 0. 41.  2.  3. 24.  5.] [ 0. 41.  2.  3. 24.  5.]\n");
     }
 };
 

@@ -342,7 +342,7 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
         return callPrimitive(c, *p->op, *p->classSpelling, p->attrs, std::move(args), kws);
     }
     // A builtin reached through another name (F.tuple_len is len, F.make_range is range).
-    for (const char* name : {"len", "range", "max", "min", "abs", "sum", "tuple", "list", "zip", "enumerate"}) {
+    for (const char* name : {"len", "range", "max", "min", "abs", "sum", "tuple", "list", "zip", "enumerate", "pow"}) {
         if (v.identical(I.builtins().getStr(name))) {
             std::vector<Node*> in{constant(home, Value::primitive(std::string(builtinMeta(name))))};
             in.insert(in.end(), args.begin(), args.end());
@@ -397,6 +397,14 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
         return rewrite(c, std::move(in));
     }
     if (auto* nf = v.as<interp::NativeFunctionObject>()) {
+        // F.make_tuple, F.tuple_getitem, F.list_getitem: the tuple display and the subscript.
+        const bool makeTuple = nf->name == "make_tuple";
+        if (makeTuple || nf->name == "tuple_getitem" || nf->name == "list_getitem") {
+            std::vector<Node*> in{
+                constant(home, Value::primitive(std::string(makeTuple ? meta::kMakeTuple : meta::kGetItem)))};
+            in.insert(in.end(), args.begin(), args.end());
+            return rewrite(c, std::move(in));
+        }
         fail("TypeError", "irscope: the built-in function '" + nf->name + "' is not supported in graph mode.", c);
     }
     if (type == I.types().type.get() || v.as<interp::Type>() != nullptr) {
