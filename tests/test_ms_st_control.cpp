@@ -84,25 +84,25 @@ private slots:
     // A function returning one of two functions under a tensor condition: calling its result
     // calls the one the condition chose (MindSpore's union of function abstracts).
     void functionChosenByTensorIf() {
-        op_test::expectBothModes(
-            op_test::kPrelude +
-                "def plus3(a):\n"
-                "    return a + 3\n"
-                "def minus1(a):\n"
-                "    return a - 1\n"
-                "def pick(a):\n"
-                "    if a < 5:\n"
-                "        return plus3\n"
-                "    return minus1\n"
-                "def twice(a):\n"
-                "    if a > 100:\n"
-                "        return pick(a)\n"
-                "    return pick(a * 2)\n",
-            "f = Net(lambda a: pick(a)(a) * 10)\n"
-            "print(f(Tensor([10], ms.int32)), f(Tensor([1], ms.int32)))\n"
-            "h = Net(lambda a: twice(a)(a))\n"
-            "print(h(Tensor([2], ms.int32)), h(Tensor([4], ms.int32)), h(Tensor([200], ms.int32)))\n",
-            "[90] [40]\n[5] [3] [199]\n");
+        op_test::expectBothModes(op_test::kPrelude +
+                                     "def plus3(a):\n"
+                                     "    return a + 3\n"
+                                     "def minus1(a):\n"
+                                     "    return a - 1\n"
+                                     "def pick(a):\n"
+                                     "    if a < 5:\n"
+                                     "        return plus3\n"
+                                     "    return minus1\n"
+                                     "def twice(a):\n"
+                                     "    if a > 100:\n"
+                                     "        return pick(a)\n"
+                                     "    return pick(a * 2)\n",
+                                 "f = Net(lambda a: pick(a)(a) * 10)\n"
+                                 "print(f(Tensor([10], ms.int32)), f(Tensor([1], ms.int32)))\n"
+                                 "h = Net(lambda a: twice(a)(a))\n"
+                                 "print(h(Tensor([2], ms.int32)), h(Tensor([4], ms.int32)), "
+                                 "h(Tensor([200], ms.int32)))\n",
+                                 "[90] [40]\n[5] [3] [199]\n");
     }
 
     // A closure returned inside a tuple by a called graph: GRAPH_MODE says it does not follow
