@@ -126,6 +126,26 @@ private slots:
         QVERIFY2(r.out.find("return t[1](3)") != std::string::npos, r.out.c_str());
     }
 
+    // A tuple of built-in cells indexed by a tensor (switch_layer): not supported yet, at the
+    // line that indexes it.
+    void switchLayerNotSupported() {
+        const Run r = runScript(op_test::kPrelude +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Pick(nn.Cell):\n"
+                                "    def __init__(self):\n"
+                                "        super().__init__()\n"
+                                "        self.layers = (nn.ReLU(), nn.Softmax())\n"
+                                "    def construct(self, a, i):\n"
+                                "        return self.layers[i](a)\n"
+                                "print(Pick()(x, Tensor(0, ms.int32)))\n");
+        QCOMPARE(r.result.exitStatus, 1);
+        QVERIFY2(r.out.find("RuntimeError: irscope: a 'ReLU' cell used as a value in graph mode "
+                            "(held in a tuple or list and chosen at run time, MindSpore's "
+                            "switch_layer) is not supported yet.") != std::string::npos,
+                 r.out.c_str());
+        QVERIFY2(r.out.find("return self.layers[i](a)") != std::string::npos, r.out.c_str());
+    }
+
     // ScatterNonAliasingAdd adds the updates into the Parameter at index tuples and returns it.
     void scatterNonAliasingAdd() {
         op_test::expectBothModes(

@@ -141,6 +141,15 @@ Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
         fail("TypeError", "irscope: a GradOperation instance must be applied to the function to differentiate "
              "in graph mode: grad_op(fn)(inputs).", at);
     }
+    if (modules::isCell(v) || I.typeName(v) == "CellList" || I.typeName(v) == "SequentialCell") {
+        // A built-in cell or a cell container as data (a tuple of cells indexed by a tensor,
+        // MindSpore's switch_layer): irscope calls cells only where they are named.
+        fail("RuntimeError",
+             "irscope: a '" + I.typeName(v) +
+                 "' cell used as a value in graph mode (held in a tuple or list and chosen at run "
+                 "time, MindSpore's switch_layer) is not supported yet.",
+             at);
+    }
     fail("TypeError", "irscope: a '" + I.typeName(v) + "' object cannot be used as a value in graph mode.", at);
 }
 
