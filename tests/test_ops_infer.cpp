@@ -252,7 +252,7 @@ private slots:
                                "ScatterUpdate", "ScatterAdd", "ScatterSub", "ScatterMul",
                                "ScatterDiv", "ScatterMax", "ScatterMin", "ScatterNdUpdate",
                                "ScatterNdAdd", "ScatterNdSub", "ScatterNdMul", "ScatterNdDiv",
-                               "ScatterNdMax", "ScatterNdMin", "TensorScatterAdd",
+                               "ScatterNdMax", "ScatterNdMin", "ScatterNonAliasingAdd", "TensorScatterAdd",
                                "TensorScatterSub", "TensorScatterMul", "TensorScatterDiv",
                                "TensorScatterMax", "TensorScatterMin", "InplaceAdd", "InplaceSub",
                                "InplaceUpdate", "UnsortedSegmentSum", "GatherD", "GatherDGradV2",

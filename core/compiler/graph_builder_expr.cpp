@@ -53,6 +53,7 @@ std::string_view builtinMeta(std::string_view n) {
         {"int", meta::kToInt},       {"float", meta::kToFloat},         {"bool", meta::kToBool},
         {"tuple", meta::kToTuple},   {"list", meta::kToList},           {"zip", meta::kZip},
         {"enumerate", meta::kEnumerate}, {"range", meta::kMakeRange},   {"getattr", meta::kGetAttr},
+        {"pow", meta::kPow},
     };
     for (const auto& [k, v] : table) {
         if (k == n) {

@@ -111,6 +111,9 @@ Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
     if (const modules::PrimitiveObject* p = modules::primitiveOf(v)) {
         return constant(g, Value::primitive(p->op->name, p->attrs));
     }
+    if (modules::gradOf(v) != nullptr) {
+        return gradFunctionValue(hv, g, at);
+    }
     const std::string kind = modules::compositeKind(v);
     if (kind == "MultitypeFuncGraph") {
         const modules::HolderObject* h = modules::holderOf(v);
@@ -137,6 +140,15 @@ Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
     if (kind == "GradOperation") {
         fail("TypeError", "irscope: a GradOperation instance must be applied to the function to differentiate "
              "in graph mode: grad_op(fn)(inputs).", at);
+    }
+    if (modules::isCell(v) || I.typeName(v) == "CellList" || I.typeName(v) == "SequentialCell") {
+        // A built-in cell or a cell container as data (a tuple of cells indexed by a tensor,
+        // MindSpore's switch_layer): irscope calls cells only where they are named.
+        fail("RuntimeError",
+             "irscope: a '" + I.typeName(v) +
+                 "' cell used as a value in graph mode (held in a tuple or list and chosen at run "
+                 "time, MindSpore's switch_layer) is not supported yet.",
+             at);
     }
     fail("TypeError", "irscope: a '" + I.typeName(v) + "' object cannot be used as a value in graph mode.", at);
 }
@@ -339,7 +351,7 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
         return callPrimitive(c, *p->op, *p->classSpelling, p->attrs, std::move(args), kws);
     }
     // A builtin reached through another name (F.tuple_len is len, F.make_range is range).
-    for (const char* name : {"len", "range", "max", "min", "abs", "sum", "tuple", "list", "zip", "enumerate"}) {
+    for (const char* name : {"len", "range", "max", "min", "abs", "sum", "tuple", "list", "zip", "enumerate", "pow"}) {
         if (v.identical(I.builtins().getStr(name))) {
             std::vector<Node*> in{constant(home, Value::primitive(std::string(builtinMeta(name))))};
             in.insert(in.end(), args.begin(), args.end());
@@ -394,6 +406,14 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
         return rewrite(c, std::move(in));
     }
     if (auto* nf = v.as<interp::NativeFunctionObject>()) {
+        // F.make_tuple, F.tuple_getitem, F.list_getitem: the tuple display and the subscript.
+        const bool makeTuple = nf->name == "make_tuple";
+        if (makeTuple || nf->name == "tuple_getitem" || nf->name == "list_getitem") {
+            std::vector<Node*> in{
+                constant(home, Value::primitive(std::string(makeTuple ? meta::kMakeTuple : meta::kGetItem)))};
+            in.insert(in.end(), args.begin(), args.end());
+            return rewrite(c, std::move(in));
+        }
         fail("TypeError", "irscope: the built-in function '" + nf->name + "' is not supported in graph mode.", c);
     }
     if (type == I.types().type.get() || v.as<interp::Type>() != nullptr) {

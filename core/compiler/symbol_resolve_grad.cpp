@@ -108,6 +108,44 @@ Node* Resolver::gradTarget(const HostVal& h, ir::FuncGraph* g, const Node* at) {
     return constant(g, Value::graphRef(it->second));
 }
 
+Node* Resolver::gradFunctionValue(const HostVal& hv, ir::FuncGraph* g, const Node* at) {
+    // A graph taking the differentiated function's inputs whose body calls the grad function:
+    // the call lowers as any call of it does, and the graph can be differentiated again.
+    auto key = std::make_pair(hv.v.obj(), hv.scope);
+    auto it = gradFnGraphs_.find(key);
+    if (it == gradFnGraphs_.end()) {
+        const modules::GradData* d = modules::gradOf(hv.v);
+        Node* target = gradTarget(HostVal{d->fn, hv.scope}, g, at);
+        const auto* vn = ir::nodeCast<ir::ValueNode>(target);
+        ir::FuncGraph* fg =
+            vn != nullptr && vn->value()->kind == Value::Kind::Graph ? vn->value()->graph : nullptr;
+        if (target->users().empty()) {
+            m_.erase(target);
+        }
+        const auto sig = fg != nullptr ? s_.signatures.find(fg) : s_.signatures.end();
+        if (fg == nullptr ||
+            (sig != s_.signatures.end() &&
+             (sig->second.varargs >= 0 || sig->second.names.size() > sig->second.positional))) {
+            fail("TypeError",
+                 "irscope: a " + d->kind +
+                     " function used as a value in graph mode (differentiated again) is not "
+                     "supported yet when the function it differentiates takes *args or "
+                     "keyword-only arguments.",
+                 at);
+        }
+        ir::FuncGraph* w = m_.addGraph(s_.uniqueGraphName(d->kind + "_" + fg->name()));
+        w->debug() = fg->debug();
+        std::vector<Node*> call{
+            constant(w, s_.hostValue({HostEntry::Kind::Object, hv.v, hv.scope}, d->kind))};
+        for (const ir::Parameter* p : fg->parameters()) {
+            call.push_back(m_.addParameter(w, p->name()));
+        }
+        m_.setOutput(w, cnode(w, std::move(call), at));
+        it = gradFnGraphs_.emplace(key, w).first;
+    }
+    return constant(g, Value::graphRef(it->second));
+}
+
 ir::AttrMap Resolver::gradAttrs(const std::string& name, const ValuePtr& pos, const ValuePtr& aux,
                                 const ValuePtr& returnIds, bool hasWeights, const Node* at) {
     const bool posOk = pos->kind == Value::Kind::None || pos->kind == Value::Kind::Int ||

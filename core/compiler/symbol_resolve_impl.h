@@ -86,6 +86,8 @@ public:
     ir::Node* gradWeights(const HostVal& h, ir::FuncGraph* g, const ir::Node* at);
     // The function differentiated: a graph value; a native cell (nn.Dense) gets a graph.
     ir::Node* gradTarget(const HostVal& h, ir::FuncGraph* g, const ir::Node* at);
+    // A grad function made on the host used as a value (F.grad(F.grad(f))): a graph calling it.
+    ir::Node* gradFunctionValue(const HostVal& hv, ir::FuncGraph* g, const ir::Node* at);
     ir::AttrMap gradAttrs(const std::string& name, const ir::ValuePtr& pos, const ir::ValuePtr& aux,
                           const ir::ValuePtr& returnIds, bool hasWeights, const ir::Node* at);
     ir::AttrMap gradOperationAttrs(bool getAll, bool getByList, bool sensParam, bool hasWeights,
@@ -99,6 +101,7 @@ public:
     // Graphs made for natively implemented cells differentiated by GradOperation.
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> customBpropGraphs_;
+    std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> gradFnGraphs_;
     std::vector<std::string> lazyScopes_;         // scopes of the @lazy_inline cells met so far
     // cell_init_args as the graph attribute shows it: each `object at 0x...` address becomes
     // `object #N`, numbered per compile in order of appearance, so saved IR is the same on

@@ -408,6 +408,8 @@ void registerScatterOps(OpRegistry& reg) {
          "a Parameter: the maximum with updates at index tuples"},
         {"ScatterNdMin", Rule::Min, "scatter_nd_min",
          "a Parameter: the minimum with updates at index tuples"},
+        {"ScatterNonAliasingAdd", Rule::Add, nullptr,
+         "updates added to a Parameter at index tuples (returned as well)"},
     };
     for (const ScatterSpec& s : nd) {
         reg.add(scatterDef(s, true, true));

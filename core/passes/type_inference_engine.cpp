@@ -19,6 +19,23 @@ using ir::Node;
 
 namespace {
 
+// The function value that is either a or b (a Union flattened, without repeats).
+FuncPtr unionOf(const FuncPtr& a, const FuncPtr& b) {
+    auto u = std::make_shared<FuncVal>();
+    u->kind = FuncVal::Kind::Union;
+    for (const FuncPtr& f : {a, b}) {
+        const std::vector<FuncPtr> parts =
+            f->kind == FuncVal::Kind::Union ? f->options : std::vector<FuncPtr>{f};
+        for (const FuncPtr& p : parts) {
+            if (std::none_of(u->options.begin(), u->options.end(),
+                             [&](const FuncPtr& o) { return sameFunc(o, p); })) {
+                u->options.push_back(p);
+            }
+        }
+    }
+    return u;
+}
+
 // The node's own location: the last (innermost) entry of its trace, as symbol_resolve reads
 // it; else where its graph was defined.
 ir::SourceLocation locationOf(const Node* n) {
@@ -384,7 +401,9 @@ Arg Engine::evalCall(const ir::CNode* site, const FuncPtr& f, const std::vector<
                 }
                 out.abs = j;
                 if (!sameFunc(out.fn, r.fn)) {
-                    out.fn = nullptr;
+                    // Branches returning different functions (`return f` / `return k` under a
+                    // tensor condition): the value is one of them, a call of it calls either.
+                    out.fn = out.fn && r.fn ? unionOf(out.fn, r.fn) : nullptr;
                 }
             }
             return out;

@@ -580,6 +580,13 @@ Arg Engine::inferCallOfValue(CNode* c) {
     if (!fn.abs) {
         return pending(c);
     }
+    if (!fn.fn && fn.abs->kind == Abstract::Kind::Func) {
+        // A function whose identity the engine lost on the way (an element of a tuple a
+        // called graph returned): MindSpore would call it.
+        error(c, "RuntimeError",
+              "irscope: calling a function value taken out of a tuple returned by another "
+              "graph is not supported yet.");
+    }
     if (!fn.fn) {
         error(c, "TypeError", "'" + describe(fn.abs) + "' object is not callable.");
     }

@@ -755,6 +755,16 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
         for (const auto& [name, builtin] : {std::pair{"tuple_len", "len"}, std::pair{"make_range", "range"}}) {
             interp::addToModule(J, m, name, J.builtins().getStr(builtin));
         }
+        // MindSpore's MakeTuple and TupleGetItem as functions (graph mode: the tuple display
+        // and the subscript, symbol_resolve).
+        interp::addFunction(J, m, "make_tuple", [](Interpreter& K, CallArgs& a) {
+            return Value(K.newTuple(a.pos));
+        });
+        for (const char* name : {"tuple_getitem", "list_getitem"}) {
+            interp::addFunction(J, m, name, [](Interpreter& K, CallArgs& a) {
+                return K.getItem(interp::argAt(a, 0, "data"), interp::argAt(a, 1, "index"));
+            });
+        }
     });
     I.registerModule("mindspore.ops.operations", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);

@@ -138,6 +138,11 @@ void registerLayoutModules(Interpreter& I) {
     // MindSpore's test tree marks tests with tests.mark_utils.arg_mark (a package of its own).
     I.registerModule("tests", [](Interpreter&, interp::ModuleObject&) {});
     registerPython(I, "tests.mark_utils", "tests_mark_utils", "tests/mark_utils.py");
+    // Its control-flow tests register each function with tests.st.control.cases_register.
+    I.registerModule("tests.st", [](Interpreter&, interp::ModuleObject&) {});
+    I.registerModule("tests.st.control", [](Interpreter&, interp::ModuleObject&) {});
+    registerPython(I, "tests.st.control.cases_register", "tests_cases_register",
+                   "tests/st/control/cases_register.py");
     I.registerModule("os", [](Interpreter& J, interp::ModuleObject& m) { initOs(J, m); });
     I.registerModule("os.path", [](Interpreter& J, interp::ModuleObject& m) { initOsPath(J, m); });
     I.registerModule("sys",
