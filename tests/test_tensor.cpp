@@ -1,4 +1,4 @@
-// Runtime tensors: shared storage (what makes Load alias a Parameter and Assign visible
+// Tensors: shared storage (what makes Load alias a Parameter and Assign visible
 // through every alias), independent clones (TensorMove), MindSpore's Cast rules, reshapes,
 // conversion to and from IR constants, and IEEE half / bfloat16 storage.
 #include <QtTest>
@@ -8,8 +8,7 @@
 
 #include "ir/tensor.h"
 
-using namespace irscope::runtime;
-using irscope::ir::TensorData;
+using namespace irscope::ir;
 
 namespace {
 
