@@ -7,6 +7,9 @@ BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/load_elim_level3.ir
 FUZZ_SECONDS ?= 60
+# Per-input wall-clock limit; raise it when fuzzing at low priority on a busy machine (a
+# starved run reports false timeouts).
+FUZZ_TIMEOUT ?= 10
 BENCH_DIR ?= build-bench
 SHARED_DIR ?= ../shared
 
@@ -81,13 +84,13 @@ fuzz: deps
 	  $(FUZZ_DIR)/corpus-mindir
 ifneq ($(filter ir,$(FUZZ_TARGETS)),)
 	cp tests/data/*.ir resources/examples/*.ir tests/data/fuzz/ir/* $(FUZZ_DIR)/corpus-ir/
-	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts-ir- \
 	  $(FUZZ_DIR)/corpus-ir
 endif
 ifneq ($(filter py,$(FUZZ_TARGETS)),)
 	cp tests/data/py/*.py tests/data/fuzz/py/* $(FUZZ_DIR)/corpus-py/
-	$(FUZZ_DIR)/tests/fuzz/fuzz_py_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	$(FUZZ_DIR)/tests/fuzz/fuzz_py_parser -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts-py- \
 	  $(FUZZ_DIR)/corpus-py
 endif
@@ -95,13 +98,13 @@ ifneq ($(filter session,$(FUZZ_TARGETS)),)
 	$(FUZZ_DIR)/app/irscope-cli run resources/examples/jit_class_attr.py \
 	  --session $(FUZZ_DIR)/corpus-session/jit_class_attr.irscope > /dev/null
 	cp tests/data/fuzz/session/* $(FUZZ_DIR)/corpus-session/
-	$(FUZZ_DIR)/tests/fuzz/fuzz_session_file -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	$(FUZZ_DIR)/tests/fuzz/fuzz_session_file -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=4096 -max_len=262144 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts-session- $(FUZZ_DIR)/corpus-session
 endif
 ifneq ($(filter mindir,$(FUZZ_TARGETS)),)
 	cp tests/data/fuzz/mindir/* $(FUZZ_DIR)/corpus-mindir/
-	$(FUZZ_DIR)/tests/fuzz/fuzz_mindir -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+	$(FUZZ_DIR)/tests/fuzz/fuzz_mindir -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
 	  -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
 	  -artifact_prefix=$(FUZZ_DIR)/artifacts-mindir- $(FUZZ_DIR)/corpus-mindir \
 	  $(SHARED_DIR)/mindir
