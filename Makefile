@@ -1,15 +1,19 @@
 # irscope: `make run` builds and opens the app on a bundled example; `make test` builds and
 # runs every test. Both install what a fresh Debian 12 machine lacks first.
 BUILD_DIR ?= build
-FUZZ_DIR ?= build-fuzz
+SAN_DIR ?= build-asan
+FUZZ_DIR ?= $(SAN_DIR)
 BUILD_TYPE ?= RelWithDebInfo
 JOBS ?= $(shell nproc)
 EXAMPLE ?= resources/examples/load_elim_level3.ir
 FUZZ_SECONDS ?= 60
+# Per-input wall-clock limit; raise it when fuzzing at low priority on a busy machine (a
+# starved run reports false timeouts).
+FUZZ_TIMEOUT ?= 10
 BENCH_DIR ?= build-bench
 SHARED_DIR ?= ../shared
 
-.PHONY: all deps configure build run test fuzz bench screenshots package install clean
+.PHONY: all deps configure build run test sanitize fuzz bench screenshots package install clean
 
 all: build
 
@@ -35,6 +39,25 @@ run: build
 test: build
 	cd $(BUILD_DIR) && QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
 
+# The whole suite under AddressSanitizer (LeakSanitizer on) and UBSan, in a tree of its own
+# that the fuzzers share (`make fuzz` builds its targets there): clang, -O1, line tables,
+# libFuzzer's coverage instrumentation. One tree, because a sanitized build of everything is
+# the slow part. Any report fails its test: ASan and LSan exit non-zero, UBSan aborts
+# (-fno-sanitize-recover=undefined). tools/sanitize.supp holds the few third-party leaks that
+# are not irscope's (each with its reason); the suites' time limits are scaled up in that tree
+# only. Warnings do not stop this tree (clang-only warnings; gcc's -Werror build is `make test`).
+san_configure = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIRSCOPE_SANITIZE=ON -DIRSCOPE_FUZZ=ON \
+  -DIRSCOPE_WERROR=OFF -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:strict_init_order=1:detect_odr_violation=1 \
+  LSAN_OPTIONS=suppressions=$(CURDIR)/tools/sanitize.supp:print_suppressions=0 \
+  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+sanitize: deps
+	$(call san_configure,$(SAN_DIR))
+	cmake --build $(SAN_DIR) -j $(JOBS)
+	cd $(SAN_DIR) && $(SAN_ENV) QT_QPA_PLATFORM=offscreen ctest --output-on-failure -j $(JOBS)
+
 # `make install PREFIX=/opt/irscope` (default /usr/local) installs the build; `make package`
 # writes build/irscope_VERSION_ARCH.deb (CPack), which `apt install ./build/irscope_*.deb` installs
 # with its Debian dependencies.
@@ -46,15 +69,13 @@ package: build
 	cd $(BUILD_DIR) && cpack -G DEB
 
 # libFuzzer targets for the .ir reader, the script parser, the session-file loader and the MindIR
-# reader (seeded from ../shared/mindir, read in place), built with clang in their own
-# tree (clang-only warnings do not stop it: the gcc build in `make test` enforces -Werror);
+# reader (seeded from ../shared/mindir, read in place), built with clang in the sanitizer
+# tree (`make sanitize`'s build-asan: ASan + UBSan, coverage instrumentation for libFuzzer);
 # each runs for FUZZ_SECONDS on a corpus seeded from tests/data. FUZZ_TARGETS picks some of
 # them (`make fuzz FUZZ_TARGETS=mindir FUZZ_SECONDS=600` builds and runs the MindIR one only).
 FUZZ_TARGETS ?= ir py session mindir
 fuzz: deps
-	cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIRSCOPE_FUZZ=ON -DIRSCOPE_BUILD_UI=OFF \
-	  -DIRSCOPE_WERROR=OFF
+	$(call san_configure,$(FUZZ_DIR))
 	cmake --build $(FUZZ_DIR) -j $(JOBS) --target \
 	  $(if $(filter ir,$(FUZZ_TARGETS)),fuzz_ir_parser) $(if $(filter py,$(FUZZ_TARGETS)),fuzz_py_parser) \
 	  $(if $(filter session,$(FUZZ_TARGETS)),fuzz_session_file irscope-cli) \
@@ -62,24 +83,30 @@ fuzz: deps
 	mkdir -p $(FUZZ_DIR)/corpus-ir $(FUZZ_DIR)/corpus-py $(FUZZ_DIR)/corpus-session \
 	  $(FUZZ_DIR)/corpus-mindir
 ifneq ($(filter ir,$(FUZZ_TARGETS)),)
-	cp tests/data/*.ir resources/examples/*.ir $(FUZZ_DIR)/corpus-ir/
-	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -rss_limit_mb=4096 $(FUZZ_DIR)/corpus-ir
+	cp tests/data/*.ir resources/examples/*.ir tests/data/fuzz/ir/* $(FUZZ_DIR)/corpus-ir/
+	$(FUZZ_DIR)/tests/fuzz/fuzz_ir_parser -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	  -rss_limit_mb=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts-ir- \
+	  $(FUZZ_DIR)/corpus-ir
 endif
 ifneq ($(filter py,$(FUZZ_TARGETS)),)
-	cp tests/data/py/*.py $(FUZZ_DIR)/corpus-py/
-	$(FUZZ_DIR)/tests/fuzz/fuzz_py_parser -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -rss_limit_mb=4096 -max_len=4096 $(FUZZ_DIR)/corpus-py
+	cp tests/data/py/*.py tests/data/fuzz/py/* $(FUZZ_DIR)/corpus-py/
+	$(FUZZ_DIR)/tests/fuzz/fuzz_py_parser -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	  -rss_limit_mb=4096 -max_len=4096 -print_final_stats=1 -artifact_prefix=$(FUZZ_DIR)/artifacts-py- \
+	  $(FUZZ_DIR)/corpus-py
 endif
 ifneq ($(filter session,$(FUZZ_TARGETS)),)
 	$(FUZZ_DIR)/app/irscope-cli run resources/examples/jit_class_attr.py \
 	  --session $(FUZZ_DIR)/corpus-session/jit_class_attr.irscope > /dev/null
-	$(FUZZ_DIR)/tests/fuzz/fuzz_session_file -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -rss_limit_mb=4096 -max_len=262144 $(FUZZ_DIR)/corpus-session
+	cp tests/data/fuzz/session/* $(FUZZ_DIR)/corpus-session/
+	$(FUZZ_DIR)/tests/fuzz/fuzz_session_file -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	  -rss_limit_mb=4096 -max_len=262144 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/artifacts-session- $(FUZZ_DIR)/corpus-session
 endif
 ifneq ($(filter mindir,$(FUZZ_TARGETS)),)
-	$(FUZZ_DIR)/tests/fuzz/fuzz_mindir -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
-	  -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 $(FUZZ_DIR)/corpus-mindir \
+	cp tests/data/fuzz/mindir/* $(FUZZ_DIR)/corpus-mindir/
+	$(FUZZ_DIR)/tests/fuzz/fuzz_mindir -max_total_time=$(FUZZ_SECONDS) -timeout=$(FUZZ_TIMEOUT) \
+	  -rss_limit_mb=4096 -max_len=65536 -print_final_stats=1 \
+	  -artifact_prefix=$(FUZZ_DIR)/artifacts-mindir- $(FUZZ_DIR)/corpus-mindir \
 	  $(SHARED_DIR)/mindir
 endif
 
@@ -139,4 +166,4 @@ screenshots: build
 	  --view graph $(SHARED_DIR)/realdumps/21_ms24_analyze_fail_segnet.ir
 
 clean:
-	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR)
+	rm -rf $(BUILD_DIR) $(FUZZ_DIR) $(BENCH_DIR) $(SAN_DIR)

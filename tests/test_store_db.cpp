@@ -327,9 +327,11 @@ private slots:
 
     void foreignFilesAreRejected() {
         const std::string png = file("picture.png");
-        writeBytes(png, std::string(
-                            "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0", 33) +
-                            std::string(200, '\0'));
+        // A PNG signature and IHDR chunk (29 bytes; the length is the literal's, so nothing
+        // past it is read).
+        static constexpr char kPngHead[] =
+            "\x89PNG\r\n\x1a\n\0\0\0\rIHDR\0\0\0\x10\0\0\0\x10\x08\x06\0\0\0";
+        writeBytes(png, std::string(kPngHead, sizeof kPngHead - 1) + std::string(200, '\0'));
         expectRejected(png, DbError::Kind::Foreign,
                        "not an irscope test file (not an SQLite database)");
 
