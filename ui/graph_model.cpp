@@ -12,6 +12,7 @@
 #include "ir/local_names.h"
 #include "ir/monad.h"
 #include "ir/node.h"
+#include "ir/prim_names.h"
 #include "ops/op_registry.h"
 
 namespace irscope::ui {
@@ -28,8 +29,8 @@ QString elide(const QString& s, int max = 40) {
 
 NodeStyle styleOf(const ir::CNode& c) {
     if (const ir::PrimitiveData* p = c.primitive()) {
-        if (p->name == "UpdateState" || p->name == "Load" || p->name == "TensorMove" ||
-            p->name == "Depend") {
+        if (p->name == ir::prim::kUpdateState || p->name == ir::prim::kLoad ||
+            p->name == ir::prim::kTensorMove || p->name == ir::prim::kDepend) {
             return NodeStyle::Monad;
         }
         if (const ops::OpDef* def = ops::OpRegistry::instance().find(p->name)) {
@@ -168,7 +169,8 @@ bool isWeight(const ir::Parameter& p) {
 
 bool isStateOp(const ir::CNode& c) {
     const ir::PrimitiveData* p = c.primitive();
-    return p != nullptr && (p->name == "UpdateState" || p->name == "Load" || p->name == "Depend");
+    return p != nullptr && (p->name == ir::prim::kUpdateState || p->name == ir::prim::kLoad ||
+                            p->name == ir::prim::kDepend);
 }
 
 // What a weight or constant row says: "conv1.weight  Float32 (6, 1, 5, 5)", "(32, -1)".
@@ -468,9 +470,10 @@ void GraphModel::place() {
         if (stateHidden_ && m.state) {
             const auto* c = ir::nodeCast<ir::CNode>(m.node);
             const ir::PrimitiveData* p = c != nullptr ? c->primitive() : nullptr;
-            m.placement = p != nullptr && (p->name == "Load" || p->name == "Depend")
-                              ? Placement::Alias
-                              : Placement::Hidden;
+            m.placement =
+                p != nullptr && (p->name == ir::prim::kLoad || p->name == ir::prim::kDepend)
+                    ? Placement::Alias
+                    : Placement::Hidden;
         } else if (inlineInputs_ && ((m.user != nullptr && !m.state) || m.weight)) {
             m.placement = Placement::Inline;
         }

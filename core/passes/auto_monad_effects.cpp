@@ -89,19 +89,20 @@ bool needsLoad(const CNode& user, std::size_t index) {
         return false;  // a graph call's argument stays a reference (the callee may assign)
     }
     const std::string& name = prim->name;
-    if (name == "Partial" || name == "UpdateState" || name == "Load" || isGradTransform(user)) {
+    if (name == ir::prim::kPartial || name == ir::prim::kUpdateState || name == ir::prim::kLoad ||
+        isGradTransform(user)) {
         return false;
     }
-    if (name == "Switch" && index >= 2) {
+    if (name == ir::prim::kSwitch && index >= 2) {
         return false;
     }
-    if (name == "Depend" && index == 2) {
+    if (name == ir::prim::kDepend && index == 2) {
         return false;  // orders only; the value is not read
     }
     if (const ops::OpDef* op = opOf(user); op != nullptr && op->writesInput(index - 1)) {
         return false;  // a written variable (Assign's, Adam's var, m and v)
     }
-    if (name == "MakeTuple" || name == "make_list" || name == "MakeList") {
+    if (name == ir::prim::kMakeTuple || name == "make_list" || name == ir::prim::kMakeList) {
         return false;  // a tuple of Parameters carries the references; its readers load
     }
     return true;
@@ -125,12 +126,12 @@ bool needsTupleLoad(const CNode& user, std::size_t index) {
         return false;  // graph calls take the references (the callee loads what it reads)
     }
     const std::string& name = prim->name;
-    if (name == "MakeTuple" || name == "make_list" || name == "MakeList" ||
-        name == "TupleGetItem" || name == "ListGetItem" || name == "Partial" ||
-        name == "UpdateState" || name == "Load" || isGradTransform(user)) {
+    if (name == ir::prim::kMakeTuple || name == "make_list" || name == ir::prim::kMakeList ||
+        name == ir::prim::kTupleGetItem || name == "ListGetItem" || name == ir::prim::kPartial ||
+        name == ir::prim::kUpdateState || name == ir::prim::kLoad || isGradTransform(user)) {
         return false;
     }
-    if ((name == "Switch" && index >= 2) || (name == "Depend" && index == 2)) {
+    if ((name == ir::prim::kSwitch && index >= 2) || (name == ir::prim::kDepend && index == 2)) {
         return false;
     }
     return true;

@@ -1,5 +1,6 @@
 #include <stdexcept>
 
+#include "ir/prim_names.h"
 #include "passes/autodiff.h"
 
 namespace irscope::passes::autodiff {
@@ -7,7 +8,7 @@ namespace irscope::passes::autodiff {
 using ir::Value;
 
 bool isGradPrimitive(std::string_view name) {
-    return name == "GradOperation" || name == "grad" || name == "value_and_grad";
+    return name == ir::prim::kGradOperation || name == "grad" || name == "value_and_grad";
 }
 
 std::optional<GradSpec> GradSpec::of(const ir::PrimitiveData& p, bool hasWeights) {
@@ -21,7 +22,7 @@ std::optional<GradSpec> GradSpec::of(const ir::PrimitiveData& p, bool hasWeights
         const ir::ValuePtr v = p.attrs.get(key);
         return v && v->kind == Value::Kind::Bool && v->b;
     };
-    if (p.name == "GradOperation") {
+    if (p.name == ir::prim::kGradOperation) {
         s.kind = Kind::GradOperation;
         s.getAll = flag("get_all");
         s.getByList = flag("get_by_list");

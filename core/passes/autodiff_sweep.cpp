@@ -1,5 +1,6 @@
 // meta_fg_expand, step 2: the reverse sweep over the forward copy (autodiff_impl.h).
 #include "ir/monad.h"
+#include "ir/prim_names.h"
 #include "ops/bprop.h"
 #include "passes/autodiff_impl.h"
 
@@ -163,7 +164,7 @@ void Expander::backprop(CNode* c, const Grad& dout) {
     }
     const std::vector<Mapped>& in = copyInputs_.at(c);
     const std::string& name = p->name;
-    if (name == "MakeTuple") {
+    if (name == ir::prim::kMakeTuple) {
         for (std::size_t i = 0; i < in.size(); ++i) {
             if (!active(in[i].key)) {
                 continue;
@@ -177,7 +178,7 @@ void Expander::backprop(CNode* c, const Grad& dout) {
         }
         return;
     }
-    if (name == "TupleGetItem") {
+    if (name == ir::prim::kTupleGetItem) {
         const auto* idx = ir::nodeCast<ir::ValueNode>(in.at(1).node);
         const ir::AbstractPtr& t = in.at(0).node->abstract();
         if (idx == nullptr || idx->value()->kind != Value::Kind::Int || !t ||
@@ -192,14 +193,16 @@ void Expander::backprop(CNode* c, const Grad& dout) {
         accumulate(c, in[0].key, std::move(g));
         return;
     }
-    if (name == "Depend" || name == "Load") {
+    if (name == ir::prim::kDepend || name == ir::prim::kLoad) {
         // Depend: only the value gets the gradient. Load: the weight it reads (get_by_list).
         accumulate(c, in.at(0).key, dout);
         return;
     }
     const ops::OpDef* op = ops::OpRegistry::instance().find(name);
-    if (name == "StopGradient" || name == "UpdateState" || name == "Switch" || name == "Partial" ||
-        (op != nullptr && (op->sideEffectMem || op->sideEffectIo) && !op->bprop) || ir::isMonad(c)) {
+    if (name == ir::prim::kStopGradient || name == ir::prim::kUpdateState ||
+        name == ir::prim::kSwitch || name == ir::prim::kPartial ||
+        (op != nullptr && (op->sideEffectMem || op->sideEffectIo) && !op->bprop) ||
+        ir::isMonad(c)) {
         return;  // no gradient through state, IO or a stopped value (BatchNorm, which
                  // writes its moving statistics, has a rule for its output)
     }

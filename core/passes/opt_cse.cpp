@@ -9,6 +9,7 @@
 #include <unordered_map>
 
 #include "ir/monad.h"
+#include "ir/prim_names.h"
 #include "passes/opt_a.h"
 #include "passes/opt_util.h"
 
@@ -91,7 +92,7 @@ bool eligible(const CNode* c) {
         (!def->foldable && !def->structural && def->family != "structural")) {
         return false;  // graph calls, unknown ops, side effects, random ops, Load, TensorMove
     }
-    if (def->name == "UpdateState" || def->name == "Return") {
+    if (def->name == ir::prim::kUpdateState || def->name == ir::prim::kReturn) {
         return false;
     }
     for (std::size_t i = 1; i < c->size(); ++i) {

@@ -351,13 +351,13 @@ Arg Engine::inferCNode(CNode* c) {
 
 Arg Engine::inferPrimitive(CNode* c, const ir::ValuePtr& prim) {
     const std::string& name = prim->prim->name;
-    if (name == "Switch") {
+    if (name == ir::prim::kSwitch) {
         return inferSwitch(c);
     }
-    if (name == "Partial") {
+    if (name == ir::prim::kPartial) {
         return inferPartial(c);
     }
-    if (name == "CustomBprop") {
+    if (name == ir::prim::kCustomBprop) {
         return inferCustomBprop(c);
     }
     if (autodiff::isGradPrimitive(name)) {
@@ -460,20 +460,23 @@ Arg Engine::inferRegistryOp(CNode* c, const ir::ValuePtr& prim) {
     } catch (const ops::OpError& e) {
         error(c, std::string(ops::errorKindName(e.kind())), e.what());
     }
-    const bool mayFold = op->foldable || op->name == "MakeTuple" || op->name == "TupleGetItem";
+    const bool mayFold =
+        op->foldable || op->name == ir::prim::kMakeTuple || op->name == ir::prim::kTupleGetItem;
     AbstractPtr abs = r.abs;
     if (r.constant && r.constant->kind != ir::Value::Kind::Tensor && abs &&
         abs->kind != Abstract::Kind::Tensor) {
         abs = constAbstract(r.constant);
     }
     abs = withoutTensorValue(abs);
-    if (mayFold && foldsToValue(abs) && !(op->name == "MakeTuple" && hasEffectfulInput(c))) {
+    if (mayFold && foldsToValue(abs) &&
+        !(op->name == ir::prim::kMakeTuple && hasEffectfulInput(c))) {
         return replace(c, emitConst(c, abs->value));
     }
     Arg out{c, abs, nullptr};
-    if (op->name == "TupleGetItem" || op->name == "Depend" || op->name == "StopGradient") {
+    if (op->name == ir::prim::kTupleGetItem || op->name == ir::prim::kDepend ||
+        op->name == ir::prim::kStopGradient) {
         // Function values pass through these untouched.
-        if (!args.empty() && args[0].fn && op->name != "TupleGetItem") {
+        if (!args.empty() && args[0].fn && op->name != ir::prim::kTupleGetItem) {
             out.fn = args[0].fn;
         }
     }

@@ -15,6 +15,8 @@
 #include <string>
 
 #include "ir/monad.h"
+#include "ir/prim_names.h"
+#include "passes/autodiff.h"
 #include "passes/compile_error.h"
 #include "passes/opt_util.h"
 #include "passes/pipeline.h"
@@ -37,7 +39,8 @@ namespace {
 }
 
 bool isGradient(std::string_view name) {
-    return name == "GradOperation" || name == "grad" || name == "value_and_grad" || name == "J";
+    return name == ir::prim::kGradOperation || name == "grad" || name == "value_and_grad" ||
+           name == "J";
 }
 
 // Host objects, and primitives the registry does not know, anywhere inside a constant.
@@ -112,10 +115,10 @@ void checkCNode(const CNode* c, bool monads) {
     if (def->sideEffectIo && (last == nullptr || !ir::isMonadOf(last, ir::MonadKind::IO))) {
         fail(c, "'" + def->name + "' does IO but has no IO monad input");
     }
-    if (def->name == "Load" && (c->size() != 3 || !ir::isMonad(c->input(2)))) {
+    if (def->name == ir::prim::kLoad && (c->size() != 3 || !ir::isMonad(c->input(2)))) {
         fail(c, "'Load' must read a parameter at a state: Load(param, U)");
     }
-    if (def->name == "UpdateState" && (c->size() < 3 || !ir::isMonad(c->input(1)))) {
+    if (def->name == ir::prim::kUpdateState && (c->size() < 3 || !ir::isMonad(c->input(1)))) {
         fail(c, "'UpdateState' must take a state first: UpdateState(U, node...)");
     }
 }

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <set>
 
+#include "ir/prim_names.h"
 #include "runtime/executor_impl.h"
 
 namespace irscope::runtime {
@@ -18,7 +19,7 @@ namespace {
 
 // Kernels that never go to a device: views of a weight and ops without a real kernel.
 bool hostOnly(const ops::OpDef& op) {
-    return op.structural || !op.cpuKernel || op.name == "Load" || op.sideEffectIo;
+    return op.structural || !op.cpuKernel || op.name == ir::prim::kLoad || op.sideEffectIo;
 }
 
 void tensorDTypes(const ir::AbstractPtr& a, std::vector<ir::DType>& out, bool& ok) {
@@ -242,11 +243,10 @@ ops::KernelArg Executor::Impl::runKernel(const ir::CNode& site, const ops::OpDef
             return ops::KernelArg::tuple(std::move(elems));
         } catch (const DeviceError& e) {
             ++deviceStats_.fallbacks;
-            const std::string line = "[WARNING] irscope: device '" + dev.info().name +
-                                     "' failed to run " + op.name + " (" +
-                                     (site.debug().name.empty() ? std::string("?")
-                                                                : site.debug().name) +
-                                     "): " + e.what() + "; running it on the CPU";
+            const std::string line =
+                "[WARNING] irscope: device '" + dev.info().name + "' failed to run " + op.name +
+                " (" + (site.debug().name.empty() ? std::string("?") : site.debug().name) +
+                "): " + e.what() + "; running it on the CPU";
             if (failedThisRun_.insert(op.name).second) {
                 deviceStats_.messages.push_back(line);  // the run's first failure of op
             }
@@ -262,9 +262,8 @@ ops::KernelArg Executor::Impl::runKernel(const ir::CNode& site, const ops::OpDef
     if (opts_.device) {
         ++deviceStats_.opsOnCpu[op.name];
         for (const ops::KernelArg& a : inputs) {
-            forEachTensor(a, [&](const Tensor& t) {
-                syncToHost(*opts_.device, mirrors_, deviceStats_, t);
-            });
+            forEachTensor(
+                a, [&](const Tensor& t) { syncToHost(*opts_.device, mirrors_, deviceStats_, t); });
         }
     }
     ops::KernelArg out = runOnCpu(site, op, attrs, inputs);
@@ -295,9 +294,8 @@ ops::KernelArg Executor::Impl::hostValue(const RValue& v, bool quiet) const {
         return ops::KernelArg::tuple(std::move(elems));
     }
     if (opts_.device) {
-        forEachTensor(v.arg, [&](const Tensor& t) {
-            syncToHost(*opts_.device, mirrors_, deviceStats_, t);
-        });
+        forEachTensor(
+            v.arg, [&](const Tensor& t) { syncToHost(*opts_.device, mirrors_, deviceStats_, t); });
     }
     return v.arg;
 }
@@ -305,9 +303,8 @@ ops::KernelArg Executor::Impl::hostValue(const RValue& v, bool quiet) const {
 ops::KernelArg Executor::Impl::hostArg(const ir::CNode& site, const RValue& v) const {
     ops::KernelArg a = toKernel(site, v);
     if (opts_.device) {
-        forEachTensor(a, [&](const Tensor& t) {
-            syncToHost(*opts_.device, mirrors_, deviceStats_, t);
-        });
+        forEachTensor(
+            a, [&](const Tensor& t) { syncToHost(*opts_.device, mirrors_, deviceStats_, t); });
     }
     return a;
 }
@@ -358,9 +355,9 @@ void Executor::Impl::endDeviceRun() {
     try {
         opts_.device->synchronize();
     } catch (const DeviceError& e) {
-        throw EvalError("The device '" + opts_.device->info().name +
-                            "' failed to finish the run: " + e.what(),
-                        "RuntimeError");
+        throw EvalError(
+            "The device '" + opts_.device->info().name + "' failed to finish the run: " + e.what(),
+            "RuntimeError");
     }
 }
 

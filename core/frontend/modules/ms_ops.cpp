@@ -4,6 +4,7 @@
 // writes its inputs (tensors as the Print operator shows them) to the output sink.
 #include "frontend/modules/ms_internal.h"
 #include "frontend/modules/ms_objects.h"
+#include "ir/prim_names.h"
 #include "ops/call_binding.h"
 #include "runtime/tensor_format.h"
 
@@ -34,7 +35,7 @@ Value printInputs(Interpreter& I, const std::vector<Value>& inputs) {
 
 Value runOp(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ir::AttrMap& attrs,
             std::vector<ops::KernelArg> inputs, bool training, int outputIndex) {
-    if (op.name == "Depend") {
+    if (op.name == ir::prim::kDepend) {
         if (inputs.empty()) {
             throw PyError(Exc::TypeError, "For 'Depend', the input 'value' must be given.");
         }
@@ -54,8 +55,8 @@ Value runOp(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ir::A
     }
 }
 
-Value runOpByName(Interpreter& I, const MsTypes& ms, std::string_view name, std::vector<Value> inputs,
-                  const ir::AttrMap& attrs) {
+Value runOpByName(Interpreter& I, const MsTypes& ms, std::string_view name,
+                  std::vector<Value> inputs, const ir::AttrMap& attrs) {
     const ops::OpDef* op = ops::OpRegistry::instance().find(name);
     if (!op) {
         throw PyError(Exc::RuntimeError, "irscope: unknown primitive " + std::string(name));
@@ -72,7 +73,8 @@ namespace {
 // Resolves one binding source against the call's arguments.
 Value sourceValue(Interpreter& I, const ops::ArgSource& s, const std::vector<Value>& all) {
     if (s.kind == ops::ArgSource::Kind::Pack) {
-        if (s.args.size() == 1 && (all[s.args[0]].is<interp::TupleObject>() || all[s.args[0]].is<interp::ListObject>())) {
+        if (s.args.size() == 1 &&
+            (all[s.args[0]].is<interp::TupleObject>() || all[s.args[0]].is<interp::ListObject>())) {
             return all[s.args[0]];
         }
         std::vector<Value> items;
@@ -84,11 +86,15 @@ Value sourceValue(Interpreter& I, const ops::ArgSource& s, const std::vector<Val
     return all.at(s.args.at(0));
 }
 
-ops::KernelArg sourceArg(Interpreter& I, const MsTypes& ms, const ops::ArgSource& s, const std::vector<Value>& all) {
+ops::KernelArg sourceArg(Interpreter& I, const MsTypes& ms, const ops::ArgSource& s,
+                         const std::vector<Value>& all) {
     switch (s.kind) {
-        case ops::ArgSource::Kind::Default: return ops::kernelArgFromValue(s.value);
-        case ops::ArgSource::Kind::Absent: return ops::KernelArg();
-        default: break;
+        case ops::ArgSource::Kind::Default:
+            return ops::kernelArgFromValue(s.value);
+        case ops::ArgSource::Kind::Absent:
+            return ops::KernelArg();
+        default:
+            break;
     }
     Value v = sourceValue(I, s, all);
     if (s.convert) {
@@ -97,11 +103,15 @@ ops::KernelArg sourceArg(Interpreter& I, const MsTypes& ms, const ops::ArgSource
     return toKernelArg(I, ms, v);
 }
 
-ir::ValuePtr sourceAttr(Interpreter& I, const MsTypes& ms, const ops::ArgSource& s, const std::vector<Value>& all) {
+ir::ValuePtr sourceAttr(Interpreter& I, const MsTypes& ms, const ops::ArgSource& s,
+                        const std::vector<Value>& all) {
     switch (s.kind) {
-        case ops::ArgSource::Kind::Default: return s.value;
-        case ops::ArgSource::Kind::Absent: return nullptr;
-        default: break;
+        case ops::ArgSource::Kind::Default:
+            return s.value;
+        case ops::ArgSource::Kind::Absent:
+            return nullptr;
+        default:
+            break;
     }
     ir::ValuePtr v = toIrValue(I, ms, sourceValue(I, s, all));
     return s.convert ? s.convert(v) : v;
@@ -114,7 +124,7 @@ Value runBinding(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const 
             attrs.set(name, v);
         }
     }
-    if (op.name == "Print") {
+    if (op.name == ir::prim::kPrint) {
         std::vector<Value> vals;
         for (const ops::ArgSource& s : b.inputs) {
             if (s.kind == ops::ArgSource::Kind::Arg) {
@@ -132,7 +142,8 @@ Value runBinding(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const 
     return runOp(I, ms, op, attrs, std::move(in), true, b.outputIndex);
 }
 
-void splitArgs(const CallArgs& a, std::size_t skip, std::vector<Value>& all, std::vector<std::string>& kws) {
+void splitArgs(const CallArgs& a, std::size_t skip, std::vector<Value>& all,
+               std::vector<std::string>& kws) {
     all.assign(a.pos.begin() + static_cast<std::ptrdiff_t>(skip), a.pos.end());
     for (const interp::KwArg& k : a.kw) {
         kws.push_back(k.name);
@@ -142,7 +153,8 @@ void splitArgs(const CallArgs& a, std::size_t skip, std::vector<Value>& all, std
 
 }  // namespace
 
-Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ops::Spelling& sp, CallArgs& args) {
+Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const ops::Spelling& sp,
+                   CallArgs& args) {
     // ops.dropout(x, p, training=False) is the identity (the registry ignores `training`).
     if (op.name == "Dropout" && sp.kind == ops::SpellingKind::Function) {
         Value training = args.kwarg("training");
@@ -174,7 +186,8 @@ Value callSpelling(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, cons
 
 namespace {
 
-Ref<Type> primitiveClass(Interpreter& I, const MsPtr& ms, const ops::OpDef* op, const ops::Spelling* sp) {
+Ref<Type> primitiveClass(Interpreter& I, const MsPtr& ms, const ops::OpDef* op,
+                         const ops::Spelling* sp) {
     ClassBuilder b(I, op->name, "mindspore.ops.operations");
     b.layout<PrimitiveObject>();
     b.method("__init__", [ms, op, sp](Interpreter& J, CallArgs& a) {
@@ -239,14 +252,16 @@ Ref<Type> primitiveClass(Interpreter& I, const MsPtr& ms, const ops::OpDef* op, 
 
 }  // namespace
 
-void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, const std::string& prefix) {
+void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m,
+                   const std::string& prefix) {
     const auto& reg = ops::OpRegistry::instance();
     // Primitive classes are made once per interpreter and shared by ops / P.
     static const char* kClassKey = "__irscope_primitive_classes__";
     for (const auto& op : reg.ops()) {
         for (const ops::Spelling& sp : op->spellings) {
-            const bool mine = sp.text.rfind(prefix, 0) == 0 || (prefix == "F." && sp.text.rfind("ops.", 0) == 0 &&
-                                                                sp.kind == ops::SpellingKind::Function);
+            const bool mine =
+                sp.text.rfind(prefix, 0) == 0 || (prefix == "F." && sp.text.rfind("ops.", 0) == 0 &&
+                                                  sp.kind == ops::SpellingKind::Function);
             if (!mine) {
                 continue;
             }
@@ -260,7 +275,8 @@ void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, con
                 // One class per primitive: `ops.Add is P.Add`.
                 Value cls;
                 for (const Value& k : ms->keep) {
-                    if (auto* t = k.as<Type>(); t && t->name == op->name && t->module == "mindspore.ops.operations") {
+                    if (auto* t = k.as<Type>();
+                        t && t->name == op->name && t->module == "mindspore.ops.operations") {
                         cls = k;
                     }
                 }
@@ -270,9 +286,10 @@ void initOpsModule(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m, con
                 }
                 interp::addToModule(I, m, name, cls);
             } else if (sp.kind == ops::SpellingKind::Function) {
-                auto fn = interp::addFunction(I, m, name, [ms, opp, spp](Interpreter& J, CallArgs& a) {
-                    return callSpelling(J, *ms, *opp, *spp, a);
-                });
+                auto fn =
+                    interp::addFunction(I, m, name, [ms, opp, spp](Interpreter& J, CallArgs& a) {
+                        return callSpelling(J, *ms, *opp, *spp, a);
+                    });
                 fn->nativeData = std::make_shared<ops::SpellingRef>(ops::SpellingRef{opp, spp});
             }
         }
