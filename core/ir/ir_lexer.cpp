@@ -1,5 +1,6 @@
 #include "ir/ir_lexer.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "util/diagnostic.h"
@@ -259,15 +260,44 @@ bool LineCursor::readDims(char close, std::vector<std::int64_t>& dims) {
     }
 }
 
+namespace {
+
+// The brackets a scan nests: ()[]{} always, <> when asked.
+std::string_view bracketsOf(bool angles) {
+    return angles ? "([{<" : "([{";
+}
+
+char closerOf(char opener) {
+    switch (opener) {
+        case '(':
+            return ')';
+        case '[':
+            return ']';
+        case '{':
+            return '}';
+        case '<':
+            return '>';
+        default:
+            return '\0';
+    }
+}
+
+}  // namespace
+
 std::size_t LineCursor::scanBalanced(std::string_view stops, bool angles) const {
-    return scan(stops, angles, false);
+    return scan(stops, bracketsOf(angles), false);
 }
 
 std::size_t LineCursor::scanGroup(bool angles) const {
-    return scan({}, angles, true);
+    return scan({}, bracketsOf(angles), true);
 }
 
-std::size_t LineCursor::scan(std::string_view stops, bool angles, bool oneGroup) const {
+std::size_t LineCursor::scanParens(std::string_view stops) const {
+    return scan(stops, "(", false);
+}
+
+std::size_t LineCursor::scan(std::string_view stops, std::string_view openers,
+                             bool oneGroup) const {
     struct Open {
         char closer;
         std::size_t at;
@@ -285,30 +315,15 @@ std::size_t LineCursor::scan(std::string_view stops, bool angles, bool oneGroup)
             i = q.pos;
             continue;
         }
-        char closer = '\0';
-        switch (ch) {
-            case '(':
-                closer = ')';
-                break;
-            case '[':
-                closer = ']';
-                break;
-            case '{':
-                closer = '}';
-                break;
-            case '<':
-                closer = angles ? '>' : '\0';
-                break;
-            default:
-                break;
-        }
+        const char closer = openers.find(ch) != std::string_view::npos ? closerOf(ch) : '\0';
         if (closer != '\0') {
             if (static_cast<int>(stack.size()) >= kMaxNesting) {
                 failAt(i, "nesting deeper than " + std::to_string(kMaxNesting) + " levels");
             }
             stack.push_back({closer, i});
-        } else if (ch == ')' || ch == ']' || ch == '}' ||
-                   (ch == '>' && !stack.empty() && stack.back().closer == '>')) {
+        } else if (ch != '>' ? std::any_of(openers.begin(), openers.end(),
+                                           [ch](char o) { return closerOf(o) == ch; })
+                             : !stack.empty() && stack.back().closer == '>') {
             if (stack.empty()) {
                 return i;  // an unmatched closer ends the span; the caller decides
             }

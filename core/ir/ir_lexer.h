@@ -118,6 +118,9 @@ public:
     std::size_t scanBalanced(std::string_view stops, bool angles) const;
     // pos is at an opening bracket: the offset just past its matching closer (same rules).
     std::size_t scanGroup(bool angles) const;
+    // As scanBalanced, but only parentheses nest: for text that may hold an unclosed '[' or
+    // '<' (a parameter's name such as `%para7_List[<2.weight`), never a parenthesis.
+    std::size_t scanParens(std::string_view stops) const;
 
     // A cursor over [b, e) of the same line, for parsing a span on its own.
     LineCursor sub(std::size_t b, std::size_t e) const {
@@ -128,7 +131,7 @@ public:
     }
 
 private:
-    std::size_t scan(std::string_view stops, bool angles, bool oneGroup) const;
+    std::size_t scan(std::string_view stops, std::string_view openers, bool oneGroup) const;
 
     std::string_view line_;
     int lineNo_;

@@ -170,30 +170,6 @@ void Parser::nodeLine(std::size_t i, LineCursor& c) {
 
 namespace {
 
-// The ')' that closes the text inside `$(?:...)`, the reference kept as it was first written.
-// Only parentheses count (string literals skipped): a parameter's name may hold an unclosed
-// '[' or '<' (readParamName reads `%para7_List[<2.weight`), never a parenthesis.
-std::size_t closingParen(const LineCursor& c) {
-    LineCursor q = c;
-    int depth = 0;
-    while (!q.atEnd()) {
-        const char ch = q.peek();
-        if (ch == '"') {
-            q.readQuoted();
-            continue;
-        }
-        if (ch == ')') {
-            if (depth == 0) {
-                return q.pos;
-            }
-            --depth;
-        } else if (ch == '(') {
-            ++depth;
-        }
-        ++q.pos;
-    }
-    return q.end;
-}
 void attrBlock(const ValueReader& r, LineCursor& c, AttrMap& out) {
     c.skipSpaces();
     if (c.peek() != '{') {
@@ -443,7 +419,7 @@ NodeRef Parser::nodeRef(std::size_t i, LineCursor& c) {
     GraphState* st = gname == "?" ? nullptr : findState(gname);
     if (gname == "?") {  // `$(?:%7)`: how the printer writes a reference of no definition
         const std::size_t b = c.pos;
-        const std::size_t e = closingParen(c);
+        const std::size_t e = c.scanParens(")");
         if (e >= c.end) {
             c.fail("expected ')' to close '$('");
         }
