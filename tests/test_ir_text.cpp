@@ -117,6 +117,7 @@ private slots:
     void mindspore23Dump();
     void mindsporeSpellings();
     void unknownSyntaxIsKeptOpaque();
+    void nameReferenceMeansTheEarlierNode();
     void errorPositions_data();
     void errorPositions();
     void largeFile();
@@ -691,6 +692,32 @@ void TestIrText::mindsporeSpellings() {
     QCOMPARE(QString::fromStdString(mul->primitive()->name), QString("Primitive::Mul"));
     QCOMPARE(mul->input(1), static_cast<const Node*>(sub));
     QCOMPARE(mul->input(2), static_cast<const Node*>(top->parameters()[0]));
+}
+
+// MindSpore's parse-stage dumps name a node's inputs by variable: in `outputs = F.cast(outputs)`
+// the new node `outputs` reads the earlier one. Within its own graph a `$(@g:name)` is the
+// last node of that name before the use, never the user itself or a later node (a cycle,
+// which no printer could write back; a fuzzed dump made one).
+void TestIrText::nameReferenceMeansTheEarlierNode() {
+    const std::string text =
+        "# IR entry: @g\n"
+        "subgraph @g(%para1_x) {\n"
+        "  %0(outputs) = Neg(%para1_x)\n"
+        "  %1(outputs) = Abs($(@g:outputs))\n"
+        "  %2(w) = Exp($(@g:w))\n"
+        "  %3(v) = Add($(@g:u), %2)\n"
+        "  %4(u) = Mul(%3, %1)\n"
+        "  Return(%4)\n"
+        "}\n";
+    auto m = parseStable(text, "names.ir");
+    const FuncGraph* g = m->entry();
+    const CNode* first = findByDebugName(g, "outputs");
+    const CNode* abs = nodeCast<CNode>(nodeCast<CNode>(g->output())->input(2));
+    QCOMPARE(QString::fromStdString(abs->primitive()->name), QString("Abs"));
+    QCOMPARE(abs->input(1), static_cast<const Node*>(first));
+    const std::string printed = printIr(*m);
+    QVERIFY2(printed.find("$(?:$(@g:w))") != std::string::npos, printed.c_str());
+    QVERIFY2(printed.find("$(?:$(@g:u))") != std::string::npos, printed.c_str());
 }
 
 void TestIrText::unknownSyntaxIsKeptOpaque() {

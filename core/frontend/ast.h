@@ -535,9 +535,7 @@ using StmtVisitor = std::function<void(const Stmt&)>;
 void forEachChild(const Expr& node, const ExprVisitor& onExpr);
 void forEachChild(const Stmt& node, const ExprVisitor& onExpr, const StmtVisitor& onStmt);
 
-// Python's repr() of a str (quotes chosen as CPython does; ASCII controls, C1 controls, NBSP
-// and lone surrogates escaped, other characters kept) and of a float ("1.0", "1e+16", "inf").
-std::string pyRepr(std::string_view s);
+// Python's repr() of a float ("1.0", "1e+16", "inf"); a str's is util::pyStrRepr.
 std::string pyRepr(double d);
 // Exact decimal text of an integer literal's intText ("0x1F" -> "31"), any length.
 std::string intLiteralDecimal(const std::string& text);

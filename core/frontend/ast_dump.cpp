@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "frontend/ast.h"
+#include "util/py_text.h"
 
 namespace irscope::ast {
 
@@ -77,7 +78,7 @@ private:
     }
     void field(Fields& f, const char* name, const std::string& s) {
         f.key(name);
-        out += pyRepr(s);
+        out += util::pyStrRepr(s);
     }
     void ctx(Fields& f, ExprContext c) {
         if (c != ExprContext::Load) {
@@ -189,7 +190,7 @@ private:
         out += '[';
         for (std::size_t i = 0; i < names.size(); ++i) {
             out += i ? ", " : "";
-            out += pyRepr(names[i]);
+            out += util::pyStrRepr(names[i]);
         }
         out += ']';
     }
@@ -211,7 +212,7 @@ private:
                 out += pyRepr(c.floatValue);
                 break;
             case Constant::Type::Str:
-                out += pyRepr(c.strValue);
+                out += util::pyStrRepr(c.strValue);
                 break;
         }
     }

@@ -1,4 +1,4 @@
-// Python-style text of values: repr() of str and float, decimal text of int literals.
+// Python-style text of values: repr() of a float, decimal text of int literals.
 #include <charconv>
 #include <cstdint>
 #include <cstdio>
@@ -7,49 +7,6 @@
 #include "frontend/ast.h"
 
 namespace irscope::ast {
-
-std::string pyRepr(std::string_view s) {
-    bool hasSingle = s.find('\'') != std::string_view::npos;
-    bool hasDouble = s.find('"') != std::string_view::npos;
-    char quote = hasSingle && !hasDouble ? '"' : '\'';
-    std::string out(1, quote);
-    for (std::size_t i = 0; i < s.size(); ++i) {
-        auto c = static_cast<unsigned char>(s[i]);
-        if (c == static_cast<unsigned char>(quote) || c == '\\') {
-            out += '\\';
-            out += static_cast<char>(c);
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (c < 0x20 || c == 0x7f) {
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", c);
-            out += buf;
-        } else if (c == 0xC2 && i + 1 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0x80 &&
-                   static_cast<unsigned char>(s[i + 1]) <= 0xA0) {
-            // C1 controls and NBSP are not printable for Python.
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(s[i + 1]));
-            out += buf;
-            ++i;
-        } else if (c == 0xED && i + 2 < s.size() && static_cast<unsigned char>(s[i + 1]) >= 0xA0) {
-            // A lone surrogate (from a \uD800-style escape), shown as Python shows it.
-            unsigned cp = 0xD000u | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6) |
-                          (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
-            char buf[8];
-            std::snprintf(buf, sizeof buf, "\\u%04x", cp);
-            out += buf;
-            i += 2;
-        } else {
-            out += static_cast<char>(c);
-        }
-    }
-    out += quote;
-    return out;
-}
 
 std::string pyRepr(double d) {
     if (d != d) {

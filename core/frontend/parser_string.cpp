@@ -5,45 +5,11 @@
 #include <limits>
 
 #include "frontend/parser_impl.h"
+#include "util/py_text.h"
 
 namespace irscope::frontend {
 
 using namespace ast;
-
-namespace {
-
-void appendUtf8(std::string& out, char32_t c) {
-    if (c < 0x80) {
-        out += static_cast<char>(c);
-    } else if (c < 0x800) {
-        out += static_cast<char>(0xC0 | (c >> 6));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += static_cast<char>(0xE0 | (c >> 12));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (c >> 18));
-        out += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (c & 0x3F));
-    }
-}
-
-int hexValue(char c) {
-    if (c >= '0' && c <= '9') {
-        return c - '0';
-    }
-    if (c >= 'a' && c <= 'f') {
-        return c - 'a' + 10;
-    }
-    if (c >= 'A' && c <= 'F') {
-        return c - 'A' + 10;
-    }
-    return -1;
-}
-
-}  // namespace
 
 // --- numbers --------------------------------------------------------------------------------
 
@@ -88,7 +54,7 @@ ExprPtr Parser::number() {
     std::uint64_t v = 0;
     constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
     for (; i < clean.size(); ++i) {
-        auto d = static_cast<std::uint64_t>(hexValue(clean[i]));
+        auto d = static_cast<std::uint64_t>(util::hexDigit(clean[i]));
         if (v > (kMax - d) / static_cast<std::uint64_t>(base)) {
             c->intOverflow = true;
             return c;
@@ -118,38 +84,12 @@ std::string Parser::decodeEscapes(const Token& t, std::string_view body, bool ra
             break;
         }
         char e = body[i];
+        if (const auto simple = util::simpleEscape(e)) {
+            out += *simple;
+            continue;
+        }
         switch (e) {
-            case '\n':
-                break;
-            case '\\':
-                out += '\\';
-                break;
-            case '\'':
-                out += '\'';
-                break;
-            case '"':
-                out += '"';
-                break;
-            case 'a':
-                out += '\a';
-                break;
-            case 'b':
-                out += '\b';
-                break;
-            case 'f':
-                out += '\f';
-                break;
-            case 'n':
-                out += '\n';
-                break;
-            case 'r':
-                out += '\r';
-                break;
-            case 't':
-                out += '\t';
-                break;
-            case 'v':
-                out += '\v';
+            case '\n':  // a backslash at the end of a line joins it to the next
                 break;
             case 'x':
             case 'u':
@@ -157,7 +97,7 @@ std::string Parser::decodeEscapes(const Token& t, std::string_view body, bool ra
                 int digits = e == 'x' ? 2 : e == 'u' ? 4 : 8;
                 char32_t v = 0;
                 for (int k = 0; k < digits; ++k) {
-                    int h = i + 1 < body.size() ? hexValue(body[i + 1]) : -1;
+                    int h = i + 1 < body.size() ? util::hexDigit(body[i + 1]) : -1;
                     if (h < 0) {
                         const char* what = e == 'x'   ? "\\xXX"
                                            : e == 'u' ? "\\uXXXX"
@@ -170,7 +110,7 @@ std::string Parser::decodeEscapes(const Token& t, std::string_view body, bool ra
                 if (v > 0x10FFFF) {
                     error(t, "(unicode error) illegal Unicode character");
                 }
-                appendUtf8(out, v);
+                util::appendUtf8(out, v);
                 break;
             }
             case 'N':
@@ -183,7 +123,7 @@ std::string Parser::decodeEscapes(const Token& t, std::string_view body, bool ra
                          ++k) {
                         v = v * 8 + static_cast<char32_t>(body[++i] - '0');
                     }
-                    appendUtf8(out, v);
+                    util::appendUtf8(out, v);
                 } else {
                     out += '\\';  // unknown escapes stay as written, as in Python
                     out += e;

@@ -102,4 +102,54 @@ bool Abstract::equals(const Abstract& o) const {
     return false;
 }
 
+namespace {
+
+std::string typeList(const std::vector<AbstractPtr>& elems) {
+    std::vector<std::string> types;
+    types.reserve(elems.size());
+    for (const auto& e : elems) {
+        types.push_back(typeName(*e));
+    }
+    bool same = types.size() > 1;
+    for (std::size_t k = 1; same && k < types.size(); ++k) {
+        same = types[k] == types[0];
+    }
+    if (same) {
+        return types[0] + "*" + std::to_string(types.size());
+    }
+    std::string out;
+    for (std::size_t k = 0; k < types.size(); ++k) {
+        out += (k != 0 ? ", " : "") + types[k];
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string typeName(const Abstract& a, bool elements) {
+    switch (a.kind) {
+        case Abstract::Kind::Tensor:
+            return "Tensor[" + std::string(dtypeName(a.dtype)) + "]";
+        case Abstract::Kind::Ref:
+            return "Ref[Tensor[" + std::string(dtypeName(a.dtype)) + "]]";
+        case Abstract::Kind::Scalar:
+            return std::string(dtypeName(a.dtype));
+        case Abstract::Kind::Tuple:
+            return elements ? "Tuple[" + typeList(a.elements) + "]" : "Tuple";
+        case Abstract::Kind::List:
+            return elements ? "List[" + typeList(a.elements) + "]" : "List";
+        case Abstract::Kind::Func:
+            return "Func";
+        case Abstract::Kind::Monad:
+            return a.monad == MonadKind::U ? "UMonad" : "IOMonad";
+        case Abstract::Kind::None:
+            return "None";
+        case Abstract::Kind::Type:
+            return "TypeType";
+        case Abstract::Kind::Opaque:
+            return a.text;
+    }
+    return {};
+}
+
 }  // namespace irscope::ir

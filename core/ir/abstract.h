@@ -56,4 +56,10 @@ struct Abstract {
     bool equals(const Abstract& o) const;
 };
 
+// The abstract's type as MindSpore names it in its IR and its messages: "Tensor[Float32]",
+// "Ref[Tensor[Int32]]", "Int64", "Func", "UMonad", "None", "TypeType", an opaque one's text.
+// A tuple or list is "Tuple[Tensor[Float32]*2]" / "List[Int64, Bool]" with its elements, or
+// just "Tuple" / "List" when `elements` is false.
+std::string typeName(const Abstract& a, bool elements = true);
+
 }  // namespace irscope::ir

@@ -484,8 +484,6 @@ std::string abstractSummary(const Abstract& a) {
             return std::string(dtypeName(a.dtype)) + " " + a.shape.toString();
         case Abstract::Kind::Ref:
             return "Ref " + std::string(dtypeName(a.dtype)) + " " + a.shape.toString();
-        case Abstract::Kind::Scalar:
-            return std::string(dtypeName(a.dtype));
         case Abstract::Kind::Tuple:
         case Abstract::Kind::List: {
             const bool tuple = a.kind == Abstract::Kind::Tuple;
@@ -500,18 +498,9 @@ std::string abstractSummary(const Abstract& a) {
             }
             return fmt::format("{}({})", tuple ? "Tuple" : "List", a.elements.size());
         }
-        case Abstract::Kind::Func:
-            return "Func";
-        case Abstract::Kind::Monad:
-            return a.monad == MonadKind::U ? "UMonad" : "IOMonad";
-        case Abstract::Kind::None:
-            return "None";
-        case Abstract::Kind::Type:
-            return "TypeType";
-        case Abstract::Kind::Opaque:
-            return truncate(a.text);
+        default:
+            return truncate(typeName(a));
     }
-    return {};
 }
 
 std::string valueSummary(const Value& v) {

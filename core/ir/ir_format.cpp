@@ -301,54 +301,6 @@ bool simpleElement(const AbstractPtr& a) {
     }
 }
 
-std::string typeText(const Abstract& a);
-
-std::string typeList(const std::vector<AbstractPtr>& elems) {
-    std::vector<std::string> types;
-    types.reserve(elems.size());
-    for (const auto& e : elems) {
-        types.push_back(typeText(*e));
-    }
-    bool same = types.size() > 1;
-    for (std::size_t k = 1; same && k < types.size(); ++k) {
-        same = types[k] == types[0];
-    }
-    if (same) {
-        return types[0] + "*" + std::to_string(types.size());
-    }
-    std::string out;
-    for (std::size_t k = 0; k < types.size(); ++k) {
-        out += (k != 0 ? ", " : "") + types[k];
-    }
-    return out;
-}
-
-std::string typeText(const Abstract& a) {
-    switch (a.kind) {
-        case Abstract::Kind::Tensor:
-            return "Tensor[" + std::string(dtypeName(a.dtype)) + "]";
-        case Abstract::Kind::Ref:
-            return "Ref[Tensor[" + std::string(dtypeName(a.dtype)) + "]]";
-        case Abstract::Kind::Scalar:
-            return std::string(dtypeName(a.dtype));
-        case Abstract::Kind::Tuple:
-            return "Tuple[" + typeList(a.elements) + "]";
-        case Abstract::Kind::List:
-            return "List[" + typeList(a.elements) + "]";
-        case Abstract::Kind::Func:
-            return "Func";
-        case Abstract::Kind::Monad:
-            return a.monad == MonadKind::U ? "UMonad" : "IOMonad";
-        case Abstract::Kind::None:
-            return "None";
-        case Abstract::Kind::Type:
-            return "TypeType";
-        case Abstract::Kind::Opaque:
-            return a.text;
-    }
-    return {};
-}
-
 std::string shapeText(const Abstract& a) {
     switch (a.kind) {
         case Abstract::Kind::Tensor:
@@ -401,7 +353,6 @@ bool rawAttrString(std::string_view s) {
 using text::abstractOrNull;
 using text::allSimple;
 using text::shapeText;
-using text::typeText;
 
 std::string formatValue(const Value& v) {
     return text::ValueFormatter(text::defaultGraphName).value(v);
@@ -410,17 +361,17 @@ std::string formatValue(const Value& v) {
 std::string formatAbstract(const Abstract& a) {
     switch (a.kind) {
         case Abstract::Kind::Tensor:
-            return fmt::format("<{}, {}{}", typeText(a), a.shape.toString(),
+            return fmt::format("<{}, {}{}", typeName(a), a.shape.toString(),
                                a.valueKnown ? ", value=...>" : ">");
         case Abstract::Kind::Ref:
             if (a.refKey.empty()) {
-                return fmt::format("<{}, {}>", typeText(a), a.shape.toString());
+                return fmt::format("<{}, {}>", typeName(a), a.shape.toString());
             }
-            return fmt::format("<{}, {}, ref_key={}>", typeText(a), a.shape.toString(), a.refKey);
+            return fmt::format("<{}, {}, ref_key={}>", typeName(a), a.shape.toString(), a.refKey);
         case Abstract::Kind::Tuple:
         case Abstract::Kind::List: {
             if (allSimple(a.elements)) {
-                return fmt::format("<{}, {}>", typeText(a), shapeText(a));
+                return fmt::format("<{}, {}>", typeName(a), shapeText(a));
             }
             // Per-element form: each element with everything it carries.
             std::string out = a.kind == Abstract::Kind::Tuple ? "<Tuple[" : "<List[";
@@ -432,7 +383,7 @@ std::string formatAbstract(const Abstract& a) {
         case Abstract::Kind::Opaque:
             return fmt::format("<{}>", a.text);
         default:
-            return fmt::format("<{}, NoShape>", typeText(a));
+            return fmt::format("<{}, NoShape>", typeName(a));
     }
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "util/diagnostic.h"
+#include "util/py_text.h"
 
 namespace irscope::ir::text {
 
@@ -138,34 +139,15 @@ std::string LineCursor::readQuoted() {
             continue;
         }
         const char e = line_[pos++];
+        // Only the escapes the dump writer emits: \b or \f in a Windows path stays as written.
+        if (e == '\\' || e == '"' || e == 'n' || e == 'r' || e == 't') {
+            out += *util::simpleEscape(e);
+            continue;
+        }
         switch (e) {
-            case '\\':
-                out += '\\';
-                break;
-            case '"':
-                out += '"';
-                break;
-            case 'n':
-                out += '\n';
-                break;
-            case 'r':
-                out += '\r';
-                break;
-            case 't':
-                out += '\t';
-                break;
             case 'x': {
-                auto hex = [](char h) -> int {
-                    if (h >= '0' && h <= '9')
-                        return h - '0';
-                    if (h >= 'a' && h <= 'f')
-                        return h - 'a' + 10;
-                    if (h >= 'A' && h <= 'F')
-                        return h - 'A' + 10;
-                    return -1;
-                };
-                const int hi = pos < end ? hex(line_[pos]) : -1;
-                const int lo = pos + 1 < end ? hex(line_[pos + 1]) : -1;
+                const int hi = pos < end ? util::hexDigit(line_[pos]) : -1;
+                const int lo = pos + 1 < end ? util::hexDigit(line_[pos + 1]) : -1;
                 if (hi < 0 || lo < 0) {
                     out += "\\x";  // not an escape: keep the text as written
                     break;

@@ -176,7 +176,15 @@ void Parser::finish() {
         m_->setInput(d.user, d.index, resolve(d));
         m_->erase(placeholder);
     }
+    // A graph whose Return does not reach every node read (analyze_fail.ir stops inside a
+    // body) keeps them all; asked only now, when every `$(@g:name)` input is in place.
     for (GraphState* st : graphOrder_) {
+        std::unordered_set<const CNode*> reached;
+        for (const CNode* n : st->g->topoOrder()) {
+            reached.insert(n);
+        }
+        st->notes.keepAllNodes = std::any_of(st->order.begin(), st->order.end(),
+                                             [&](const CNode* n) { return !reached.contains(n); });
         storeNotes(*st);
     }
     for (std::string& l : pendingLines_) {
@@ -253,20 +261,9 @@ DumpNotes& Parser::notesOf(Node* n) {
     return const_cast<DumpNotes&>(*slot);
 }
 
-// The body's `}`: the graph's notes move into its DebugInfo; a graph whose Return does not
-// reach every node read (analyze_fail.ir stops inside a body) keeps them all.
+// The body's `}`.
 void Parser::finishGraph() {
     GraphState* st = cur_;
-    std::unordered_set<const CNode*> reached;
-    for (const CNode* n : st->g->topoOrder()) {
-        reached.insert(n);
-    }
-    for (const CNode* n : st->order) {
-        if (reached.count(n) == 0) {
-            st->notes.keepAllNodes = true;
-            break;
-        }
-    }
     st->done = true;
     cur_ = nullptr;
     last_ = nullptr;

@@ -27,7 +27,9 @@ struct GraphState {
     std::unordered_map<std::uint64_t, CNode*> nodes;     // %N
     std::unordered_map<std::string, Parameter*> params;  // "K_name" of %paraK_name
     std::vector<CNode*> order;                           // body nodes in file order
-    std::unordered_map<std::string, Node*> byName;       // debug names, built on demand
+    // Debug names, built on demand: each name's CNodes in file order, then its parameters.
+    std::unordered_map<std::string, std::vector<Node*>> byName;
+    std::unordered_map<const Node*, std::size_t> position;  // a body node's index in `order`
 };
 
 // `%paraK_name` as a lookup key; K is empty for MindSpore's unnumbered `%para_name`.

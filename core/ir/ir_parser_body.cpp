@@ -501,18 +501,39 @@ Node* Parser::resolve(const Deferred& d) {
             break;
     }
     if (st.byName.empty()) {
-        for (CNode* n : st.order) {
-            st.byName.emplace(n->debug().name, n);
+        for (std::size_t k = 0; k < st.order.size(); ++k) {
+            st.byName[st.order[k]->debug().name].push_back(st.order[k]);
+            st.position.emplace(st.order[k], k);
         }
         for (Parameter* p : st.g->parameters()) {
-            st.byName.emplace(p->name(), p);
+            st.byName[p->name()].push_back(p);
         }
     }
     auto it = st.byName.find(d.key);
     if (it == st.byName.end()) {
         return unresolved(c, d.pos, whole, "no node named '" + d.key + "'" + where);
     }
-    return it->second;
+    const auto user = st.position.find(d.user);
+    if (user == st.position.end()) {  // a free variable: the graph's first node of that name
+        return it->second.front();
+    }
+    // Within its own graph a name means what it last named before the use, as a Python
+    // variable does (`outputs = F.cast(outputs, ...)` reads the earlier `outputs`); a node
+    // never takes itself or a later node as input, which would make a cycle.
+    Node* named = nullptr;
+    for (Node* n : it->second) {
+        const auto at = st.position.find(n);
+        if (at == st.position.end()) {  // a parameter: defined before every node
+            named = named != nullptr ? named : n;
+        } else if (at->second < user->second) {
+            named = n;
+        }
+    }
+    if (named == nullptr) {
+        return unresolved(c, d.pos, whole,
+                          "no node named '" + d.key + "' before its use" + where);
+    }
+    return named;
 }
 
 void Parser::typeLine(LineCursor& c) {

@@ -189,26 +189,19 @@ KernelArg runCast(const KernelContext& ctx) {
 // ---- Concat / Stack ---------------------------------------------------------------------------
 
 std::vector<AbstractPtr> tensorTuple(const InferContext& ctx) {
-    const AbstractPtr in = ctx.abs(0);
-    if (!in || (in->kind != ir::Abstract::Kind::Tuple && in->kind != ir::Abstract::Kind::List)) {
-        typeError(ctx.name(),
-                  "the input 'x' must be a tuple or list of Tensors, but got " + typeStr(in) + ".");
-    }
-    if (in->elements.empty()) {
-        valueError(ctx.name(), "the input 'x' must not be empty.");
-    }
-    for (std::size_t i = 0; i < in->elements.size(); ++i) {
-        const auto& e = in->elements[i];
+    const std::vector<AbstractPtr>& elems = sequenceInput(ctx);
+    for (std::size_t i = 0; i < elems.size(); ++i) {
+        const auto& e = elems[i];
         if (!isTensorAbs(e)) {
             typeError(ctx.name(), "the element 'x[" + std::to_string(i) +
                                       "]' must be a Tensor, but got " + typeStr(e) + ".");
         }
-        if (e->dtype != in->elements[0]->dtype) {
+        if (e->dtype != elems[0]->dtype) {
             typeError(ctx.name(), "all elements of 'x' must have the same dtype, but got " +
-                                      typeStr(in->elements[0]) + " and " + typeStr(e) + ".");
+                                      typeStr(elems[0]) + " and " + typeStr(e) + ".");
         }
     }
-    return in->elements;
+    return elems;
 }
 
 std::int64_t intAttr(std::string_view op, const char* name, const ValuePtr& v) {

@@ -283,6 +283,18 @@ AbstractPtr tensorInput(const InferContext& c, std::size_t i, std::string_view a
     return a;
 }
 
+const std::vector<AbstractPtr>& sequenceInput(const InferContext& c) {
+    const AbstractPtr in = c.abs(0);  // the argument keeps the elements alive
+    if (!in || (in->kind != ir::Abstract::Kind::Tuple && in->kind != ir::Abstract::Kind::List)) {
+        typeError(c.name(),
+                  "the input 'x' must be a tuple or list of Tensors, but got " + typeStr(in) + ".");
+    }
+    if (in->elements.empty()) {
+        valueError(c.name(), "the input 'x' must not be empty.");
+    }
+    return in->elements;
+}
+
 bool isNumberScalar(DType t) {
     return t != DType::String;
 }
@@ -296,33 +308,7 @@ std::string typeStr(DType t) {
 }
 
 std::string typeStr(const AbstractPtr& a) {
-    using K = ir::Abstract::Kind;
-    if (!a) {
-        return "None";
-    }
-    switch (a->kind) {
-        case K::Tensor:
-            return "Tensor[" + typeStr(a->dtype) + "]";
-        case K::Ref:
-            return "Ref[Tensor[" + typeStr(a->dtype) + "]]";
-        case K::Scalar:
-            return typeStr(a->dtype);
-        case K::Tuple:
-            return "Tuple";
-        case K::List:
-            return "List";
-        case K::Func:
-            return "Func";
-        case K::Monad:
-            return a->monad == ir::MonadKind::U ? "UMonad" : "IOMonad";
-        case K::None:
-            return "None";
-        case K::Type:
-            return "TypeType";
-        case K::Opaque:
-            return a->text;
-    }
-    return "?";
+    return a ? ir::typeName(*a, /*elements=*/false) : "None";
 }
 
 // ---- messages -------------------------------------------------------------------------------

@@ -56,6 +56,9 @@ AbstractPtr withValueKnown(const AbstractPtr& a);
 bool isTensorAbs(const AbstractPtr& a);  // Tensor or Ref
 // Input i, which must be a tensor: "For 'Op', the input 'x' must be a Tensor, but got ...".
 AbstractPtr tensorInput(const InferContext& c, std::size_t i, std::string_view argName);
+// Input 0 as a non-empty tuple or list (AddN, Concat, Stack), with MindSpore's TypeError or
+// ValueError otherwise; each op checks the elements in its own words.
+const std::vector<AbstractPtr>& sequenceInput(const InferContext& c);
 bool isScalarAbs(const AbstractPtr& a);  // a Python number/bool scalar
 bool isNumberScalar(DType t);            // Bool, ints and floats (not String)
 // "Tensor[Float32]", "Ref[Tensor[Int32]]", "Int64", "Tuple", "None".

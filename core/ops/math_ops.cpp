@@ -43,18 +43,11 @@ std::vector<ParamMap> other(std::string b = "other") {
 // ---- AddN ----------------------------------------------------------------------------------
 
 InferResult inferAddN(const InferContext& ctx) {
-    const AbstractPtr in = ctx.abs(0);
-    if (!in || (in->kind != ir::Abstract::Kind::Tuple && in->kind != ir::Abstract::Kind::List)) {
-        typeError(ctx.name(),
-                  "the input 'x' must be a tuple or list of Tensors, but got " + typeStr(in) + ".");
-    }
-    if (in->elements.empty()) {
-        valueError(ctx.name(), "the input 'x' must not be empty.");
-    }
+    const std::vector<AbstractPtr>& elems = sequenceInput(ctx);
     AbstractPtr first;
     Shape shape;
-    for (std::size_t i = 0; i < in->elements.size(); ++i) {
-        const AbstractPtr& e = in->elements[i];
+    for (std::size_t i = 0; i < elems.size(); ++i) {
+        const AbstractPtr& e = elems[i];
         if (!isTensorAbs(e)) {
             typeError(ctx.name(), "the type of 'x[" + std::to_string(i) +
                                       "]' must be a Tensor, but got " + typeStr(e) + ".");

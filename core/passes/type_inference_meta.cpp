@@ -38,6 +38,28 @@ bool isSeq(const Arg& a) {
     return a.abs && (a.abs->kind == Abstract::Kind::Tuple || a.abs->kind == Abstract::Kind::List);
 }
 
+PyKind pyKindOf(const Arg& a) {
+    if (a.fn || !a.abs) {
+        return PyKind::Other;
+    }
+    if (isTensor(a)) {
+        return PyKind::Tensor;
+    }
+    switch (a.abs->kind) {
+        case Abstract::Kind::Tuple: return PyKind::Tuple;
+        case Abstract::Kind::List: return PyKind::List;
+        case Abstract::Kind::None: return PyKind::None;
+        case Abstract::Kind::Scalar: break;
+        default: return PyKind::Other;
+    }
+    const ir::DType d = a.abs->dtype;
+    return d == ir::DType::Bool     ? PyKind::Bool
+           : ir::isInteger(d)       ? PyKind::Int
+           : ir::isFloat(d)         ? PyKind::Float
+           : d == ir::DType::String ? PyKind::Str
+                                    : PyKind::Other;
+}
+
 std::string typeName(const Arg& a) {
     if (a.fn) {
         return "Function";

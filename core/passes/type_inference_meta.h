@@ -47,6 +47,10 @@ ir::ValuePtr valueOf(const Arg& a);  // the constant, when known
 bool isTensor(const Arg& a);
 bool isNumber(const Arg& a);  // a Python bool/int/float scalar
 bool isSeq(const Arg& a);     // tuple or list
+// What kind of Python object an argument is: the question isinstance() and a
+// MultitypeFuncGraph signature both ask, each under its own names for the kinds.
+enum class PyKind { Tensor, Bool, Int, Float, Str, Tuple, List, None, Other };
+PyKind pyKindOf(const Arg& a);
 // "Tensor[Float32]", "Int64", "Tuple", ... as MindSpore names argument types in messages.
 std::string typeName(const Arg& a);
 

@@ -3,6 +3,7 @@
 // Most only make sense on constants and fold; tuples of graph values become MakeTuple /
 // TupleGetItem nodes.
 #include <algorithm>
+#include <map>
 #include <cmath>
 
 #include "ir/prim_names.h"
@@ -208,37 +209,20 @@ bool instanceOf(const Arg& x, const ValuePtr& cls) {
         return std::any_of(cls->elements.begin(), cls->elements.end(),
                            [&](const ValuePtr& k) { return instanceOf(x, k); });
     }
-    const auto* a = x.abs.get();
-    const bool scalar = a->kind == Abstract::Kind::Scalar;
     std::string name = cls->kind == Value::Kind::String ? cls->text : std::string();
     if (cls->kind == Value::Kind::Type) {
         name = cls->dtype == ir::DType::Bool ? "bool" : ir::isFloat(cls->dtype) ? "float" : "int";
     }
-    if (name == "Tensor" || name == "Parameter") {
-        return a->kind == Abstract::Kind::Tensor || a->kind == Abstract::Kind::Ref;
-    }
+    const PyKind k = pyKindOf(x);
     if (name == "int") {
-        return scalar && (ir::isInteger(a->dtype) || a->dtype == ir::DType::Bool);
+        return k == PyKind::Int || k == PyKind::Bool;  // bool is a subclass of int
     }
-    if (name == "float") {
-        return scalar && ir::isFloat(a->dtype);
-    }
-    if (name == "bool") {
-        return scalar && a->dtype == ir::DType::Bool;
-    }
-    if (name == "str") {
-        return scalar && a->dtype == ir::DType::String;
-    }
-    if (name == "tuple") {
-        return a->kind == Abstract::Kind::Tuple;
-    }
-    if (name == "list") {
-        return a->kind == Abstract::Kind::List;
-    }
-    if (name == "NoneType") {
-        return a->kind == Abstract::Kind::None;
-    }
-    return false;
+    static const std::map<std::string_view, PyKind> kClasses{
+        {"Tensor", PyKind::Tensor}, {"Parameter", PyKind::Tensor}, {"float", PyKind::Float},
+        {"bool", PyKind::Bool},     {"str", PyKind::Str},          {"tuple", PyKind::Tuple},
+        {"list", PyKind::List},     {"NoneType", PyKind::None}};
+    const auto it = kClasses.find(name);
+    return it != kClasses.end() && it->second == k;
 }
 
 std::vector<Arg> flatArgs(Engine& e, CNode* c, const std::vector<Arg>& args) {

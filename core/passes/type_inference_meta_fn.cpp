@@ -7,6 +7,7 @@
 // batched ops, not a loop). Otherwise the call is unrolled: fn runs on each slice (Gather of
 // one index along the mapped axis) and the results are stacked on out_axes.
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "ops/infer_util.h"
@@ -33,40 +34,21 @@ std::vector<ir::Node*> nodesOf(const std::vector<Arg>& args) {
 
 // Whether an argument matches a MultitypeFuncGraph signature entry.
 bool matchesType(const std::string& t, const Arg& a) {
-    const auto* abs = a.abs.get();
-    const bool scalar = abs->kind == Abstract::Kind::Scalar;
-    if (t == "Tensor") {
-        return isTensor(a);
-    }
     if (t == "Number") {
         return isNumber(a);
-    }
-    if (t == "Bool") {
-        return scalar && abs->dtype == ir::DType::Bool;
-    }
-    if (t == "Int") {
-        return scalar && ir::isInteger(abs->dtype);
-    }
-    if (t == "Float") {
-        return scalar && ir::isFloat(abs->dtype);
-    }
-    if (t == "String") {
-        return scalar && abs->dtype == ir::DType::String;
-    }
-    if (t == "Tuple") {
-        return abs->kind == Abstract::Kind::Tuple;
-    }
-    if (t == "List") {
-        return abs->kind == Abstract::Kind::List;
-    }
-    if (t == "None") {
-        return abs->kind == Abstract::Kind::None;
     }
     if (t == "Function" || t == "Func") {
         return a.fn != nullptr;
     }
+    static const std::map<std::string_view, PyKind> kSignatureTypes{
+        {"Tensor", PyKind::Tensor}, {"Bool", PyKind::Bool},   {"Int", PyKind::Int},
+        {"Float", PyKind::Float},   {"String", PyKind::Str},  {"Tuple", PyKind::Tuple},
+        {"List", PyKind::List},     {"None", PyKind::None}};
+    if (const auto it = kSignatureTypes.find(t); it != kSignatureTypes.end()) {
+        return pyKindOf(a) == it->second;
+    }
     if (auto d = ir::dtypeFromName(t)) {
-        return scalar && abs->dtype == *d;
+        return a.abs && a.abs->kind == Abstract::Kind::Scalar && a.abs->dtype == *d;
     }
     return false;
 }

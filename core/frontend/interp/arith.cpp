@@ -399,7 +399,7 @@ std::string_view stripSpace(std::string_view s) {
 std::int64_t parseInt(std::string_view text, int base, std::string_view original) {
     auto fail = [&]() -> std::int64_t {
         throw PyError(Exc::ValueError, "invalid literal for int() with base " +
-                                           std::to_string(base) + ": " + reprString(original));
+                                           std::to_string(base) + ": " + util::pyStrRepr(original));
     };
     std::string_view s = stripSpace(text);
     bool neg = false;
@@ -483,7 +483,7 @@ std::int64_t parseInt(std::string_view text, int base, std::string_view original
 
 double parseFloat(std::string_view text) {
     auto fail = [&]() -> double {
-        throw PyError(Exc::ValueError, "could not convert string to float: " + reprString(text));
+        throw PyError(Exc::ValueError, "could not convert string to float: " + util::pyStrRepr(text));
     };
     std::string_view s = stripSpace(text);
     std::string clean;

@@ -365,24 +365,7 @@ void setUpBuiltinFunctions(Interpreter& I) {
     });
     def("ascii", [one](Interpreter& J, CallArgs& a) {
         one(a, "ascii");
-        std::string r = J.repr(a.pos[0]), out;
-        for (std::size_t i = 0; i < r.size();) {
-            std::size_t len = 1;
-            char32_t c = decodeAt(r, i, &len);
-            char buf[16];
-            if (c < 0x80) {
-                out += static_cast<char>(c);
-            } else {
-                std::snprintf(buf, sizeof buf,
-                              c <= 0xFF     ? "\\x%02x"
-                              : c <= 0xFFFF ? "\\u%04x"
-                                            : "\\U%08x",
-                              static_cast<unsigned>(c));
-                out += buf;
-            }
-            i += len;
-        }
-        return Value(J.newStr(out));
+        return Value(J.newStr(util::pyAsciiEscape(J.repr(a.pos[0]))));
     });
     def("hash", [one](Interpreter& J, CallArgs& a) {
         one(a, "hash");
@@ -468,7 +451,7 @@ void setUpBuiltinFunctions(Interpreter& I) {
         if (c < 0 || c > 0x10FFFF) {
             throw PyError(Exc::ValueError, "chr() arg not in range(0x110000)");
         }
-        return Value(J.newStr(encodeUtf8(static_cast<char32_t>(c))));
+        return Value(J.newStr(util::encodeUtf8(static_cast<char32_t>(c))));
     });
     def("ord", [one](Interpreter& J, CallArgs& a) {
         one(a, "ord");
@@ -482,7 +465,7 @@ void setUpBuiltinFunctions(Interpreter& I) {
                                               std::to_string(s->length()) + " found");
         }
         std::size_t len;
-        return Value::integer(static_cast<std::int64_t>(decodeAt(s->value, 0, &len)));
+        return Value::integer(static_cast<std::int64_t>(util::decodeUtf8(s->value, 0, &len)));
     });
     struct BaseDef {
         const char* name;

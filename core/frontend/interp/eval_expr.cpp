@@ -333,33 +333,6 @@ Value Evaluator::evalSubscript(const Subscript& s, Frame& f) {
     return I.getItem(obj, key);
 }
 
-namespace {
-
-std::string asciiRepr(const std::string& r) {
-    std::string out;
-    for (std::size_t i = 0; i < r.size();) {
-        std::size_t len = 1;
-        char32_t c = decodeAt(r, i, &len);
-        if (c < 0x80) {
-            out += static_cast<char>(c);
-        } else {
-            char buf[16];
-            if (c <= 0xFF) {
-                std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));
-            } else if (c <= 0xFFFF) {
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-            } else {
-                std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(c));
-            }
-            out += buf;
-        }
-        i += len;
-    }
-    return out;
-}
-
-}  // namespace
-
 Value Evaluator::evalJoinedStr(const JoinedStr& s, Frame& f) {
     std::string out;
     for (const ExprPtr& part : s.values) {
@@ -386,7 +359,7 @@ Value Evaluator::evalJoinedStr(const JoinedStr& s, Frame& f) {
                 out += formatStrSpec(I.repr(v), spec);
                 break;
             case 'a':
-                out += formatStrSpec(asciiRepr(I.repr(v)), spec);
+                out += formatStrSpec(util::pyAsciiEscape(I.repr(v)), spec);
                 break;
             default:
                 out += I.format(v, spec);

@@ -52,7 +52,7 @@ FormatSpec parseSpec(std::string_view s, std::string_view typeName) {
     std::size_t i = 0;
     std::size_t firstLen = 1;
     if (!s.empty()) {
-        decodeAt(s, 0, &firstLen);
+        util::decodeUtf8(s, 0, &firstLen);
     }
     if (s.size() > firstLen && isAlign(s[firstLen])) {
         sp.fill = std::string(s.substr(0, firstLen));
@@ -179,7 +179,7 @@ std::string formatInt(std::int64_t v, std::string_view specText, std::string_vie
         if (v < 0 || v > 0x10FFFF) {
             throw PyError(Exc::OverflowError, "%c arg not in range(0x110000)");
         }
-        return padFormatted(sp, "", encodeUtf8(static_cast<char32_t>(v)), '<');
+        return padFormatted(sp, "", util::encodeUtf8(static_cast<char32_t>(v)), '<');
     }
     bool neg = v < 0;
     std::uint64_t mag = neg ? 0 - static_cast<std::uint64_t>(v) : static_cast<std::uint64_t>(v);

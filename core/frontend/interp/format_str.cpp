@@ -334,7 +334,7 @@ std::string percentFormat(Interpreter& I, std::string_view fmt, const Value& arg
             }
             case 'c':
                 if (v.isIntLike()) {
-                    body = encodeUtf8(static_cast<char32_t>(v.intLike()));
+                    body = util::encodeUtf8(static_cast<char32_t>(v.intLike()));
                 } else if (const auto* s = v.as<StrObject>(); s && s->length() == 1) {
                     body = s->value;
                 } else {

@@ -8,6 +8,7 @@
 
 #include "frontend/interp/interpreter.h"
 #include "frontend/interp/native.h"
+#include "util/py_text.h"
 
 namespace irscope::interp {
 
@@ -46,11 +47,8 @@ std::int64_t parseInt(std::string_view text, int base, std::string_view original
 double parseFloat(std::string_view text);
 
 // --- strings (str_core.cpp) ----------------------------------------------------------------
-std::string reprString(std::string_view s);
 // Code points of a UTF-8 string (validated by the parser; invalid bytes pass through).
 std::vector<std::size_t> codePointOffsets(std::string_view s);  // byte offset of each, plus end
-std::string encodeUtf8(char32_t c);
-char32_t decodeAt(std::string_view s, std::size_t i, std::size_t* len);
 Value strGetItem(Interpreter& I, const StrObject& s, const Value& key);
 std::string repeatString(std::string_view s, std::int64_t n);
 // Simple case mapping (ASCII, Latin-1, Latin Extended-A, Greek, Cyrillic).

@@ -93,7 +93,7 @@ public:
             return false;
         }
         std::size_t len = 1;
-        decodeAt(s_->value, i_, &len);
+        util::decodeUtf8(s_->value, i_, &len);
         out = Value(I.newStr(s_->value.substr(i_, len)));
         i_ += len;
         return true;

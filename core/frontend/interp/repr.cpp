@@ -81,7 +81,7 @@ std::string Interpreter::repr(const Value& v) {
     if (t->immutable) {
         switch (o->kind()) {
             case ObjKind::Str:
-                return reprString(static_cast<StrObject*>(o)->value);
+                return util::pyStrRepr(static_cast<StrObject*>(o)->value);
             case ObjKind::Tuple: {
                 const auto& items = static_cast<TupleObject*>(o)->items;
                 ReprGuard g(o);

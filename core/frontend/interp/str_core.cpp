@@ -1,43 +1,9 @@
-// str internals: UTF-8 decoding, repr(), repetition, indexing by code point, case mapping.
+// str internals: repetition, indexing by code point, case mapping.
 #include <cstdio>
 
 #include "frontend/interp/interp_internal.h"
 
 namespace irscope::interp {
-
-char32_t decodeAt(std::string_view s, std::size_t i, std::size_t* len) {
-    auto c = static_cast<unsigned char>(s[i]);
-    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 1;
-    if (i + n > s.size()) {
-        n = 1;
-    }
-    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
-    for (std::size_t k = 1; k < n; ++k) {
-        cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
-    }
-    *len = n;
-    return cp;
-}
-
-std::string encodeUtf8(char32_t c) {
-    std::string s;
-    if (c < 0x80) {
-        s += static_cast<char>(c);
-    } else if (c < 0x800) {
-        s += static_cast<char>(0xC0 | (c >> 6));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        s += static_cast<char>(0xE0 | (c >> 12));
-        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    } else {
-        s += static_cast<char>(0xF0 | (c >> 18));
-        s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-        s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (c & 0x3F));
-    }
-    return s;
-}
 
 std::vector<std::size_t> codePointOffsets(std::string_view s) {
     std::vector<std::size_t> offs;
@@ -45,69 +11,11 @@ std::vector<std::size_t> codePointOffsets(std::string_view s) {
     while (i < s.size()) {
         offs.push_back(i);
         std::size_t len = 1;
-        decodeAt(s, i, &len);
+        util::decodeUtf8(s, i, &len);
         i += len;
     }
     offs.push_back(s.size());
     return offs;
-}
-
-namespace {
-
-bool printable(char32_t c) {
-    if (c < 0x20 || c == 0x7F) {
-        return false;
-    }
-    if (c < 0x7F) {
-        return true;
-    }
-    if (c < 0xA1 || c == 0xAD) {
-        return false;
-    }
-    if ((c >= 0x2000 && c <= 0x200F) || (c >= 0x2028 && c <= 0x202F) ||
-        (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF ||
-        (c >= 0xD800 && c <= 0xDFFF)) {
-        return false;
-    }
-    return true;
-}
-
-}  // namespace
-
-std::string reprString(std::string_view s) {
-    bool single = s.find('\'') != std::string_view::npos;
-    bool dbl = s.find('"') != std::string_view::npos;
-    char q = single && !dbl ? '"' : '\'';
-    std::string out(1, q);
-    for (std::size_t i = 0; i < s.size();) {
-        std::size_t len = 1;
-        char32_t c = decodeAt(s, i, &len);
-        if (c == static_cast<char32_t>(q) || c == '\\') {
-            out += '\\';
-            out += static_cast<char>(c);
-        } else if (c == '\n') {
-            out += "\\n";
-        } else if (c == '\r') {
-            out += "\\r";
-        } else if (c == '\t') {
-            out += "\\t";
-        } else if (!printable(c)) {
-            char buf[16];
-            if (c <= 0xFF) {
-                std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned>(c));
-            } else if (c <= 0xFFFF) {
-                std::snprintf(buf, sizeof buf, "\\u%04x", static_cast<unsigned>(c));
-            } else {
-                std::snprintf(buf, sizeof buf, "\\U%08x", static_cast<unsigned>(c));
-            }
-            out += buf;
-        } else {
-            out.append(s.substr(i, len));
-        }
-        i += len;
-    }
-    out += q;
-    return out;
 }
 
 std::string repeatString(std::string_view s, std::int64_t n) {

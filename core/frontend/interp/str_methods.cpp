@@ -398,7 +398,7 @@ void setUpStrMethods(Interpreter& I) {
             bool first = true;
             for (std::size_t i = 0; i < s.size();) {
                 std::size_t len = 1;
-                char32_t c = decodeAt(s, i, &len);
+                char32_t c = util::decodeUtf8(s, i, &len);
                 char32_t up = upperOf(c), low = lowerOf(c);
                 bool isUp = low != c, isLow = up != c;
                 char32_t r = c;
@@ -421,7 +421,7 @@ void setUpStrMethods(Interpreter& I) {
                 }
                 prevCased = isUp || isLow;
                 first = false;
-                out += r == c ? s.substr(i, len) : encodeUtf8(r);
+                out += r == c ? s.substr(i, len) : util::encodeUtf8(r);
                 i += len;
             }
             return Value(J.newStr(std::move(out)));
