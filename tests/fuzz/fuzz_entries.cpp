@@ -1,6 +1,8 @@
 #include "fuzz_entries.h"
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -64,7 +66,9 @@ std::string checkPyScript(std::string_view source) {
         return {};  // the interpreter would only report the same error
     }
     const interp::RunResult r = runFuzzScript(source);
-    if (r.error.find("irscope: internal error:") != std::string::npos) {
+    // The interpreter's own failure starts the error text; the same words inside a traceback
+    // are the script's (a string literal in a quoted source line), not a finding.
+    if (r.error.starts_with("irscope: internal error")) {
         return r.error;
     }
     if (r.status == interp::RunResult::Status::SyntaxError) {
@@ -109,6 +113,12 @@ std::string checkMindir(std::string_view bytes) {
     } catch (const mindir::MindirError&) {
     }
     return {};
+}
+
+void abortWith(const std::string& problem) {
+    std::fwrite(problem.data(), 1, problem.size(), stderr);
+    std::fputc('\n', stderr);
+    std::abort();
 }
 
 }  // namespace irscope::fuzz

@@ -40,4 +40,9 @@ std::string checkSessionFile(std::string_view bytes, const std::string& path);
 // The MindIR reader: a module (printed as .ir) or a MindirError.
 std::string checkMindir(std::string_view bytes);
 
+// What a fuzzer does with a non-empty result: writes all of it to stderr (every byte: a
+// problem quotes printed text, which may hold NUL bytes from the input) and aborts, which
+// libFuzzer reports as a finding and saves the input for.
+[[noreturn]] void abortWith(const std::string& problem);
+
 }  // namespace irscope::fuzz

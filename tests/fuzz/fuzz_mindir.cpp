@@ -4,8 +4,6 @@
 // ../shared/mindir (make fuzz). The check itself is irscope::fuzz::checkMindir.
 #include <cstddef>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -15,8 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string problem =
         irscope::fuzz::checkMindir(std::string_view(reinterpret_cast<const char*>(data), size));
     if (!problem.empty()) {
-        std::fprintf(stderr, "%s\n", problem.c_str());
-        std::abort();
+        irscope::fuzz::abortWith(problem);
     }
     return 0;
 }

@@ -1,0 +1,1 @@
+mpor("Ena				irscope: internal error:ime:", end_time - srtat_time)
