@@ -10,8 +10,18 @@
 namespace irscope::interp {
 
 void defMethod(Interpreter& I, Type* t, const std::string& name, NativeFn fn) {
+    std::string qualname = t->name + "." + name;
+    if (name != "__new__") {  // a static method: it checks its own arguments
+        // Called through the class with no instance (`object.__str__()`), as CPython says it.
+        fn = [fn = std::move(fn), qualname](Interpreter& J, CallArgs& a) {
+            if (a.pos.empty()) {
+                throw PyError(Exc::TypeError, "unbound method " + qualname + "() needs an argument");
+            }
+            return fn(J, a);
+        };
+    }
     auto f = I.newNative(name, std::move(fn));
-    f->qualname = t->name + "." + name;
+    f->qualname = std::move(qualname);
     t->dict()->setStr(I.intern(name), Value(f));
 }
 

@@ -7,7 +7,10 @@
 namespace irscope::interp {
 
 void expectArgs(const CallArgs& a, std::size_t min, std::size_t max, const char* name) {
-    std::size_t given = a.pos.empty() ? 0 : a.pos.size() - 1;  // self excluded
+    if (a.pos.empty()) {  // called through the class without self: `object.__str__()`
+        throw PyError(Exc::TypeError, "unbound method " + std::string(name) + "() needs an argument");
+    }
+    std::size_t given = a.pos.size() - 1;  // self excluded
     std::size_t lo = min - 1, hi = max - 1;
     if (given >= lo && given <= hi) {
         return;
