@@ -134,6 +134,25 @@ private slots:
         QVERIFY2(r.out.find("not supported yet") != std::string::npos, r.out.c_str());
     }
 
+    // An instance of a Parameter subclass is a Parameter to the compiler too: assigning it in
+    // construct is an Assign, and its graph input is a Ref, whatever the subclass is called.
+    void parameterSubclassAttributeAssignIsAnAssign() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "class MyParam(Parameter):\n"
+                "    pass\n"
+                "class Net(nn.Cell):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.p = MyParam(Tensor(np.array([1.0, 2.0], np.float32)), name='p')\n"
+                "    def construct(self, x):\n"
+                "        self.p = x\n"
+                "        return self.p * 2\n",
+            "    net = Net()\n"
+            "    print(net(Tensor(np.array([3.0, 4.0], np.float32))), net.p.asnumpy())\n"));
+        EXPECT_OUTPUT(r, "[6. 8.] [3. 4.]\n[6. 8.] [3. 4.]\n");
+    }
+
     // AddN over a tuple of Parameters reads each at that point: (3, 5, 9, 9) as in MindSpore.
     void addnOverParameterTupleAfterAssigns() {
         Run r = runScript(inBothModes(std::string(kPrelude) +

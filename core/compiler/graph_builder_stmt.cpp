@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "compiler/graph_builder_impl.h"
+#include "frontend/modules/ms_objects.h"
 #include "passes/meta_ops.h"
 
 namespace irscope::compiler {
@@ -260,7 +261,7 @@ bool GraphBuilder::isParameterAttribute(const ast::Attribute& a) {
     } catch (const interp::PyError&) {
         return false;
     }
-    return !v.isNull() && I.typeName(v) == "Parameter";
+    return !v.isNull() && modules::isParameter(v);
 }
 
 void GraphBuilder::functionDef(const ast::FunctionDef& d) {

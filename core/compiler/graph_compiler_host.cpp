@@ -7,6 +7,7 @@
 #include <variant>
 
 #include "frontend/modules/ms_internal.h"
+#include "frontend/modules/ms_objects.h"
 #include "runtime/float_format.h"
 #include "runtime/tensor_format.h"
 
@@ -55,7 +56,7 @@ std::string signatureOf(Interpreter& I, const Value& v) {
     }
     if (const auto* t = modules::asTensor(v)) {
         std::string s = tensorText(t->t);
-        if (I.typeName(v) == "Parameter") {
+        if (modules::isParameter(v)) {
             s = "Parameter(" + t->name + ")" + s;
         }
         return s;
@@ -105,7 +106,7 @@ ir::AbstractPtr abstractOf(Interpreter& I, const Value& v) {
                                        ir::Value::floating(v.asFloat()));
     }
     if (const auto* t = modules::asTensor(v)) {
-        if (I.typeName(v) == "Parameter") {
+        if (modules::isParameter(v)) {
             return ir::Abstract::ref(t->t.dtype(), t->t.shape(), ":" + t->name);
         }
         return ir::Abstract::tensor(t->t.dtype(), t->t.shape());

@@ -21,6 +21,7 @@ inline constexpr std::string_view kPrint = "Print";
 inline constexpr std::string_view kMakeTuple = "MakeTuple";
 inline constexpr std::string_view kMakeList = "MakeList";
 inline constexpr std::string_view kTupleGetItem = "TupleGetItem";
+inline constexpr std::string_view kListGetItem = "ListGetItem";
 inline constexpr std::string_view kSwitch = "Switch";
 inline constexpr std::string_view kPartial = "Partial";
 inline constexpr std::string_view kReturn = "Return";

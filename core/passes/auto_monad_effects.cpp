@@ -9,6 +9,7 @@
 #include "ir/prim_names.h"
 #include "ops/op_registry.h"
 #include "passes/auto_monad.h"
+#include "passes/meta_ops.h"
 
 namespace irscope::passes::monad {
 
@@ -102,7 +103,7 @@ bool needsLoad(const CNode& user, std::size_t index) {
     if (const ops::OpDef* op = opOf(user); op != nullptr && op->writesInput(index - 1)) {
         return false;  // a written variable (Assign's, Adam's var, m and v)
     }
-    if (name == ir::prim::kMakeTuple || name == "make_list" || name == ir::prim::kMakeList) {
+    if (name == ir::prim::kMakeTuple || name == meta::kMakeList || name == ir::prim::kMakeList) {
         return false;  // a tuple of Parameters carries the references; its readers load
     }
     return true;
@@ -126,8 +127,8 @@ bool needsTupleLoad(const CNode& user, std::size_t index) {
         return false;  // graph calls take the references (the callee loads what it reads)
     }
     const std::string& name = prim->name;
-    if (name == ir::prim::kMakeTuple || name == "make_list" || name == ir::prim::kMakeList ||
-        name == ir::prim::kTupleGetItem || name == "ListGetItem" || name == ir::prim::kPartial ||
+    if (name == ir::prim::kMakeTuple || name == meta::kMakeList || name == ir::prim::kMakeList ||
+        name == ir::prim::kTupleGetItem || name == ir::prim::kListGetItem || name == ir::prim::kPartial ||
         name == ir::prim::kUpdateState || name == ir::prim::kLoad || isGradTransform(user)) {
         return false;
     }
