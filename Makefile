@@ -50,7 +50,10 @@ san_configure = cmake -S . -B $(1) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DIRSCOPE_SANITIZE=ON -DIRSCOPE_FUZZ=ON \
   -DIRSCOPE_WERROR=OFF -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG"
-SAN_ENV = ASAN_OPTIONS=detect_leaks=1:strict_init_order=1:detect_odr_violation=1 \
+# use_sigaltstack=0: with ASan's per-thread alternate signal stacks, threads of the Qt suites
+# (test_app_files, test_execution_dock) ended in ASan's own "CHECK failed: unable to unmap"
+# while tearing that stack down (a runtime abort, not a finding; clean without it).
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:strict_init_order=1:detect_odr_violation=1:use_sigaltstack=0 \
   LSAN_OPTIONS=suppressions=$(CURDIR)/tools/sanitize.supp:print_suppressions=0 \
   UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 sanitize: deps

@@ -554,6 +554,17 @@ private slots:
         QCOMPARE(vals(runT("AddN", {tupleConst})), (std::vector<double>{11, 22}));
     }
 
+    // Integer sums and products wrap around on overflow as numpy's do (int32: 464486400 * 7
+    // is -1043562496), without the undefined behaviour of signed overflow in C++ (UBSan).
+    void integerReductionsWrapAround() {
+        const Tensor x = mki(DType::Int32, {2}, {464486400, 7});
+        QCOMPARE(ivals(runT("ReduceProd", {x, ints({})})),
+                 (std::vector<std::int64_t>{-1043562496}));
+        const Tensor y = mki(DType::Int32, {2}, {2147483647, 1});
+        QCOMPARE(ivals(runT("ReduceSum", {y, ints({})})),
+                 (std::vector<std::int64_t>{-2147483648LL}));
+    }
+
     void reductions_data() {
         QTest::addColumn<QString>("op");
         for (const char* op : {"ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd"}) {

@@ -1,6 +1,7 @@
 // Reductions: ReduceSum ReduceMean ReduceMax ReduceMin ReduceProd (axis int/tuple/empty=all,
 // keep_dims), computed with Eigen::Tensor reductions one coalesced axis run at a time.
 #include <algorithm>
+#include <type_traits>
 #include <unsupported/Eigen/CXX11/Tensor>
 
 #include "ops/kernel_util.h"
@@ -86,6 +87,23 @@ Tensor reduceMiddle(const Tensor& in, std::int64_t outer, std::int64_t n, std::i
     Eigen::TensorMap<const Eigen::Tensor<T, 3, Eigen::RowMajor>> src(in.data<T>(), outer, n, inner);
     Eigen::TensorMap<Eigen::Tensor<T, 2, Eigen::RowMajor>> dst(out.data<T>(), outer, inner);
     const Eigen::array<Eigen::Index, 1> dims{1};
+    if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+        if (r == Reducer::Sum || r == Reducer::Prod) {
+            // Signed overflow is undefined in C++; numpy and MindSpore wrap around, which is
+            // the same arithmetic done in the unsigned type of the same width.
+            using U = std::make_unsigned_t<T>;
+            Eigen::TensorMap<const Eigen::Tensor<U, 3, Eigen::RowMajor>> usrc(
+                reinterpret_cast<const U*>(in.data<T>()), outer, n, inner);
+            Eigen::TensorMap<Eigen::Tensor<U, 2, Eigen::RowMajor>> udst(
+                reinterpret_cast<U*>(out.data<T>()), outer, inner);
+            if (r == Reducer::Sum) {
+                udst = usrc.sum(dims);
+            } else {
+                udst = usrc.prod(dims);
+            }
+            return out;
+        }
+    }
     switch (r) {
         case Reducer::Sum:
             dst = src.sum(dims);
