@@ -332,6 +332,126 @@ private slots:
         EXPECT_OUTPUT(r, "5.0 4.0\n5.0 4.0\n9.0\n");
     }
 
+    // The functional API written in Python (mindspore.ops.function): the same numbers in
+    // PyNative and GRAPH_MODE, where each function is inlined and specialized for its
+    // constant arguments (axis, keepdims...), as numpy computes them.
+    void functionalOpsInBothModes() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "x = Tensor(np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], np.float32))\n"
+                "v = Tensor(np.array([1.0, 2.0, 3.0], np.float32))\n"
+                "def f(x, v):\n"
+                "    m, i = ops.max(x, 1)\n"
+                "    n, j = ops.min(x, axis=0, keepdims=True)\n"
+                "    a, k = ops.max(x)\n"
+                "    return (m, i, n, j, a, k, ops.clamp(x, 2.0, 4.0), ops.clip(x, max=3.0),\n"
+                "            ops.flatten(x), ops.narrow(x, 1, 1, 2), ops.arange(1, 2, 0.25),\n"
+                "            ops.mm(x, ops.t(x)), ops.swapaxes(x, 0, 1), ops.var(x, 1),\n"
+                "            ops.std(x, ddof=1), ops.logsumexp(v, 0), ops.norm(v), ops.norm(v, 1),\n"
+                "            ops.isclose(v, v + 1e-6), ops.outer(v, v), ops.hstack((v, v)),\n"
+                "            ops.repeat_interleave(v, 2), ops.trace(ops.mm(x, ops.t(x))),\n"
+                "            ops.addcmul(v, v, v, value=2), ops.mse_loss(v, v * 2))\n"
+                "class Net(nn.Cell):\n"
+                "    def construct(self, x, v):\n"
+                "        return f(x, v)\n",
+            "    out = f(x, v) if mode == ms.PYNATIVE_MODE else Net()(x, v)\n"
+            "    print(' | '.join(str(t.asnumpy().tolist()) for t in out))\n"));
+        const std::string once =
+            "[5.0, 6.0] | [1, 2] | [[1.0, 2.0, 3.0]] | [[0, 1, 0]] | 6.0 | 0 | "
+            "[[2.0, 4.0, 3.0], [4.0, 2.0, 4.0]] | [[1.0, 3.0, 3.0], [3.0, 2.0, 3.0]] | "
+            "[[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]] | [[5.0, 3.0], [2.0, 6.0]] | [1.0, 1.25, 1.5, 1.75] | "
+            "[[35.0, 32.0], [32.0, 56.0]] | [[1.0, 4.0], [5.0, 2.0], [3.0, 6.0]] | "
+            "[2.6666667461395264, 2.6666667461395264] | 1.8708287477493286 | "
+            "3.4076058864593506 | 3.7416574954986572 | 6.0 | [True, True, True] | "
+            "[[1.0, 2.0, 3.0], [2.0, 4.0, 6.0], [3.0, 6.0, 9.0]] | "
+            "[1.0, 2.0, 3.0, 1.0, 2.0, 3.0] | [1.0, 1.0, 2.0, 2.0, 3.0, 3.0] | 91.0 | "
+            "[3.0, 10.0, 21.0] | 4.666666507720947\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
+    // A helper function's parameter used where an op needs a constant (an axis) is known
+    // once type_inference specializes the helper for its arguments, as in MindSpore; a value
+    // only known at run time is still the "must be a constant" error, at its line.
+    void constantArgumentsOfHelpersReachAttributes() {
+        const std::string helper =
+            "def pick(x, axis, keep):\n"
+            "    return ops.argmax(x, axis, keep), ops.amax(x, axis, keep)\n"
+            "class Net(nn.Cell):\n"
+            "    def construct(self, x, a):\n"
+            "        return pick(x, ARG, False)\n"
+            "x = Tensor(np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], np.float32))\n"
+            "i, m = Net()(x, Tensor(1))\n"
+            "print(i.asnumpy(), m.asnumpy())\n";
+        auto with = [&](const std::string& arg) {
+            std::string text = helper;
+            text.replace(text.find("ARG"), 3, arg);
+            return std::string(kPrelude) + "ms.set_context(mode=ms.GRAPH_MODE)\n" + text;
+        };
+        Run r = runScript(with("1"));
+        EXPECT_OUTPUT(r, "[1 2] [5. 6.]\n");
+        r = runScript(with("a"));
+        QCOMPARE(r.result.exitStatus, 1);
+        QVERIFY2(r.out.find("For 'Argmax', the argument 'axis' must be a constant in graph mode.") !=
+                     std::string::npos,
+                 r.out.c_str());
+        QVERIFY2(r.out.find("line 8") != std::string::npos, r.out.c_str());
+    }
+
+    // `raise` under a condition on a helper's parameter: the compile raises it (with a message
+    // built by str() of the argument) when the specialized condition holds, and not when it
+    // does not; under a tensor condition it is still "not supported yet". isinstance of the
+    // builtin classes is decided at compile time too.
+    void raiseUnderASpecializedCondition() {
+        auto script = [](const std::string& call) {
+            return std::string(kPrelude) +
+                   "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                   "def check(x, axis):\n"
+                   "    if not isinstance(axis, int) or axis > 1:\n"
+                   "        raise ValueError('axis must be an int of at most 1, but got ' + "
+                   "str(axis) + '.')\n"
+                   "    return x * axis\n"
+                   "class Net(nn.Cell):\n"
+                   "    def construct(self, x):\n"
+                   "        if x.sum() > 100:\n"
+                   "            raise RuntimeError('too big')\n"
+                   "        return " + call + "\n"
+                   "print(Net()(Tensor(np.array([2.0], np.float32))))\n";
+        };
+        Run r = runScript(script("check(x, 1), isinstance(2, int), isinstance(True, (float, str))"));
+        QCOMPARE(r.result.exitStatus, 1);
+        QVERIFY2(r.out.find("'raise' is supported only where the compiler can decide the condition "
+                            "(irscope cannot raise RuntimeError at run time yet)") != std::string::npos,
+                 r.out.c_str());
+        r = runScript(std::string(kPrelude) +
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "def check(x, axis):\n"
+                      "    if not isinstance(axis, int) or axis > 1:\n"
+                      "        raise ValueError('axis must be an int of at most 1, but got ' + "
+                      "str(axis) + '.')\n"
+                      "    return x * axis\n"
+                      "class Net(nn.Cell):\n"
+                      "    def construct(self, x):\n"
+                      "        return check(x, 1), isinstance(2, int), isinstance(True, (float, str))\n"
+                      "print(Net()(Tensor(np.array([2.0], np.float32))))\n");
+        EXPECT_OUTPUT(r, "(Tensor(shape=[1], dtype=Float32, value= [ 2.00000000e+00]), True, False)\n");
+        r = runScript(std::string(kPrelude) +
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "def check(x, axis):\n"
+                      "    if not isinstance(axis, int) or axis > 1:\n"
+                      "        raise ValueError('axis must be an int of at most 1, but got ' + "
+                      "str(axis) + '.')\n"
+                      "    return x * axis\n"
+                      "class Net(nn.Cell):\n"
+                      "    def construct(self, x):\n"
+                      "        return check(x, 3)\n"
+                      "print(Net()(Tensor(np.array([2.0], np.float32))))\n");
+        QCOMPARE(r.result.exitStatus, 1);
+        QVERIFY2(r.out.find("ValueError: axis must be an int of at most 1, but got 3.") !=
+                     std::string::npos,
+                 r.out.c_str());
+        QVERIFY2(r.out.find("line 9") != std::string::npos, r.out.c_str());
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

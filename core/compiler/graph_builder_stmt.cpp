@@ -176,11 +176,15 @@ void GraphBuilder::statement(const ast::Stmt& st) {
                 }
             }
             // Reached unconditionally (constant conditions are folded): the compile fails with
-            // it, as MindSpore's constant-condition raise does. Under a condition only known at
-            // run time graph mode has no raise yet.
+            // it, as MindSpore's constant-condition raise does. Under a condition the parser
+            // cannot decide (a parameter's value, known once type_inference specializes the
+            // function) the branch ends in a raise node (meta::kRaise).
             if (blocks_.count(cur_.g) != 0) {
-                fail("RuntimeError", "In graph mode, 'raise' is supported only where the compiler can decide "
-                     "the condition (irscope cannot raise " + type + " at run time yet).", st.span);
+                const ast::Call* call = r.exc ? r.exc->as<ast::Call>() : nullptr;
+                Node* message = msg.empty() && call != nullptr && !call->args.empty() ? expr(*call->args[0])
+                                                                                      : constant(Value::string(msg));
+                finish(cur_, meta(meta::kRaise, {constant(Value::string(type)), message}, st.span), st.span);
+                return;
             }
             fail(type, msg, st.span);
         }

@@ -253,6 +253,8 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
         }
         return n;
     };
+    std::vector<ValuePtr> lateNames;
+    std::vector<Node*> lateNodes;
     for (const auto& [name, src] : b.attrs) {
         if (src.kind == ops::ArgSource::Kind::Absent) {
             continue;
@@ -263,11 +265,20 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
             }
             continue;
         }
-        const auto* vn = ir::nodeCast<ir::ValueNode>(source(src));
-        if (vn == nullptr) {
+        Node* n = source(src);
+        if (const auto* vn = ir::nodeCast<ir::ValueNode>(n)) {
+            attrs.set(name, vn->value());
+        } else if (src.convert == nullptr) {
+            // Known only once type_inference has specialized the function for its constant
+            // arguments (meta::kLateAttrs).
+            lateNames.push_back(Value::string(name));
+            lateNodes.push_back(n);
+        } else {
             fail("TypeError", "For '" + op.name + "', the argument '" + name + "' must be a constant in graph mode.", c);
         }
-        attrs.set(name, vn->value());
+    }
+    if (!lateNames.empty()) {
+        attrs.set(std::string(meta::kLateAttrs), Value::tuple(std::move(lateNames)));
     }
     std::vector<Node*> in{constant(home, Value::primitive(op.name, std::move(attrs)))};
     for (const ops::ArgSource& src : b.inputs) {
@@ -275,6 +286,7 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
             in.push_back(source(src));
         }
     }
+    in.insert(in.end(), lateNodes.begin(), lateNodes.end());
     rewrite(c, std::move(in));
     if (b.outputIndex >= 0) {
         // The spelling returns one output of the primitive's tuple: its users read it.
@@ -415,6 +427,12 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
             return rewrite(c, std::move(in));
         }
         fail("TypeError", "irscope: the built-in function '" + nf->name + "' is not supported in graph mode.", c);
+    }
+    if (v.identical(I.builtins().getStr("str")) && kws.empty()) {
+        // str(x) of a value only type_inference knows (a parameter of a specialized function).
+        std::vector<Node*> in{constant(home, Value::primitive(std::string(meta::kToStr)))};
+        in.insert(in.end(), args.begin(), args.end());
+        return rewrite(c, std::move(in));
     }
     if (type == I.types().type.get() || v.as<interp::Type>() != nullptr) {
         fail("TypeError", "irscope: creating a '" + std::string(v.as<interp::Type>() ? v.as<interp::Type>()->name

@@ -78,6 +78,7 @@ inline constexpr std::string_view kSum = "sum";
 inline constexpr std::string_view kToInt = "int";
 inline constexpr std::string_view kToFloat = "float";
 inline constexpr std::string_view kToBool = "bool";
+inline constexpr std::string_view kToStr = "str";  // str(x) of a constant (folded)
 inline constexpr std::string_view kToTuple = "tuple";
 inline constexpr std::string_view kToList = "list";
 inline constexpr std::string_view kZip = "zip";
@@ -98,5 +99,19 @@ inline constexpr std::string_view kVmap = "vmap";
 // unpack_call(fn, t1, t2, ...): fn called with the elements of the tuples t1, t2, ... in order
 // (`f(a, *args)` where the length of args is known only to type inference: t1 = (a,), t2 = args).
 inline constexpr std::string_view kUnpackCall = "unpack_call";
+
+// raise(type, message): a `raise` under a condition the parser could not decide. The branch
+// holding it ends there (as with `return`). type_inference fails the compile with that
+// exception when it reaches the node through conditions it decided (MindSpore raises at
+// compile time then), and says that a raise at run time is not supported yet otherwise.
+inline constexpr std::string_view kRaise = "raise";
+
+// A primitive attribute naming the attributes whose values symbol_resolve could not know
+// (`ops.argmax(x, axis)` inside a function whose `axis` is a parameter): a tuple of names,
+// their values passed as the last inputs of the call, in that order. type_inference, which
+// specializes the function for each constant argument (as MindSpore does), moves the known
+// values into the attributes and drops the inputs; a value still unknown there is the
+// "must be a constant in graph mode" error.
+inline constexpr std::string_view kLateAttrs = "late_attrs";
 
 }  // namespace irscope::passes::meta

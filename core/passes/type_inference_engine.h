@@ -134,6 +134,12 @@ private:
     // Records c's result as not known yet (an input is still being inferred) and returns it.
     Arg pending(ir::CNode* c);
     Arg inferPrimitive(ir::CNode* c, const ir::ValuePtr& prim);
+    // A call whose attributes symbol_resolve left as inputs (meta::kLateAttrs): the same
+    // primitive with them as attributes, or the "must be a constant" error.
+    Arg inferLateAttrs(ir::CNode* c, const ir::ValuePtr& prim);
+    // meta::kRaise reached: the compile fails with its exception, or with "not supported
+    // yet" when a Switch whose condition is not a constant led here.
+    Arg inferRaise(ir::CNode* c);
     Arg inferRegistryOp(ir::CNode* c, const ir::ValuePtr& prim);
     Arg inferSwitch(ir::CNode* c);
     Arg inferPartial(ir::CNode* c);

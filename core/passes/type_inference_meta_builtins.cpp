@@ -202,7 +202,7 @@ Arg makeSlice(Engine& e, CNode* c, const std::vector<Arg>& args) {
 }
 
 // isinstance(x, cls): cls is a dtype value (int -> Int64, float -> Float32/64, bool -> Bool),
-// a class name string ("Tensor", "tuple", "list", "int", "float", "bool", "str", "NoneType")
+// a builtin's conversion meta op (int, float, bool, str, tuple, list), a class name string ("Tensor", "tuple", "list", "int", "float", "bool", "str", "NoneType")
 // or a tuple of those.
 bool instanceOf(const Arg& x, const ValuePtr& cls) {
     if (cls->kind == Value::Kind::Tuple || cls->kind == Value::Kind::List) {
@@ -212,6 +212,11 @@ bool instanceOf(const Arg& x, const ValuePtr& cls) {
     std::string name = cls->kind == Value::Kind::String ? cls->text : std::string();
     if (cls->kind == Value::Kind::Type) {
         name = cls->dtype == ir::DType::Bool ? "bool" : ir::isFloat(cls->dtype) ? "float" : "int";
+    }
+    if (cls->kind == Value::Kind::Primitive && cls->prim) {
+        // A builtin class named in the function: `int` and friends resolve to their
+        // conversion meta ops (meta::kToInt = "int", ...), whose names are the classes'.
+        name = cls->prim->name;
     }
     const PyKind k = pyKindOf(x);
     if (name == "int") {
@@ -261,6 +266,29 @@ Arg minMax(Engine& e, CNode* c, bool isMax, const std::vector<Arg>& raw) {
         }
     }
     return foldTo(e, c, best);
+}
+
+// str(x) of a value known at compile time (a raise's message names the argument it rejects).
+Arg toStr(Engine& e, CNode* c, const std::vector<Arg>& args) {
+    if (args.empty()) {
+        return foldTo(e, c, Value::string(""));
+    }
+    const ValuePtr v = valueOf(args[0]);
+    if (v && v->kind == Value::Kind::String) {
+        return foldTo(e, c, v);
+    }
+    if (v && v->kind == Value::Kind::Int) {
+        return foldTo(e, c, Value::string(std::to_string(v->i)));
+    }
+    if (v && v->kind == Value::Kind::Bool) {
+        return foldTo(e, c, Value::string(v->b ? "True" : "False"));
+    }
+    if (v && v->kind == Value::Kind::None) {
+        return foldTo(e, c, Value::string("None"));
+    }
+    e.error(c, "TypeError",
+            "irscope: str() in graph mode is supported for a constant int, bool, str or None only "
+            "(not supported yet for " + describe(args[0].abs) + ").");
 }
 
 Arg convert(Engine& e, CNode* c, std::string_view to, const std::vector<Arg>& args) {
@@ -461,6 +489,10 @@ bool expandBuiltinMeta(Engine& e, CNode* c, std::string_view name, const std::ve
     }
     if (name == meta::kSum) {
         out = sum(e, c, args);
+        return true;
+    }
+    if (name == meta::kToStr) {
+        out = toStr(e, c, args);
         return true;
     }
     if (name == meta::kToInt || name == meta::kToFloat || name == meta::kToBool ||

@@ -349,8 +349,62 @@ Arg Engine::inferCNode(CNode* c) {
     return inferCallOfValue(c);
 }
 
+Arg Engine::inferLateAttrs(CNode* c, const ir::ValuePtr& prim) {
+    const std::optional<std::vector<Arg>> args = knownInputs(c);
+    if (!args) {
+        return pending(c);
+    }
+    const ir::ValuePtr names = prim->prim->attrs.get(meta::kLateAttrs);
+    const std::size_t late = names->elements.size();
+    if (late > args->size()) {
+        error(c, "RuntimeError", "irscope: a '" + prim->prim->name + "' call lost its late attributes.");
+    }
+    ir::AttrMap attrs = prim->prim->attrs;
+    attrs.erase(meta::kLateAttrs);
+    const std::size_t first = args->size() - late;
+    for (std::size_t k = 0; k < late; ++k) {
+        const ir::ValuePtr v = valueOfArg((*args)[first + k]);
+        if (!v || holdsTensor(*v)) {
+            error(c, "TypeError", "For '" + prim->prim->name + "', the argument '" + names->elements[k]->text +
+                                      "' must be a constant in graph mode.");
+        }
+        attrs.set(names->elements[k]->text, v);
+    }
+    std::vector<Node*> inputs;
+    for (std::size_t i = 0; i < first; ++i) {
+        inputs.push_back((*args)[i].node);
+    }
+    return replace(c, emitPrim(c, prim->prim->name, inputs, attrs));
+}
+
+Arg Engine::inferRaise(CNode* c) {
+    const std::optional<std::vector<Arg>> args = knownInputs(c);
+    if (!args) {
+        return pending(c);  // the message is still being inferred
+    }
+    auto text = [&](std::size_t i) {
+        const ir::ValuePtr v = i < args->size() ? valueOfArg((*args)[i]) : nullptr;
+        return v && v->kind == ir::Value::Kind::String ? v->text : std::string();
+    };
+    const std::string type = text(0).empty() ? "RuntimeError" : text(0);
+    const bool atRunTime =
+        std::any_of(frames_.begin(), frames_.end(), [](const Frame& f) { return f.undetermined; });
+    if (atRunTime) {
+        error(c, "RuntimeError",
+              "In graph mode, 'raise' is supported only where the compiler can decide the condition "
+              "(irscope cannot raise " + type + " at run time yet).");
+    }
+    error(c, type, text(1));
+}
+
 Arg Engine::inferPrimitive(CNode* c, const ir::ValuePtr& prim) {
     const std::string& name = prim->prim->name;
+    if (prim->prim->attrs.find(meta::kLateAttrs) != nullptr) {
+        return inferLateAttrs(c, prim);
+    }
+    if (name == meta::kRaise) {
+        return inferRaise(c);
+    }
     if (name == ir::prim::kSwitch) {
         return inferSwitch(c);
     }

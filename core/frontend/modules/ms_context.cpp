@@ -745,6 +745,7 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
         copyNames(J, c, m, {"GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "grad", "value_and_grad", "vmap"});
         J.importModule("mindspore.ops.functional");
         J.importModule("mindspore.ops.operations");
+        addPythonOpsNames(J, m);
     });
     I.registerModule("mindspore.ops.functional", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);

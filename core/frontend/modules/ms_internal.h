@@ -107,6 +107,9 @@ void initNumpyArrays(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m); 
 // ms_layout.cpp: MindSpore's submodule layout and the modules written in Python.
 void registerLayoutModules(Interpreter& I);
 void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn);
+// Adds the Python-written functional API (mindspore.ops.function) to `ops` or `F`: the
+// names the native module does not define.
+void addPythonOpsNames(Interpreter& I, interp::ModuleObject& ops);
 void initNumpyRandom(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initTime(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 // os and os.path (os_module.cpp).

@@ -117,7 +117,13 @@ void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
     }
 }
 
+void addPythonOpsNames(Interpreter& I, interp::ModuleObject& ops) {
+    copyPublic(I, *I.importModule("mindspore.ops.function"), ops);
+}
+
 void registerLayoutModules(Interpreter& I) {
+    registerPython(I, "mindspore.ops.function", "ms_ops_function",
+                   "mindspore/ops/function/__init__.py");
     registerPython(I, "numpy.testing", "numpy_testing", "numpy/testing/__init__.py");
     registerPython(I, "mindspore.common.initializer", "ms_initializer",
                    "mindspore/common/initializer.py");

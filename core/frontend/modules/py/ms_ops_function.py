@@ -1,0 +1,282 @@
+# mindspore.ops.function for irscope: the functional API that MindSpore writes in Python over
+# its primitives, written here over irscope's. Each function is plain Python, so in graph mode
+# it compiles like user code (inlined, specialized for its constant arguments) and in PyNative
+# mode it runs op by op; both give the same numbers. Names are copied into mindspore.ops and
+# mindspore.ops.functional unless the native module already has them.
+from mindspore.common import dtype as mstype
+from mindspore.ops import functional as F
+from mindspore.ops import operations as P
+
+
+def _axis(axis, rank):
+    return axis + rank if axis < 0 else axis
+
+
+def _max_min(name, input, axis, keepdims, initial, where, find_max):
+    if where is not None:
+        if initial is None:
+            raise ValueError("For '" + name + "', the 'initial' must be given when 'where' is given.")
+        input = F.select(where, input, F.fill(input.dtype, input.shape, initial))
+    elif initial is not None:
+        input = F.maximum(input, initial) if find_max else F.minimum(input, initial)
+    if axis is None:
+        value = F.reduce_max(input) if find_max else F.reduce_min(input)
+        return value, F.zeros((), mstype.int32)
+    if find_max:
+        index = F.argmax(input, axis, keepdims)
+        value = F.amax(input, axis, keepdims)
+    else:
+        index = F.argmin(input, axis, keepdims)
+        value = F.amin(input, axis, keepdims)
+    return value, F.cast(index, mstype.int32)
+
+
+def max(input, axis=None, keepdims=False, *, initial=None, where=None):
+    return _max_min("max", input, axis, keepdims, initial, where, True)
+
+
+def min(input, axis=None, keepdims=False, *, initial=None, where=None):
+    return _max_min("min", input, axis, keepdims, initial, where, False)
+
+
+def clamp(input, min=None, max=None):
+    if min is None and max is None:
+        raise ValueError("For 'clamp', at least one of 'min' and 'max' must not be None.")
+    out = input
+    if min is not None:
+        out = F.maximum(out, min)
+    if max is not None:
+        out = F.minimum(out, max)
+    return F.cast(out, input.dtype)
+
+
+def clip(input, min=None, max=None):
+    return clamp(input, min, max)
+
+
+def flatten(input, order='C', *, start_dim=1, end_dim=-1):
+    if order not in ('C', 'F'):
+        raise ValueError("For 'flatten', 'order' must be 'C' or 'F', but got '" + str(order) + "'.")
+    if order == 'F':
+        input = F.transpose(input, tuple(range(len(input.shape) - 1, -1, -1)))
+    shape = input.shape
+    rank = len(shape)
+    if rank <= 1:
+        return F.reshape(input, (-1,))
+    start = _axis(start_dim, rank)
+    end = _axis(end_dim, rank)
+    if start < 0 or start >= rank or end < 0 or end >= rank:
+        raise ValueError("For 'flatten', 'start_dim' and 'end_dim' must be in [" + str(-rank) + ", " +
+                         str(rank - 1) + "], but got " + str(start_dim) + " and " + str(end_dim) + ".")
+    if start > end:
+        raise ValueError("For 'flatten', 'start_dim' cannot come after 'end_dim'.")
+    return F.reshape(input, shape[:start] + (-1,) + shape[end + 1:])
+
+
+def unbind(input, dim=0):
+    return F.unstack(input, dim)
+
+
+def narrow(input, axis, start, length):
+    rank = len(input.shape)
+    axis = _axis(axis, rank)
+    begin = (0,) * axis + (start,) + (0,) * (rank - axis - 1)
+    return F.slice(input, begin, input.shape[:axis] + (length,) + input.shape[axis + 1:])
+
+
+def arange(start=0, end=None, step=1, *, dtype=None):
+    if end is None:
+        start, end = 0, start
+    floating = isinstance(start, float) or isinstance(end, float) or isinstance(step, float)
+    if floating:
+        out = P.Range()(float(start), float(end), float(step))
+    else:
+        out = P.Range()(start, end, step)
+    if dtype is not None:
+        return F.cast(out, dtype)
+    return out
+
+
+def linspace(start, end, steps):
+    if steps == 1:
+        return F.fill(mstype.float32, (1,), start)
+    delta = (end - start) / (steps - 1)
+    return F.cast(P.Range()(0, steps, 1), mstype.float32) * delta + start
+
+
+def mm(input, mat2):
+    return F.matmul(input, mat2)
+
+
+def t(input):
+    if len(input.shape) < 2:
+        return input
+    return F.transpose(input, (1, 0))
+
+
+def swapaxes(input, axis0, axis1):
+    rank = len(input.shape)
+    a = _axis(axis0, rank)
+    b = _axis(axis1, rank)
+    if a > b:
+        a, b = b, a
+    if a == b:
+        return input
+    perm = tuple(range(rank))
+    return F.transpose(input, perm[:a] + (b,) + perm[a + 1:b] + (a,) + perm[b + 1:])
+
+
+def swapdims(input, dim0, dim1):
+    return swapaxes(input, dim0, dim1)
+
+
+def moveaxis(x, source, destination):
+    rank = len(x.shape)
+    src = _axis(source, rank)
+    dst = _axis(destination, rank)
+    perm = tuple(range(rank))
+    rest = perm[:src] + perm[src + 1:]
+    return F.transpose(x, rest[:dst] + (src,) + rest[dst:])
+
+
+def movedim(x, source, destination):
+    return moveaxis(x, source, destination)
+
+
+def index_select(input, axis, index):
+    return F.gather(input, index, axis)
+
+
+def gather_d(x, dim, index):
+    return F.gather_elements(x, dim, index)
+
+
+def var(input, axis=None, ddof=0, keepdims=False):
+    if isinstance(ddof, bool):
+        ddof = 1 if ddof else 0
+    mean = F.reduce_mean(input, axis, True)
+    total = F.reduce_sum(F.square(input - mean), axis, keepdims)
+    count = F.size(input) // F.size(mean)
+    return total / (count - ddof)
+
+
+def std(input, axis=None, ddof=0, keepdims=False):
+    return F.sqrt(var(input, axis, ddof, keepdims))
+
+
+def logsumexp(input, axis, keep_dims=False):
+    peak = F.stop_gradient(F.amax(input, axis, True))
+    out = F.log(F.reduce_sum(F.exp(input - peak), axis, True)) + peak
+    if keep_dims:
+        return out
+    return F.squeeze(out, axis)
+
+
+def logaddexp(input, other):
+    peak = F.stop_gradient(F.maximum(input, other))
+    return peak + F.log(F.exp(input - peak) + F.exp(other - peak))
+
+
+def norm(A, ord=None, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        A = F.cast(A, dtype)
+    axes = dim
+    if ord is None or ord == 'fro' or ord == 2:
+        if ord == 2 and (dim is None and len(A.shape) == 2 or isinstance(dim, tuple) and len(dim) == 2):
+            raise ValueError("irscope: the matrix 2-norm (ord=2 over two dimensions) is not supported yet.")
+        return F.sqrt(F.reduce_sum(F.square(A), axes, keepdim))
+    if ord == 'nuc':
+        raise ValueError("irscope: the nuclear norm (ord='nuc') is not supported yet.")
+    if ord == float('inf'):
+        return F.amax(F.abs(A), axes, keepdim)
+    if ord == float('-inf'):
+        return F.amin(F.abs(A), axes, keepdim)
+    if ord == 0:
+        return F.reduce_sum(F.cast(F.not_equal(A, 0), A.dtype), axes, keepdim)
+    if ord == 1:
+        return F.reduce_sum(F.abs(A), axes, keepdim)
+    return F.pow(F.reduce_sum(F.pow(F.abs(A), ord), axes, keepdim), 1.0 / ord)
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    close = F.logical_or(F.equal(input, other),
+                         F.less_equal(F.abs(input - other), atol + rtol * F.abs(other)))
+    if equal_nan:
+        close = F.logical_or(close, F.logical_and(F.isnan(input), F.isnan(other)))
+    return close
+
+
+def outer(input, vec2):
+    return F.reshape(input, (-1, 1)) * F.reshape(vec2, (1, -1))
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1):
+    return beta * input + alpha * F.matmul(mat1, mat2)
+
+
+def baddbmm(input, batch1, batch2, beta=1, alpha=1):
+    return beta * input + alpha * F.bmm(batch1, batch2)
+
+
+def addcmul(input, tensor1, tensor2, value=1):
+    return input + value * tensor1 * tensor2
+
+
+def addcdiv(input, tensor1, tensor2, value=1):
+    return input + value * tensor1 / tensor2
+
+
+def hstack(tensors):
+    if len(tensors[0].shape) == 1:
+        return F.concat(tensors, 0)
+    return F.concat(tensors, 1)
+
+
+def vstack(inputs):
+    if len(inputs[0].shape) == 1:
+        return F.stack(inputs, 0)
+    return F.concat(inputs, 0)
+
+
+def repeat_interleave(input, repeats, axis=None):
+    if not isinstance(repeats, int):
+        raise ValueError("irscope: repeat_interleave with per-element 'repeats' is not supported yet.")
+    if axis is None:
+        input = F.reshape(input, (-1,))
+        axis = 0
+    rank = len(input.shape)
+    axis = _axis(axis, rank)
+    grown = F.expand_dims(input, axis + 1)
+    tiled = F.tile(grown, (1,) * (axis + 1) + (repeats,) + (1,) * (rank - axis - 1))
+    shape = input.shape
+    return F.reshape(tiled, shape[:axis] + (shape[axis] * repeats,) + shape[axis + 1:])
+
+
+def repeat_elements(x, rep, axis=0):
+    return repeat_interleave(x, rep, axis)
+
+
+def trace(input):
+    if len(input.shape) != 2:
+        raise ValueError("For 'trace', the input must be 2-D, but got " + str(len(input.shape)) + "-D.")
+    return F.reduce_sum(input * F.eye(input.shape[0], input.shape[1], input.dtype))
+
+
+def rank(input_x):
+    return len(input_x.shape)
+
+
+def l2_normalize(x, axis=0, epsilon=1e-4):
+    norm2 = F.reduce_sum(F.square(x), axis, True)
+    return x / F.sqrt(F.maximum(norm2, epsilon))
+
+
+def mse_loss(input, target, reduction='mean'):
+    if reduction not in ('mean', 'sum', 'none'):
+        raise ValueError("For 'mse_loss', 'reduction' must be in ['mean', 'sum', 'none'], but got " + str(reduction) + ".")
+    x = F.square(input - target)
+    if reduction == 'mean':
+        return F.reduce_mean(x)
+    if reduction == 'sum':
+        return F.reduce_sum(x)
+    return x
