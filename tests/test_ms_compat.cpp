@@ -389,6 +389,21 @@ private slots:
         };
         Run r = runScript(with("1"));
         EXPECT_OUTPUT(r, "[1 2] [5. 6.]\n");
+        // A primitive constructed from the helper's parameters, positional or keyword, and
+        // ops.split/ops.chunk, whose number of pieces the shape decides.
+        r = runScript(std::string(kPrelude) +
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "def red(x, keep, axis):\n"
+                      "    return P.ReduceSum(keep)(x, axis), P.ReduceMax(keep_dims=keep)(x, axis)\n"
+                      "class Net(nn.Cell):\n"
+                      "    def construct(self, x):\n"
+                      "        return red(x, True, 1) + red(x, False, 0) + ops.split(x, 2, 1) + "
+                      "ops.chunk(x, 2, 0)\n"
+                      "x = Tensor(np.arange(6, dtype=np.float32).reshape(2, 3))\n"
+                      "print(' | '.join(str(t.asnumpy().tolist()) for t in Net()(x)))\n");
+        EXPECT_OUTPUT(r, "[[3.0], [12.0]] | [[2.0], [5.0]] | [3.0, 5.0, 7.0] | [3.0, 4.0, 5.0] | "
+                         "[[0.0, 1.0], [3.0, 4.0]] | [[2.0], [5.0]] | [[0.0, 1.0, 2.0]] | "
+                         "[[3.0, 4.0, 5.0]]\n");
         r = runScript(with("a"));
         QCOMPARE(r.result.exitStatus, 1);
         QVERIFY2(r.out.find("For 'Argmax', the argument 'axis' must be a constant in graph mode.") !=

@@ -207,8 +207,62 @@ Node* Resolver::callGraph(CNode* c, FuncGraph* g, std::vector<Node*> args, const
     return rewrite(c, std::move(in));
 }
 
+void Resolver::bindAttribute(CNode* c, const ops::OpDef& op, const std::string& name, const ops::ArgSource& src,
+                             Node* n, ir::AttrMap& attrs, LateAttrs& late) {
+    if (const auto* vn = ir::nodeCast<ir::ValueNode>(n)) {
+        attrs.set(name, vn->value());
+    } else if (src.convert == nullptr) {
+        // Known only once type_inference has specialized the function for its constant
+        // arguments (meta::kLateAttrs).
+        late.names.push_back(Value::string(name));
+        late.nodes.push_back(n);
+    } else {
+        fail("TypeError", "For '" + op.name + "', the argument '" + name + "' must be a constant in graph mode.", c);
+    }
+}
+
+bool Resolver::constructInCalls(CNode* d, const ops::OpDef& op, const ops::Spelling& sp,
+                                const std::vector<Node*>& args, const std::vector<std::string>& kws) {
+    const std::vector<ir::Use> uses = d->users();
+    if (uses.empty() || std::any_of(uses.begin(), uses.end(), [](const ir::Use& u) { return u.index != 0; })) {
+        return false;
+    }
+    ops::CallBinding b;
+    try {
+        b = ops::bindConstructor(op, args.size() - kws.size(), kws);
+    } catch (const ops::OpError& e) {
+        fail("TypeError", e.what(), d);
+    }
+    ir::AttrMap attrs;
+    LateAttrs late;
+    for (const auto& [name, src] : b.attrs) {
+        if (src.kind == ops::ArgSource::Kind::Default) {
+            if (src.value) {
+                attrs.set(name, src.value);
+            }
+        } else if (src.kind == ops::ArgSource::Kind::Arg && src.args.size() == 1) {
+            Node* n = args.at(src.args[0]);
+            if (const auto* vn = ir::nodeCast<ir::ValueNode>(n); vn != nullptr && src.convert != nullptr) {
+                n = constant(d->graph(), src.convert(vn->value()));
+            }
+            bindAttribute(d, op, name, src, n, attrs, late);
+        } else if (src.kind != ops::ArgSource::Kind::Absent) {
+            return false;
+        }
+    }
+    for (const ir::Use& u : uses) {
+        CNode* call = u.user;
+        std::vector<Node*> callArgs;
+        for (std::size_t i = 1; i < call->size(); ++i) {
+            callArgs.push_back(inputValue(call->input(i), call->graph(), call));
+        }
+        callPrimitive(call, op, sp, attrs, std::move(callArgs), keywordsOf(call), late);
+    }
+    return true;
+}
+
 Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spelling& sp, ir::AttrMap attrs,
-                              std::vector<Node*> args, const std::vector<std::string>& kws) {
+                              std::vector<Node*> args, const std::vector<std::string>& kws, LateAttrs late) {
     FuncGraph* home = c->graph();
     ops::CallBinding b;
     try {
@@ -253,8 +307,6 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
         }
         return n;
     };
-    std::vector<ValuePtr> lateNames;
-    std::vector<Node*> lateNodes;
     for (const auto& [name, src] : b.attrs) {
         if (src.kind == ops::ArgSource::Kind::Absent) {
             continue;
@@ -265,20 +317,10 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
             }
             continue;
         }
-        Node* n = source(src);
-        if (const auto* vn = ir::nodeCast<ir::ValueNode>(n)) {
-            attrs.set(name, vn->value());
-        } else if (src.convert == nullptr) {
-            // Known only once type_inference has specialized the function for its constant
-            // arguments (meta::kLateAttrs).
-            lateNames.push_back(Value::string(name));
-            lateNodes.push_back(n);
-        } else {
-            fail("TypeError", "For '" + op.name + "', the argument '" + name + "' must be a constant in graph mode.", c);
-        }
+        bindAttribute(c, op, name, src, source(src), attrs, late);
     }
-    if (!lateNames.empty()) {
-        attrs.set(std::string(meta::kLateAttrs), Value::tuple(std::move(lateNames)));
+    if (!late.names.empty()) {
+        attrs.set(std::string(meta::kLateAttrs), Value::tuple(late.names));
     }
     std::vector<Node*> in{constant(home, Value::primitive(op.name, std::move(attrs)))};
     for (const ops::ArgSource& src : b.inputs) {
@@ -286,7 +328,7 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
             in.push_back(source(src));
         }
     }
-    in.insert(in.end(), lateNodes.begin(), lateNodes.end());
+    in.insert(in.end(), late.nodes.begin(), late.nodes.end());
     rewrite(c, std::move(in));
     if (b.outputIndex >= 0) {
         // The spelling returns one output of the primitive's tuple: its users read it.
@@ -383,6 +425,12 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
             fail("ValueError", "MsClassObject: '" + type->name + "' has no __call__ function, please check the code.", c);
         }
         return callGraph(c, graphOf(fn, v, callee.scope, c), std::move(args), kws);
+    }
+    if (auto* t = v.as<interp::Type>(); t != nullptr && t->module == "mindspore.ops.operations") {
+        if (std::optional<ops::SpellingRef> ref = ops::OpRegistry::instance().findSpelling("P." + t->name);
+            ref && constructInCalls(c, *ref->op, *ref->spelling, args, kws)) {
+            return c;  // dead: its calls call the primitive now
+        }
     }
     if (!kws.empty()) {
         fail("TypeError", "irscope: keyword arguments are not supported when calling a '" + I.typeName(v) + "'.", c);

@@ -62,8 +62,28 @@ public:
     ir::Node* rewrite(ir::CNode* c, std::vector<ir::Node*> in);
     ir::Node* callGraph(ir::CNode* c, ir::FuncGraph* g, std::vector<ir::Node*> args,
                         const std::vector<std::string>& kws);
+    // Attributes whose values only type_inference knows (passes::meta::kLateAttrs): names
+    // and the nodes giving them, in order.
+    struct LateAttrs {
+        std::vector<ir::ValuePtr> names;
+        std::vector<ir::Node*> nodes;
+    };
+    // `c` as a call of primitive `op` spelled `sp`: `attrs` (the instance's) and `late` (its
+    // constructor's late attributes) first, then what the call's arguments bind.
     ir::Node* callPrimitive(ir::CNode* c, const ops::OpDef& op, const ops::Spelling& sp, ir::AttrMap attrs,
-                            std::vector<ir::Node*> args, const std::vector<std::string>& kws);
+                            std::vector<ir::Node*> args, const std::vector<std::string>& kws,
+                            LateAttrs late = {});
+    // One bound attribute `name` given by node `n` (a constant already converted by `src`):
+    // a constant goes into `attrs`, a node only type_inference will know into `late`; a
+    // conversion `src` needs of a non-constant fails.
+    void bindAttribute(ir::CNode* c, const ops::OpDef& op, const std::string& name, const ops::ArgSource& src,
+                       ir::Node* n, ir::AttrMap& attrs, LateAttrs& late);
+    // `P.ReduceSum(keep)(x)` whose constructor arguments are not constants at this point (a
+    // helper's parameters): each call of the construction `d` becomes the primitive call,
+    // the constructor's attributes late where needed. False when `d` is used other than as
+    // a callee (nothing changed).
+    bool constructInCalls(ir::CNode* d, const ops::OpDef& op, const ops::Spelling& sp,
+                          const std::vector<ir::Node*>& args, const std::vector<std::string>& kws);
     // A Cell with its own `bprop` method: the call's users read CustomBprop(call, bprop partial).
     ir::CNode* withCustomBprop(ir::CNode* call, ir::FuncGraph* bprop);
     ir::Node* callCell(ir::CNode* c, const HostVal& cell, std::vector<ir::Node*> args,

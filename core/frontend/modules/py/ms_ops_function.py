@@ -73,15 +73,45 @@ def flatten(input, order='C', *, start_dim=1, end_dim=-1):
     return F.reshape(input, shape[:start] + (-1,) + shape[end + 1:])
 
 
+def _slice_axis(x, axis, start, length):
+    rank = len(x.shape)
+    begin = (0,) * axis + (start,) + (0,) * (rank - axis - 1)
+    return F.slice(x, begin, x.shape[:axis] + (length,) + x.shape[axis + 1:])
+
+
+def _split_by_size(tensor, size, axis, name):
+    if not isinstance(size, int) or size <= 0:
+        raise ValueError("For '" + name + "', the size of each piece must be a positive int, but got " + str(size) + ".")
+    n = tensor.shape[axis]
+    count = n // size
+    rest = n - count * size
+    if count == 0:
+        return (tensor,)
+    if rest == 0:
+        return P.Split(axis, count)(tensor)
+    return P.Split(axis, count)(_slice_axis(tensor, axis, 0, count * size)) + (_slice_axis(tensor, axis, count * size, rest),)
+
+
+def split(tensor, split_size_or_sections, axis=0):
+    if not isinstance(split_size_or_sections, int):
+        raise ValueError("irscope: ops.split with a list of section sizes is not supported yet (an int size is).")
+    return _split_by_size(tensor, split_size_or_sections, _axis(axis, len(tensor.shape)), "split")
+
+
+def chunk(input, chunks, axis=0):
+    if not isinstance(chunks, int) or chunks <= 0:
+        raise ValueError("For 'chunk', 'chunks' must be a positive int, but got " + str(chunks) + ".")
+    axis = _axis(axis, len(input.shape))
+    n = input.shape[axis]
+    return _split_by_size(input, (n + chunks - 1) // chunks, axis, "chunk")
+
+
 def unbind(input, dim=0):
     return F.unstack(input, dim)
 
 
 def narrow(input, axis, start, length):
-    rank = len(input.shape)
-    axis = _axis(axis, rank)
-    begin = (0,) * axis + (start,) + (0,) * (rank - axis - 1)
-    return F.slice(input, begin, input.shape[:axis] + (length,) + input.shape[axis + 1:])
+    return _slice_axis(input, _axis(axis, len(input.shape)), start, length)
 
 
 def arange(start=0, end=None, step=1, *, dtype=None):
