@@ -467,6 +467,44 @@ private slots:
         QVERIFY2(r.out.find("line 9") != std::string::npos, r.out.c_str());
     }
 
+    // Loops over a function's tuple parameter unroll once per length it is called with:
+    // *args, zip/enumerate, comprehensions, a sub-cell's construct, and a tuple passed on.
+    void loopsOverTupleParametersOfHelpers() {
+        Run r = runScript(std::string(kPrelude) +
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "def total(*xs):\n"
+                          "    s = 0\n"
+                          "    for x in xs:\n"
+                          "        s = s + x\n"
+                          "    return s\n"
+                          "def weighted(xs, ws):\n"
+                          "    return sum([x * w for x, w in zip(xs, ws)])\n"
+                          "def outer(xs):\n"
+                          "    return inner(xs)\n"
+                          "def inner(ys):\n"
+                          "    out = ()\n"
+                          "    for i, y in enumerate(ys):\n"
+                          "        out = out + (y * i,)\n"
+                          "    return out\n"
+                          "class Sub(nn.Cell):\n"
+                          "    def construct(self, xs):\n"
+                          "        r = 0\n"
+                          "        for x in xs:\n"
+                          "            r = r + x * 2\n"
+                          "        return r\n"
+                          "class Net(nn.Cell):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.sub = Sub()\n"
+                          "    def construct(self, a, b, c):\n"
+                          "        return (total(a, b, c), total(a), weighted((a, b), (c, c))) + outer((a, b, c)) + "
+                          "(self.sub((a, b)), self.sub((a, b, c))) + ops.split(a * b + c, [1, 2])\n"
+                          "out = Net()(Tensor(1), Tensor(2), Tensor(np.array([3, 4, 5])))\n"
+                          "print(' | '.join(str(t.asnumpy().tolist()) for t in out))\n");
+        EXPECT_OUTPUT(r, "[6, 7, 8] | 1 | [9, 12, 15] | 0 | 2 | [6, 8, 10] | "
+                         "6 | [12, 14, 16] | [5] | [6, 7]\n");
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

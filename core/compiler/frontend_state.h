@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -51,6 +52,11 @@ public:
     void countUnroll(const ir::SourceLocation& where);  // one unrolled iteration
 
     std::map<std::pair<const void*, const void*>, ir::FuncGraph*> fnGraphs;  // (function, self)
+    // Graphs of a function called with tuples or lists of known length for the parameters
+    // its loops iterate: (function, self, "name=length;..."), one graph per lengths.
+    std::map<std::tuple<const void*, const void*, std::string>, ir::FuncGraph*> fnGraphsByLength;
+    // The known length of a tuple/list parameter of such a graph (what its loops unroll).
+    std::map<const ir::Node*, std::int64_t> paramLengths;
     std::map<const ir::FuncGraph*, GraphSignature> signatures;
     std::map<const void*, ir::Parameter*> weightParams;  // host Parameter object -> entry param
 

@@ -106,7 +106,13 @@ Block GraphBuilder::newBlock(const std::string& name, const Env& env, std::vecto
         b.g->debug().trace.push_back(loc(at));
     }
     for (const auto& [n, v] : env.vars) {
-        b.env.set(n, m_.addParameter(b.g, n));
+        ir::Parameter* p = m_.addParameter(b.g, n);
+        // A tuple of known length stays one in the block (its loops unroll); noteSite drops
+        // the length when another way into the block passes a different one.
+        if (const std::int64_t len = knownLength(v); len >= 0) {
+            s_.paramLengths[p] = len;
+        }
+        b.env.set(n, p);
         args.push_back(v);
     }
     blocks_[b.g].prunable = env.vars.size();
@@ -118,6 +124,20 @@ void GraphBuilder::noteSite(FuncGraph* g, CNode* site, std::size_t argStart) {
     auto it = blocks_.find(g);
     if (it != blocks_.end()) {
         it->second.sites.push_back({site, argStart});
+    }
+    const std::vector<ir::Parameter*>& params = g->parameters();
+    for (std::size_t k = 0; k < params.size() && argStart + k < site->size(); ++k) {
+        auto len = s_.paramLengths.find(params[k]);
+        if (len == s_.paramLengths.end() || knownLength(site->input(argStart + k)) == len->second) {
+            continue;
+        }
+        if (auto used = lengthsUsed_.find(params[k]); used != lengthsUsed_.end()) {
+            // A loop of the block was unrolled for the length one way in gives.
+            fail("RuntimeError", "In graph mode, a tuple or list a loop iterates ('" + params[k]->name() +
+                 "') must have the same length on every path to the loop (not supported yet).",
+                 used->second);
+        }
+        s_.paramLengths.erase(len);
     }
 }
 
@@ -301,7 +321,11 @@ ir::FuncGraph* GraphBuilder::build() {
         }
         // Called from the graph: *args is one tuple parameter.
         for (const std::string& n : sig.names) {
-            cur_.env.set(n, m_.addParameter(cur_.g, n));
+            ir::Parameter* p = m_.addParameter(cur_.g, n);
+            if (auto it = spec_.argLengths.find(n); it != spec_.argLengths.end()) {
+                s_.paramLengths[p] = it->second;
+            }
+            cur_.env.set(n, p);
         }
         s_.signatures[cur_.g] = sig;
     } else {

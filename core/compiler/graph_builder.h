@@ -4,6 +4,7 @@
 // program calls. See README.md ("After parse") for the IR produced.
 #pragma once
 
+#include <map>
 #include <string>
 
 #include "compiler/frontend_state.h"
@@ -17,6 +18,9 @@ struct FunctionSpec {
     std::string scope;      // scope of its nodes: "Default", "Default/fc-Dense"
     bool entry = false;     // bind the call's arguments (GraphCall::args) and fill `inputs`
     interp::Value constantsFrom;  // lazy_inline reuse (see HostEntry::constantsFrom)
+    // A called function's tuple/list parameters whose length the call site knows (by
+    // parameter name; *args by its name): loops over them unroll as over a display.
+    std::map<std::string, std::int64_t> argLengths;
 };
 
 // Builds the function's graphs into `m`; returns its main graph. Throws CompileError.

@@ -263,6 +263,9 @@ std::int64_t GraphBuilder::knownLength(Node* seq) const {
     if (seq == nullptr) {
         return -1;
     }
+    if (auto k = s_.paramLengths.find(seq); k != s_.paramLengths.end()) {
+        return k->second;
+    }
     if (auto k = known_.find(seq); k != known_.end()) {
         const interp::Value& hv = k->second;
         if (hv.is<interp::TupleObject>() || hv.is<interp::ListObject>()) {
@@ -359,9 +362,22 @@ GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
     Node* seq = expr(iter);
     const std::int64_t n = knownLength(seq);
     if (n < 0) {
-        fail("RuntimeError", "In graph mode, a for loop or comprehension must iterate over a tuple, list, range or "
-             "CellList whose length is known at compile time: '" + std::string(unit_->module->text(iter.span)) + "'.",
-             iter.span);
+        // An error only if this code is reached once the function is specialized (the branch
+        // of an `isinstance` on the argument that passed a tuple may hold the loop): a raise
+        // node type_inference reports wherever it meets it; the loop runs no iteration.
+        const std::string msg =
+            "In graph mode, a for loop or comprehension must iterate over a tuple, list, range or CellList whose "
+            "length is known at compile time: '" + std::string(unit_->module->text(iter.span)) + "'.";
+        cur_.isolated.push_back(meta(meta::kRaise,
+                                     {constant(Value::string("RuntimeError")), constant(Value::string(msg)),
+                                      constant(Value::boolean(true))},
+                                     iter.span));
+        it.size = 0;
+        it.at = [](std::size_t) -> Node* { return nullptr; };
+        return it;
+    }
+    if (s_.paramLengths.count(seq) != 0) {
+        lengthsUsed_.try_emplace(seq, iter.span);
     }
     it.size = static_cast<std::size_t>(n);
     it.hidden = "for-iter" + std::to_string(hiddenCount_++);

@@ -109,6 +109,8 @@ public:
     };
     Iterable iterable(const ast::Expr& iter);
     // The length of a tuple/list value known while building (-1: only type inference knows).
+    // The length of a tuple/list node when the compiler knows it (a display, a constant, an
+    // entry input, a parameter given one by its callers or by the ways into its block).
     std::int64_t knownLength(ir::Node* seq) const;
     bool lengthKnown(ir::Node* seq) const { return knownLength(seq) >= 0; }
     // A value computed in branch graphs: Switch(cond, Partial(@✓..), Partial(@✗..))(). The
@@ -165,6 +167,9 @@ public:
         std::size_t prunable = 0;  // leading parameters that may be pruned
     };
     std::map<ir::FuncGraph*, BlockInfo> blocks_;
+    // Parameters whose known length a loop used, with the loop's iterable (noteSite must not
+    // drop the length then).
+    std::map<const ir::Node*, ast::Span> lengthsUsed_;
     std::vector<ir::FuncGraph*> blockOrder_;
     std::size_t hiddenCount_ = 0;
     // Inner defs and lambdas by the node that holds them: their parameter names and

@@ -6,6 +6,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
+#include <string>
+#include <tuple>
 #include <unordered_set>
 
 #include "compiler/graph_builder.h"
@@ -335,13 +338,141 @@ std::string Resolver::stableInitArgs(const std::string& text) {
     return out;
 }
 
+const std::unordered_set<std::string>& Resolver::iteratedNames(const interp::FunctionObject* fn) {
+    auto [it, fresh] = iterated_.try_emplace(fn);
+    if (!fresh) {
+        return it->second;
+    }
+    std::unordered_set<std::string>& names = it->second;
+    auto iterable = [&names](const ast::Expr& e) {
+        if (const auto* n = e.as<ast::Name>()) {
+            names.insert(n->id);
+        } else if (const auto* c = e.as<ast::Call>()) {
+            const auto* f = c->func->as<ast::Name>();
+            if (f != nullptr && (f->id == "enumerate" || f->id == "zip")) {
+                for (const ast::ExprPtr& a : c->args) {
+                    if (const auto* arg = a->as<ast::Name>()) {
+                        names.insert(arg->id);
+                    }
+                }
+            }
+        }
+    };
+    std::function<void(const ast::Expr&)> onExpr;
+    std::function<void(const ast::Stmt&)> onStmt;
+    auto generators = [&](const std::vector<ast::Comprehension>& gens) {
+        for (const ast::Comprehension& g : gens) {
+            iterable(*g.iter);
+        }
+    };
+    onExpr = [&](const ast::Expr& e) {
+        const auto* call = e.as<ast::Call>();
+        const auto* callee = call != nullptr ? call->func->as<ast::Name>() : nullptr;
+        if (call != nullptr && (callee == nullptr || I.builtins().getStr(callee->id).isNull())) {
+            // Passed on to a function (f(xs), f(*xs)) that may iterate it; builtins (len,
+            // isinstance, ...) take any length.
+            for (const ast::ExprPtr& a : call->args) {
+                const ast::Expr* arg = a.get();
+                if (const auto* star = arg->as<ast::Starred>()) {
+                    arg = star->value.get();
+                }
+                if (const auto* n = arg->as<ast::Name>()) {
+                    names.insert(n->id);
+                }
+            }
+        }
+        if (const auto* c = e.as<ast::ListComp>()) {
+            generators(c->generators);
+        } else if (const auto* c2 = e.as<ast::SetComp>()) {
+            generators(c2->generators);
+        } else if (const auto* c3 = e.as<ast::DictComp>()) {
+            generators(c3->generators);
+        } else if (const auto* c4 = e.as<ast::GeneratorExp>()) {
+            generators(c4->generators);
+        }
+        ast::forEachChild(e, onExpr);
+    };
+    onStmt = [&](const ast::Stmt& st) {
+        if (const auto* f = st.as<ast::For>()) {
+            iterable(*f->iter);
+        }
+        ast::forEachChild(st, onExpr, onStmt);
+    };
+    if (fn->def != nullptr) {
+        for (const ast::StmtPtr& st : fn->def->body) {
+            onStmt(*st);
+        }
+    } else if (fn->lambda != nullptr) {
+        onExpr(*fn->lambda->body);
+    }
+    return names;
+}
+
+std::map<std::string, std::int64_t> Resolver::argLengths(const interp::FunctionObject* fn, bool method,
+                                                         const std::vector<Node*>& args,
+                                                         const std::vector<std::string>& kws) {
+    std::map<std::string, std::int64_t> out;
+    const interp::CodeInfo* code = fn->code;
+    if (code == nullptr) {
+        return out;
+    }
+    const std::unordered_set<std::string>& iterated = iteratedNames(fn);
+    if (iterated.empty()) {
+        return out;
+    }
+    auto lengthOf = [this](const Node* n) -> std::int64_t {
+        if (const auto* c = ir::nodeCast<CNode>(n);
+            c != nullptr && (c->isPrimitive(meta::kMakeTuple) || c->isPrimitive(meta::kMakeList))) {
+            return static_cast<std::int64_t>(c->size()) - 1;
+        }
+        if (const auto* v = ir::nodeCast<ir::ValueNode>(n);
+            v != nullptr && (v->value()->kind == Value::Kind::Tuple || v->value()->kind == Value::Kind::List)) {
+            return static_cast<std::int64_t>(v->value()->elements.size());
+        }
+        if (auto it = s_.paramLengths.find(n); it != s_.paramLengths.end()) {
+            return it->second;
+        }
+        return -1;
+    };
+    auto note = [&](const std::string& name, std::int64_t len) {
+        if (len >= 0 && iterated.count(name) != 0) {
+            out[name] = len;
+        }
+    };
+    const int first = method ? 1 : 0;
+    const std::size_t npos = args.size() - kws.size();
+    const std::size_t positional = code->posCount > first ? static_cast<std::size_t>(code->posCount - first) : 0;
+    for (std::size_t i = 0; i < npos && i < positional; ++i) {
+        note(code->varNames[i + static_cast<std::size_t>(first)], lengthOf(args[i]));
+    }
+    if (code->hasVarArgs) {
+        note(code->varNames[static_cast<std::size_t>(code->posCount + code->kwOnlyCount)],
+             static_cast<std::int64_t>(npos > positional ? npos - positional : 0));
+    }
+    for (std::size_t k = 0; k < kws.size(); ++k) {
+        note(kws[k], lengthOf(args[npos + k]));
+    }
+    return out;
+}
+
 FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Value& self,
-                             const std::string& scope, const Node* at) {
+                             const std::string& scope, const Node* at,
+                             const std::map<std::string, std::int64_t>& lengths) {
     auto key = std::make_pair(static_cast<const void*>(fn), static_cast<const void*>(self.obj()));
-    if (auto it = s_.fnGraphs.find(key); it != s_.fnGraphs.end()) {
+    std::string lengthKey;
+    for (const auto& [name, len] : lengths) {
+        lengthKey += name + "=" + std::to_string(len) + ";";
+    }
+    const auto byLength = std::make_tuple(key.first, key.second, lengthKey);
+    if (lengths.empty()) {
+        if (auto it = s_.fnGraphs.find(key); it != s_.fnGraphs.end()) {
+            return it->second;
+        }
+    } else if (auto it = s_.fnGraphsByLength.find(byLength); it != s_.fnGraphsByLength.end()) {
         return it->second;
     }
     FunctionSpec spec;
+    spec.argLengths = lengths;
     spec.fn = fn;
     spec.self = self;
     spec.graphName = graphNameFor(I, *fn, self);
@@ -351,7 +482,11 @@ FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Val
     }
     (void)at;
     FuncGraph* g = buildFunctionGraph(s_, m_, spec);
-    s_.fnGraphs[key] = g;
+    if (lengths.empty()) {
+        s_.fnGraphs[key] = g;
+    } else {
+        s_.fnGraphsByLength[byLength] = g;
+    }
     if (!self.isNull() && modules::isCell(self) && fn->name == "construct") {
         markLazyInline(g, self, spec.scope);
     }

@@ -345,7 +345,8 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
 Node* Resolver::callCell(CNode* c, const HostVal& cell, std::vector<Node*> args, const std::vector<std::string>& kws) {
     interp::Value construct = I.typeOf(cell.v)->lookup("construct");
     if (auto* fn = construct.as<interp::FunctionObject>()) {
-        Node* out = callGraph(c, graphOf(fn, cell.v, cell.scope, c), std::move(args), kws);
+        FuncGraph* g = graphOf(fn, cell.v, cell.scope, c, argLengths(fn, true, args, kws));
+        Node* out = callGraph(c, g, std::move(args), kws);
         interp::Value bprop = I.typeOf(cell.v)->lookup("bprop");
         if (auto* bfn = bprop.as<interp::FunctionObject>(); bfn != nullptr && out == c) {
             withCustomBprop(c, graphOf(bfn, cell.v, cell.scope, c));
@@ -391,11 +392,13 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
         return callCell(c, callee, std::move(args), kws);
     }
     if (auto* fn = v.as<interp::FunctionObject>()) {
-        return callGraph(c, graphOf(fn, {}, c->debug().scope, c), std::move(args), kws);
+        FuncGraph* g = graphOf(fn, {}, c->debug().scope, c, argLengths(fn, false, args, kws));
+        return callGraph(c, g, std::move(args), kws);
     }
     if (auto* bm = v.as<interp::BoundMethodObject>()) {
         if (auto* fn = bm->func.as<interp::FunctionObject>()) {
-            return callGraph(c, graphOf(fn, bm->self, callee.scope, c), std::move(args), kws);
+            FuncGraph* g = graphOf(fn, bm->self, callee.scope, c, argLengths(fn, true, args, kws));
+            return callGraph(c, g, std::move(args), kws);
         }
     }
     if (std::optional<ops::SpellingRef> ref = modules::opFunctionOf(v)) {

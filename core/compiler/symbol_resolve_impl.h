@@ -47,7 +47,15 @@ public:
     ir::ValuePtr materializeConst(const HostVal& hv, ir::FuncGraph* g, const ir::Node* at);
     ir::Node* inputValue(ir::Node* in, ir::FuncGraph* g, const ir::Node* at);
     ir::FuncGraph* graphOf(const interp::FunctionObject* fn, const interp::Value& self, const std::string& scope,
-                           const ir::Node* at);
+                           const ir::Node* at, const std::map<std::string, std::int64_t>& lengths = {});
+    // The lengths a call with `args` (keywords `kws` last) gives the tuple/list parameters
+    // of `fn` that its loops iterate or that it passes on (its *args too), by name.
+    std::map<std::string, std::int64_t> argLengths(const interp::FunctionObject* fn, bool method,
+                                                   const std::vector<ir::Node*>& args,
+                                                   const std::vector<std::string>& kws);
+    // The names a `for` or a comprehension of fn iterates (directly, or through enumerate/zip)
+    // or passes on to a call (which may iterate them).
+    const std::unordered_set<std::string>& iteratedNames(const interp::FunctionObject* fn);
     ir::Parameter* weight(const interp::Value& param, const ir::Node* at);
     // @lazy_inline: the first cell called with the same cell_init_args, when it is another one.
     interp::Value reuseSource(const interp::Value& cell);
@@ -118,6 +126,7 @@ public:
     ir::Module& m_;
     std::map<const ir::Node*, std::optional<HostVal>> memo_;
     std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
+    std::map<const interp::FunctionObject*, std::unordered_set<std::string>> iterated_;
     // Graphs made for natively implemented cells differentiated by GradOperation.
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> nativeCellGraphs_;
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> customBpropGraphs_;

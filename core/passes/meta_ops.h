@@ -100,10 +100,12 @@ inline constexpr std::string_view kVmap = "vmap";
 // (`f(a, *args)` where the length of args is known only to type inference: t1 = (a,), t2 = args).
 inline constexpr std::string_view kUnpackCall = "unpack_call";
 
-// raise(type, message): a `raise` under a condition the parser could not decide. The branch
-// holding it ends there (as with `return`). type_inference fails the compile with that
-// exception when it reaches the node through conditions it decided (MindSpore raises at
+// raise(type, message[, always]): a `raise` under a condition the parser could not decide.
+// The branch holding it ends there (as with `return`). type_inference fails the compile with
+// that exception when it reaches the node through conditions it decided (MindSpore raises at
 // compile time then), and says that a raise at run time is not supported yet otherwise.
+// With `always` (True) it is a compile error the parser deferred until the code is reached
+// (a loop over a length not known yet): reported wherever type_inference meets it.
 inline constexpr std::string_view kRaise = "raise";
 
 // A primitive attribute naming the attributes whose values symbol_resolve could not know

@@ -387,7 +387,9 @@ Arg Engine::inferRaise(CNode* c) {
         return v && v->kind == ir::Value::Kind::String ? v->text : std::string();
     };
     const std::string type = text(0).empty() ? "RuntimeError" : text(0);
+    const ir::ValuePtr always = args->size() > 2 ? valueOfArg((*args)[2]) : nullptr;
     const bool atRunTime =
+        !(always && always->kind == ir::Value::Kind::Bool && always->b) &&
         std::any_of(frames_.begin(), frames_.end(), [](const Frame& f) { return f.undetermined; });
     if (atRunTime) {
         error(c, "RuntimeError",

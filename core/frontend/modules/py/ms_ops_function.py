@@ -92,10 +92,23 @@ def _split_by_size(tensor, size, axis, name):
     return P.Split(axis, count)(_slice_axis(tensor, axis, 0, count * size)) + (_slice_axis(tensor, axis, count * size, rest),)
 
 
+def _split_by_sections(tensor, sections, axis):
+    out = ()
+    start = 0
+    for size in sections:
+        out = out + (_slice_axis(tensor, axis, start, size),)
+        start = start + size
+    if start != tensor.shape[axis]:
+        raise ValueError("For 'split', the sum of 'split_size_or_sections' must be " + str(tensor.shape[axis]) +
+                         ", but got " + str(start) + ".")
+    return out
+
+
 def split(tensor, split_size_or_sections, axis=0):
-    if not isinstance(split_size_or_sections, int):
-        raise ValueError("irscope: ops.split with a list of section sizes is not supported yet (an int size is).")
-    return _split_by_size(tensor, split_size_or_sections, _axis(axis, len(tensor.shape)), "split")
+    axis = _axis(axis, len(tensor.shape))
+    if isinstance(split_size_or_sections, int):
+        return _split_by_size(tensor, split_size_or_sections, axis, "split")
+    return _split_by_sections(tensor, split_size_or_sections, axis)
 
 
 def chunk(input, chunks, axis=0):
