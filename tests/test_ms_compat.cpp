@@ -505,6 +505,39 @@ private slots:
                          "6 | [12, 14, 16] | [5] | [6, 7]\n");
     }
 
+    // The activation layers and class-index/probability losses added over the primitives,
+    // against their formulas (computed in double precision, rounded to 4 places), both modes.
+    void activationsAndLossesFollowTheirFormulas() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "x = Tensor(np.array([[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]], np.float32))\n"
+                "y = Tensor(np.array([2, 0], np.int32))\n"
+                "p = Tensor(np.array([[0.2, 0.3, 0.5], [1.0, 0.0, 0.0]], np.float32))\n"
+                "b = Tensor(np.array([[1.0, 0.0, 1.0], [0.0, 1.0, 0.0]], np.float32))\n"
+                "class Net(nn.Cell):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.layers = (nn.ELU(), nn.LogSoftmax(), nn.SiLU(), nn.Softplus(), nn.PReLU(),\n"
+                "                       nn.Identity())\n"
+                "        self.ce = nn.CrossEntropyLoss()\n"
+                "        self.ce_w = nn.CrossEntropyLoss(weight=Tensor(np.array([1.0, 2.0, 3.0], np.float32)),\n"
+                "                                        reduction='sum')\n"
+                "        self.nll = nn.NLLLoss(reduction='none')\n"
+                "        self.bce = nn.BCEWithLogitsLoss()\n"
+                "    def construct(self, x, y, p, b):\n"
+                "        return tuple(l(x) for l in self.layers) + (self.ce(x, y), self.ce(x, p),\n"
+                "                                                   self.ce_w(x, y), self.nll(x, y), self.bce(x, b))\n",
+            "    print(' | '.join(str(np.round(t.asnumpy().astype(np.float64), 4).tolist()) for t in Net()(x, y, p, b)))\n"));
+        const std::string once =
+            "[[1.0, -0.8647, 3.0], [-0.9817, 5.0, -0.9975]] | "
+            "[[-2.1328, -5.1328, -0.1328], [-9.0001, -0.0001, -11.0001]] | "
+            "[[0.7311, -0.2384, 2.8577], [-0.0719, 4.9665, -0.0148]] | "
+            "[[1.3133, 0.1269, 3.0486], [0.0181, 5.0067, 0.0025]] | "
+            "[[1.0, -0.5, 3.0], [-1.0, 5.0, -1.5]] | [[1.0, -2.0, 3.0], [-4.0, 5.0, -6.0]] | "
+            "4.5665 | 5.5165 | 9.3987 | [-3.0, 4.0] | 0.086\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

@@ -1,7 +1,8 @@
 # mindspore.nn's normalization, activation and padding layers for irscope
 # (mindspore/nn/layer/normalization.py, activation.py, padding.py): BatchNorm1d, BatchNorm2d,
-# LeakyReLU, SeLU, CELU, HShrink, SoftShrink and Pad, built on the primitives P.BatchNorm,
-# P.Maximum/P.Minimum, P.SeLU, P.CeLU, P.HShrink, P.SoftShrink, P.Pad and P.MirrorPad.
+# LeakyReLU, SeLU, CELU, HShrink, SoftShrink, ELU, LogSoftmax, SiLU, Softplus, PReLU, Identity
+# and Pad, built on the primitives P.BatchNorm, P.Maximum/P.Minimum, P.SeLU, P.CeLU, P.HShrink,
+# P.SoftShrink, P.Elu, P.LogSoftmax, P.SiLU, P.Softplus, P.Pad and P.MirrorPad.
 # BatchNorm's training form updates moving_mean and moving_variance in place (P.BatchNorm's
 # momentum is 1 - the layer's momentum, as MindSpore passes it).
 import numpy as np
@@ -127,6 +128,77 @@ class SoftShrink(Cell):
 
     def construct(self, input_x):
         return self.softshrink(input_x)
+
+
+class ELU(Cell):
+    def __init__(self, alpha=1.0):
+        super().__init__()
+        self.elu = P.Elu(alpha)
+
+    def construct(self, x):
+        return self.elu(x)
+
+
+class LogSoftmax(Cell):
+    def __init__(self, axis=-1):
+        super().__init__()
+        self.log_softmax = P.LogSoftmax(axis)
+
+    def construct(self, x):
+        return self.log_softmax(x)
+
+
+class SiLU(Cell):
+    def __init__(self):
+        super().__init__()
+        self.silu = P.SiLU()
+
+    def construct(self, x):
+        return self.silu(x)
+
+
+class Softplus(Cell):
+    """log(1 + exp(beta * x)) / beta, and x itself where beta * x exceeds the threshold."""
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+        self.softplus = P.Softplus()
+        self.select = P.Select()
+
+    def construct(self, input):
+        scaled = input * self.beta
+        return self.select(scaled > self.threshold, input, self.softplus(scaled) / self.beta)
+
+
+class PReLU(Cell):
+    """max(0, x) + w * min(0, x), one learnable w per channel (axis 1), named 'a'."""
+
+    def __init__(self, channel=1, w=0.25):
+        super().__init__()
+        if not isinstance(channel, int) or isinstance(channel, bool) or channel < 1:
+            raise ValueError("For 'PReLU', the 'channel' must be a positive int, but got " + str(channel) + ".")
+        if isinstance(w, (int, float)) and not isinstance(w, bool):
+            w = Tensor(np.full([channel], w, np.float32))
+        self.w = Parameter(w, name='a')
+        self.maximum = P.Maximum()
+        self.minimum = P.Minimum()
+        self.reshape = P.Reshape()
+
+    def construct(self, x):
+        w = self.w
+        if len(x.shape) >= 2:
+            w = self.reshape(w, (1, -1) + (1,) * (len(x.shape) - 2))
+        return self.maximum(x, 0.0) + w * self.minimum(x, 0.0)
+
+
+class Identity(Cell):
+    def __init__(self):
+        super().__init__()
+
+    def construct(self, x):
+        return x
 
 
 class Pad(Cell):
