@@ -538,6 +538,27 @@ private slots:
         EXPECT_OUTPUT(r, once + once);
     }
 
+    // Tensor methods written in Python over the functional API: the same in both modes,
+    // with keywords and defaults bound as for any call (x.flatten() flattens everything).
+    void pythonTensorMethodsInBothModes() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "x = Tensor(np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], np.float32))\n"
+                "def f(x):\n"
+                "    return (x.clamp(2.0, 4.0), x.t(), x.std(), x.var(axis=1, ddof=1), x.split(1, 1)[2],\n"
+                "            x.flatten(), x.flatten(start_dim=1), x.norm(), x.sum())\n"
+                "class Net(nn.Cell):\n"
+                "    def construct(self, x):\n"
+                "        return f(x)\n",
+            "    out = f(x) if mode == ms.PYNATIVE_MODE else Net()(x)\n"
+            "    print(' | '.join(str(np.round(t.asnumpy().astype(np.float64), 4).tolist()) for t in out))\n"));
+        const std::string once =
+            "[[2.0, 4.0, 3.0], [4.0, 2.0, 4.0]] | [[1.0, 4.0], [5.0, 2.0], [3.0, 6.0]] | 1.7078 | "
+            "[4.0, 4.0] | [[3.0], [6.0]] | [1.0, 5.0, 3.0, 4.0, 2.0, 6.0] | "
+            "[[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]] | 9.5394 | 21.0\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

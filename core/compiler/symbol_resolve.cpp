@@ -572,6 +572,22 @@ Node* Resolver::inputValue(Node* in, FuncGraph* g, const Node* at) {
     return in;
 }
 
+const interp::FunctionObject* Resolver::pythonTensorMethod(const CNode* c) {
+    if (!c->isPrimitive(meta::kGetAttr) || c->size() != 3 || hostOf(c->input(1)).has_value()) {
+        return nullptr;
+    }
+    const ValuePtr name = constantOf(c->input(2));
+    if (!name || name->kind != Value::Kind::String || ops::OpRegistry::instance().findSpelling("Tensor." + name->text)) {
+        return nullptr;
+    }
+    interp::Value tensor = I.getAttrOrNull(interp::Value(I.importModule("mindspore")), "Tensor");
+    auto* type = tensor.as<interp::Type>();
+    if (type == nullptr) {
+        return nullptr;
+    }
+    return type->lookup(name->text).as<interp::FunctionObject>();
+}
+
 void Resolver::run() {
     // Lowering calls may add graphs, which this loop then visits too.
     for (std::size_t gi = 0; gi < m_.graphCount(); ++gi) {
@@ -592,6 +608,22 @@ void Resolver::run() {
             const auto* calleeNode = ir::nodeCast<CNode>(c->input(0));
             const bool methodCall =
                 calleeNode != nullptr && calleeNode->isPrimitive(passes::meta::kGetAttr);
+            if (const interp::FunctionObject* fn = methodCall ? pythonTensorMethod(calleeNode) : nullptr) {
+                // A Tensor method written in Python (x.clamp(0, 1)): its function called with
+                // the object first, bound here like any call.
+                std::vector<std::string> kws;
+                if (ValuePtr k = c->attrs().get("keywords")) {
+                    for (const ValuePtr& e : k->elements) {
+                        kws.push_back(e->text);
+                    }
+                }
+                std::vector<Node*> args{calleeNode->input(1)};
+                for (std::size_t i = 1; i < c->size(); ++i) {
+                    args.push_back(inputValue(c->input(i), g, c));
+                }
+                callGraph(c, graphOf(fn, {}, c->debug().scope, c), std::move(args), kws);
+                continue;
+            }
             if (c->attrs().get("keywords") && !methodCall) {
                 fail(
                     "TypeError",

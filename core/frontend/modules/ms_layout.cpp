@@ -122,8 +122,20 @@ void addPythonOpsNames(Interpreter& I, interp::ModuleObject& ops) {
 }
 
 void registerLayoutModules(Interpreter& I) {
-    registerPython(I, "mindspore.ops.function", "ms_ops_function",
-                   "mindspore/ops/function/__init__.py");
+    I.registerModule("mindspore.ops.function",
+                     [text = pySource("ms_ops_function")](Interpreter& J, interp::ModuleObject& m) {
+                         // Tensor is a native (immutable) class: its Python-written methods
+                         // are added here.
+                         interp::addFunction(J, m, "_add_tensor_method", [](Interpreter& K, CallArgs& a) {
+                             Value cls = K.getAttr(Value(K.importModule("mindspore")), "Tensor");
+                             if (auto* t = cls.as<interp::Type>()) {
+                                 t->dict()->setStr(K.intern(K.str(interp::argAt(a, 0, "name"))),
+                                                   interp::argAt(a, 1, "fn"));
+                             }
+                             return Value::none();
+                         });
+                         runSourceInModule(J, std::string(text), "mindspore/ops/function/__init__.py", m);
+                     });
     registerPython(I, "numpy.testing", "numpy_testing", "numpy/testing/__init__.py");
     registerPython(I, "mindspore.common.initializer", "ms_initializer",
                    "mindspore/common/initializer.py");

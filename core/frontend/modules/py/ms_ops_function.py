@@ -323,3 +323,22 @@ def mse_loss(input, target, reduction='mean'):
     if reduction == 'sum':
         return F.reduce_sum(x)
     return x
+
+
+# Tensor methods MindSpore defines over these functions (x.clamp(0, 1) is clamp(x, 0, 1)).
+# In GRAPH_MODE symbol_resolve finds them on the class and type_inference binds them to the
+# tensor when the registry has no native method of the name.
+def _tensor_flatten(input, order='C', *, start_dim=0, end_dim=-1):
+    """Tensor.flatten: all dimensions by default (ops.flatten keeps the first)."""
+    return flatten(input, order, start_dim=start_dim, end_dim=end_dim)
+
+
+def _attach_tensor_methods():
+    _add_tensor_method("flatten", _tensor_flatten)
+    for name in ("clamp", "clip", "split", "chunk", "narrow", "swapaxes", "t", "var", "std",
+                 "norm", "logsumexp", "outer", "mm", "addmm", "index_select", "repeat_interleave",
+                 "logaddexp", "trace", "unbind", "moveaxis"):
+        _add_tensor_method(name, globals()[name])
+
+
+_attach_tensor_methods()
