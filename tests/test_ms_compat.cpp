@@ -32,6 +32,13 @@ const char* kPrelude =
     "from mindspore.common.parameter import Parameter\n"
     "from mindspore.ops import operations as P\n";
 
+// Whether a run failed (exit status 1) with `message` in its output and, when `line` is
+// given, a traceback naming that line of the script.
+bool failedWith(const Run& r, const std::string& message, int line = 0) {
+    return r.result.exitStatus == 1 && r.out.find(message) != std::string::npos &&
+           (line == 0 || r.out.find("line " + std::to_string(line)) != std::string::npos);
+}
+
 }  // namespace
 
 class TestMsCompat : public QObject {
@@ -405,11 +412,8 @@ private slots:
                          "[[0.0, 1.0], [3.0, 4.0]] | [[2.0], [5.0]] | [[0.0, 1.0, 2.0]] | "
                          "[[3.0, 4.0, 5.0]]\n");
         r = runScript(with("a"));
-        QCOMPARE(r.result.exitStatus, 1);
-        QVERIFY2(r.out.find("For 'Argmax', the argument 'axis' must be a constant in graph mode.") !=
-                     std::string::npos,
+        QVERIFY2(failedWith(r, "For 'Argmax', the argument 'axis' must be a constant in graph mode.", 8),
                  r.out.c_str());
-        QVERIFY2(r.out.find("line 8") != std::string::npos, r.out.c_str());
     }
 
     // `raise` under a condition on a helper's parameter: the compile raises it (with a message
@@ -417,7 +421,7 @@ private slots:
     // does not; under a tensor condition it is still "not supported yet". isinstance of the
     // builtin classes is decided at compile time too.
     void raiseUnderASpecializedCondition() {
-        auto script = [](const std::string& call) {
+        auto script = [](const std::string& body) {
             return std::string(kPrelude) +
                    "ms.set_context(mode=ms.GRAPH_MODE)\n"
                    "def check(x, axis):\n"
@@ -426,45 +430,18 @@ private slots:
                    "str(axis) + '.')\n"
                    "    return x * axis\n"
                    "class Net(nn.Cell):\n"
-                   "    def construct(self, x):\n"
-                   "        if x.sum() > 100:\n"
-                   "            raise RuntimeError('too big')\n"
-                   "        return " + call + "\n"
-                   "print(Net()(Tensor(np.array([2.0], np.float32))))\n";
+                   "    def construct(self, x):\n" +
+                   body + "print(Net()(Tensor(np.array([2.0], np.float32))))\n";
         };
-        Run r = runScript(script("check(x, 1), isinstance(2, int), isinstance(True, (float, str))"));
-        QCOMPARE(r.result.exitStatus, 1);
-        QVERIFY2(r.out.find("'raise' is supported only where the compiler can decide the condition "
-                            "(irscope cannot raise RuntimeError at run time yet)") != std::string::npos,
+        const std::string ok = "        return check(x, 1), isinstance(2, int), isinstance(True, (float, str))\n";
+        Run r = runScript(script("        if x.sum() > 100:\n            raise RuntimeError('too big')\n" + ok));
+        QVERIFY2(failedWith(r, "'raise' is supported only where the compiler can decide the condition "
+                               "(irscope cannot raise RuntimeError at run time yet)"),
                  r.out.c_str());
-        r = runScript(std::string(kPrelude) +
-                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
-                      "def check(x, axis):\n"
-                      "    if not isinstance(axis, int) or axis > 1:\n"
-                      "        raise ValueError('axis must be an int of at most 1, but got ' + "
-                      "str(axis) + '.')\n"
-                      "    return x * axis\n"
-                      "class Net(nn.Cell):\n"
-                      "    def construct(self, x):\n"
-                      "        return check(x, 1), isinstance(2, int), isinstance(True, (float, str))\n"
-                      "print(Net()(Tensor(np.array([2.0], np.float32))))\n");
+        r = runScript(script(ok));
         EXPECT_OUTPUT(r, "(Tensor(shape=[1], dtype=Float32, value= [ 2.00000000e+00]), True, False)\n");
-        r = runScript(std::string(kPrelude) +
-                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
-                      "def check(x, axis):\n"
-                      "    if not isinstance(axis, int) or axis > 1:\n"
-                      "        raise ValueError('axis must be an int of at most 1, but got ' + "
-                      "str(axis) + '.')\n"
-                      "    return x * axis\n"
-                      "class Net(nn.Cell):\n"
-                      "    def construct(self, x):\n"
-                      "        return check(x, 3)\n"
-                      "print(Net()(Tensor(np.array([2.0], np.float32))))\n");
-        QCOMPARE(r.result.exitStatus, 1);
-        QVERIFY2(r.out.find("ValueError: axis must be an int of at most 1, but got 3.") !=
-                     std::string::npos,
-                 r.out.c_str());
-        QVERIFY2(r.out.find("line 9") != std::string::npos, r.out.c_str());
+        r = runScript(script("        return check(x, 3)\n"));
+        QVERIFY2(failedWith(r, "ValueError: axis must be an int of at most 1, but got 3.", 9), r.out.c_str());
     }
 
     // Loops over a function's tuple parameter unroll once per length it is called with:
