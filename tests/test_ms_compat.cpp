@@ -523,7 +523,8 @@ private slots:
                 "x = Tensor(np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], np.float32))\n"
                 "def f(x):\n"
                 "    return (x.clamp(2.0, 4.0), x.t(), x.std(), x.var(axis=1, ddof=1), x.split(1, 1)[2],\n"
-                "            x.flatten(), x.flatten(start_dim=1), x.norm(), x.sum())\n"
+                "            x.flatten(), x.flatten(start_dim=1), x.norm(), x.sum(), x.int(), x.bool(),\n"
+                "            x.ravel(), x.log2(), x.new_ones((1, 2), ms.int32), x[0].expand_as(x))\n"
                 "class Net(nn.Cell):\n"
                 "    def construct(self, x):\n"
                 "        return f(x)\n",
@@ -532,7 +533,10 @@ private slots:
         const std::string once =
             "[[2.0, 4.0, 3.0], [4.0, 2.0, 4.0]] | [[1.0, 4.0], [5.0, 2.0], [3.0, 6.0]] | 1.7078 | "
             "[4.0, 4.0] | [[3.0], [6.0]] | [1.0, 5.0, 3.0, 4.0, 2.0, 6.0] | "
-            "[[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]] | 9.5394 | 21.0\n";
+            "[[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]] | 9.5394 | 21.0 | [[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]] | "
+            "[[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]] | [1.0, 5.0, 3.0, 4.0, 2.0, 6.0] | "
+            "[[0.0, 2.3219, 1.585], [2.0, 1.0, 2.585]] | [[1.0, 1.0]] | "
+            "[[1.0, 5.0, 3.0], [1.0, 5.0, 3.0]]\n";
         EXPECT_OUTPUT(r, once + once);
     }
 

@@ -333,8 +333,76 @@ def _tensor_flatten(input, order='C', *, start_dim=0, end_dim=-1):
     return flatten(input, order, start_dim=start_dim, end_dim=end_dim)
 
 
+def _tensor_float(input):
+    return F.cast(input, mstype.float32)
+
+
+def _tensor_half(input):
+    return F.cast(input, mstype.float16)
+
+
+def _tensor_int(input):
+    return F.cast(input, mstype.int32)
+
+
+def _tensor_long(input):
+    return F.cast(input, mstype.int64)
+
+
+def _tensor_bool(input):
+    return F.cast(input, mstype.bool_)
+
+
+def _tensor_expand_as(input, other):
+    return F.broadcast_to(input, other.shape)
+
+
+def _tensor_ravel(input):
+    return F.reshape(input, (-1,))
+
+
+def _tensor_gather(input, input_indices, axis, batch_dims=0):
+    if batch_dims != 0:
+        raise ValueError("irscope: Tensor.gather with batch_dims is not supported yet.")
+    return F.gather(input, input_indices, axis)
+
+
+def _tensor_new_zeros(input, size, dtype=None):
+    return F.zeros(size, input.dtype if dtype is None else dtype)
+
+
+def _tensor_new_ones(input, size, dtype=None):
+    return F.ones(size, input.dtype if dtype is None else dtype)
+
+
+def _tensor_exp2(input):
+    return F.pow(2.0, input)
+
+
+def _tensor_log2(input):
+    return F.log(input) / 0.6931471805599453
+
+
+def _tensor_log10(input):
+    return F.log(input) / 2.302585092994046
+
+
 def _attach_tensor_methods():
     _add_tensor_method("flatten", _tensor_flatten)
+    _add_tensor_method("float", _tensor_float)
+    _add_tensor_method("half", _tensor_half)
+    _add_tensor_method("int", _tensor_int)
+    _add_tensor_method("long", _tensor_long)
+    _add_tensor_method("bool", _tensor_bool)
+    _add_tensor_method("expand_as", _tensor_expand_as)
+    _add_tensor_method("ravel", _tensor_ravel)
+    _add_tensor_method("gather", _tensor_gather)
+    _add_tensor_method("new_zeros", _tensor_new_zeros)
+    _add_tensor_method("new_ones", _tensor_new_ones)
+    _add_tensor_method("exp2", _tensor_exp2)
+    _add_tensor_method("log2", _tensor_log2)
+    _add_tensor_method("log10", _tensor_log10)
+    _add_tensor_method("repeat", repeat_interleave)
     for name in ("clamp", "clip", "split", "chunk", "narrow", "swapaxes", "t", "var", "std",
                  "norm", "logsumexp", "outer", "mm", "addmm", "index_select", "repeat_interleave",
                  "logaddexp", "trace", "unbind", "moveaxis"):
