@@ -540,6 +540,22 @@ private slots:
         EXPECT_OUTPUT(r, once + once);
     }
 
+    // nn.Embedding: a Gather of the table's rows (or a one-hot MatMul), shaped ids.shape +
+    // (embedding_size,); padding_idx zeroes that row of its own copy of the table.
+    void embeddingLooksUpRows() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "table = Tensor(np.arange(12, dtype=np.float32).reshape(4, 3))\n"
+                "ids = Tensor(np.array([[0, 3], [2, 2]], np.int32))\n",
+            "    e = nn.Embedding(4, 3, embedding_table=table)\n"
+            "    o = nn.Embedding(4, 3, use_one_hot=True, embedding_table=table, padding_idx=3)\n"
+            "    print(e(ids).shape, e(ids).asnumpy().tolist(), o(ids).asnumpy()[0].tolist())\n"));
+        const std::string once =
+            "(2, 2, 3) [[[0.0, 1.0, 2.0], [9.0, 10.0, 11.0]], [[6.0, 7.0, 8.0], [6.0, 7.0, 8.0]]] "
+            "[[0.0, 1.0, 2.0], [0.0, 0.0, 0.0]]\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

@@ -176,7 +176,7 @@ void registerLayoutModules(Interpreter& I) {
         runSourceInModule(J, std::string(text), "re.py", m);
     });
     registerPython(I, "mindspore.nn.layer", "ms_nn_conv", "mindspore/nn/layer/conv.py");
-    for (const char* sub : {"conv", "pooling", "basic"}) {
+    for (const char* sub : {"conv", "pooling", "basic", "embedding"}) {
         registerAlias(I, std::string("mindspore.nn.layer.") + sub, "mindspore.nn.layer");
     }
     registerPython(I, "mindspore.nn.layer.normalization", "ms_nn_norm_act",

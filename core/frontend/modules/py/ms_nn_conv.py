@@ -1,9 +1,11 @@
-# mindspore.nn's convolution and pooling layers for irscope (mindspore/nn/layer/conv.py,
-# pooling.py, basic.py): Conv2d, MaxPool2d, AvgPool2d and Flatten, NCHW, built on the
-# primitives P.Conv2D, P.BiasAdd, P.MaxPool, P.AvgPool and P.Flatten. Defaults are MindSpore
+# mindspore.nn's convolution, pooling and lookup layers for irscope (mindspore/nn/layer/conv.py,
+# pooling.py, basic.py, embedding.py): Conv2d, MaxPool2d, AvgPool2d, Flatten and Embedding,
+# NCHW, built on the primitives P.Conv2D, P.BiasAdd, P.MaxPool, P.AvgPool, P.Flatten, P.Gather
+# and P.OneHot. Defaults are MindSpore
 # 2.x's: Conv2d's weight HeUniform(negative_slope=sqrt(5)), its bias Uniform(1/sqrt(fan_in)).
 import math
-from mindspore import Parameter
+from mindspore import Parameter, Tensor
+from mindspore.common import dtype as mstype
 from mindspore.nn import Cell
 from mindspore.ops import operations as P
 from mindspore.common.initializer import initializer, HeUniform, Uniform
@@ -124,3 +126,46 @@ class Flatten(Cell):
 
     def construct(self, x):
         return self.flatten(x)
+
+
+class Embedding(Cell):
+    """Rows of `embedding_table` ([vocab_size, embedding_size]) picked by integer ids: a Gather,
+    or a one-hot MatMul with use_one_hot; the output's shape is ids.shape + (embedding_size,).
+    padding_idx's row starts at zero."""
+
+    def __init__(self, vocab_size, embedding_size, use_one_hot=False, embedding_table="normal",
+                 dtype=mstype.int32, padding_idx=None):
+        super().__init__()
+        for name, value in (("vocab_size", vocab_size), ("embedding_size", embedding_size)):
+            if not isinstance(value, int) or isinstance(value, bool) or value <= 0:
+                raise ValueError("For 'Embedding', the '" + name + "' must be a positive int, but got " +
+                                 str(value) + ".")
+        self.vocab_size = vocab_size
+        self.embedding_size = embedding_size
+        self.use_one_hot = use_one_hot
+        self.dtype = dtype
+        table = initializer(embedding_table, (vocab_size, embedding_size))
+        if padding_idx is not None:
+            if not isinstance(padding_idx, int) or padding_idx < -vocab_size or padding_idx >= vocab_size:
+                raise ValueError("For 'Embedding', the 'padding_idx' must be an int in [" + str(-vocab_size) + ", " +
+                                 str(vocab_size) + "), but got " + str(padding_idx) + ".")
+            rows = table.asnumpy()
+            rows[padding_idx] = 0
+            table = Tensor(rows)
+        self.padding_idx = padding_idx
+        self.embedding_table = Parameter(table, name="embedding_table")
+        self.gather = P.Gather()
+        self.one_hot = P.OneHot()
+        self.matmul = P.MatMul()
+        self.reshape = P.Reshape()
+        self.on_value = Tensor(1.0, mstype.float32)
+        self.off_value = Tensor(0.0, mstype.float32)
+
+    def construct(self, ids):
+        flat = self.reshape(ids, (-1,))
+        if self.use_one_hot:
+            rows = self.matmul(self.one_hot(flat, self.vocab_size, self.on_value, self.off_value),
+                               self.embedding_table)
+        else:
+            rows = self.gather(self.embedding_table, flat, 0)
+        return self.reshape(rows, ids.shape + (self.embedding_size,))
