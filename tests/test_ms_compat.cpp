@@ -556,6 +556,45 @@ private slots:
         EXPECT_OUTPUT(r, once + once);
     }
 
+    // Python's random draws CPython 3.11's numbers for a seed (the expected text is what
+    // CPython printed for this script); tempfile imports, and says what it cannot do.
+    void stdlibRandomAndTempfile() {
+        Run r = runScript(
+            "import random, tempfile\n"
+            "random.seed(42)\n"
+            "print(random.random(), random.randint(1, 10), random.randrange(0, 100, 7), random.choice([1, 2, 3, 4]))\n"
+            "x = list(range(10)); random.shuffle(x); print(x)\n"
+            "print(random.sample(range(100), 5), random.uniform(1, 2), random.getrandbits(40))\n"
+            "print(random.gauss(0, 1), random.normalvariate(0, 1))\n"
+            "random.seed(2**40 + 5)\n"
+            "print(random.random(), tempfile.gettempdir())\n"
+            "tempfile.TemporaryDirectory()\n");
+        QVERIFY2(failedWith(r, "NotImplementedError: irscope: tempfile.TemporaryDirectory is not supported yet"),
+                 r.out.c_str());
+        QVERIFY2(r.out.rfind("0.6394267984578837 1 77 3\n[8, 1, 7, 6, 4, 0, 5, 2, 9, 3]\n"
+                             "[4, 3, 11, 27, 29] 1.5053552881033623 614294294451\n"
+                             "0.45775079868034557 0.09889991728151293\n0.5043802970418443 /tmp\n",
+                             0) == 0,
+                 r.out.c_str());
+    }
+
+    // numpy.var/std (ddof, axis, keepdims; float32 stays float32) and numpy.random.choice,
+    // which draws as numpy's legacy algorithm does: randint with replacement, permutation
+    // without.
+    void numpyVarStdAndChoice() {
+        Run r = runScript(
+            "import numpy as np\n"
+            "a = np.array([[1.0, 5.0, 3.0], [4.0, 2.0, 6.0]], np.float32)\n"
+            "print(np.var(a), np.std(a, axis=1), np.var(a, axis=0, ddof=1, keepdims=True), np.var([1, 2, 3, 4]), "
+            "np.var(a).dtype)\n"
+            "np.random.seed(3); c = np.random.choice(10, 5)\n"
+            "np.random.seed(3); d = np.random.randint(0, 10, 5)\n"
+            "np.random.seed(4); e = np.random.choice(8, 4, replace=False)\n"
+            "np.random.seed(4); f = np.random.permutation(8)[:4]\n"
+            "print((c == d).all(), (e == f).all(), np.random.choice([1.5, 2.5, 3.5], size=(2, 2)).shape)\n");
+        EXPECT_OUTPUT(r, "2.9166667 [1.6329932 1.6329932] [[4.5 4.5 4.5]] 1.25 float32\nTrue True (2, 2)\n");
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

@@ -782,8 +782,9 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
         ensureTypes(J, ms);
         initNumpy(J, ms, m);
         initNumpyExtra(J, ms, m);
-        J.importModule("numpy.random");
+        Ref<interp::ModuleObject> random = J.importModule("numpy.random");
         J.importModule("numpy.testing");
+        addPythonNumpyNames(J, m, *random);
     });
     I.registerModule("numpy.random", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);

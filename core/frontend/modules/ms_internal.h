@@ -110,6 +110,8 @@ void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn);
 // Adds the Python-written functional API (mindspore.ops.function) to `ops` or `F`: the
 // names the native module does not define.
 void addPythonOpsNames(Interpreter& I, interp::ModuleObject& ops);
+// Adds numpy's functions written in Python (var, std; numpy.random.choice).
+void addPythonNumpyNames(Interpreter& I, interp::ModuleObject& numpy, interp::ModuleObject& random);
 void initNumpyRandom(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 void initTime(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m);
 // os and os.path (os_module.cpp).

@@ -4,12 +4,16 @@
 // the same objects as the top-level names, and numpy.testing. The modules written in Python
 // (frontend/modules/py/*.py, compiled in) run in the interpreter like a script's own code, so
 // their Cells' construct methods compile in GRAPH_MODE exactly as user code does.
+#include <cstdint>
+#include <memory>
 #include <string_view>
+#include <vector>
 
 #include "frontend/interp/evaluator.h"
 #include "frontend/interp/scope.h"
 #include "frontend/modules/ms_internal.h"
 #include "frontend/parser.h"
+#include "runtime/random.h"
 
 namespace irscope::modules {
 
@@ -121,7 +125,15 @@ void addPythonOpsNames(Interpreter& I, interp::ModuleObject& ops) {
     copyPublic(I, *I.importModule("mindspore.ops.function"), ops);
 }
 
+void addPythonNumpyNames(Interpreter& I, interp::ModuleObject& numpy, interp::ModuleObject& random) {
+    interp::ModuleObject& more = *I.importModule("numpy._irscope_more");
+    copyPublic(I, more, numpy);
+    interp::addToModule(I, random, "choice", I.getAttr(Value(&more), "_choice"));
+}
+
 void registerLayoutModules(Interpreter& I) {
+    registerPython(I, "numpy._irscope_more", "numpy_more", "numpy/_irscope_more.py");
+    registerPython(I, "tempfile", "tempfile_module", "tempfile.py");
     I.registerModule("mindspore.ops.function",
                      [text = pySource("ms_ops_function")](Interpreter& J, interp::ModuleObject& m) {
                          // Tensor is a native (immutable) class: its Python-written methods
@@ -171,6 +183,28 @@ void registerLayoutModules(Interpreter& I) {
                          });
                          runSourceInModule(J, std::string(text), "sys.py", m);
                      });
+    I.registerModule("random", [text = pySource("random_module")](Interpreter& J, interp::ModuleObject& m) {
+        // The module's own MT19937 (CPython's random is a generator of its own, not numpy's).
+        auto rs = std::make_shared<runtime::RandomState>();
+        interp::addFunction(J, m, "_seed", [rs](Interpreter& K, CallArgs& a) {
+            const Value words = interp::argAt(a, 0, "words");
+            if (words.isNone()) {
+                *rs = runtime::RandomState();
+            } else {
+                std::vector<std::uint32_t> key;
+                for (const Value& w : K.toVector(words)) {
+                    key.push_back(static_cast<std::uint32_t>(K.toIndex(w)));
+                }
+                rs->seedArray(key);
+            }
+            return Value::none();
+        });
+        interp::addFunction(J, m, "_u32", [rs](Interpreter&, CallArgs&) {
+            return Value::integer(static_cast<std::int64_t>(rs->nextUInt32()));
+        });
+        interp::addFunction(J, m, "_random", [rs](Interpreter&, CallArgs&) { return Value::real(rs->randomSample()); });
+        runSourceInModule(J, std::string(text), "random.py", m);
+    });
     I.registerModule("re", [text = pySource("re_module")](Interpreter& J, interp::ModuleObject& m) {
         initReEngine(J, m);
         runSourceInModule(J, std::string(text), "re.py", m);
