@@ -59,8 +59,10 @@ private slots:
             "v, i = Net(P.Sort(axis=0, descending=True))(x)\n"
             "print(v, i)\n"
             "v, i = Net(lambda a: ops.topk(a, 2))(Tensor(np.array([3, 1, 3, 7], np.int32)))\n"
-            "print(v, i, i.dtype)\n",
-            "[[4. 5. 6.]\n [1. 2. 3.]] [[1 0 1]\n [0 1 0]]\n[7 3] [3 0] Int32\n");
+            "print(v, i, i.dtype)\n"
+            "v, i = Net(P.TopK(sorted=False))(Tensor(np.array([3, 1, 5, 7], np.int32)), 3)\n"
+            "print(v, i)\n",
+            "[[4. 5. 6.]\n [1. 2. 3.]] [[1 0 1]\n [0 1 0]]\n[7 3] [3 0] Int32\n[3 5 7] [0 2 3]\n");
         expectError("P.TopK()(x, 4)",
                     "ValueError: For 'TopK', the 'k' must be in range [0, 3], but got 4.");
     }

@@ -382,10 +382,14 @@ KernelArg runTopK(const KernelContext& c) {
     }
     Tensor values(x.dtype(), out);
     Tensor indices(DType::Int32, out);
+    const bool sorted = boolOf(c.attr("sorted")).value_or(true);
     for (std::size_t o = 0; o < v.outer; ++o) {
-        // The k largest in descending order (sorted=False keeps that order too, as the CPU
-        // kernel does).
-        const auto order = lineOrder(x, v, o, 0, true);
+        // The k largest in descending order; with sorted=False the same k in the order they
+        // have in the input, as MindSpore's CPU kernel gives them (k = n is the input itself).
+        auto order = lineOrder(x, v, o, 0, true);
+        if (!sorted) {
+            std::sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(k));
+        }
         for (std::size_t j = 0; j < k; ++j) {
             copyElement(x, v.at(o, order[j], 0), values, o * k + j);
             indices.setInt(o * k + j, static_cast<std::int64_t>(order[j]));
