@@ -2,10 +2,29 @@
 #include "compiler/frontend_state.h"
 
 #include "passes/compile_error.h"
+#include "passes/meta_ops.h"
 
 namespace irscope::compiler {
 
 FrontendState::FrontendState(GraphCall c) : I(*c.interp), call(std::move(c)) {}
+
+std::int64_t FrontendState::sequenceLength(const ir::Node* n) const {
+    if (n == nullptr) {
+        return -1;
+    }
+    if (auto it = paramLengths.find(n); it != paramLengths.end()) {
+        return it->second;
+    }
+    if (const auto* c = ir::nodeCast<ir::CNode>(n);
+        c != nullptr && (c->isPrimitive(passes::meta::kMakeTuple) || c->isPrimitive(passes::meta::kMakeList))) {
+        return static_cast<std::int64_t>(c->size()) - 1;
+    }
+    if (const auto* v = ir::nodeCast<ir::ValueNode>(n);
+        v != nullptr && (v->value()->kind == ir::Value::Kind::Tuple || v->value()->kind == ir::Value::Kind::List)) {
+        return static_cast<std::int64_t>(v->value()->elements.size());
+    }
+    return -1;
+}
 
 ir::ValuePtr FrontendState::hostValue(HostEntry e, std::string text) {
     hosts_.push_back(std::move(e));

@@ -57,6 +57,10 @@ public:
     std::map<std::tuple<const void*, const void*, std::string>, ir::FuncGraph*> fnGraphsByLength;
     // The known length of a tuple/list parameter of such a graph (what its loops unroll).
     std::map<const ir::Node*, std::int64_t> paramLengths;
+    // The length of a tuple/list node known without running anything: a tuple or list
+    // display (MakeTuple/MakeList), a tuple or list constant, or a parameter in
+    // paramLengths; -1 otherwise.
+    std::int64_t sequenceLength(const ir::Node* n) const;
     std::map<const ir::FuncGraph*, GraphSignature> signatures;
     std::map<const void*, ir::Parameter*> weightParams;  // host Parameter object -> entry param
 

@@ -260,11 +260,8 @@ std::optional<bool> GraphBuilder::constCondition(const ast::Expr& e) {
 }
 
 std::int64_t GraphBuilder::knownLength(Node* seq) const {
-    if (seq == nullptr) {
-        return -1;
-    }
-    if (auto k = s_.paramLengths.find(seq); k != s_.paramLengths.end()) {
-        return k->second;
+    if (const std::int64_t n = s_.sequenceLength(seq); n >= 0) {
+        return n;
     }
     if (auto k = known_.find(seq); k != known_.end()) {
         const interp::Value& hv = k->second;
@@ -274,15 +271,6 @@ std::int64_t GraphBuilder::knownLength(Node* seq) const {
         if (const ir::Tensor* t = modules::tensorOf(hv); t && t->rank() > 0) {
             return t->shape().dims[0];  // iterating an input tensor: its rows (the shape is fixed per compile)
         }
-        return -1;
-    }
-    if (const auto* cn = ir::nodeCast<CNode>(seq);
-        cn && (cn->isPrimitive(meta::kMakeTuple) || cn->isPrimitive(meta::kMakeList))) {
-        return static_cast<std::int64_t>(cn->size()) - 1;
-    }
-    if (const auto* vn = ir::nodeCast<ir::ValueNode>(seq);
-        vn && (vn->value()->kind == Value::Kind::Tuple || vn->value()->kind == Value::Kind::List)) {
-        return static_cast<std::int64_t>(vn->value()->elements.size());
     }
     return -1;
 }

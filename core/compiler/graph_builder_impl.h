@@ -108,9 +108,9 @@ public:
         std::string hidden;
     };
     Iterable iterable(const ast::Expr& iter);
-    // The length of a tuple/list value known while building (-1: only type inference knows).
-    // The length of a tuple/list node when the compiler knows it (a display, a constant, an
-    // entry input, a parameter given one by its callers or by the ways into its block).
+    // The length of a tuple/list node known while building (a display, a constant, an entry
+    // input, a parameter given one by its callers or by the ways into its block); -1: only
+    // type inference knows.
     std::int64_t knownLength(ir::Node* seq) const;
     bool lengthKnown(ir::Node* seq) const { return knownLength(seq) >= 0; }
     // A value computed in branch graphs: Switch(cond, Partial(@✓..), Partial(@✗..))(). The

@@ -420,20 +420,6 @@ std::map<std::string, std::int64_t> Resolver::argLengths(const interp::FunctionO
     if (iterated.empty()) {
         return out;
     }
-    auto lengthOf = [this](const Node* n) -> std::int64_t {
-        if (const auto* c = ir::nodeCast<CNode>(n);
-            c != nullptr && (c->isPrimitive(meta::kMakeTuple) || c->isPrimitive(meta::kMakeList))) {
-            return static_cast<std::int64_t>(c->size()) - 1;
-        }
-        if (const auto* v = ir::nodeCast<ir::ValueNode>(n);
-            v != nullptr && (v->value()->kind == Value::Kind::Tuple || v->value()->kind == Value::Kind::List)) {
-            return static_cast<std::int64_t>(v->value()->elements.size());
-        }
-        if (auto it = s_.paramLengths.find(n); it != s_.paramLengths.end()) {
-            return it->second;
-        }
-        return -1;
-    };
     auto note = [&](const std::string& name, std::int64_t len) {
         if (len >= 0 && iterated.count(name) != 0) {
             out[name] = len;
@@ -443,14 +429,14 @@ std::map<std::string, std::int64_t> Resolver::argLengths(const interp::FunctionO
     const std::size_t npos = args.size() - kws.size();
     const std::size_t positional = code->posCount > first ? static_cast<std::size_t>(code->posCount - first) : 0;
     for (std::size_t i = 0; i < npos && i < positional; ++i) {
-        note(code->varNames[i + static_cast<std::size_t>(first)], lengthOf(args[i]));
+        note(code->varNames[i + static_cast<std::size_t>(first)], s_.sequenceLength(args[i]));
     }
     if (code->hasVarArgs) {
         note(code->varNames[static_cast<std::size_t>(code->posCount + code->kwOnlyCount)],
              static_cast<std::int64_t>(npos > positional ? npos - positional : 0));
     }
     for (std::size_t k = 0; k < kws.size(); ++k) {
-        note(kws[k], lengthOf(args[npos + k]));
+        note(kws[k], s_.sequenceLength(args[npos + k]));
     }
     return out;
 }
@@ -611,17 +597,11 @@ void Resolver::run() {
             if (const interp::FunctionObject* fn = methodCall ? pythonTensorMethod(calleeNode) : nullptr) {
                 // A Tensor method written in Python (x.clamp(0, 1)): its function called with
                 // the object first, bound here like any call.
-                std::vector<std::string> kws;
-                if (ValuePtr k = c->attrs().get("keywords")) {
-                    for (const ValuePtr& e : k->elements) {
-                        kws.push_back(e->text);
-                    }
-                }
                 std::vector<Node*> args{calleeNode->input(1)};
                 for (std::size_t i = 1; i < c->size(); ++i) {
                     args.push_back(inputValue(c->input(i), g, c));
                 }
-                callGraph(c, graphOf(fn, {}, c->debug().scope, c), std::move(args), kws);
+                callGraph(c, graphOf(fn, {}, c->debug().scope, c), std::move(args), keywordsOf(c));
                 continue;
             }
             if (c->attrs().get("keywords") && !methodCall) {

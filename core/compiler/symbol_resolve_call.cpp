@@ -18,8 +18,6 @@ using ir::Value;
 using ir::ValuePtr;
 namespace meta = passes::meta;
 
-namespace {
-
 std::vector<std::string> keywordsOf(const CNode* c) {
     std::vector<std::string> out;
     if (ValuePtr k = c->attrs().get("keywords")) {
@@ -29,6 +27,8 @@ std::vector<std::string> keywordsOf(const CNode* c) {
     }
     return out;
 }
+
+namespace {
 
 // A primitive value with the registry's attribute defaults, then `overrides`.
 ValuePtr primitiveWith(std::string_view name, const ir::AttrMap& overrides) {

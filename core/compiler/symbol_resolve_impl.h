@@ -25,6 +25,10 @@ struct HostVal {
     bool hostFunction = false;
 };
 
+// The keyword names of a call, in order (its "keywords" attribute; their values are the
+// call's last inputs).
+std::vector<std::string> keywordsOf(const ir::CNode* c);
+
 class Resolver {
 public:
     Resolver(FrontendState& s, ir::Module& m) : s_(s), I(s.I), m_(m) {}

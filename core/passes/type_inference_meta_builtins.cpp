@@ -202,8 +202,8 @@ Arg makeSlice(Engine& e, CNode* c, const std::vector<Arg>& args) {
 }
 
 // isinstance(x, cls): cls is a dtype value (int -> Int64, float -> Float32/64, bool -> Bool),
-// a builtin's conversion meta op (int, float, bool, str, tuple, list), a class name string ("Tensor", "tuple", "list", "int", "float", "bool", "str", "NoneType")
-// or a tuple of those.
+// a builtin's conversion meta op (int, float, bool, str, tuple, list), a class name string
+// ("Tensor", "tuple", "list", "int", "float", "bool", "str", "NoneType") or a tuple of those.
 bool instanceOf(const Arg& x, const ValuePtr& cls) {
     if (cls->kind == Value::Kind::Tuple || cls->kind == Value::Kind::List) {
         return std::any_of(cls->elements.begin(), cls->elements.end(),

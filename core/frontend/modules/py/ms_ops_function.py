@@ -1,8 +1,8 @@
 # mindspore.ops.function for irscope: the functional API that MindSpore writes in Python over
 # its primitives, written here over irscope's. Each function is plain Python, so in graph mode
 # it compiles like user code (inlined, specialized for its constant arguments) and in PyNative
-# mode it runs op by op; both give the same numbers. Names are copied into mindspore.ops and
-# mindspore.ops.functional unless the native module already has them.
+# mode it runs op by op; both give the same numbers. Names are copied into mindspore.ops
+# unless the native module already has them; some are Tensor methods too (the end).
 from mindspore.common import dtype as mstype
 from mindspore.ops import functional as F
 from mindspore.ops import operations as P
@@ -22,13 +22,12 @@ def _max_min(name, input, axis, keepdims, initial, where, find_max):
     if axis is None:
         value = F.reduce_max(input) if find_max else F.reduce_min(input)
         return value, F.zeros((), mstype.int32)
+    # One pass for both outputs (Int32 indices), as MindSpore's ops.max uses the primitive.
     if find_max:
-        index = F.argmax(input, axis, keepdims)
-        value = F.amax(input, axis, keepdims)
+        index, value = P.ArgMaxWithValue(axis, keepdims)(input)
     else:
-        index = F.argmin(input, axis, keepdims)
-        value = F.amin(input, axis, keepdims)
-    return value, F.cast(index, mstype.int32)
+        index, value = P.ArgMinWithValue(axis, keepdims)(input)
+    return value, index
 
 
 def max(input, axis=None, keepdims=False, *, initial=None, where=None):
