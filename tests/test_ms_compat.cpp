@@ -595,6 +595,41 @@ private slots:
         EXPECT_OUTPUT(r, "2.9166667 [1.6329932 1.6329932] [[4.5 4.5 4.5]] 1.25 float32\nTrue True (2, 2)\n");
     }
 
+    // The backward primitives of _grad_ops (G.*) run as primitives in both modes, and the
+    // functional modules share their names: ops.function has every functional op (tanh), F has
+    // the Python-written ones (F.max).
+    void gradPrimitivesAndFunctionalNames() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "from mindspore.ops.operations import _grad_ops as G\n"
+                "from mindspore.ops import functional as F\n"
+                "import mindspore.ops.function as OF\n"
+                "class Net(nn.Cell):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.sg = G.SigmoidGrad()\n"
+                "        self.tg = G.TanhGrad()\n"
+                "        self.rg = G.ReluGrad()\n"
+                "        self.ag = G.AsinGrad()\n"
+                "    def construct(self, y, dy):\n"
+                "        return (self.sg(y, dy), self.tg(y, dy), self.rg(dy, y - 0.3), self.ag(y, dy),\n"
+                "                F.max(y, axis=0)[0], OF.tanh(y) * 0)\n",
+            "    out = Net()(Tensor(np.array([0.5, 0.25], np.float32)), Tensor(np.array([1.0, 2.0], np.float32)))\n"
+            "    print([o.asnumpy().round(4).tolist() for o in out])\n"));
+        const std::string once =
+            "[[0.25, 0.375], [0.75, 1.875], [1.0, 0.0], [1.1547000408172607, 2.0655999183654785], 0.5, [0.0, 0.0]]\n";
+        EXPECT_OUTPUT(r, once + once);
+        // The IR names the backward primitive as MindSpore does.
+        r = runScript(std::string(kPrelude) +
+                      "from mindspore.ops.operations import _grad_ops as G\n"
+                      "print(G.SigmoidGrad()(Tensor([1.0]), Tensor([1.0, 2.0])), G.SigmoidGrad.__name__)\n"
+                      "G.SigmoidGrad()(Tensor([1, 2]), Tensor([1, 2]))\n");
+        QVERIFY2(failedWith(r, "TypeError: For 'SigmoidGrad', the type of 'y' must be Tensor[Float16, Float32, "
+                               "Float64], but got Tensor[Int64].", 8),
+                 r.out.c_str());
+        QVERIFY2(r.out.find("[0. 0.] SigmoidGrad\n") == 0, r.out.c_str());
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

@@ -264,7 +264,12 @@ private slots:
                                // pad_select_ops.cpp, elementwise_math.cpp
                                "Pad", "MirrorPad", "MirrorPadGrad", "SpaceToDepth", "DepthToSpace",
                                "Meshgrid", "Diag", "DiagPart", "Cross", "NonZero", "MaskedSelect",
-                               "Unique", "ReduceStd", "Erfinv", "Lgamma"};
+                               "Unique", "ReduceStd", "Erfinv", "Lgamma",
+                               // binary_math_ops.cpp: the backward primitives of _grad_ops (G.*)
+                               "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",
+                               "InvGrad", "AsinGrad", "ACosGrad", "AtanGrad", "AsinhGrad", "AcoshGrad",
+                               "ReluGrad", "ReLU6Grad", "EluGrad", "SoftplusGrad", "SiLUGrad",
+                               "HSigmoidGrad", "HSwishGrad"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);

@@ -143,6 +143,65 @@ const std::vector<BinaryMathOp>& binaryMathOps() {
     return all;
 }
 
+double sigmoidOf(double x) {
+    return 1.0 / (1.0 + std::exp(-x));
+}
+
+// The element-wise backward primitives of mindspore.ops.operations._grad_ops (G.SigmoidGrad,
+// ...): the gradient of an activation from its output or input and the incoming gradient, in
+// MindSpore's argument order. Their class spelling is G.<name> only.
+const std::vector<BinaryMathOp>& gradMathOps() {
+    static const std::vector<BinaryMathOp> all = {
+        {"SigmoidGrad", "y", "dy", {}, {}, "dy * y * (1 - y)", Domain::Float,
+         [](double y, double dy) { return dy * y * (1.0 - y); }, nullptr},
+        {"TanhGrad", "y", "dy", {}, {}, "dy * (1 - y ** 2)", Domain::Float,
+         [](double y, double dy) { return dy * (1.0 - y * y); }, nullptr},
+        {"SqrtGrad", "y", "dy", {}, {}, "dy / (2 * y)", Domain::Float,
+         [](double y, double dy) { return dy / (2.0 * y); }, nullptr},
+        {"RsqrtGrad", "y", "dy", {}, {}, "dy * -0.5 * y ** 3", Domain::Float,
+         [](double y, double dy) { return dy * -0.5 * y * y * y; }, nullptr},
+        {"ReciprocalGrad", "y", "dy", {}, {}, "-dy * y ** 2", Domain::Float,
+         [](double y, double dy) { return -dy * y * y; }, nullptr},
+        {"InvGrad", "x", "grad", {}, {}, "-grad * x ** 2", Domain::Float,
+         [](double y, double dy) { return -dy * y * y; }, nullptr},
+        {"AsinGrad", "x", "dout", {}, {}, "dout / sqrt(1 - x ** 2)", Domain::Float,
+         [](double x, double d) { return d / std::sqrt(1.0 - x * x); }, nullptr},
+        {"ACosGrad", "x", "dout", {}, {}, "-dout / sqrt(1 - x ** 2)", Domain::Float,
+         [](double x, double d) { return -d / std::sqrt(1.0 - x * x); }, nullptr},
+        {"AtanGrad", "x", "dout", {}, {}, "dout / (1 + x ** 2)", Domain::Float,
+         [](double x, double d) { return d / (1.0 + x * x); }, nullptr},
+        {"AsinhGrad", "y", "dy", {}, {}, "dy / cosh(y)", Domain::Float,
+         [](double y, double d) { return d / std::cosh(y); }, nullptr},
+        {"AcoshGrad", "y", "dy", {}, {}, "dy / sinh(y)", Domain::Float,
+         [](double y, double d) { return d / std::sinh(y); }, nullptr},
+        {"ReluGrad", "y_backprop", "x", {}, {}, "y_backprop where x > 0, else 0", Domain::Number,
+         [](double d, double x) { return x > 0.0 ? d : 0.0; },
+         [](std::int64_t d, std::int64_t x) { return x > 0 ? d : std::int64_t{0}; }},
+        {"ReLU6Grad", "y_grad", "x", {}, {}, "y_grad where 0 < x < 6, else 0", Domain::Float,
+         [](double d, double x) { return x > 0.0 && x < 6.0 ? d : 0.0; }, nullptr},
+        {"EluGrad", "dy", "y", {}, {}, "dy where y > 0, else dy * (y + 1)", Domain::Float,
+         [](double d, double y) { return y > 0.0 ? d : d * (y + 1.0); }, nullptr},
+        {"SoftplusGrad", "gradients", "features", {}, {}, "gradients * sigmoid(features)",
+         Domain::Float, [](double d, double x) { return d * sigmoidOf(x); }, nullptr},
+        {"SiLUGrad", "dout", "x", {}, {}, "dout * sigmoid(x) * (1 + x * (1 - sigmoid(x)))",
+         Domain::Float,
+         [](double d, double x) {
+             const double s = sigmoidOf(x);
+             return d * s * (1.0 + x * (1.0 - s));
+         },
+         nullptr},
+        {"HSigmoidGrad", "grads", "input_x", {}, {}, "grads / 6 where -3 < x < 3, else 0",
+         Domain::Float, [](double d, double x) { return x > -3.0 && x < 3.0 ? d / 6.0 : 0.0; },
+         nullptr},
+        {"HSwishGrad", "y_grad", "x", {}, {}, "y_grad * d hswish(x)", Domain::Float,
+         [](double d, double x) {
+             return x <= -3.0 ? 0.0 : (x >= 3.0 ? d : d * (2.0 * x + 3.0) / 6.0);
+         },
+         nullptr},
+    };
+    return all;
+}
+
 const char* domainTypes(Domain d) {
     switch (d) {
         case Domain::Float:
@@ -382,6 +441,14 @@ void registerBinaryMathOps(OpRegistry& reg) {
         for (const char* meth : m.methods) {
             addMethod(d, meth, {toInput("other", 1)});
         }
+        reg.add(std::move(d));
+    }
+    for (const BinaryMathOp& m : gradMathOps()) {
+        OpDef d{.name = m.name, .family = "grad", .summary = m.summary};
+        d.inputs = {argIn(m.x, ArgKind::Tensor), argIn(m.y, ArgKind::Tensor)};
+        d.infer = [&m](const InferContext& c) { return inferBinaryMath(m, c); };
+        d.cpuKernel = [&m](const KernelContext& c) { return runBinaryMath(m, c); };
+        d.spellings.push_back(Spelling{.kind = SpellingKind::Class, .text = std::string("G.") + m.name});
         reg.add(std::move(d));
     }
     registerTernaryOps(reg);

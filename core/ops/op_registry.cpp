@@ -260,7 +260,8 @@ std::optional<SpellingRef> OpRegistry::findSpelling(std::string_view text) const
         return false;
     };
     replacePrefix("mindspore.", "") || replacePrefix("ms.", "");
-    replacePrefix("ops.operations.", "P.") || replacePrefix("ops.functional.", "F.") ||
+    replacePrefix("ops.operations._grad_ops.", "G.") || replacePrefix("ops.operations.", "P.") ||
+        replacePrefix("ops.functional.", "F.") ||
         replacePrefix("common.tensor.Tensor.", "Tensor.") || replacePrefix("ops.function.", "ops.");
     auto lookup = [this](const std::string& key) -> std::optional<SpellingRef> {
         auto it = bySpelling_.find(key);

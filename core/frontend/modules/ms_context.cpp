@@ -771,6 +771,11 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
         ensureTypes(J, ms);
         initOpsModule(J, ms, m, "P.");
     });
+    // The backward primitives (G.SigmoidGrad, ...), which MindSpore keeps out of P.
+    I.registerModule("mindspore.ops.operations._grad_ops", [ms](Interpreter& J, interp::ModuleObject& m) {
+        ensureTypes(J, ms);
+        initOpsModule(J, ms, m, "G.");
+    });
     I.registerModule("mindspore.ops.composite", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);
         initComposite(J, ms, m);

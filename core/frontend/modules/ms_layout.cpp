@@ -84,6 +84,18 @@ void copyPublic(Interpreter& I, interp::ModuleObject& from, interp::ModuleObject
     }
 }
 
+// Copies the public functions of module `from` into `to` where `to` lacks the name.
+void copyFunctions(Interpreter& I, interp::ModuleObject& from, interp::ModuleObject& to) {
+    std::vector<std::pair<std::string, Value>> items;
+    from.dict()->forEach([&](const Value& k, const Value& v) { items.emplace_back(I.str(k), v); });
+    for (const auto& [key, v] : items) {
+        if (!key.empty() && key[0] != '_' && !v.is<interp::ModuleObject>() &&
+            !v.is<interp::Type>() && to.dict()->getStr(key).isNull()) {
+            interp::addToModule(I, to, key, v);
+        }
+    }
+}
+
 // A module whose names are those of another module (an alias like mindspore.nn.optim.momentum).
 void registerAlias(Interpreter& I, const std::string& name, const std::string& of) {
     I.registerModule(name, [of](Interpreter& J, interp::ModuleObject& m) {
@@ -122,7 +134,7 @@ void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
 }
 
 void addPythonOpsNames(Interpreter& I, interp::ModuleObject& ops) {
-    copyPublic(I, *I.importModule("mindspore.ops.function"), ops);
+    copyPublic(I, *I.importModule("mindspore.ops._function"), ops);
 }
 
 void addPythonNumpyNames(Interpreter& I, interp::ModuleObject& numpy, interp::ModuleObject& random) {
@@ -134,7 +146,9 @@ void addPythonNumpyNames(Interpreter& I, interp::ModuleObject& numpy, interp::Mo
 void registerLayoutModules(Interpreter& I) {
     registerPython(I, "numpy._irscope_more", "numpy_more", "numpy/_irscope_more.py");
     registerPython(I, "tempfile", "tempfile_module", "tempfile.py");
-    I.registerModule("mindspore.ops.function",
+    // The Python-written functions run in a module of their own: mindspore.ops.function also
+    // holds ops.range, ops.max, ..., which must not shadow the builtins that code uses.
+    I.registerModule("mindspore.ops._function",
                      [text = pySource("ms_ops_function")](Interpreter& J, interp::ModuleObject& m) {
                          // Tensor is a native (immutable) class: its Python-written methods
                          // are added here.
@@ -147,7 +161,15 @@ void registerLayoutModules(Interpreter& I) {
                              return Value::none();
                          });
                          runSourceInModule(J, std::string(text), "mindspore/ops/function/__init__.py", m);
+                         // ops.functional (F) re-exports them (F.max): importing mindspore.ops
+                         // has finished F's own names before this module runs.
+                         copyPublic(J, m, *J.importModule("mindspore.ops.functional"));
                      });
+    // MindSpore's ops.function: every functional op (tanh, gather, ...) and the ones above.
+    I.registerModule("mindspore.ops.function", [](Interpreter& J, interp::ModuleObject& m) {
+        copyPublic(J, *J.importModule("mindspore.ops._function"), m);
+        copyFunctions(J, *J.importModule("mindspore.ops.functional"), m);
+    });
     registerPython(I, "numpy.testing", "numpy_testing", "numpy/testing/__init__.py");
     registerPython(I, "mindspore.common.initializer", "ms_initializer",
                    "mindspore/common/initializer.py");
@@ -221,7 +243,8 @@ void registerLayoutModules(Interpreter& I) {
     }
     // MindSpore's primitive classes live in submodules of mindspore.ops.operations; each
     // submodule name gives the whole set.
-    for (const char* sub : {"array_ops", "math_ops", "nn_ops", "other_ops", "comm_ops"}) {
+    for (const char* sub : {"array_ops", "math_ops", "nn_ops", "other_ops", "comm_ops", "random_ops",
+                            "image_ops", "debug_ops", "control_ops", "_inner_ops"}) {
         registerAlias(I, std::string("mindspore.ops.operations.") + sub,
                       "mindspore.ops.operations");
     }

@@ -224,7 +224,7 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                      hi = hasHi ? interp::toDouble(J, v[2]) : 0;
         const bool toFloat =
             !ir::isFloat(t.dtype()) && ((hasLo && v[1].isFloat()) || (hasHi && v[2].isFloat()));
-        Tensor out = toFloat ? t.cast(ir::DType::Float64) : t;
+        Tensor out = toFloat ? t.cast(ir::DType::Float64) : t.clone();
         for (std::size_t i = 0; i < out.size(); ++i) {
             double x = out.getDouble(i);
             if (hasLo && x < lo) {

@@ -410,6 +410,14 @@ void initNumpyTypes(Interpreter& I, const MsPtr& ms) {
         b.method(name, [ms, kind, name](Interpreter& J, CallArgs& a) { return reduction(J, *ms, kind, name, a, true); });
     }
     b.method("dot", [ms](Interpreter& J, CallArgs& a) { return J.binaryOp(ast::Operator::MatMult, a.pos.at(0), a.pos.at(1)); });
+    // Methods that are numpy's function of the same name with the array first (a.round(4) is
+    // np.round(a, 4)).
+    for (const char* name : {"round", "clip", "cumsum", "cumprod", "std", "var", "squeeze", "swapaxes", "repeat",
+                             "nonzero", "argsort", "take", "trace", "diagonal"}) {
+        b.method(name, [name](Interpreter& J, CallArgs& a) {
+            return J.call(J.getAttr(Value(J.importModule("numpy")), name), std::move(a));
+        });
+    }
     Ref<Type> t = b.build();
     ms->ndarray = t.get();
     ms->keep.push_back(Value(t));
@@ -672,6 +680,12 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
     interp::addFunction(I, m, "concatenate", joinFn("Concat"));
     interp::addFunction(I, m, "stack", joinFn("Stack"));
     interp::addFunction(I, m, "where", [ms](Interpreter& J, CallArgs& a) {
+        if (a.pos.size() == 1 && a.kw.empty()) {  // where(condition) is nonzero(condition)
+            return J.call(J.getAttr(Value(J.importModule("numpy")), "nonzero"), {a.pos[0]});
+        }
+        if (a.pos.size() != 3) {
+            throw PyError(Exc::ValueError, "either both or neither of x and y should be given");
+        }
         Value c = newArray(J, *ms, arrayArg(J, *ms, a.pos.at(0)).cast(ir::DType::Bool));
         Value r = runOpByName(J, *ms, "Select", {c, a.pos.at(1), a.pos.at(2)});
         return newArray(J, *ms, asTensor(r)->t);
