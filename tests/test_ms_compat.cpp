@@ -630,6 +630,37 @@ private slots:
         QVERIFY2(r.out.find("[0. 0.] SigmoidGrad\n") == 0, r.out.c_str());
     }
 
+    // numpy's axis and index functions, with numpy's results; np.clip leaves its input alone.
+    void numpyAxisAndIndexFunctions() {
+        Run r = runScript(
+            "import numpy as np\n"
+            "a = np.arange(24).reshape(2, 3, 4)\n"
+            "print(np.moveaxis(a, 0, -1).shape, np.moveaxis(a, [0, 1], [-1, -2]).shape, a.swapaxes(0, 2).shape)\n"
+            "print(np.nonzero(np.array([[0, 1], [2, 0]])), np.where(np.array([0, 3, 0, 4]) > 0))\n"
+            "print(np.argsort(np.array([[3, 1, 2], [0, 5, 4]])).tolist(), np.argsort(np.array([[3, 1], [0, 5]]), axis=0).tolist())\n"
+            "print(np.cumprod(np.array([[1, 2], [3, 4]]), axis=1).tolist(), np.cumprod(np.array([1., 2., 3.])))\n"
+            "print(np.take(a, [1, 0], axis=1).shape, np.take(a, np.array([[0, 1]]), axis=2).shape, np.take(a, 5))\n"
+            "print(np.repeat(np.array([[1, 2], [3, 4]]), 2), np.repeat(np.array([[1, 2], [3, 4]]), [1, 2], axis=0).tolist())\n"
+            "print(np.tile(np.array([1, 2]), (2, 2)).tolist(), np.diag(np.array([1, 2])).tolist(), np.trace(np.arange(9).reshape(3, 3)))\n"
+            "print(np.diagonal(np.arange(9).reshape(3, 3), 1), np.roll(np.arange(5), 2), np.unique(np.array([3, 1, 3, 2]), return_counts=True))\n"
+            "print(np.take_along_axis(np.array([[10, 30, 20]]), np.argsort(np.array([[10, 30, 20]]), axis=1), axis=1))\n"
+            "c = np.array([1.0, 5.0]); d = np.clip(c, 2, 4); print(c, d, np.array([1.26, 2.5]).round(1))\n"
+            "np.moveaxis(a, 3, 0)\n");
+        QVERIFY2(r.out.rfind(
+                      "(3, 4, 2) (4, 3, 2) (4, 3, 2)\n"
+                      "(array([0, 1]), array([1, 0])) (array([1, 3]),)\n"
+                      "[[1, 2, 0], [0, 2, 1]] [[1, 0], [0, 1]]\n"
+                      "[[1, 2], [3, 12]] [1. 2. 6.]\n"
+                      "(2, 2, 4) (2, 3, 1, 2) 5\n"
+                      "[1 1 2 2 3 3 4 4] [[1, 2], [3, 4], [3, 4]]\n"
+                      "[[1, 2, 1, 2], [1, 2, 1, 2]] [[1, 0], [0, 2]] 12\n"
+                      "[1 5] [3 4 0 1 2] (array([1, 2, 3]), array([1, 1, 2]))\n"
+                      "[[10 20 30]]\n"
+                      "[1. 5.] [2. 4.] [1.3 2.5]\n", 0) == 0,
+                 r.out.c_str());
+        QVERIFY2(failedWith(r, "AxisError: axis 3 is out of bounds for array of dimension 3", 13), r.out.c_str());
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =
