@@ -661,6 +661,40 @@ private slots:
         QVERIFY2(failedWith(r, "AxisError: axis 3 is out of bounds for array of dimension 3", 13), r.out.c_str());
     }
 
+    // `x[i][j] = v` rebuilds x[i] into x (a list or a tensor), and `self.p[i] = v` assigns the
+    // rebuilt value to the Parameter, as MindSpore's parser does.
+    void nestedSubscriptAssignInGraphMode() {
+        Run r = runScript(std::string(kPrelude) +
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "class Net(nn.Cell):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.p = Parameter(Tensor(np.zeros((2, 3), np.float32)), name='p')\n"
+                          "    def construct(self, x):\n"
+                          "        padding = [[0, 0] for _ in range(len(x.shape))]\n"
+                          "        padding[-1][-1] = 1\n"
+                          "        y = x * 1\n"
+                          "        y[1][2] = 7.0\n"
+                          "        self.p[0] = x[1]\n"
+                          "        self.p[1][0] = 5.0\n"
+                          "        return padding, y, self.p * 1\n"
+                          "net = Net()\n"
+                          "pad, y, p = net(Tensor(np.arange(6, dtype=np.float32).reshape(2, 3)))\n"
+                          "print((pad, y.asnumpy().tolist(), p.asnumpy().tolist()), net.p.asnumpy().tolist())\n"
+                          "class Bad(nn.Cell):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.q = [[1, 2]]\n"
+                          "    def construct(self, x):\n"
+                          "        self.q[0][1] = x\n"
+                          "        return x\n"
+                          "Bad()(Tensor([1.0]))\n");
+        QVERIFY2(r.out.rfind("([[0, 0], [0, 1]], [[0.0, 1.0, 2.0], [3.0, 4.0, 7.0]], [[3.0, 4.0, 5.0], [5.0, 0.0, 0.0]]) "
+                             "[[3.0, 4.0, 5.0], [5.0, 0.0, 0.0]]\n", 0) == 0,
+                 r.out.c_str());
+        QVERIFY2(failedWith(r, "only a local variable supports subscript assignment, not 'self.q'", 27), r.out.c_str());
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

@@ -227,6 +227,16 @@ void GraphBuilder::assign(const ast::Expr& target, Node* value, const ast::Span&
         case ast::ExprKind::Subscript: {
             const auto& sub = target.cast<ast::Subscript>();
             const auto* base = sub.value->as<ast::Name>();
+            const auto* attr = sub.value->as<ast::Attribute>();
+            if (sub.value->kind == ast::ExprKind::Subscript || (attr != nullptr && isParameterAttribute(*attr))) {
+                // `x[i][j] = v` is `x[i] = setitem(x[i], j, v)`, and `self.p[i] = v` on a
+                // Parameter assigns `setitem(self.p, i, v)` to it: the value is rebuilt
+                // outwards to a local variable or a Parameter.
+                Node* current = expr(*sub.value);
+                Node* idx = subscriptIndex(*sub.slice);
+                assign(*sub.value, meta(meta::kSetItem, {current, idx, value}, at), at);
+                return;
+            }
             if (base == nullptr || cur_.env.get(base->id) == nullptr) {
                 fail("RuntimeError", "In graph mode, only a local variable supports subscript assignment, not '" +
                      std::string(unit_->module->text(sub.value->span)) + "'.", target.span);
