@@ -695,6 +695,25 @@ private slots:
         QVERIFY2(failedWith(r, "only a local variable supports subscript assignment, not 'self.q'", 27), r.out.c_str());
     }
 
+    // Branches returning shapes (1) and () join to (1), MindSpore's one exception to equal
+    // ranks; (2) and () still fail the join.
+    void singleElementShapesJoin() {
+        const std::string net = std::string(kPrelude) +
+                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                "class Net(nn.Cell):\n"
+                                "    def construct(self, c, a, b):\n"
+                                "        if c > 0:\n"
+                                "            return a.sum()\n"
+                                "        return b\n"
+                                "net = Net()\n";
+        Run r = runScript(net + "print(net(Tensor(1), Tensor([1.0, 2.0]), Tensor([5.0])), net(Tensor(0), Tensor([1.0]), "
+                                "Tensor([5.0])))\n");
+        EXPECT_OUTPUT(r, "3.0 [5.]\n");
+        r = runScript(net + "net(Tensor(1), Tensor([1.0, 2.0]), Tensor([5.0, 6.0]))\n");
+        QVERIFY2(failedWith(r, "Shape Join Failed: The branches of if/else (or while) have different shapes: () and (2).", 13),
+                 r.out.c_str());
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =

@@ -112,6 +112,12 @@ AbstractPtr keyAbstract(const AbstractPtr& a) {
     return a;
 }
 
+bool singleElementJoin(const ir::Shape& a, const ir::Shape& b) {
+    auto one = [](const ir::Shape& s) { return !s.dynamicRank && s.rank() == 1 && s.dims[0] == 1; };
+    auto scalar = [](const ir::Shape& s) { return !s.dynamicRank && s.rank() == 0; };
+    return (one(a) && scalar(b)) || (scalar(a) && one(b));
+}
+
 AbstractPtr joinAbs(const AbstractPtr& a, const AbstractPtr& b) {
     if (!a || !b) {
         return a ? a : b;
@@ -129,6 +135,9 @@ AbstractPtr joinAbs(const AbstractPtr& a, const AbstractPtr& b) {
         if (a->kind == K::Ref && b->kind == K::Ref && a->refKey == b->refKey &&
             a->shape == b->shape) {
             return a;
+        }
+        if (singleElementJoin(a->shape, b->shape)) {
+            return Abstract::tensor(a->dtype, a->shape.rank() == 1 ? a->shape : b->shape);
         }
         ir::Shape s = a->shape;
         if (a->shape.dynamicRank || b->shape.dynamicRank || a->shape.rank() != b->shape.rank()) {

@@ -387,7 +387,7 @@ Arg Engine::evalCall(const ir::CNode* site, const FuncPtr& f, const std::vector<
                 }
                 AbstractPtr j = joinAbs(out.abs, r.abs);
                 if (!j || (ops::isTensorAbs(out.abs) && out.abs->shape != r.abs->shape &&
-                           !out.abs->shape.dynamicRank)) {
+                           !out.abs->shape.dynamicRank && !singleElementJoin(out.abs->shape, r.abs->shape))) {
                     const bool typeDiff =
                         !j || out.abs->kind != r.abs->kind || out.abs->dtype != r.abs->dtype;
                     error(site, typeDiff ? "TypeError" : "ValueError",

@@ -223,6 +223,9 @@ ir::AbstractPtr constAbstract(const ir::ValuePtr& v);
 ir::AbstractPtr keyAbstract(const ir::AbstractPtr& a);
 // The join of two abstracts met at one place (Switch branches, loop iterations): values that
 // differ are dropped, tensor dims that differ become -1. nullptr when they cannot be joined.
+// MindSpore's one exception to equal ranks when branches join: shape (1) with shape () joins
+// to (1).
+bool singleElementJoin(const ir::Shape& a, const ir::Shape& b);
 ir::AbstractPtr joinAbs(const ir::AbstractPtr& a, const ir::AbstractPtr& b);
 // v with every graph it refers to (also inside tuples and primitive attrs) replaced through
 // gmap; a graph mapped to nullptr becomes None.
