@@ -112,7 +112,7 @@ void listSession(const store::LoadedSession& loaded, const SessionArgs& a, std::
     for (const passes::CompileRecord& c : s.compiles) {
         for (const passes::PassSnapshot& p : c.snapshots) {
             ++snapshots;
-            if (p.compressed && texts.insert(p.compressed.get()).second) {
+            if (p.compressed() && texts.insert(p.compressed().get()).second) {
                 raw += p.rawSize();
                 compressed += p.compressedSize();
             }
@@ -175,7 +175,7 @@ int showSession(const SessionArgs& a, std::ostream& out) {
                 fmt::format("{}: compile {} (@{}) has no pass '{}' (passes: {})", a.file,
                             a.compile == 0 ? 1 : a.compile, c.graphName, a.dumpPass, passes));
         }
-        if (!p->compressed) {
+        if (!p->compressed()) {
             throw std::runtime_error(fmt::format("{}: pass '{}' of @{} left no IR ({})", a.file,
                                                  a.dumpPass, c.graphName, p->error));
         }

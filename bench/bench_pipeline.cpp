@@ -145,10 +145,10 @@ int main(int argc, char** argv) {
                     s.millis, s.counts.graphs, s.counts.nodes, s.rawSize(), s.compressedSize());
         raw += s.rawSize();
         // Unchanged passes share their predecessor's bytes: count them once.
-        if (s.compressed && s.compressed.get() != previous) {
+        if (s.compressed() && s.compressed().get() != previous) {
             packed += s.compressedSize();
         }
-        previous = s.compressed.get();
+        previous = s.compressed().get();
     }
     std::printf("\nsnapshots: %zu, %.1f MB as .ir text, %.2f MB kept (compressed, shared)\n",
                 rec.snapshots.size(), static_cast<double>(raw) / 1e6,

@@ -82,7 +82,7 @@ int main(int argc, char** argv) {
     for (const auto& c : s.compiles) {
         for (const auto& p : c.snapshots) {
             ++snapshots;
-            if (p.compressed && distinct.insert(p.compressed.get()).second) {
+            if (p.compressed() && distinct.insert(p.compressed().get()).second) {
                 raw += p.rawSize();
                 compressed += p.compressedSize();
             }

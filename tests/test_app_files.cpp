@@ -142,7 +142,7 @@ private slots:
             QCOMPARE(timeline->currentRow(), step + 1);
             const passes::PassSnapshot* snap = timeline->model()->snapshot(step + 1);
             QVERIFY(w.errorBanner()->isHidden());
-            changedSteps += snap->changed ? 1 : 0;
+            changedSteps += snap->changed() ? 1 : 0;
             QVERIFY(!timeline->descriptionLabel()->text().isEmpty());
         }
         QVERIFY(changedSteps > 0);

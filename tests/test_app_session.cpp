@@ -148,18 +148,18 @@ private slots:
                 QCOMPARE(shown.toLongLong(), *d);
             }
             QCOMPARE(!m.data(m.index(r, PassTimelineModel::Changed)).toString().isEmpty(),
-                     c.snapshots[static_cast<std::size_t>(i)].changed);
+                     c.snapshots[static_cast<std::size_t>(i)].changed());
         }
         // Hiding unchanged passes keeps exactly the changed ones.
         int changed = 0;
         for (const passes::PassSnapshot& snap : c.snapshots) {
-            changed += snap.changed || !snap.error.empty() ? 1 : 0;
+            changed += snap.changed() || !snap.error.empty() ? 1 : 0;
         }
         QVERIFY(changed > 0 && changed < m.rowCount());
         m.setHideUnchanged(true);
         QCOMPARE(m.rowCount(), changed);
         for (int r = 0; r < m.rowCount(); ++r) {
-            QVERIFY(m.snapshot(r)->changed);
+            QVERIFY(m.snapshot(r)->changed());
         }
         QCOMPARE(m.rowOfSnapshot(-5), -1);
     }

@@ -446,7 +446,7 @@ private slots:
                          "1.20000000e+01])\n"
                          "[10. 12.] [10. 12.]\n"));
         const auto* snap = r.session->compiles.at(0).find("auto_monad");
-        QVERIFY(snap != nullptr && snap->changed);
+        QVERIFY(snap != nullptr && snap->changed());
         const auto m = snap->module();
         QCOMPARE(count(*m, "Load"), std::size_t(3));
         QCOMPARE(count(*m, "UpdateState"), std::size_t(8));  // 2 writes, 3 Loads, 3 prints

@@ -129,7 +129,7 @@ private slots:
                 QCOMPARE(g.counts.nodes, w.counts.nodes);
                 QCOMPARE(g.counts.cnodes, w.counts.cnodes);
                 QCOMPARE(g.counts.graphs, w.counts.graphs);
-                QVERIFY2(g.changed == w.changed, where.constData());
+                QVERIFY2(g.changed() == w.changed(), where.constData());
                 QVERIFY(g.error.empty());
                 QVERIFY(!g.sourceFile.empty());
                 QVERIFY2(g.description == w.description, (where + " " + QByteArray::fromStdString(g.description)).constData());
@@ -184,11 +184,11 @@ private slots:
         const passes::PassSnapshot& bad = first.snapshots[2];
         QVERIFY2(bad.error.find("02_type_inference_0002.ir:3:") != std::string::npos, bad.error.c_str());
         QCOMPARE(bad.counts.nodes, first.snapshots[1].counts.nodes);  // unknown: as before it
-        QVERIFY(first.snapshots[0].changed);                          // from the empty module
-        QVERIFY(!first.snapshots[1].changed);                         // same text as parse
-        QVERIFY(first.snapshots[3].changed);                          // level0 after level3: TensorMoves
+        QVERIFY(first.snapshots[0].changed());                          // from the empty module
+        QVERIFY(!first.snapshots[1].changed());                         // same text as parse
+        QVERIFY(first.snapshots[3].changed());                          // level0 after level3: TensorMoves
         QVERIFY(first.snapshots[3].counts.nodes > first.snapshots[1].counts.nodes);
-        QVERIFY(first.snapshots[4].changed);  // opt_a: against the IR before its first child (level3)
+        QVERIFY(first.snapshots[4].changed());  // opt_a: against the IR before its first child (level3)
         QCOMPARE(first.snapshots[3].depth, 1);
         QVERIFY(first.snapshots[3].description.find("common") != std::string::npos ||
                 !first.snapshots[3].description.empty());
@@ -208,7 +208,7 @@ private slots:
         QVERIFY(second.snapshots[2].sourceFile.find("graph_build_0_9.ir") != std::string::npos);
         QVERIFY(second.snapshots[3].sourceFile.find("graph_build_0_10.ir") != std::string::npos);
         QCOMPARE(second.status, passes::CompileStatus::Ok);
-        QVERIFY(second.snapshots[4].changed);  // a different module after the ms23 dumps
+        QVERIFY(second.snapshots[4].changed());  // a different module after the ms23 dumps
         QVERIFY(second.snapshots[4].description.find("hwopt_d_ir_fusion_before_graph_0.ir") != std::string::npos);
     }
 
@@ -268,7 +268,7 @@ private slots:
             bool ok = false;
             QCOMPARE(f[4].toDouble(&ok), QString::number(snap.millis, 'f', 3).toDouble());
             QVERIFY(ok);
-            QCOMPARE(f[9], snap.changed ? QStringLiteral("1") : QStringLiteral("0"));
+            QCOMPARE(f[9], snap.changed() ? QStringLiteral("1") : QStringLiteral("0"));
             sawChild = sawChild || f[1].startsWith(QStringLiteral("opt_a/"));
         }
         QVERIFY(sawChild);

@@ -254,11 +254,11 @@ private slots:
         // Unset and 0: no reuse, every pass sees four Block graphs.
         QCOMPARE(nodesAfter(*zero, "type_inference"), nodesAfter(*off, "type_inference"));
         QVERIFY(!contains(off->compiles[0].find("graph_reusing")->text(), "CR_"));
-        QVERIFY(!off->compiles[0].find("graph_reusing")->changed);
+        QVERIFY(!off->compiles[0].find("graph_reusing")->changed());
         // 1 and 2: one Block graph, analysed and optimized once.
         for (const auto& s : {on, backend}) {
             const passes::PassSnapshot* reused = s->compiles[0].find("graph_reusing");
-            QVERIFY(reused->changed);
+            QVERIFY(reused->changed());
             QCOMPARE(reused->counts.graphs, std::size_t(2));
             for (std::string_view pass : {"type_inference", "opt_a"}) {
                 const double ratio = static_cast<double>(nodesAfter(*s, pass)) /

@@ -80,7 +80,9 @@ private slots:
         c->debug().scope += "/x";
         QVERIFY(changed());
         if (!c->debug().trace.empty()) {
-            c->debug().trace.back().line += 1;
+            ir::LocationTrace::Items items = c->debug().trace.items();
+            items.back().line += 1;
+            c->debug().trace = std::move(items);
             QVERIFY(changed());
         }
         c->attrs().set("flag", ir::Value::boolean(true));

@@ -557,7 +557,7 @@ private slots:
         const auto& rec = r.session->compiles[0];
         const passes::PassSnapshot* unroll = rec.find("opt_a/loop_unroll");
         QVERIFY(unroll != nullptr);
-        QVERIFY(unroll->changed);
+        QVERIFY(unroll->changed());
         const passes::PassSnapshot* opt = rec.find("opt_a/dce", true);
         QVERIFY(opt != nullptr);
         QCOMPARE(opt->counts.graphs, std::size_t(1));

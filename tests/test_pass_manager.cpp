@@ -293,7 +293,7 @@ void TestPassManager::recordsEverySnapshot() {
     // add_node: one Neg and its use more.
     const PassSnapshot& add = rec.snapshots[0];
     QCOMPARE(add.depth, 0);
-    QVERIFY(add.changed);
+    QVERIFY(add.changed());
     QVERIFY(add.reportedChange);
     QCOMPARE(add.description, std::string("Wraps the output in Neg."));
     QCOMPARE(add.counts.cnodes, before.cnodes + 1);
@@ -303,10 +303,10 @@ void TestPassManager::recordsEverySnapshot() {
     // claims_change reported a change but the text is the same: unchanged, bytes shared.
     const PassSnapshot& claims = rec.snapshots[1];
     QVERIFY(claims.reportedChange);
-    QVERIFY(!claims.changed);
-    QCOMPARE(claims.compressed.get(), add.compressed.get());
+    QVERIFY(!claims.changed());
+    QCOMPARE(claims.compressed().get(), add.compressed().get());
     const PassSnapshot& none = rec.snapshots[2];
-    QVERIFY(!none.changed);
+    QVERIFY(!none.changed());
     QVERIFY(!none.reportedChange);
     QCOMPARE(none.counts.cnodes, add.counts.cnodes);
 
@@ -315,16 +315,16 @@ void TestPassManager::recordsEverySnapshot() {
     const PassSnapshot& strip0 = rec.snapshots[3];
     QCOMPARE(strip0.depth, 1);
     QCOMPARE(strip0.round, 0);
-    QVERIFY(strip0.changed);
+    QVERIFY(strip0.changed());
     QCOMPARE(strip0.counts.cnodes, before.cnodes);
     QCOMPARE(rec.snapshots[4].round, 0);
-    QVERIFY(!rec.snapshots[4].changed);
+    QVERIFY(!rec.snapshots[4].changed());
     QCOMPARE(rec.snapshots[5].round, 1);
-    QVERIFY(!rec.snapshots[5].changed);
+    QVERIFY(!rec.snapshots[5].changed());
     QVERIFY(!rec.snapshots[5].reportedChange);
     const PassSnapshot& group = rec.snapshots[7];
     QCOMPARE(group.depth, 0);
-    QVERIFY(group.changed);  // compared with the IR before the group
+    QVERIFY(group.changed());  // compared with the IR before the group
     QVERIFY(group.reportedChange);
     QCOMPARE(group.description, std::string("Simplifies until nothing changes."));
 
@@ -391,7 +391,7 @@ void TestPassManager::groupIteratesToFixedPointWithBound() {
         for (const PassSnapshot& s : rec.snapshots) {
             if (s.pass == "opt_a/strip_neg") {
                 rounds.push_back(s.round);
-                changed.push_back(s.changed);
+                changed.push_back(s.changed());
             }
         }
         QCOMPARE(rounds, (std::vector<int>{0, 1, 2, 3}));
@@ -411,7 +411,7 @@ void TestPassManager::groupIteratesToFixedPointWithBound() {
                  (std::vector<std::string>{"opt_a/claims_change", "opt_a/claims_change",
                                            "opt_a/claims_change", "opt_a"}));
         QCOMPARE(rec.snapshots[2].round, 2);
-        QVERIFY(!rec.snapshots[3].changed);
+        QVERIFY(!rec.snapshots[3].changed());
         QVERIFY(rec.snapshots[3].reportedChange);
     }
 }
@@ -512,7 +512,7 @@ void TestPassManager::errorRecordedAgainstFailingPass() {
     QCOMPARE(passNames(rec), (std::vector<std::string>{"parse", "type_inference"}));
     const PassSnapshot& failed = rec.snapshots[1];
     QCOMPARE(failed.error, rec.error);
-    QVERIFY(failed.changed);  // the IR as the failing pass left it
+    QVERIFY(failed.changed());  // the IR as the failing pass left it
     QCOMPARE(negCount(*failed.module()), std::size_t(3));
     QVERIFY(rec.snapshots[0].error.empty());
     QCOMPARE(log.back(), std::string("endPipeline:L:error"));
@@ -808,14 +808,14 @@ void TestPassManager::snapshotsOfLargeModuleStayCompact() {
     std::size_t raw = 0;
     std::size_t compressed = 0;
     for (const PassSnapshot& s : rec.snapshots) {
-        QVERIFY(s.changed);
+        QVERIFY(s.changed());
         raw += s.rawSize();
         compressed += s.compressedSize();
         QVERIFY2(s.compressedSize() * 100 < s.rawSize() * 15,
                  qPrintable(QString("%1 of %2 bytes").arg(s.compressedSize()).arg(s.rawSize())));
     }
     for (std::size_t i = 1; i < rec.snapshots.size(); ++i) {
-        QVERIFY(rec.snapshots[i].compressed != rec.snapshots[i - 1].compressed);
+        QVERIFY(rec.snapshots[i].compressed() != rec.snapshots[i - 1].compressed());
     }
     qInfo(
         "%zu nodes: one snapshot %zu bytes raw, %zu compressed (%.1f%%); 20 snapshots %zu "
@@ -932,14 +932,14 @@ void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
         for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
             const PassSnapshot& s = rec.snapshots[i];
             QVERIFY2(s.text() == eager->texts[i], qPrintable(QString::fromStdString(s.pass)));
-            QCOMPARE(s.changed, eager->texts[i] != prev);
+            QCOMPARE(s.changed(), eager->texts[i] != prev);
             prev = eager->texts[i];
         }
-        QVERIFY(rec.snapshots[0].changed);
+        QVERIFY(rec.snapshots[0].changed());
         // rebuild: the fingerprint changed, the text did not; the bytes are shared.
-        QVERIFY(!rec.snapshots[1].changed);
-        QCOMPARE(rec.snapshots[1].compressed.get(), rec.snapshots[0].compressed.get());
-        QVERIFY(rec.snapshots[3].changed);
+        QVERIFY(!rec.snapshots[1].changed());
+        QCOMPARE(rec.snapshots[1].compressed().get(), rec.snapshots[0].compressed().get());
+        QVERIFY(rec.snapshots[3].changed());
         QCOMPARE(rec.snapshots[3].text(), rec.snapshots[1].text());  // unwrap undid wrap2
     }
 }
@@ -974,6 +974,6 @@ void TestPassManager::passClaimingNoChangeIsCheckedUnderVerification() {
                      std::string::npos,
                  rec.error.c_str());
         QCOMPARE(rec.snapshots[1].pass, std::string("rebuild"));
-        QVERIFY(!rec.snapshots[1].changed);
+        QVERIFY(!rec.snapshots[1].changed());
     }
 }

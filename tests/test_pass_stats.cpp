@@ -95,7 +95,7 @@ passes::PassSnapshot snap(std::string pass, int depth, int round, double ms, std
     s.round = round;
     s.millis = ms;
     s.counts = {1, nodes, nodes / 2};
-    s.changed = changed;
+    s.setChanged(changed);
     return s;
 }
 

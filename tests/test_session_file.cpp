@@ -101,24 +101,24 @@ void expectSameSession(const store::Session& a, const store::Session& b, bool sa
             QCOMPARE(q.counts.graphs, p.counts.graphs);
             QCOMPARE(q.counts.nodes, p.counts.nodes);
             QCOMPARE(q.counts.cnodes, p.counts.cnodes);
-            QCOMPARE(q.changed, p.changed);
+            QCOMPARE(q.changed(), p.changed());
             QCOMPARE(q.reportedChange, p.reportedChange);
             QVERIFY(q.peakBytes == p.peakBytes);
             QCOMPARE(q.error, p.error);
-            QCOMPARE(q.compressed == nullptr, p.compressed == nullptr);
-            if (p.compressed) {
-                QVERIFY(q.compressed->bytes() == p.compressed->bytes());  // not recompressed
+            QCOMPARE(q.compressed() == nullptr, p.compressed() == nullptr);
+            if (p.compressed()) {
+                QVERIFY(q.compressed()->bytes() == p.compressed()->bytes());  // not recompressed
                 QVERIFY(q.text() == p.text());
-                QCOMPARE(q.compressed->hash(), p.compressed->hash());
-                auto [it, fresh] = sharing.try_emplace(p.compressed.get(), q.compressed.get());
-                QVERIFY2(it->second == q.compressed.get(), "sharing of texts changed");
+                QCOMPARE(q.compressed()->hash(), p.compressed()->hash());
+                auto [it, fresh] = sharing.try_emplace(p.compressed().get(), q.compressed().get());
+                QVERIFY2(it->second == q.compressed().get(), "sharing of texts changed");
             }
         }
         QCOMPARE(sharing.size(), [&] {
             std::set<const void*> distinct;
             for (const auto& q : y.snapshots) {
-                if (q.compressed) {
-                    distinct.insert(q.compressed.get());
+                if (q.compressed()) {
+                    distinct.insert(q.compressed().get());
                 }
             }
             return distinct.size();
@@ -248,7 +248,7 @@ private slots:
                  loaded.info.savedAt.c_str());
         // Views parse the loaded IR as they parse a live one.
         const passes::PassSnapshot& last = loaded.session->compiles.front().snapshots.back();
-        if (last.compressed) {
+        if (last.compressed()) {
             QVERIFY(last.module() != nullptr);
         }
         // Loading never changes the file.

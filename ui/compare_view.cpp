@@ -156,7 +156,7 @@ void CompareView::fillBox(int side) {
             if (delta && *delta != 0) {
                 text += QStringLiteral("  %1%2").arg(*delta > 0 ? QStringLiteral("+") : QString()).arg(*delta);
             }
-            if (s.changed) {
+            if (s.changed()) {
                 text += QStringLiteral("  *");
             }
             box->addItem(text, static_cast<int>(i));
@@ -259,8 +259,8 @@ void CompareView::request() {
     const CompareSide& y = sides_[1];
     watcher_.setFuture(QtConcurrent::run(
         [ownerA = x.session, ownerB = y.session,
-         textA = x.compile->snapshots[static_cast<std::size_t>(a)].compressed,
-         textB = y.compile->snapshots[static_cast<std::size_t>(b)].compressed, nameA = snapshotName(x, a),
+         textA = x.compile->snapshots[static_cast<std::size_t>(a)].compressed(),
+         textB = y.compile->snapshots[static_cast<std::size_t>(b)].compressed(), nameA = snapshotName(x, a),
          nameB = snapshotName(y, b)] {
             if (!textA || !textB) {
                 IrComparison failed;

@@ -37,7 +37,7 @@ void PassTimelineModel::rebuild() {
     for (std::size_t i : session::passDisplayOrder(*compile_)) {
         const passes::PassSnapshot& s = compile_->snapshots[i];
         // A failed pass stays visible: it is where the compile stopped.
-        if (hideUnchanged_ && !s.changed && s.error.empty()) {
+        if (hideUnchanged_ && !s.changed() && s.error.empty()) {
             continue;
         }
         rows_.push_back(i);
@@ -99,7 +99,7 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
             // A dump folder's files carry no times.
             return s->sourceFile.empty() ? QString::number(s->millis, 'f', 3) : QStringLiteral("–");
         case Changed:
-            return !s->error.empty() ? tr("error") : s->changed ? QStringLiteral("●") : QString();
+            return !s->error.empty() ? tr("error") : s->changed() ? QStringLiteral("●") : QString();
         default:
             return {};
         }
@@ -124,11 +124,11 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
         if (!s->error.empty()) {
             return QBrush(QColor(0xa0, 0x10, 0x10));
         }
-        if (!s->changed) {
+        if (!s->changed()) {
             return QBrush(QColor(0x80, 0x80, 0x80));
         }
     }
-    if (role == Qt::FontRole && s->changed && index.column() == Pass) {
+    if (role == Qt::FontRole && s->changed() && index.column() == Pass) {
         QFont f;
         f.setBold(true);
         return f;

@@ -57,6 +57,13 @@ LoadedScript runScriptSource(const QString& path, const QByteArray& bytes,
         };
         session::ScriptOutcome r = runner->run(bytes.toStdString(), path.toStdString(), std::move(options), sink, sink);
         out.session = std::move(r.session);
+        if (out.session) {
+            // The snapshots finish printing after their compiles: here, off the GUI thread,
+            // so that the views never wait for them.
+            for (const passes::CompileRecord& c : out.session->compiles) {
+                c.settleSnapshots();
+            }
+        }
         out.status = r.result.status;
         out.error = QString::fromStdString(r.result.error);
     } catch (const std::exception& e) {

@@ -225,7 +225,7 @@ bool SessionController::requestSnapshot(const SnapshotRef& ref) {
                   .arg(QString::fromStdString(c->graphName),
                        QString::fromStdString(s.pass).replace(QLatin1Char('/'), QLatin1Char('.')));
     // The session (kept alive by the lambda) owns the compressed text.
-    snapshotWatcher_.setFuture(QtConcurrent::run([owner = session_, compressed = s.compressed,
+    snapshotWatcher_.setFuture(QtConcurrent::run([owner = session_, compressed = s.compressed(),
                                                   name] {
         if (!compressed) {
             LoadedIr failed;

@@ -59,7 +59,7 @@ SettingsRun runSide(const QString& path, const std::shared_ptr<session::ScriptRu
     if (r.script.session) {
         for (const passes::CompileRecord& c : r.script.session->compiles) {
             std::map<std::string, int> ops;
-            if (!c.snapshots.empty() && c.snapshots.back().compressed) {
+            if (!c.snapshots.empty() && c.snapshots.back().compressed()) {
                 try {
                     ops = countOps(*c.snapshots.back().module());
                 } catch (const std::exception&) {

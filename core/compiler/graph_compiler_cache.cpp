@@ -313,7 +313,7 @@ void GraphCompilerImpl::storeInDiskCache(Interpreter& I, const Compiled& c) {
     disk_->pending.reset();
     const passes::CompileRecord& record = session_->compiles.at(c.record);
     const passes::PassSnapshot* validated = record.find("validate", true);
-    if (validated == nullptr || !validated->compressed) {
+    if (validated == nullptr || !validated->compressed()) {
         return;
     }
     store::CachedCompile entry;

@@ -23,7 +23,7 @@ json attrsJson(const AttrMap& attrs) {
     return out;
 }
 
-json locationsJson(const std::vector<SourceLocation>& trace) {
+json locationsJson(const LocationTrace& trace) {
     json out = json::array();
     for (const auto& loc : trace) {
         out.push_back({{"file", loc.file},

@@ -1,6 +1,7 @@
 #include "ir/module.h"
 
 #include <algorithm>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
@@ -238,11 +239,15 @@ T* Module::adopt(std::unique_ptr<T> n) {
     return raw;
 }
 
-void Module::own(Node* n) {
+void Module::enterInGraph(Node* n) {
     if (FuncGraph* g = n->graph_) {
         n->ownedSlot_ = g->owned_.size();
         g->owned_.push_back(n);
     }
+}
+
+void Module::own(Node* n) {
+    enterInGraph(n);
     if (const auto* v = nodeCast<ValueNode>(n)) {
         std::vector<FuncGraph*> refs;
         collectGraphRefs(*v->value(), refs);
@@ -452,16 +457,19 @@ ValuePtr remapValue(const ValuePtr& v, const std::unordered_map<const FuncGraph*
                                              : Value::list(std::move(elems));
     }
     if (v->kind == Value::Kind::Primitive && v->prim && !v->prim->attrs.empty()) {
-        ir::PrimitiveData p = *v->prim;
-        bool changed = false;
+        // Copied only when an attribute names a graph (a MultitypeFuncGraph's): most
+        // primitives are shared as they are.
+        std::optional<ir::PrimitiveData> p;
         for (const auto& [k, a] : v->prim->attrs) {
             ValuePtr r = remapValue(a, gm);
             if (r != a) {
-                p.attrs.set(k, r);
-                changed = true;
+                if (!p) {
+                    p = *v->prim;
+                }
+                p->attrs.set(k, r);
             }
         }
-        return changed ? Value::primitive(std::move(p)) : v;
+        return p ? Value::primitive(std::move(*p)) : v;
     }
     return v;
 }
@@ -532,7 +540,12 @@ std::unique_ptr<Module> Module::clone() const {
         Node* raw = copy.get();
         m->nodes_.push_back(std::move(copy));
         ++m->liveNodes_;
-        m->own(raw);
+        // The copy's graphs are named by exactly the constants that name the originals:
+        // their counts are copied below instead of walking every constant.
+        m->enterInGraph(raw);
+    }
+    for (const auto& g : graphs_) {
+        gm.at(g.get())->valueRefs_ = g->valueRefs_;
     }
     // Inputs and users in the same order as the original, so iteration is identical.
     for (const auto& n : nodes_) {

@@ -106,6 +106,7 @@ private:
     // Enters a new node in its graph's owned list and (a ValueNode) in the graph-reference
     // counts; disown undoes both.
     void own(Node* n);
+    void enterInGraph(Node* n);  // own()'s first half: the graph's owned list only
     void disown(Node* n);
     void addUse(Node* input, CNode* user, std::size_t index);
     void removeUse(Node* input, CNode* user, std::size_t index);

@@ -40,15 +40,7 @@ public:
     void add(const DebugInfo& d) {
         add(std::string_view(d.name));
         add(std::string_view(d.scope));
-        add(static_cast<std::uint64_t>(d.trace.size()));
-        for (const SourceLocation& l : d.trace) {
-            add(std::string_view(l.file));
-            add(static_cast<std::uint64_t>(l.line) << 32 | static_cast<std::uint32_t>(l.lineEnd));
-            add(static_cast<std::uint64_t>(static_cast<std::uint32_t>(l.col)) << 32 |
-                static_cast<std::uint32_t>(l.colEnd));
-            add(std::string_view(l.text));
-            add(std::string_view(l.note));
-        }
+        add(d.trace.identity());  // immutable: the same list holds the same locations
     }
     std::uint64_t value() const { return h_; }
 

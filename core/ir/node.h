@@ -81,10 +81,54 @@ struct DumpNotes {
     bool operator==(const DumpNotes&) const = default;
 };
 
+// A node's source trace: an immutable list of locations shared by every copy (a copy of a
+// module, Module::clone, one per snapshot, copies a pointer per node instead of every
+// location's file, line text and note). A change makes a new list, so two traces with the
+// same identity() hold the same locations (module fingerprints hash the identity). Reads
+// like a const std::vector.
+class LocationTrace {
+public:
+    using Items = std::vector<SourceLocation>;
+    LocationTrace() = default;
+    LocationTrace(std::initializer_list<SourceLocation> items)
+        : items_(items.size() == 0 ? nullptr : std::make_shared<const Items>(items)) {}
+    LocationTrace(Items items)  // NOLINT: a vector of locations is a trace
+        : items_(items.empty() ? nullptr : std::make_shared<const Items>(std::move(items))) {}
+
+    const Items& items() const { return items_ ? *items_ : empty_(); }
+    Items::const_iterator begin() const { return items().begin(); }
+    Items::const_iterator end() const { return items().end(); }
+    Items::const_reverse_iterator rbegin() const { return items().rbegin(); }
+    Items::const_reverse_iterator rend() const { return items().rend(); }
+    std::size_t size() const { return items().size(); }
+    bool empty() const { return items().empty(); }
+    const SourceLocation& operator[](std::size_t i) const { return items()[i]; }
+    const SourceLocation& at(std::size_t i) const { return items().at(i); }
+    const SourceLocation& front() const { return items().front(); }
+    const SourceLocation& back() const { return items().back(); }
+    // The list's identity: equal identities mean equal traces (not the converse).
+    const void* identity() const { return items_.get(); }
+
+    // A new list with `loc` appended (traces are a few locations long).
+    void push_back(SourceLocation loc) {
+        auto more = std::make_shared<Items>(items());
+        more->push_back(std::move(loc));
+        items_ = std::move(more);
+    }
+    bool operator==(const LocationTrace& o) const { return items_ == o.items_ || items() == o.items(); }
+
+private:
+    static const Items& empty_() {
+        static const Items none;
+        return none;
+    }
+    std::shared_ptr<const Items> items_;
+};
+
 struct DebugInfo {
     std::string name;   // debug name printed in parentheses: "CNode_12$a", "a", "[CNode]5"
     std::string scope;  // "Default/network-Net/blocks-0/Add-op0"
-    std::vector<SourceLocation> trace;  // outermost first, as dumps list them
+    LocationTrace trace;  // outermost first, as dumps list them
     std::shared_ptr<const DumpNotes> dump;  // null unless read from a file that needs it
     bool operator==(const DebugInfo& o) const {
         return name == o.name && scope == o.scope && trace == o.trace &&

@@ -13,6 +13,21 @@ std::unique_ptr<ir::Module> PassSnapshot::module() const {
     return ir::parseIr(text(), pass + ".ir");
 }
 
+void PassSnapshot::setChanged(bool changed) {
+    if (pending_) {
+        setCompressed(compressed());
+    }
+    changed_ = changed;
+}
+
+void PassSnapshot::setCompressed(std::shared_ptr<const util::CompressedText> text) {
+    if (pending_) {
+        changed_ = pending_->wait().changed;
+        pending_.reset();
+    }
+    compressed_ = std::move(text);
+}
+
 const PassSnapshot* CompileRecord::find(std::string_view pass, bool last) const {
     const PassSnapshot* found = nullptr;
     for (const PassSnapshot& s : snapshots) {
@@ -24,6 +39,12 @@ const PassSnapshot* CompileRecord::find(std::string_view pass, bool last) const 
         }
     }
     return found;
+}
+
+void CompileRecord::settleSnapshots() const {
+    for (const PassSnapshot& s : snapshots) {
+        (void)s.compressed();
+    }
 }
 
 PipelineResult runRecorded(PassManager& pm, ir::Module& m, PassContext& ctx,

@@ -21,6 +21,21 @@ namespace irscope::passes {
 class PassManager;
 struct DumpSerial;
 
+// A snapshot whose text a printer is still producing (passes/snapshot_printer.h): the
+// compile does not wait for its snapshots to be printed; the first reader of a snapshot's
+// text or `changed` does.
+class PendingSnapshotText {
+public:
+    struct Outcome {
+        bool changed = false;
+        std::shared_ptr<const util::CompressedText> blob;
+        std::string error;  // why the IR could not be printed, if it could not
+    };
+    virtual ~PendingSnapshotText() = default;
+    // Blocks until the printer has settled the snapshot (or dropped it: an error then).
+    virtual const Outcome& wait() const = 0;
+};
+
 // The IR as one pass left it.
 struct PassSnapshot {
     std::string pass;         // "type_inference"; a group's child: "opt_a/cse"
@@ -29,10 +44,6 @@ struct PassSnapshot {
     int round = 0;            // a group's child: the group's round (0-based)
     double millis = 0.0;      // wall time of the pass itself (steady clock)
     ir::NodeCounts counts;    // graphs, nodes and cnodes reachable from the entry
-    // The printed IR differs from the one before the pass (a pass that claimed a change
-    // but left the same text is unchanged). For a group: compared with the IR before the
-    // group's first child.
-    bool changed = false;
     bool reportedChange = false;             // what the pass itself returned
     std::optional<std::uint64_t> peakBytes;  // the memory plan's peak, once there is one
     std::string error;  // non-empty when the pass threw: the IR is as the pass left it
@@ -40,15 +51,32 @@ struct PassSnapshot {
     // empty for a snapshot a compile took.
     std::string sourceFile;
 
+    // The printed IR differs from the one before the pass (a pass that claimed a change
+    // but left the same text is unchanged). For a group: compared with the IR before the
+    // group's first child. Waits for the printer when the snapshot is still pending.
+    bool changed() const { return pending_ ? pending_->wait().changed : changed_; }
     // The printed .ir text, compressed; passes that change nothing share their
-    // predecessor's bytes. Null only when the IR could not be printed after an error.
-    std::shared_ptr<const util::CompressedText> compressed;
+    // predecessor's bytes. Null only when the IR could not be printed. Waits like changed().
+    const std::shared_ptr<const util::CompressedText>& compressed() const {
+        return pending_ ? pending_->wait().blob : compressed_;
+    }
+    // Why the IR could not be printed after this pass (empty when it was).
+    std::string printError() const { return pending_ ? pending_->wait().error : std::string(); }
+    void setChanged(bool changed);
+    void setCompressed(std::shared_ptr<const util::CompressedText> text);
+    // The snapshot's text and `changed` are the printer's, when it gets to them.
+    void setPending(std::shared_ptr<const PendingSnapshotText> pending) { pending_ = std::move(pending); }
 
-    std::string text() const { return compressed ? compressed->text() : std::string(); }
+    std::string text() const { return compressed() ? compressed()->text() : std::string(); }
     // The IR parsed back from text() (parseIr; throws ParseError on a printer bug).
     std::unique_ptr<ir::Module> module() const;
-    std::size_t rawSize() const { return compressed ? compressed->rawSize() : 0; }
-    std::size_t compressedSize() const { return compressed ? compressed->compressedSize() : 0; }
+    std::size_t rawSize() const { return compressed() ? compressed()->rawSize() : 0; }
+    std::size_t compressedSize() const { return compressed() ? compressed()->compressedSize() : 0; }
+
+private:
+    bool changed_ = false;
+    std::shared_ptr<const util::CompressedText> compressed_;
+    std::shared_ptr<const PendingSnapshotText> pending_;
 };
 
 using CompileStatus = PipelineStatus;
@@ -72,6 +100,9 @@ struct CompileRecord {
     // The first snapshot of `pass` ("cse" matches only a top-level pass; use "opt_a/cse"),
     // or the last one when `last` is set. nullptr if there is none.
     const PassSnapshot* find(std::string_view pass, bool last = false) const;
+    // Waits until every snapshot's text and `changed` are in (the printer finishes after
+    // the compile): a thread that must not block later (the GUI's) has this done first.
+    void settleSnapshots() const;
 };
 
 // Runs `pm` over `m`, recording into `record`: its settings (from ctx), one snapshot per

@@ -10,10 +10,33 @@
 namespace irscope::passes {
 
 SnapshotPrinter& SnapshotInstrumentation::printer() {
-    if (!printer_) {
-        printer_ = std::make_unique<SnapshotPrinter>(level_);
+    if (!printer_ || printer_->closed()) {
+        printer_ = std::make_shared<SnapshotPrinter>(level_);
     }
     return *printer_;
+}
+
+namespace {
+
+// A snapshot's view of its printer job: the job's result, and the printer, which must go on
+// until the result is in.
+class PrinterJob : public PendingSnapshotText {
+public:
+    PrinterJob(std::shared_ptr<const SnapshotResult> result, std::shared_ptr<SnapshotPrinter> printer)
+        : result_(std::move(result)), printer_(std::move(printer)) {}
+    const Outcome& wait() const override { return result_->wait(); }
+
+private:
+    std::shared_ptr<const SnapshotResult> result_;
+    std::shared_ptr<SnapshotPrinter> printer_;
+};
+
+}  // namespace
+
+std::shared_ptr<const PendingSnapshotText> SnapshotInstrumentation::pending(
+    std::shared_ptr<const SnapshotResult> result) {
+    printer();
+    return std::make_shared<PrinterJob>(std::move(result), printer_);
 }
 
 void SnapshotInstrumentation::copyDeferred() {
@@ -32,18 +55,9 @@ void SnapshotInstrumentation::settle() const {
         printer_->submitPrinted(*module_, std::move(d.after), std::move(d.last),
                                 std::move(d.before), std::move(d.result));
     }
-    if (printer_) {
+    if (printer_ && !printer_->closed()) {
         printer_->wait();  // also for jobs no snapshot waits on (the baseline's)
     }
-    for (const Unsettled& u : unsettled_) {
-        PassSnapshot& s = snapshots_[u.index];
-        s.changed = u.result->changed;
-        s.compressed = u.result->blob;
-        if (!u.result->error.empty() && s.error.empty()) {
-            s.error = "the IR could not be printed: " + u.result->error;
-        }
-    }
-    unsettled_.clear();
 }
 
 std::shared_ptr<const std::string> SnapshotInstrumentation::textOf(const PassRun& run) const {
@@ -84,7 +98,12 @@ void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassCont
 void SnapshotInstrumentation::afterPipeline(const ir::Module&, const PassContext&,
                                             const PipelineResult&) {
     const auto t0 = std::chrono::steady_clock::now();
-    settle();
+    // The last state goes to the printer as a copy (the module is the caller's from now
+    // on), and the printer finishes on its own: nobody waits here.
+    copyDeferred();
+    if (printer_) {
+        printer_->close();
+    }
     endWaitMillis_ =
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -186,13 +205,12 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
             }
         }
         auto result = std::make_shared<SnapshotResult>();
+        s.setPending(pending(result));
         if (print) {
-            printer();  // started before any settle() needs it
-            deferred_ = Deferred{after.text, current_.text, before.text, result};
+            deferred_ = Deferred{after.text, current_.text, before.text, std::move(result)};
         } else {
-            printer().submit(nullptr, after.text, nullptr, before.text, result);
+            printer().submit(nullptr, after.text, nullptr, before.text, std::move(result));
         }
-        unsettled_.push_back(Unsettled{snapshots_.size(), std::move(result)});
     } catch (const std::exception&) {
         if (error.empty()) {
             // A healthy pass left IR that cannot be fingerprinted or copied: the PassManager

@@ -15,8 +15,9 @@
 // over a structural copy of the module, so the compile goes on meanwhile. The copy of a
 // changed state is made when the next pass starts; a state nothing changes afterwards (the
 // last one) is printed from the module itself when its text is needed, while the worker
-// finishes the older ones. `changed` and the text of every snapshot are settled before
-// anyone reads them (snapshots(), textOf(), the end of the pipeline). A pass that returns
+// finishes the older ones. The pipeline does not wait for the printer at its end: the last
+// state is handed over as a copy too, and a snapshot's `changed` and text wait for their
+// job only when someone reads them (textOf() during the pipeline waits for all). A pass that returns
 // "no change", and a group (its IR is its last child's), are not walked. Under
 // IRSCOPE_VERIFY_EACH=1 every such claim and every "unchanged" verdict of the fingerprint is
 // still checked against the printed text, naming the pass on a miss.
@@ -43,18 +44,14 @@ public:
                                      int compressionLevel = 1)
         : timing_(timing), level_(compressionLevel) {}
 
-    const std::vector<PassSnapshot>& snapshots() const {
-        settle();
-        return snapshots_;
-    }
-    std::vector<PassSnapshot> takeSnapshots() {
-        settle();
-        return std::move(snapshots_);
-    }
-    // Milliseconds the end of the pipeline waited for the printer to finish: the part of
-    // the snapshots' cost that a TimingInstrumentation's total (stopped before this
-    // instrumentation's afterPipeline) does not show. Waits during the pipeline (for a
-    // dump, under verification) are in that total.
+    // The snapshots so far. Their text and `changed` may still be printing: reading them
+    // waits for the printer (PassSnapshot::compressed()).
+    const std::vector<PassSnapshot>& snapshots() const { return snapshots_; }
+    std::vector<PassSnapshot> takeSnapshots() { return std::move(snapshots_); }
+    // Milliseconds the end of the pipeline spent on the snapshots (handing the last state to
+    // the printer): the part of their cost that a TimingInstrumentation's total (stopped
+    // before this instrumentation's afterPipeline) does not show. Waits during the pipeline
+    // (for a dump, under verification) are in that total.
     double endWaitMillis() const { return endWaitMillis_; }
 
     // The text of the module before the first pass, when the caller already has it (a
@@ -84,17 +81,15 @@ private:
         ir::ModuleFingerprint fingerprint;
         std::shared_ptr<SnapshotText> text;
     };
-    // A snapshot whose `changed` and bytes wait for the printer.
-    struct Unsettled {
-        std::size_t index;  // in snapshots_
-        std::shared_ptr<const SnapshotResult> result;
-    };
 
     void record(const PassRun& run, const ir::Module& m, const PassContext& ctx,
                 bool reportedChange, std::string_view error);
-    // Waits for the printer and fills in every unsettled snapshot (printing a deferred
-    // state first, on this thread).
+    // Waits for the printer to settle every job (printing a deferred state first, on this
+    // thread).
     void settle() const;
+    // What a snapshot reads its text and `changed` from: `result`, with the printer kept
+    // alive until the snapshot is gone.
+    std::shared_ptr<const PendingSnapshotText> pending(std::shared_ptr<const SnapshotResult> result);
     // Hands a deferred state to the printer as a copy of the module, before anything can
     // change the module.
     void copyDeferred();
@@ -102,13 +97,14 @@ private:
 
     const TimingInstrumentation* timing_;
     int level_;
-    std::unique_ptr<SnapshotPrinter> printer_;  // started by the first printed state
+    // Started by the first printed state, closed at the end of the pipeline; shared with
+    // the snapshots that still wait for it.
+    std::shared_ptr<SnapshotPrinter> printer_;
     State current_;                             // the IR after the last pass
     std::vector<State> open_;  // the IR before each pass still running (innermost last)
     std::uint64_t lastSequence_ = UINT64_MAX;
     bool errorRecorded_ = false;
-    mutable std::vector<PassSnapshot> snapshots_;
-    mutable std::vector<Unsettled> unsettled_;
+    std::vector<PassSnapshot> snapshots_;
     double endWaitMillis_ = 0.0;
     std::shared_ptr<const std::string> baselineText_;
     // The last changed state, not copied yet: the module stays as the pass left it until

@@ -15,18 +15,54 @@ bool SnapshotText::same(const SnapshotText& a, const SnapshotText& b) {
            *a.text == *b.text;
 }
 
+void SnapshotResult::finish(Outcome outcome) {
+    {
+        std::lock_guard lock(mutex_);
+        if (finished_) {
+            return;
+        }
+        outcome_ = std::move(outcome);
+        finished_ = true;
+    }
+    done_.notify_all();
+}
+
+const SnapshotResult::Outcome& SnapshotResult::wait() const {
+    std::unique_lock lock(mutex_);
+    done_.wait(lock, [this] { return finished_; });
+    return outcome_;
+}
+
 SnapshotPrinter::SnapshotPrinter(int compressionLevel, std::size_t maxPending)
     : level_(compressionLevel), maxPending_(maxPending == 0 ? 1 : maxPending) {
     worker_ = std::thread([this] { loop(); });
 }
 
 SnapshotPrinter::~SnapshotPrinter() {
+    std::deque<Job> dropped;
     {
         std::lock_guard lock(mutex_);
         stop_ = true;
+        dropped.swap(queue_);
     }
     changed_.notify_all();
+    for (Job& job : dropped) {
+        job.result->finish({false, nullptr, "the snapshot was dropped before it was printed"});
+    }
     worker_.join();
+}
+
+void SnapshotPrinter::close() {
+    {
+        std::lock_guard lock(mutex_);
+        closed_ = true;
+    }
+    changed_.notify_all();
+}
+
+bool SnapshotPrinter::closed() const {
+    std::lock_guard lock(mutex_);
+    return closed_;
 }
 
 void SnapshotPrinter::submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<SnapshotText> after,
@@ -83,9 +119,9 @@ double SnapshotPrinter::wait() {
 void SnapshotPrinter::loop() {
     std::unique_lock lock(mutex_);
     for (;;) {
-        changed_.wait(lock, [this] { return stop_ || !queue_.empty(); });
-        if (queue_.empty()) {
-            return;  // stopped, nothing left
+        changed_.wait(lock, [this] { return stop_ || closed_ || !queue_.empty(); });
+        if (stop_ || queue_.empty()) {
+            return;  // dropped, or closed with nothing left
         }
         Job job = std::move(queue_.front());
         queue_.pop_front();
@@ -139,10 +175,8 @@ void SnapshotPrinter::runJob(Job& job) {
     } else if (job.printed && job.after->text) {
         shareEqual(*job.after, job.last.get(), job.before.get());
     }
-    SnapshotResult& r = *job.result;
-    r.changed = job.before == nullptr || !SnapshotText::same(*job.before, *job.after);
-    r.blob = job.after->blob;
-    r.error = job.after->error;
+    job.result->finish({job.before == nullptr || !SnapshotText::same(*job.before, *job.after),
+                        job.after->blob, job.after->error});
 }
 
 }  // namespace irscope::passes

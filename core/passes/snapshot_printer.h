@@ -7,10 +7,12 @@
 //
 // Jobs run in the order they were queued, so a job may name the text states of earlier jobs:
 // they are filled by the time it runs. wait() returns once every queued job is done, and
-// prints the newest copy itself meanwhile; the instrumentation waits before anyone reads a
-// text (a save_graphs dump, the end of the pipeline). At most `maxPending` copies wait at
-// once (a queue of copies of a 135k-node module would cost more memory than the texts):
-// submit() blocks until the worker catches up.
+// prints the newest copy itself meanwhile; the instrumentation waits only when it needs a
+// text during the pipeline (a save_graphs dump, verification). At the end of the pipeline
+// the printer is closed, not waited for: the compile's snapshots read their results when
+// someone asks (PendingSnapshotText), and keep the printer alive until then. At most
+// `maxPending` copies wait at once (a queue of copies of a 135k-node module would cost more
+// memory than the texts): submit() blocks until the worker catches up.
 #pragma once
 
 #include <condition_variable>
@@ -23,6 +25,7 @@
 
 #include "ir/module.h"
 #include "ir/value_text_cache.h"
+#include "passes/compile_record.h"
 #include "util/compressed_text.h"
 
 namespace irscope::passes {
@@ -38,19 +41,34 @@ struct SnapshotText {
     static bool same(const SnapshotText& a, const SnapshotText& b);
 };
 
-// What one snapshot keeps of the printer's work: filled by the job that settles it.
-struct SnapshotResult {
-    bool changed = false;  // the text differs from the text before the pass
-    std::shared_ptr<const util::CompressedText> blob;
-    std::string error;  // why the IR after the pass could not be printed, if it could not
+// What one snapshot keeps of the printer's work: filled by the job that settles it (or by
+// the printer dropping the job), then read by any thread.
+class SnapshotResult {
+public:
+    using Outcome = PendingSnapshotText::Outcome;
+    // Publishes `outcome` to the waiting readers (once).
+    void finish(Outcome outcome);
+    const Outcome& wait() const;
+
+private:
+    mutable std::mutex mutex_;
+    mutable std::condition_variable done_;
+    bool finished_ = false;
+    Outcome outcome_;
 };
 
 class SnapshotPrinter {
 public:
-    explicit SnapshotPrinter(int compressionLevel, std::size_t maxPending = 2);
+    explicit SnapshotPrinter(int compressionLevel, std::size_t maxPending = 64);
     SnapshotPrinter(const SnapshotPrinter&) = delete;
     SnapshotPrinter& operator=(const SnapshotPrinter&) = delete;
-    ~SnapshotPrinter();  // finishes the queued jobs
+    // Drops the jobs not started yet (their results say so) and joins the worker once it
+    // is done with the job it is running.
+    ~SnapshotPrinter();
+
+    // No more jobs: the worker ends once the queued ones are done. Nothing waits for it.
+    void close();
+    bool closed() const;
 
     // Settles one snapshot: with a `copy`, first prints it into `after` (when the text
     // equals `last`'s, the state before it in time, or `before`'s, the state before the
@@ -96,14 +114,15 @@ private:
 
     int level_;
     std::size_t maxPending_;
-    std::mutex mutex_;
+    mutable std::mutex mutex_;
     std::condition_variable changed_;
     std::deque<Job> queue_;
     std::size_t copies_ = 0;         // queued jobs that hold a copy of the module
     bool busy_ = false;              // the worker is running a job taken off the queue
     int helping_ = 0;                // jobs wait() is printing on the waiting thread
     ir::ValueTextCache valueTexts_;  // the weights' texts, printed once for all the states
-    bool stop_ = false;
+    bool stop_ = false;    // the destructor: drop what is queued
+    bool closed_ = false;  // close(): finish what is queued, then end
     std::thread worker_;
 };
 

@@ -243,7 +243,7 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
                 const std::size_t h = util::CompressedText::hashOf(printed);
                 const std::size_t before = d.depth == 0 && inGroup ? beforeGroupHash : lastHash;
                 // The first file is compared with the empty module before parse.
-                s.changed = first || h != before;
+                s.setChanged(first || h != before);
                 lastHash = h;
                 if (rec->graphName.empty() && module->entry() != nullptr) {
                     rec->graphName = module->entry()->name();
@@ -273,7 +273,7 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
             }
             rec->warnings.push_back(error);
         }
-        s.compressed = std::make_shared<const util::CompressedText>(util::CompressedText::compress(text));
+        s.setCompressed(std::make_shared<const util::CompressedText>(util::CompressedText::compress(text)));
         rec->snapshots.push_back(std::move(s));
         if (progress) {
             progress(static_cast<int>(k) + 1, static_cast<int>(files.size()));

@@ -42,7 +42,7 @@ std::string passStatsCsv(const passes::CompileRecord& rec) {
         out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\r\n", index++, csvField(s.pass), s.depth,
                            s.depth > 0 ? std::to_string(s.round) : std::string(), number(s.millis),
                            s.counts.graphs, s.counts.nodes, s.counts.cnodes,
-                           optionalNumber(nodeDelta(rec, i)), s.changed ? 1 : 0,
+                           optionalNumber(nodeDelta(rec, i)), s.changed() ? 1 : 0,
                            optionalNumber(s.peakBytes), csvField(s.error));
     }
     return out;

@@ -145,7 +145,7 @@ void writeSession(Database& db, const Session& s, const SaveOptions& options) {
         for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
             const passes::PassSnapshot& snap = rec.snapshots[i];
             std::optional<std::int64_t> ir;
-            if (const util::CompressedText* t = snap.compressed.get()) {
+            if (const util::CompressedText* t = snap.compressed().get()) {
                 auto [it, fresh] = textIds.try_emplace(t, 0);
                 if (fresh) {
                     // The CRC is of the text: it catches damage that still decompresses.
@@ -161,7 +161,7 @@ void writeSession(Database& db, const Session& s, const SaveOptions& options) {
             }
             snapshot
                 .bindAll(c, i, snap.pass, snap.description, snap.depth, snap.round, snap.millis,
-                         snap.counts.graphs, snap.counts.nodes, snap.counts.cnodes, snap.changed,
+                         snap.counts.graphs, snap.counts.nodes, snap.counts.cnodes, snap.changed(),
                          snap.reportedChange, peak, snap.error, ir)
                 .run();
         }
@@ -291,7 +291,7 @@ void readCompiles(const Database& db, Session& s,
         p.round = static_cast<int>(snap.getInt(5));
         p.millis = snap.getDouble(6);
         p.counts = {toSize(snap, 7), toSize(snap, 8), toSize(snap, 9)};
-        p.changed = snap.getInt(10) != 0;
+        p.setChanged(snap.getInt(10) != 0);
         p.reportedChange = snap.getInt(11) != 0;
         if (!snap.isNull(12)) {
             p.peakBytes = snap.getUInt(12);
@@ -328,7 +328,7 @@ void readCompiles(const Database& db, Session& s,
                     "file is corrupt (" + where + ": the IR text does not match its checksum)");
             }
         }
-        p.compressed = it->second;
+        p.setCompressed(it->second);
     }
 }
 

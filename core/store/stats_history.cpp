@@ -173,7 +173,7 @@ void appendStatsHistory(const std::string& path, const Session& s) {
                     .bindAll(id, static_cast<std::int64_t>(i), p.pass, p.depth, p.round,
                              p.millis, static_cast<std::int64_t>(p.counts.graphs),
                              static_cast<std::int64_t>(p.counts.nodes),
-                             static_cast<std::int64_t>(p.counts.cnodes), passPeak, p.changed)
+                             static_cast<std::int64_t>(p.counts.cnodes), passPeak, p.changed())
                     .run();
             }
         }
