@@ -630,6 +630,33 @@ private slots:
         QVERIFY2(r.out.find("[0. 0.] SigmoidGrad\n") == 0, r.out.c_str());
     }
 
+    // @constexpr (mindspore.ops.primitive, ops.constexpr): with constant arguments it runs on
+    // the host while names are resolved (a body graph mode could not compile: a generator,
+    // str.join); with x.shape it is folded by type_inference, its raise a compile error at
+    // its line. str() of constant tuples and floats in graph mode prints Python's text.
+    void constexprRunsAtCompileTime() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "from mindspore.ops.primitive import constexpr\n"
+                "@constexpr\n"
+                "def width(n):\n"
+                "    return len(','.join(str(i) for i in range(n)))\n"
+                "@ops.constexpr(check=False)\n"
+                "def rank(shape, want):\n"
+                "    if len(shape) != want:\n"
+                "        raise ValueError('the rank must be ' + str(want) + ', but got shape ' + str(shape))\n"
+                "    return len(shape)\n"
+                "class Net(nn.Cell):\n"
+                "    def construct(self, x):\n"
+                "        return x * width(12) + rank(x.shape, 1), str((1, 2.5, 'a', (3,), [None, True], 1e-05, 1e16, 1e5, -0.0))\n",
+            "    out, text = Net()(Tensor(np.array([1.0, 2.0], np.float32)))\n"
+            "    print(out, text)\n"
+            "Net()(Tensor(np.ones((2, 3), np.float32)))\n"));
+        const std::string once = "[26. 51.] (1, 2.5, 'a', (3,), [None, True], 1e-05, 1e+16, 100000.0, -0.0)\n";
+        QVERIFY2(r.out.find(once + once) == 0, r.out.c_str());
+        QVERIFY2(failedWith(r, "ValueError: the rank must be 1, but got shape (2, 3)", 13), r.out.c_str());
+    }
+
     // numpy's axis and index functions, with numpy's results; np.clip leaves its input alone.
     void numpyAxisAndIndexFunctions() {
         Run r = runScript(

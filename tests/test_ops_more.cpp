@@ -146,12 +146,17 @@ private slots:
             "print(Net(P.TruncateDiv())(a, b), Net(P.TruncateMod())(a, b))\n"
             "print(Net(P.BitwiseAnd())(a, b), Net(P.BitwiseOr())(a, b), Net(ops.bitwise_xor)(a, "
             "b))\n"
-            "print(Net(P.TruncateDiv())(Tensor(np.array([-7.5], np.float32)), 2.0))\n",
+            "print(Net(P.TruncateDiv())(Tensor(np.array([-7.5], np.float32)), 2.0))\n"
+            "t = Tensor(np.array([True, False, True]))\n"
+            "f = Tensor(np.array([True, True, False]))\n"
+            "print(Net(P.BitwiseAnd())(t, f), Net(lambda p, q: p ^ q)(t, f), Net(lambda p, q: p | q)(a, b))\n"
+            "print(np.bitwise_and(np.array([6, 3]), 3), np.array([6, 3]) ^ np.array([3, 3]))\n",
             "[[ 1.  9.  1.]\n [ 4.  0. 16.]] [[0.5 2.5 1.5]\n [2.  1.  3. ]]\n"
             "[ 1.5707964 -1.5707964]\n[0. 0.]\n[[0.  2.5 0. ]\n [0.  1.  0. ]]\n"
-            "[-3 -3  1] [-1  1  2]\n[0 6 1] [-5 -1  7] [-5 -7  6]\n[-3.]\n");
+            "[-3 -3  1] [-1  1  2]\n[0 6 1] [-5 -1  7] [-5 -7  6]\n[-3.]\n"
+            "[ True False False] [False  True  True] [-5 -1  7]\n[2 3] [5 0]\n");
         expectError("P.BitwiseAnd()(x, x)",
-                    "TypeError: For 'BitwiseAnd', the type of 'x1' must be Tensor[Int8, Int16, "
+                    "TypeError: For 'BitwiseAnd', the type of 'x1' must be Tensor[Bool, Int8, Int16, "
                     "Int32, Int64, UInt8, UInt16, UInt32, UInt64], but got Tensor[Float32].");
         expectError("P.Atan2()(x, Tensor(np.ones([2], np.float32)))",
                     "ValueError: For 'Atan2', x.shape and y.shape need to broadcast");

@@ -86,6 +86,12 @@ bool Resolver::hostCallable(const interp::Value& callee) const {
     if (auto* f = callee.as<interp::NativeFunctionObject>()) {
         return f->name == "vmap";
     }
+    if (callee.is<interp::FunctionObject>()) {
+        // @constexpr (mindspore/ops/primitive.py): run on the host when its arguments are
+        // constants here; otherwise its body is compiled and folded by type_inference.
+        const interp::Value mark = I.getAttrOrNull(callee, "__irscope_constexpr__");
+        return !mark.isNull() && I.truthy(mark);
+    }
     return false;
 }
 

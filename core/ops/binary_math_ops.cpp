@@ -17,7 +17,7 @@ namespace {
 enum class Domain : std::uint8_t {
     Number,   // any number but Bool
     Float,    // floats only
-    Integer,  // integers only (the bitwise ops)
+    Bitwise,  // integers and Bool (MindSpore's CPU bitwise kernels take bool tensors)
 };
 
 struct BinaryMathOp {
@@ -33,6 +33,7 @@ struct BinaryMathOp {
     // Float32 in float arithmetic, for the ops whose steps round separately (numpy's and
     // MindSpore's (x - y) * (x - y) rounds the difference first); null: through f.
     float (*f32)(float, float) = nullptr;
+    const char* pyOperator = nullptr;  // the Python operator on tensors ("&"), if any
 };
 
 std::int64_t truncDiv(std::int64_t a, std::int64_t b) {
@@ -118,27 +119,33 @@ const std::vector<BinaryMathOp>& binaryMathOps() {
          {"bitwise_and"},
          {"bitwise_and"},
          "x1 & x2",
-         Domain::Integer,
+         Domain::Bitwise,
          nullptr,
-         [](std::int64_t a, std::int64_t b) { return a & b; }},
+         [](std::int64_t a, std::int64_t b) { return a & b; },
+         nullptr,
+         "&"},
         {"BitwiseOr",
          "x1",
          "x2",
          {"bitwise_or"},
          {"bitwise_or"},
          "x1 | x2",
-         Domain::Integer,
+         Domain::Bitwise,
          nullptr,
-         [](std::int64_t a, std::int64_t b) { return a | b; }},
+         [](std::int64_t a, std::int64_t b) { return a | b; },
+         nullptr,
+         "|"},
         {"BitwiseXor",
          "x1",
          "x2",
          {"bitwise_xor"},
          {"bitwise_xor"},
          "x1 ^ x2",
-         Domain::Integer,
+         Domain::Bitwise,
          nullptr,
-         [](std::int64_t a, std::int64_t b) { return a ^ b; }},
+         [](std::int64_t a, std::int64_t b) { return a ^ b; },
+         nullptr,
+         "^"},
     };
     return all;
 }
@@ -206,8 +213,8 @@ const char* domainTypes(Domain d) {
     switch (d) {
         case Domain::Float:
             return "Float16, Float32, Float64";
-        case Domain::Integer:
-            return "Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64";
+        case Domain::Bitwise:
+            return "Bool, Int8, Int16, Int32, Int64, UInt8, UInt16, UInt32, UInt64";
         case Domain::Number:
             break;
     }
@@ -223,7 +230,7 @@ DType resultType(const BinaryMathOp& m, const Operand& x, const Operand& y) {
     const Operand both[] = {x, y};
     const DType t = promoteOperands(both);
     const bool ok = m.domain == Domain::Float     ? ir::isFloat(t)
-                    : m.domain == Domain::Integer ? ir::isInteger(t)
+                    : m.domain == Domain::Bitwise ? ir::isInteger(t) || t == DType::Bool
                                                   : t != DType::Bool;
     if (!ok) {
         typeError(m.name, std::string("the type of '") + m.x + "' must be Tensor[" +
@@ -251,7 +258,7 @@ KernelArg runBinaryMath(const BinaryMathOp& m, const KernelContext& ctx) {
     const Tensor x = broadcastTo(m.name, x0, shape);
     const Tensor y = broadcastTo(m.name, y0, shape);
     Tensor out(t, shape);
-    const bool integral = ir::isInteger(t) && m.i != nullptr;
+    const bool integral = (ir::isInteger(t) || t == DType::Bool) && m.i != nullptr;
     const bool single = t == DType::Float32 && m.f32 != nullptr;
     for (std::size_t k = 0; k < out.size(); ++k) {
         if (single) {
@@ -440,6 +447,9 @@ void registerBinaryMathOps(OpRegistry& reg) {
         }
         for (const char* meth : m.methods) {
             addMethod(d, meth, {toInput("other", 1)});
+        }
+        if (m.pyOperator != nullptr) {
+            addOperator(d, m.pyOperator);
         }
         reg.add(std::move(d));
     }

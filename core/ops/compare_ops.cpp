@@ -90,14 +90,12 @@ void registerCompareOps(OpRegistry& reg) {
         OpDef d = binaryDef("LogicalAnd", "x and y on Bool tensors", BinaryOp::LogicalAnd);
         addFunction(d, {"ops", "F"}, "logical_and", {toInput("input", 0), toInput("other", 1)});
         addMethod(d, "logical_and", {toInput("other", 1)});
-        addOperator(d, "&");
         reg.add(std::move(d));
     }
     {
         OpDef d = binaryDef("LogicalOr", "x or y on Bool tensors", BinaryOp::LogicalOr);
         addFunction(d, {"ops", "F"}, "logical_or", {toInput("input", 0), toInput("other", 1)});
         addMethod(d, "logical_or", {toInput("other", 1)});
-        addOperator(d, "|");
         reg.add(std::move(d));
     }
     {

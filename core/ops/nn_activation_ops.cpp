@@ -10,6 +10,7 @@
 #include "ops/infer_util.h"
 #include "ops/kernel_util.h"
 #include "ops/op_families.h"
+#include "util/py_text.h"
 
 namespace irscope::ops {
 
@@ -33,26 +34,11 @@ struct Activation {
     const char* method;                            // Tensor.<m>, or nullptr
 };
 
-// A Python float as str() prints it: -1.0, 0.25.
-std::string pyFloat(double v) {
-    char buf[32];
-    for (int precision = 1; precision <= 17; ++precision) {
-        std::snprintf(buf, sizeof buf, "%.*g", precision, v);
-        if (std::strtod(buf, nullptr) == v) {
-            break;
-        }
-    }
-    std::string s = buf;
-    if (s.find_first_of(".en") == std::string::npos) {
-        s += ".0";
-    }
-    return s;
-}
 
 void checkLambd(std::string_view op, double p) {
     if (p < 0) {
         valueError(op, "the values of 'lambd' should be greater or equal to 0, but got " +
-                           pyFloat(p) + ".");
+                           util::pyFloatRepr(p) + ".");
     }
 }
 

@@ -87,7 +87,7 @@ const std::map<std::string_view, std::pair<const char*, const char*>>& binaryTab
         {meta::kMatMul, {"@", ""}},
         {meta::kBitAnd, {"&", ""}},
         {meta::kBitOr, {"|", ""}},
-        {meta::kBitXor, {"", ""}},
+        {meta::kBitXor, {"^", ""}},
         {meta::kEqual, {"==", "ScalarEq"}},
         {meta::kNotEqual, {"!=", "ScalarNe"}},
         {meta::kLess, {"<", "ScalarLt"}},

@@ -3,13 +3,15 @@
 // Most only make sense on constants and fold; tuples of graph values become MakeTuple /
 // TupleGetItem nodes.
 #include <algorithm>
-#include <map>
 #include <cmath>
+#include <map>
+#include <optional>
 
 #include "ir/prim_names.h"
 #include "ops/infer_util.h"
 #include "passes/meta_ops.h"
 #include "passes/type_inference_meta.h"
+#include "util/py_text.h"
 
 namespace irscope::passes::infer {
 
@@ -268,27 +270,52 @@ Arg minMax(Engine& e, CNode* c, bool isMax, const std::vector<Arg>& raw) {
     return foldTo(e, c, best);
 }
 
+// Python's str() of a constant (repr() inside a tuple or list); nullopt for a value that
+// has no such text at compile time (a tensor, a graph).
+std::optional<std::string> constantText(const Value& v, bool nested) {
+    switch (v.kind) {
+        case Value::Kind::String:
+            return nested ? util::pyStrRepr(v.text) : v.text;
+        case Value::Kind::Int:
+            return std::to_string(v.i);
+        case Value::Kind::Bool:
+            return std::string(v.b ? "True" : "False");
+        case Value::Kind::None:
+            return std::string("None");
+        case Value::Kind::Float:
+            return util::pyFloatRepr(v.f);
+        case Value::Kind::Tuple:
+        case Value::Kind::List: {
+            const bool tuple = v.kind == Value::Kind::Tuple;
+            std::string out = tuple ? "(" : "[";
+            for (std::size_t i = 0; i < v.elements.size(); ++i) {
+                std::optional<std::string> item =
+                    v.elements[i] ? constantText(*v.elements[i], true) : std::nullopt;
+                if (!item) {
+                    return std::nullopt;
+                }
+                out += (i == 0 ? "" : ", ") + *item;
+            }
+            out += tuple && v.elements.size() == 1 ? ",)" : tuple ? ")" : "]";
+            return out;
+        }
+        default:
+            return std::nullopt;
+    }
+}
+
 // str(x) of a value known at compile time (a raise's message names the argument it rejects).
 Arg toStr(Engine& e, CNode* c, const std::vector<Arg>& args) {
     if (args.empty()) {
         return foldTo(e, c, Value::string(""));
     }
     const ValuePtr v = valueOf(args[0]);
-    if (v && v->kind == Value::Kind::String) {
-        return foldTo(e, c, v);
-    }
-    if (v && v->kind == Value::Kind::Int) {
-        return foldTo(e, c, Value::string(std::to_string(v->i)));
-    }
-    if (v && v->kind == Value::Kind::Bool) {
-        return foldTo(e, c, Value::string(v->b ? "True" : "False"));
-    }
-    if (v && v->kind == Value::Kind::None) {
-        return foldTo(e, c, Value::string("None"));
+    if (std::optional<std::string> text = v ? constantText(*v, false) : std::nullopt) {
+        return foldTo(e, c, Value::string(std::move(*text)));
     }
     e.error(c, "TypeError",
-            "irscope: str() in graph mode is supported for a constant int, bool, str or None only "
-            "(not supported yet for " + describe(args[0].abs) + ").");
+            "irscope: str() in graph mode is supported for constants (numbers, strings, None, "
+            "and tuples and lists of them) only (not supported yet for " + describe(args[0].abs) + ").");
 }
 
 Arg convert(Engine& e, CNode* c, std::string_view to, const std::vector<Arg>& args) {

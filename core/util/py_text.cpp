@@ -1,5 +1,7 @@
 #include "util/py_text.h"
 
+#include <charconv>
+#include <cmath>
 #include <cstdio>
 
 namespace irscope::util {
@@ -143,6 +145,47 @@ std::optional<char> simpleEscape(char e) {
         case 'v': return '\v';
         default: return std::nullopt;
     }
+}
+
+std::string pyFloatRepr(double v) {
+    if (std::isnan(v)) {
+        return "nan";
+    }
+    if (std::isinf(v)) {
+        return v < 0 ? "-inf" : "inf";
+    }
+    // The shortest round-trip digits, in scientific form: [-]d[.ddd]e[+-]xx.
+    char buf[64];
+    const auto res = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    const std::string sci(buf, res.ptr);
+    const std::size_t e = sci.find('e');
+    const bool negative = sci[0] == '-';
+    std::string digits;
+    for (std::size_t i = negative ? 1 : 0; i < e; ++i) {
+        if (sci[i] != '.') {
+            digits += sci[i];
+        }
+    }
+    const int exp = std::stoi(sci.substr(e + 1));
+    std::string out = negative ? "-" : "";
+    if (exp >= -4 && exp < 16) {
+        if (exp < 0) {
+            out += "0." + std::string(static_cast<std::size_t>(-exp - 1), '0') + digits;
+        } else if (static_cast<std::size_t>(exp) + 1 >= digits.size()) {
+            out += digits + std::string(static_cast<std::size_t>(exp) + 1 - digits.size(), '0') + ".0";
+        } else {
+            out += digits.substr(0, static_cast<std::size_t>(exp) + 1) + "." +
+                   digits.substr(static_cast<std::size_t>(exp) + 1);
+        }
+        return out;
+    }
+    out += digits.substr(0, 1);
+    if (digits.size() > 1) {
+        out += "." + digits.substr(1);
+    }
+    const int a = exp < 0 ? -exp : exp;
+    out += std::string("e") + (exp < 0 ? "-" : "+") + (a < 10 ? "0" : "") + std::to_string(a);
+    return out;
 }
 
 }  // namespace irscope::util

@@ -24,6 +24,11 @@ bool isPrintable(char32_t c);
 // \r and \t escaped and the code points that are not printable as \xhh, \uhhhh or \Uhhhhhhhh.
 std::string pyStrRepr(std::string_view s);
 
+// repr() of a float, as Python 3 writes it: the shortest digits that read back to the same
+// double, positional for exponents -4 to 15 ("0.0001", "100000.0", "1e-05", "1e+16"),
+// "inf", "-inf", "nan".
+std::string pyFloatRepr(double v);
+
 // What ascii() makes of repr() text: every code point above 0x7f as \xhh, \uhhhh or \Uhhhhhhhh.
 std::string pyAsciiEscape(std::string_view s);
 

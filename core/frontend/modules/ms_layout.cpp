@@ -135,6 +135,7 @@ void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
 
 void addPythonOpsNames(Interpreter& I, interp::ModuleObject& ops) {
     copyPublic(I, *I.importModule("mindspore.ops._function"), ops);
+    copyPublic(I, *I.importModule("mindspore.ops.primitive"), ops);  // ops.constexpr
 }
 
 void addPythonNumpyNames(Interpreter& I, interp::ModuleObject& numpy, interp::ModuleObject& random) {
@@ -248,6 +249,7 @@ void registerLayoutModules(Interpreter& I) {
         registerAlias(I, std::string("mindspore.ops.operations.") + sub,
                       "mindspore.ops.operations");
     }
+    registerPython(I, "mindspore.ops.primitive", "ms_ops_primitive", "mindspore/ops/primitive.py");
     registerNames(I, "mindspore.nn.cell", {{"mindspore.nn", "Cell"}});
     registerNames(I, "mindspore.common.parameter",
                   {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});

@@ -606,7 +606,7 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
     (void)I;
     static const std::pair<const char*, const char*> binOps[] = {
         {"add", "+"}, {"sub", "-"}, {"mul", "*"}, {"truediv", "/"}, {"floordiv", "//"}, {"mod", "%"},
-        {"pow", "**"}, {"matmul", "@"}, {"and", "&"}, {"or", "|"}};
+        {"pow", "**"}, {"matmul", "@"}, {"and", "&"}, {"or", "|"}, {"xor", "^"}};
     for (auto& [name, text] : binOps) {
         b.method(std::string("__") + name + "__", binaryMethod(ms, text, false));
         b.method(std::string("__r") + name + "__", binaryMethod(ms, text, true));

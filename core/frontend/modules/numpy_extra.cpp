@@ -174,7 +174,10 @@ void initNumpyExtra(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         {"mod", ast::Operator::Mod},
         {"remainder", ast::Operator::Mod},
         {"floor_divide", ast::Operator::FloorDiv},
-        {"true_divide", ast::Operator::Div}};
+        {"true_divide", ast::Operator::Div},
+        {"bitwise_and", ast::Operator::BitAnd},
+        {"bitwise_or", ast::Operator::BitOr},
+        {"bitwise_xor", ast::Operator::BitXor}};
     for (auto& [n, op] : bins) {
         const ast::Operator o = op;
         interp::addFunction(I, m, n, [ms, o](Interpreter& J, CallArgs& a) {
