@@ -657,6 +657,22 @@ private slots:
         QVERIFY2(failedWith(r, "ValueError: the rank must be 1, but got shape (2, 3)", 13), r.out.c_str());
     }
 
+    // MatMul, BatchMatMul and ops.matmul give Int32 for Int8 operands, as MindSpore's infer
+    // does; Tensor.bmm is BatchMatMul.
+    void int8ProductsAreInt32() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "class Net(nn.Cell):\n"
+                "    def construct(self, a, b, m):\n"
+                "        return ops.matmul(a, b), P.BatchMatMul()(a, b), P.MatMul()(m, m), a.bmm(b)\n",
+            "    a = Tensor(np.full([2, 1, 3], 100), ms.int8)\n"
+            "    b = Tensor(np.ones([2, 3, 2]), ms.int8)\n"
+            "    outs = Net()(a, b, Tensor(np.full([2, 2], 100), ms.int8))\n"
+            "    print([(str(o.dtype), o.asnumpy().ravel()[0].item()) for o in outs])\n"));
+        const std::string once = "[('Int32', 300), ('Int32', 300), ('Int32', 20000), ('Int32', 300)]\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // numpy's axis and index functions, with numpy's results; np.clip leaves its input alone.
     void numpyAxisAndIndexFunctions() {
         Run r = runScript(

@@ -70,6 +70,12 @@ void checkInner(std::string_view op, const Shape& x, bool ta, const Shape& y, bo
     }
 }
 
+// MindSpore's MatMul and BatchMatMul give Int32 for Int8 operands (the products would
+// overflow Int8); every other dtype is kept.
+DType productType(DType t) {
+    return t == DType::Int8 ? DType::Int32 : t;
+}
+
 InferResult inferMatMul(const InferContext& ctx) {
     const AbstractPtr x = ctx.abs(0);
     const AbstractPtr y = ctx.abs(1);
@@ -88,7 +94,7 @@ InferResult inferMatMul(const InferContext& ctx) {
     const bool ta = flag(ctx, "transpose_a");
     const bool tb = flag(ctx, "transpose_b");
     checkInner(ctx.name(), x->shape, ta, y->shape, tb);
-    return {ir::Abstract::tensor(x->dtype,
+    return {ir::Abstract::tensor(productType(x->dtype),
                                  Shape{matDims(x->shape, ta).first, matDims(y->shape, tb).second}),
             nullptr};
 }
@@ -115,7 +121,7 @@ InferResult inferBatchMatMul(const InferContext& ctx) {
     Shape out = broadcastShapes(ctx.name(), xb, yb);
     out.dims.push_back(matDims(x->shape, ta).first);
     out.dims.push_back(matDims(y->shape, tb).second);
-    return {ir::Abstract::tensor(x->dtype, out), nullptr};
+    return {ir::Abstract::tensor(productType(x->dtype), out), nullptr};
 }
 
 // Swaps the last two axes.
@@ -208,8 +214,9 @@ KernelArg runMatMul(const KernelContext& ctx) {
                    "but got shapes " +
                        shapeStr(x.shape()) + " and " + shapeStr(y.shape()) + ".");
     }
-    return KernelArg(
-        batchedGemm(ctx.name(), x, y, flag(ctx, "transpose_a"), flag(ctx, "transpose_b")));
+    const DType out = productType(x.dtype());
+    return KernelArg(batchedGemm(ctx.name(), castTo(x, out), castTo(y, out), flag(ctx, "transpose_a"),
+                                 flag(ctx, "transpose_b")));
 }
 
 // ---- MatMulExt: numpy's matmul (ops.matmul, @) ------------------------------------------------
@@ -243,7 +250,7 @@ InferResult inferMatMulExt(const InferContext& ctx) {
     const AbstractPtr x = ctx.abs(0);
     const AbstractPtr y = ctx.abs(1);
     checkOperands(ctx.name(), x, y);
-    return {ir::Abstract::tensor(x->dtype, matmulExtShape(ctx.name(), x->shape, y->shape)),
+    return {ir::Abstract::tensor(productType(x->dtype), matmulExtShape(ctx.name(), x->shape, y->shape)),
             nullptr};
 }
 
@@ -261,7 +268,8 @@ KernelArg runMatMulExt(const KernelContext& ctx) {
     if (y.rank() == 1) {
         y = y.reshaped(Shape{y.shape().dims[0], 1});
     }
-    return KernelArg(batchedGemm(ctx.name(), x, y, false, false).reshaped(out));
+    const DType t = productType(x.dtype());
+    return KernelArg(batchedGemm(ctx.name(), castTo(x, t), castTo(y, t), false, false).reshaped(out));
 }
 
 // ---- BiasAdd
@@ -344,6 +352,7 @@ void registerMatMulOps(OpRegistry& reg) {
         if (batch) {
             addFunction(d, {"ops", "F"}, "bmm", {toInput("input_x", 0), toInput("mat2", 1)});
             addFunction(d, {"ops", "F"}, "batch_matmul", {toInput("x", 0), toInput("y", 1)});
+            addMethod(d, "bmm", {toInput("mat2", 1)});
         }
         reg.add(std::move(d));
     }
