@@ -673,6 +673,27 @@ private slots:
         EXPECT_OUTPUT(r, once + once);
     }
 
+    // A comprehension over a range whose length graph mode does not know while building
+    // (len(p.shape) of a helper's parameter) is that error at its line, not an IndexError
+    // from the empty list it would give.
+    void comprehensionOfUnknownLengthFailsAtItsLine() {
+        Run r = runScript(std::string(kPrelude) +
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "def pad(p):\n"
+                          "    padding = [[0, 0] for _ in range(len(p.shape))]\n"
+                          "    padding[-1][-1] = 1\n"
+                          "    return padding\n"
+                          "class Net(nn.Cell):\n"
+                          "    def construct(self, x):\n"
+                          "        return pad(x)\n"
+                          "Net()(Tensor(np.ones((1, 2), np.float32)))\n");
+        QVERIFY2(failedWith(r, "RuntimeError: In graph mode, a for loop or comprehension must iterate over a "
+                               "tuple, list, range or CellList whose length is known at compile time: "
+                               "'range(len(p.shape))'.", 8),
+                 r.out.c_str());
+        QVERIFY2(r.out.find("IndexError") == std::string::npos, r.out.c_str());
+    }
+
     // numpy's axis and index functions, with numpy's results; np.clip leaves its input alone.
     void numpyAxisAndIndexFunctions() {
         Run r = runScript(

@@ -356,10 +356,11 @@ GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
         const std::string msg =
             "In graph mode, a for loop or comprehension must iterate over a tuple, list, range or CellList whose "
             "length is known at compile time: '" + std::string(unit_->module->text(iter.span)) + "'.";
-        cur_.isolated.push_back(meta(meta::kRaise,
-                                     {constant(Value::string("RuntimeError")), constant(Value::string(msg)),
-                                      constant(Value::boolean(true))},
-                                     iter.span));
+        it.unknownLength = meta(meta::kRaise,
+                                {constant(Value::string("RuntimeError")), constant(Value::string(msg)),
+                                 constant(Value::boolean(true))},
+                                iter.span);
+        cur_.isolated.push_back(it.unknownLength);
         it.size = 0;
         it.at = [](std::size_t) -> Node* { return nullptr; };
         return it;

@@ -512,6 +512,7 @@ Node* GraphBuilder::comprehension(const ast::Expr& e) {
         gens = &e.cast<ast::DictComp>().generators;
     }
     std::vector<Node*> items, keys;
+    std::vector<Node*> unknownLengths;  // the errors of generators whose length is not known
     const Env saved = cur_.env;
     std::function<void(std::size_t)> level = [&](std::size_t g) {
         if (g == gens->size()) {
@@ -526,6 +527,9 @@ Node* GraphBuilder::comprehension(const ast::Expr& e) {
         }
         const ast::Comprehension& c = (*gens)[g];
         Iterable it = iterable(*c.iter);
+        if (it.unknownLength != nullptr) {
+            unknownLengths.push_back(it.unknownLength);
+        }
         for (std::size_t i = 0; i < it.size; ++i) {
             s_.countUnroll(loc(e.span));
             assign(*c.target, it.at(i), c.target->span);
@@ -551,7 +555,13 @@ Node* GraphBuilder::comprehension(const ast::Expr& e) {
         return meta(meta::kMakeDict, {cnode(keys, e.span), cnode(items, e.span)}, e.span);
     }
     items.insert(items.begin(), prim(e.kind == ast::ExprKind::ListComp ? meta::kMakeList : meta::kMakeTuple));
-    return cnode(items, e.span);
+    Node* result = cnode(items, e.span);
+    // A generator of unknown length gave no items: whatever uses the (empty) result meets
+    // that error first, not an error of its own about the missing items.
+    for (Node* err : unknownLengths) {
+        result = cnode({prim("Depend"), result, err}, e.span);
+    }
+    return result;
 }
 
 }  // namespace irscope::compiler

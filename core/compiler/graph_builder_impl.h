@@ -106,6 +106,9 @@ public:
         std::size_t size = 0;
         std::function<ir::Node*(std::size_t)> at;
         std::string hidden;
+        // The error raised when the length is not known while building (the loop then runs no
+        // iteration): what the loop's results must wait for.
+        ir::Node* unknownLength = nullptr;
     };
     Iterable iterable(const ast::Expr& iter);
     // The length of a tuple/list node known while building (a display, a constant, an entry
