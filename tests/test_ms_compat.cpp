@@ -694,6 +694,26 @@ private slots:
         QVERIFY2(r.out.find("IndexError") == std::string::npos, r.out.c_str());
     }
 
+    // The gradients of MaxPool (to the element each window picked, summed where windows
+    // overlap) and AvgPool (spread over the input elements each window covered, SAME padding
+    // included), through G.MaxPoolGrad / G.AvgPoolGrad.
+    void poolingGradients() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "class Pools(nn.Cell):\n"
+                "    def __init__(self):\n"
+                "        super().__init__()\n"
+                "        self.mp = P.MaxPool(kernel_size=2, strides=1)\n"
+                "        self.ap = P.AvgPool(kernel_size=2, strides=2, pad_mode='SAME')\n"
+                "    def construct(self, x):\n"
+                "        return self.mp(x).sum() + self.ap(x).sum() * 4\n"
+                "grad = ops.GradOperation()\n",
+            "    x = Tensor(np.array([[[[1, 5, 2], [4, 3, 9], [0, 7, 6]]]], np.float32))\n"
+            "    print(grad(Pools())(x).asnumpy().reshape(3, 3).tolist())\n"));
+        const std::string once = "[[1.0, 2.0, 2.0], [1.0, 1.0, 4.0], [2.0, 3.0, 4.0]]\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // numpy's axis and index functions, with numpy's results; np.clip leaves its input alone.
     void numpyAxisAndIndexFunctions() {
         Run r = runScript(

@@ -1,5 +1,5 @@
 // Bprop rules of the nn and matmul primitives: MatMul BatchMatMul BiasAdd ReLU Sigmoid Tanh
-// GeLU Softmax.
+// GeLU Softmax MaxPool AvgPool.
 #include <cmath>
 
 #include "ops/bprop.h"
@@ -226,9 +226,16 @@ void bpropLayerNorm(BpropContext& c) {
     }
 }
 
+// MaxPool / AvgPool: their G.*Grad primitive with the pool's attributes.
+void bpropPool(BpropContext& c, std::string_view grad) {
+    c.setGrad(0, c.emit(grad, {c.input(0), c.out(), c.dout()}, c.attrs()));
+}
+
 }  // namespace
 
 void registerNnBprops(OpRegistry& reg) {
+    setBprop(reg, "MaxPool", [](BpropContext& c) { bpropPool(c, "MaxPoolGrad"); });
+    setBprop(reg, "AvgPool", [](BpropContext& c) { bpropPool(c, "AvgPoolGrad"); });
     setBprop(reg, "MatMul", [](BpropContext& c) { bpropMatMul(c, "MatMul"); });
     setBprop(reg, "BatchMatMul", [](BpropContext& c) { bpropMatMul(c, "BatchMatMul"); });
     setBprop(reg, "MatMulExt", bpropMatMulExt);

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <vector>
 
 #include "ops/infer_util.h"
 #include "ops/kernel_util.h"
@@ -321,6 +322,89 @@ KernelArg runPool(const KernelContext& ctx) {
     return KernelArg(castTo(out, x0.dtype()));
 }
 
+// ---- MaxPoolGrad / AvgPoolGrad (G.*): the pools' backward ------------------------------------
+// Inputs x, the pool's output and its gradient; dx has x's shape. AvgPool spreads each output's
+// gradient evenly over the input elements its window covered (the forward's divisor: the
+// elements inside the input); MaxPool gives it to the element the forward picked (the first
+// maximum of the window, or its first NaN).
+
+InferResult inferPoolGrad(const InferContext& ctx) {
+    const AbstractPtr x = ctx.abs(0);
+    if (!isTensorAbs(x)) {
+        typeError(ctx.name(), "the input 'x' must be a Tensor, but got " + typeStr(x) + ".");
+    }
+    checkFloat(ctx.name(), "x", x->dtype);
+    return {ir::Abstract::tensor(x->dtype, x->shape), nullptr};
+}
+
+template <typename T>
+void poolGrad(const Tensor& x, const Tensor& dy, Tensor& dx, const Window& win, bool max) {
+    const T* xp = x.data<T>();
+    const T* dp = dy.data<T>();
+    T* gp = dx.data<T>();
+    std::fill(gp, gp + dx.size(), T(0));
+    for (std::int64_t nc = 0; nc < win.n * win.c; ++nc) {
+        for (std::int64_t oy = 0; oy < win.oh; ++oy) {
+            for (std::int64_t ox = 0; ox < win.ow; ++ox) {
+                const T d = dp[(nc * win.oh + oy) * win.ow + ox];
+                std::vector<std::int64_t> cells;  // the window's elements inside the input
+                for (std::int64_t ky = 0; ky < win.kh; ++ky) {
+                    const std::int64_t iy = oy * win.sh - win.top + ky;
+                    for (std::int64_t kx = 0; iy >= 0 && iy < win.h && kx < win.kw; ++kx) {
+                        const std::int64_t ix = ox * win.sw - win.left + kx;
+                        if (ix >= 0 && ix < win.w) {
+                            cells.push_back((nc * win.h + iy) * win.w + ix);
+                        }
+                    }
+                }
+                if (cells.empty()) {
+                    continue;
+                }
+                if (max) {
+                    std::int64_t best = cells[0];
+                    for (std::int64_t k : cells) {
+                        if (std::isnan(xp[best])) {
+                            break;
+                        }
+                        if (xp[k] > xp[best] || std::isnan(xp[k])) {
+                            best = k;
+                        }
+                    }
+                    gp[best] += d;
+                } else {
+                    const T share = d / static_cast<T>(cells.size());
+                    for (std::int64_t k : cells) {
+                        gp[k] += share;
+                    }
+                }
+            }
+        }
+    }
+}
+
+KernelArg runPoolGrad(const KernelContext& ctx) {
+    const Tensor x0 = ctx.tensor(0);
+    checkFloat(ctx.name(), "x", x0.dtype());
+    const Window win = windowOf(ctx, x0.shape(), false);
+    const Tensor dy0 = ctx.tensor(2);
+    if (dy0.shape() != Shape{win.n, win.c, win.oh, win.ow}) {
+        valueError(ctx.name(), "the shape of 'dout' must be the pool's output shape " +
+                                   shapeStr(Shape{win.n, win.c, win.oh, win.ow}) + ", but got " +
+                                   shapeStr(dy0.shape()) + ".");
+    }
+    const DType compute = computeType(x0.dtype());
+    const Tensor x = castTo(x0, compute);
+    const Tensor dy = castTo(dy0, compute);
+    Tensor dx(compute, x.shape());
+    const bool max = ctx.name() == "MaxPoolGrad";
+    if (compute == DType::Float64) {
+        poolGrad<double>(x, dy, dx, win, max);
+    } else {
+        poolGrad<float>(x, dy, dx, win, max);
+    }
+    return KernelArg(castTo(dx, x0.dtype()));
+}
+
 // ---- Flatten ------------------------------------------------------------------------------
 
 Shape flatShape(std::string_view op, const Shape& s) {
@@ -373,6 +457,22 @@ void registerConvOps(OpRegistry& reg) {
         d.infer = inferPool;
         d.cpuKernel = runPool;
         addClassSpellings(d);
+        reg.add(std::move(d));
+    }
+    for (const char* name : {"MaxPoolGrad", "AvgPoolGrad"}) {
+        OpDef d{.name = name,
+                .family = "grad",
+                .summary = std::string(name) == "MaxPoolGrad"
+                               ? "MaxPool's backward: dout to the element each window picked"
+                               : "AvgPool's backward: dout spread evenly over each window"};
+        d.attrs = {argDefault("kernel_size", ArgKind::IntOrTuple, vInt(1)),
+                   argDefault("strides", ArgKind::IntOrTuple, vInt(1)),
+                   argDefault("pad_mode", ArgKind::String, ir::Value::string("VALID")),
+                   argDefault("data_format", ArgKind::String, ir::Value::string("NCHW"))};
+        d.inputs = {argIn("x_origin"), argIn("out_origin"), argIn("grad")};
+        d.infer = inferPoolGrad;
+        d.cpuKernel = runPoolGrad;
+        d.spellings.push_back(Spelling{.kind = SpellingKind::Class, .text = std::string("G.") + name});
         reg.add(std::move(d));
     }
     {
