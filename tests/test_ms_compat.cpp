@@ -714,6 +714,39 @@ private slots:
         EXPECT_OUTPUT(r, once + once);
     }
 
+    // Conv2D's gradients (Conv2DBackpropInput, G.Conv2DBackpropFilter) agree with central
+    // differences of the forward, with padding, stride, dilation and groups, in both modes.
+    void conv2dGradientsMatchFiniteDifferences() {
+        Run r = runScript(std::string(kPrelude) +
+                          "np.random.seed(0)\n"
+                          "x = np.random.randn(2, 4, 7, 6)\n"
+                          "w = np.random.randn(6, 2, 3, 2)\n"
+                          "r = np.random.randn(2, 6, 3, 4)\n"
+                          "conv = P.Conv2D(out_channel=6, kernel_size=(3, 2), pad_mode='pad', pad=(1, 0, 2, 1),\n"
+                          "                stride=2, dilation=(1, 2), group=2)\n"
+                          "def loss(a, b):\n"
+                          "    return (conv(a, b) * Tensor(r)).sum()\n"
+                          "class L(nn.Cell):\n"
+                          "    def construct(self, a, b):\n"
+                          "        return loss(a, b)\n"
+                          "for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):\n"
+                          "    ms.set_context(mode=mode)\n"
+                          "    gx, gw = ops.GradOperation(get_all=True)(L())(Tensor(x), Tensor(w))\n"
+                          "    worst = 0.0\n"
+                          "    for arr, g in ((x, gx.asnumpy()), (w, gw.asnumpy())):\n"
+                          "        for idx in [(0, 0, 0, 0), (1, 3, 6, 5), (0, 2, 3, 1), (1, 1, 2, 0), (1, 5, 2, 1)]:\n"
+                          "            idx = tuple(min(i, s - 1) for i, s in zip(idx, arr.shape))\n"
+                          "            e = np.zeros_like(arr)\n"
+                          "            e[idx] = 1e-6\n"
+                          "            up = (Tensor(x + e), Tensor(w)) if arr is x else (Tensor(x), Tensor(w + e))\n"
+                          "            down = (Tensor(x - e), Tensor(w)) if arr is x else (Tensor(x), Tensor(w - e))\n"
+                          "            num = (loss(*up).asnumpy() - loss(*down).asnumpy()) / 2e-6\n"
+                          "            worst = max(worst, abs(num - g[idx]))\n"
+                          "    print(gx.shape, gw.shape, worst < 1e-6)\n");
+        const std::string once = "(2, 4, 7, 6) (6, 2, 3, 2) True\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // numpy's axis and index functions, with numpy's results; np.clip leaves its input alone.
     void numpyAxisAndIndexFunctions() {
         Run r = runScript(

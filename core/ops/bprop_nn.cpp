@@ -1,5 +1,5 @@
 // Bprop rules of the nn and matmul primitives: MatMul BatchMatMul BiasAdd ReLU Sigmoid Tanh
-// GeLU Softmax MaxPool AvgPool.
+// GeLU Softmax Conv2D MaxPool AvgPool.
 #include <cmath>
 
 #include "ops/bprop.h"
@@ -226,6 +226,27 @@ void bpropLayerNorm(BpropContext& c) {
     }
 }
 
+// Conv2D: Conv2DBackpropInput(dout, w, x's shape) and Conv2DBackpropFilter(dout, x, w's
+// shape) with the convolution's attributes.
+void bpropConv2D(BpropContext& c) {
+    auto shapeOf = [&](std::size_t i) {
+        std::vector<ValuePtr> dims;
+        for (std::int64_t d : c.absOf(i)->shape.dims) {
+            dims.push_back(Value::integer(d));
+        }
+        return c.constant(Value::tuple(std::move(dims)));
+    };
+    if (!c.absOf(0)->shape.isStatic() || !c.absOf(1)->shape.isStatic()) {
+        c.fail("irscope: the gradient of Conv2D with a dynamic shape is not supported yet.");
+    }
+    if (c.needsGrad(0)) {
+        c.setGrad(0, c.emit("Conv2DBackpropInput", {c.dout(), c.input(1), shapeOf(0)}, c.attrs()));
+    }
+    if (c.needsGrad(1)) {
+        c.setGrad(1, c.emit("Conv2DBackpropFilter", {c.dout(), c.input(0), shapeOf(1)}, c.attrs()));
+    }
+}
+
 // MaxPool / AvgPool: their G.*Grad primitive with the pool's attributes.
 void bpropPool(BpropContext& c, std::string_view grad) {
     c.setGrad(0, c.emit(grad, {c.input(0), c.out(), c.dout()}, c.attrs()));
@@ -234,6 +255,7 @@ void bpropPool(BpropContext& c, std::string_view grad) {
 }  // namespace
 
 void registerNnBprops(OpRegistry& reg) {
+    setBprop(reg, "Conv2D", bpropConv2D);
     setBprop(reg, "MaxPool", [](BpropContext& c) { bpropPool(c, "MaxPoolGrad"); });
     setBprop(reg, "AvgPool", [](BpropContext& c) { bpropPool(c, "AvgPoolGrad"); });
     setBprop(reg, "MatMul", [](BpropContext& c) { bpropMatMul(c, "MatMul"); });

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "ops/infer_util.h"
@@ -260,6 +261,120 @@ KernelArg runConv2D(const KernelContext& ctx) {
     return KernelArg(castTo(out, x0.dtype()));
 }
 
+// ---- Conv2DBackpropInput / Conv2DBackpropFilter: Conv2D's backward --------------------------
+// (dout, weight, x's shape) -> dx and (dout, x, weight's shape) -> dweight, with Conv2D's
+// attributes: every product conv2d adds into an output element goes back to the two factors.
+
+// The constant shape input `i` (a tuple of ints), or nullopt.
+template <typename Ctx>
+std::optional<Shape> shapeInput(const Ctx& ctx, std::size_t i);
+
+template <>
+std::optional<Shape> shapeInput(const InferContext& ctx, std::size_t i) {
+    const ValuePtr v = ctx.arg(i).value;
+    const auto dims = v ? intsOf(v) : std::nullopt;
+    return dims ? std::optional<Shape>(Shape(*dims)) : std::nullopt;
+}
+
+template <>
+std::optional<Shape> shapeInput(const KernelContext& ctx, std::size_t i) {
+    const KernelArg a = ctx.input(i);
+    const auto dims = a.isValue() ? intsOf(a.value()) : std::nullopt;
+    return dims ? std::optional<Shape>(Shape(*dims)) : std::nullopt;
+}
+
+template <typename Ctx>
+Shape requiredShape(const Ctx& ctx, std::size_t i, const char* name) {
+    std::optional<Shape> s = shapeInput(ctx, i);
+    if (!s || s->rank() != 4) {
+        valueError(ctx.name(), std::string("the '") + name + "' must be a constant 4-D shape.");
+    }
+    return *s;
+}
+
+InferResult inferConvBackprop(const InferContext& ctx) {
+    const AbstractPtr d = ctx.abs(0);
+    if (!isTensorAbs(d)) {
+        typeError(ctx.name(), "the input 'out_backprop' must be a Tensor, but got " + typeStr(d) + ".");
+    }
+    checkFloat(ctx.name(), "out_backprop", d->dtype);
+    const bool input = ctx.name() == "Conv2DBackpropInput";
+    return {ir::Abstract::tensor(d->dtype, requiredShape(ctx, 2, input ? "input_size" : "filter_size")),
+            nullptr};
+}
+
+// dx (toInput) or dw from dout, with `other` the weight (toInput) or x.
+template <typename T>
+void conv2dBackward(const Tensor& dout, const Tensor& other, Tensor& grad, const Window& win,
+                    std::int64_t group, bool toInput) {
+    const T* dp = dout.data<T>();
+    const T* xp = toInput ? nullptr : other.data<T>();
+    const T* wp = toInput ? other.data<T>() : nullptr;
+    T* gp = grad.data<T>();
+    std::fill(gp, gp + grad.size(), T(0));
+    const Shape& ws = toInput ? other.shape() : grad.shape();
+    const std::int64_t co = ws.dims[0];
+    const std::int64_t cig = ws.dims[1];
+    const std::int64_t cog = co / group;
+    for (std::int64_t n = 0; n < win.n; ++n) {
+        for (std::int64_t o = 0; o < co; ++o) {
+            const std::int64_t g = o / cog;
+            for (std::int64_t oy = 0; oy < win.oh; ++oy) {
+                for (std::int64_t ox = 0; ox < win.ow; ++ox) {
+                    const T d = dp[((n * co + o) * win.oh + oy) * win.ow + ox];
+                    for (std::int64_t ci = 0; ci < cig; ++ci) {
+                        const std::int64_t c = g * cig + ci;
+                        for (std::int64_t ky = 0; ky < win.kh; ++ky) {
+                            const std::int64_t iy = oy * win.sh - win.top + ky * win.dh;
+                            for (std::int64_t kx = 0; iy >= 0 && iy < win.h && kx < win.kw; ++kx) {
+                                const std::int64_t ix = ox * win.sw - win.left + kx * win.dw;
+                                if (ix < 0 || ix >= win.w) {
+                                    continue;
+                                }
+                                const std::int64_t xi = ((n * win.c + c) * win.h + iy) * win.w + ix;
+                                const std::int64_t wi = ((o * cig + ci) * win.kh + ky) * win.kw + kx;
+                                if (toInput) {
+                                    gp[xi] += d * wp[wi];
+                                } else {
+                                    gp[wi] += d * xp[xi];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+KernelArg runConvBackprop(const KernelContext& ctx) {
+    const bool toInput = ctx.name() == "Conv2DBackpropInput";
+    const Tensor d0 = ctx.tensor(0);
+    const Tensor other0 = ctx.tensor(1);
+    checkFloat(ctx.name(), "out_backprop", d0.dtype());
+    const Shape target = requiredShape(ctx, 2, toInput ? "input_size" : "filter_size");
+    const Shape& xShape = toInput ? target : other0.shape();
+    const Shape& wShape = toInput ? other0.shape() : target;
+    const Window win = windowOf(ctx, xShape, true);
+    const std::int64_t group = groupOf(ctx);
+    if (wShape.rank() != 4 || wShape.dims[1] * group != win.c || wShape.dims[0] % group != 0 ||
+        d0.shape() != Shape{win.n, wShape.dims[0], win.oh, win.ow}) {
+        valueError(ctx.name(), "the shapes of 'out_backprop' " + shapeStr(d0.shape()) + ", 'x' " +
+                                   shapeStr(xShape) + " and 'weight' " + shapeStr(wShape) +
+                                   " do not fit the convolution.");
+    }
+    const DType compute = computeType(d0.dtype());
+    const Tensor d = castTo(d0, compute);
+    const Tensor other = castTo(other0, compute);
+    Tensor grad(compute, target);
+    if (compute == DType::Float64) {
+        conv2dBackward<double>(d, other, grad, win, group, toInput);
+    } else {
+        conv2dBackward<float>(d, other, grad, win, group, toInput);
+    }
+    return KernelArg(castTo(grad, d0.dtype()));
+}
+
 // ---- MaxPool / AvgPool --------------------------------------------------------------------
 
 InferResult inferPool(const InferContext& ctx) {
@@ -442,6 +557,23 @@ void registerConvOps(OpRegistry& reg) {
         d.infer = inferConv2D;
         d.cpuKernel = runConv2D;
         addClassSpellings(d);
+        reg.add(std::move(d));
+    }
+    for (const char* name : {"Conv2DBackpropInput", "Conv2DBackpropFilter"}) {
+        const bool input = std::string_view(name) == "Conv2DBackpropInput";
+        OpDef d{.name = name,
+                .family = "grad",
+                .summary = input ? "Conv2D's gradient for its input" : "Conv2D's gradient for its weight"};
+        d.attrs = reg.find("Conv2D")->attrs;
+        d.inputs = {argIn("out_backprop"), argIn(input ? "filter" : "input"),
+                    argIn(input ? "input_size" : "filter_size")};
+        d.infer = inferConvBackprop;
+        d.cpuKernel = runConvBackprop;
+        if (input) {
+            addClassSpellings(d);  // P.Conv2DBackpropInput, as MindSpore exports it
+        } else {
+            d.spellings.push_back(Spelling{.kind = SpellingKind::Class, .text = "G.Conv2DBackpropFilter"});
+        }
         reg.add(std::move(d));
     }
     for (const char* name : {"MaxPool", "AvgPool"}) {
