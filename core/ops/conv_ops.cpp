@@ -197,42 +197,47 @@ InferResult inferConv2D(const InferContext& ctx) {
             nullptr};
 }
 
-template <typename T>
-void conv2d(const Tensor& x, const Tensor& w, Tensor& out, const Window& win, std::int64_t group) {
-    const T* xp = x.data<T>();
-    const T* wp = w.data<T>();
-    T* op = out.data<T>();
-    const std::int64_t co = w.shape().dims[0];
-    const std::int64_t cig = w.shape().dims[1];  // input channels per group
+// Every product of a convolution: f(out, x, w) with the flat indices of the output element,
+// the input element and the weight that meet there, outputs in order and, within one, in the
+// order of the sum. `ws` is the weight's shape [Cout, Cin/group, kh, kw].
+template <typename F>
+void forEachTap(const Window& win, const Shape& ws, std::int64_t group, F&& f) {
+    const std::int64_t co = ws.dims[0];
+    const std::int64_t cig = ws.dims[1];  // input channels per group
     const std::int64_t cog = co / group;
     for (std::int64_t n = 0; n < win.n; ++n) {
         for (std::int64_t o = 0; o < co; ++o) {
             const std::int64_t g = o / cog;
             for (std::int64_t oy = 0; oy < win.oh; ++oy) {
                 for (std::int64_t ox = 0; ox < win.ow; ++ox) {
-                    T sum = 0;
+                    const std::int64_t oi = ((n * co + o) * win.oh + oy) * win.ow + ox;
                     for (std::int64_t ci = 0; ci < cig; ++ci) {
                         const std::int64_t c = g * cig + ci;
                         for (std::int64_t ky = 0; ky < win.kh; ++ky) {
                             const std::int64_t iy = oy * win.sh - win.top + ky * win.dh;
-                            if (iy < 0 || iy >= win.h) {
-                                continue;
-                            }
-                            for (std::int64_t kx = 0; kx < win.kw; ++kx) {
+                            for (std::int64_t kx = 0; iy >= 0 && iy < win.h && kx < win.kw; ++kx) {
                                 const std::int64_t ix = ox * win.sw - win.left + kx * win.dw;
-                                if (ix < 0 || ix >= win.w) {
-                                    continue;
+                                if (ix >= 0 && ix < win.w) {
+                                    f(oi, ((n * win.c + c) * win.h + iy) * win.w + ix,
+                                      ((o * cig + ci) * win.kh + ky) * win.kw + kx);
                                 }
-                                sum += xp[((n * win.c + c) * win.h + iy) * win.w + ix] *
-                                       wp[((o * cig + ci) * win.kh + ky) * win.kw + kx];
                             }
                         }
                     }
-                    op[((n * co + o) * win.oh + oy) * win.ow + ox] = sum;
                 }
             }
         }
     }
+}
+
+template <typename T>
+void conv2d(const Tensor& x, const Tensor& w, Tensor& out, const Window& win, std::int64_t group) {
+    const T* xp = x.data<T>();
+    const T* wp = w.data<T>();
+    T* op = out.data<T>();
+    std::fill(op, op + out.size(), T(0));
+    forEachTap(win, w.shape(), group,
+               [&](std::int64_t oi, std::int64_t xi, std::int64_t wi) { op[oi] += xp[xi] * wp[wi]; });
 }
 
 KernelArg runConv2D(const KernelContext& ctx) {
@@ -308,43 +313,17 @@ template <typename T>
 void conv2dBackward(const Tensor& dout, const Tensor& other, Tensor& grad, const Window& win,
                     std::int64_t group, bool toInput) {
     const T* dp = dout.data<T>();
-    const T* xp = toInput ? nullptr : other.data<T>();
-    const T* wp = toInput ? other.data<T>() : nullptr;
+    const T* op = other.data<T>();
     T* gp = grad.data<T>();
     std::fill(gp, gp + grad.size(), T(0));
-    const Shape& ws = toInput ? other.shape() : grad.shape();
-    const std::int64_t co = ws.dims[0];
-    const std::int64_t cig = ws.dims[1];
-    const std::int64_t cog = co / group;
-    for (std::int64_t n = 0; n < win.n; ++n) {
-        for (std::int64_t o = 0; o < co; ++o) {
-            const std::int64_t g = o / cog;
-            for (std::int64_t oy = 0; oy < win.oh; ++oy) {
-                for (std::int64_t ox = 0; ox < win.ow; ++ox) {
-                    const T d = dp[((n * co + o) * win.oh + oy) * win.ow + ox];
-                    for (std::int64_t ci = 0; ci < cig; ++ci) {
-                        const std::int64_t c = g * cig + ci;
-                        for (std::int64_t ky = 0; ky < win.kh; ++ky) {
-                            const std::int64_t iy = oy * win.sh - win.top + ky * win.dh;
-                            for (std::int64_t kx = 0; iy >= 0 && iy < win.h && kx < win.kw; ++kx) {
-                                const std::int64_t ix = ox * win.sw - win.left + kx * win.dw;
-                                if (ix < 0 || ix >= win.w) {
-                                    continue;
-                                }
-                                const std::int64_t xi = ((n * win.c + c) * win.h + iy) * win.w + ix;
-                                const std::int64_t wi = ((o * cig + ci) * win.kh + ky) * win.kw + kx;
-                                if (toInput) {
-                                    gp[xi] += d * wp[wi];
-                                } else {
-                                    gp[wi] += d * xp[xi];
-                                }
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
+    forEachTap(win, toInput ? other.shape() : grad.shape(), group,
+               [&](std::int64_t oi, std::int64_t xi, std::int64_t wi) {
+                   if (toInput) {
+                       gp[xi] += dp[oi] * op[wi];
+                   } else {
+                       gp[wi] += dp[oi] * op[xi];
+                   }
+               });
 }
 
 KernelArg runConvBackprop(const KernelContext& ctx) {
