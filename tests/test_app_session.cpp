@@ -153,7 +153,7 @@ private slots:
         // Hiding unchanged passes keeps exactly the changed ones.
         int changed = 0;
         for (const passes::PassSnapshot& snap : c.snapshots) {
-            changed += snap.changed() || !snap.error.empty() ? 1 : 0;
+            changed += snap.changed() || !snap.failure().empty() ? 1 : 0;
         }
         QVERIFY(changed > 0 && changed < m.rowCount());
         m.setHideUnchanged(true);

@@ -25,6 +25,8 @@
 
 #include "irscope_version.h"
 #include "passes/settings.h"
+#include "session/pass_stats.h"
+#include "session/stats_csv.h"
 #include "session/run_script.h"
 #include "store/session_file.h"
 
@@ -292,6 +294,37 @@ private slots:
         // The pages of the larger session are given back.
         QVERIFY2(std::filesystem::file_size(path) < bigSize / 2,
                  qPrintable(QString::number(std::filesystem::file_size(path))));
+    }
+
+    // A snapshot the printer could not print keeps why: in its failure(), in the statistics
+    // and through a save and load, also after something replaced its text.
+    void printFailureIsKeptAndSaved() {
+        struct FailedPrint : passes::PendingSnapshotText {
+            Outcome outcome{true, nullptr, "out of memory while printing"};
+            const Outcome& wait() const override { return outcome; }
+        };
+        auto s = runExample("jit_class_attr.py");
+        QVERIFY(!s->compiles.empty() && s->compiles[0].snapshots.size() > 2);
+        passes::CompileRecord& rec = s->compiles[0];
+        const std::string expected = "the IR could not be printed: out of memory while printing";
+        rec.snapshots[1].setPending(std::make_shared<FailedPrint>());
+        QCOMPARE(rec.snapshots[1].failure(), expected);
+        QVERIFY(rec.snapshots[1].error.empty());  // the pass itself did not fail
+        QVERIFY(!rec.snapshots[1].compressed());
+        QVERIFY(session::formatPassStats(rec, 0).find("error") != std::string::npos);
+        QVERIFY(session::passStatsCsv(rec).find(expected) != std::string::npos);
+        // setChanged() settles the job: the reason moves into the snapshot itself.
+        rec.snapshots[2].setPending(std::make_shared<FailedPrint>());
+        rec.snapshots[2].setChanged(true);
+        QCOMPARE(rec.snapshots[2].error, expected);
+        QCOMPARE(rec.snapshots[2].failure(), expected);
+
+        const std::string path = file("unprinted.irscope");
+        store::saveSession(path, *s);
+        const auto loaded = store::loadSession(path).session;
+        QCOMPARE(loaded->compiles[0].snapshots[1].failure(), expected);
+        QCOMPARE(loaded->compiles[0].snapshots[2].failure(), expected);
+        QCOMPARE(loaded->compiles[0].snapshots[0].failure(), std::string());
     }
 
     void otherFilesAreNotOverwritten() {

@@ -261,11 +261,15 @@ void CompareView::request() {
         [ownerA = x.session, ownerB = y.session,
          textA = x.compile->snapshots[static_cast<std::size_t>(a)].compressed(),
          textB = y.compile->snapshots[static_cast<std::size_t>(b)].compressed(), nameA = snapshotName(x, a),
-         nameB = snapshotName(y, b)] {
+         nameB = snapshotName(y, b), whyA = x.compile->snapshots[static_cast<std::size_t>(a)].failure(),
+         whyB = y.compile->snapshots[static_cast<std::size_t>(b)].failure()] {
             if (!textA || !textB) {
                 IrComparison failed;
-                failed.error = QStringLiteral("%1: error: the IR could not be printed after this pass")
-                                   .arg(!textA ? nameA : nameB);
+                const std::string& why = !textA ? whyA : whyB;
+                failed.error = QStringLiteral("%1: error: %2")
+                                   .arg(!textA ? nameA : nameB,
+                                        why.empty() ? QStringLiteral("the IR could not be printed after this pass")
+                                                    : QString::fromStdString(why));
                 return failed;
             }
             return compareIr(textA->text(), nameA, textB->text(), nameB);

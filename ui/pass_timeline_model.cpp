@@ -37,7 +37,7 @@ void PassTimelineModel::rebuild() {
     for (std::size_t i : session::passDisplayOrder(*compile_)) {
         const passes::PassSnapshot& s = compile_->snapshots[i];
         // A failed pass stays visible: it is where the compile stopped.
-        if (hideUnchanged_ && !s.changed() && s.error.empty()) {
+        if (hideUnchanged_ && !s.changed() && s.failure().empty()) {
             continue;
         }
         rows_.push_back(i);
@@ -99,7 +99,7 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
             // A dump folder's files carry no times.
             return s->sourceFile.empty() ? QString::number(s->millis, 'f', 3) : QStringLiteral("–");
         case Changed:
-            return !s->error.empty() ? tr("error") : s->changed() ? QStringLiteral("●") : QString();
+            return !s->failure().empty() ? tr("error") : s->changed() ? QStringLiteral("●") : QString();
         default:
             return {};
         }
@@ -112,8 +112,8 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
                       .arg(compile_->cacheLoadMillis, 0, 'f', 1) +
                   tip;
         }
-        if (!s->error.empty()) {
-            tip += QLatin1Char('\n') + QString::fromStdString(s->error);
+        if (const std::string failure = s->failure(); !failure.empty()) {
+            tip += QLatin1Char('\n') + QString::fromStdString(failure);
         }
         return tip;
     }
@@ -121,7 +121,7 @@ QVariant PassTimelineModel::data(const QModelIndex& index, int role) const {
         return QVariant::fromValue(Qt::AlignRight | Qt::AlignVCenter);
     }
     if (role == Qt::ForegroundRole) {
-        if (!s->error.empty()) {
+        if (!s->failure().empty()) {
             return QBrush(QColor(0xa0, 0x10, 0x10));
         }
         if (!s->changed()) {

@@ -348,6 +348,11 @@ bool rawAttrString(std::string_view s) {
     return !isReservedWord(s.substr(0, n)) || s.substr(0, n) == "Prim";
 }
 
+bool mayContinueAttrBlock(std::string_view line) {
+    return !line.empty() && line.front() != '#' && line.front() != '%' && line.front() != '}' &&
+           !line.starts_with("subgraph ");
+}
+
 }  // namespace text
 
 using text::abstractOrNull;
@@ -388,3 +393,4 @@ std::string formatAbstract(const Abstract& a) {
 }
 
 }  // namespace irscope::ir
+

@@ -39,5 +39,9 @@ std::string abstractOrNull(const AbstractPtr& a);
 // Whether a String attribute of `subgraph attr:` / `# Attrs:` can be printed without quotes
 // and still read back as the same String (see ValueReader::lineAttrValue).
 bool rawAttrString(std::string_view s);
+// Whether a line (its indentation trimmed) that follows a `subgraph attr:` / `# Attrs:` line
+// is tried as one more `key: value` of that block: any line except a comment, a node or
+// parameter, a body's end and a graph header.
+bool mayContinueAttrBlock(std::string_view line);
 
 }  // namespace irscope::ir::text

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 
+#include "ir/ir_format.h"
 #include "ir/ir_text.h"
 
 namespace irscope::ir {
@@ -301,8 +302,7 @@ void Parser::topLevelLine(std::size_t i, LineCursor& c) {
     }
     closed_ = nullptr;
     if (attrMode_ != AttrTarget::None) {
-        const char ch = c.peek();
-        if (ch != '#' && ch != '%' && ch != '}' && !c.lookingAt("subgraph ") && attrLine(c)) {
+        if (text::mayContinueAttrBlock(c.rest()) && attrLine(c)) {
             return;
         }
         attrMode_ = AttrTarget::None;

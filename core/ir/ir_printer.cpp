@@ -337,6 +337,10 @@ void Printer::graph(const FuncGraph* g) {
         attrLines(g->attrs());
     }
     if (notes != nullptr) {
+        if (!g->attrs().empty() && !notes->linesAfterAttrs.empty() &&
+            text::mayContinueAttrBlock(notes->linesAfterAttrs.front())) {
+            out_ += '\n';  // a blank line ends the block: a kept line is not read as an attr
+        }
         verbatim(out_, notes->linesAfterAttrs, "");
     }
     if (!isEntry && !g->parameters().empty()) {

@@ -13,6 +13,14 @@ std::unique_ptr<ir::Module> PassSnapshot::module() const {
     return ir::parseIr(text(), pass + ".ir");
 }
 
+std::string PassSnapshot::failure() const {
+    if (!error.empty()) {
+        return error;
+    }
+    const std::string why = printError();
+    return why.empty() ? std::string() : "the IR could not be printed: " + why;
+}
+
 void PassSnapshot::setChanged(bool changed) {
     if (pending_) {
         setCompressed(compressed());
@@ -22,6 +30,7 @@ void PassSnapshot::setChanged(bool changed) {
 
 void PassSnapshot::setCompressed(std::shared_ptr<const util::CompressedText> text) {
     if (pending_) {
+        error = failure();  // the printer's reason would go with the job
         changed_ = pending_->wait().changed;
         pending_.reset();
     }

@@ -46,7 +46,9 @@ struct PassSnapshot {
     ir::NodeCounts counts;    // graphs, nodes and cnodes reachable from the entry
     bool reportedChange = false;             // what the pass itself returned
     std::optional<std::uint64_t> peakBytes;  // the memory plan's peak, once there is one
-    std::string error;  // non-empty when the pass threw: the IR is as the pass left it
+    // Non-empty when the pass threw: the IR is as the pass left it. What a reader shows or
+    // saves is failure(), which also says when the IR could not be printed.
+    std::string error;
     // The file the snapshot was read from (a save_graphs dump folder, session/dump_folder.h);
     // empty for a snapshot a compile took.
     std::string sourceFile;
@@ -62,6 +64,10 @@ struct PassSnapshot {
     }
     // Why the IR could not be printed after this pass (empty when it was).
     std::string printError() const { return pending_ ? pending_->wait().error : std::string(); }
+    // What went wrong with this snapshot, for display and saving: the pass's error, else
+    // "the IR could not be printed: <why>" when its text is missing, else empty. Waits
+    // like changed().
+    std::string failure() const;
     void setChanged(bool changed);
     void setCompressed(std::shared_ptr<const util::CompressedText> text);
     // The snapshot's text and `changed` are the printer's, when it gets to them.

@@ -109,7 +109,7 @@ std::string formatPassStats(const passes::CompileRecord& rec, std::size_t index)
         os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}% {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}",
                   indent + name, s.depth > 0 ? std::to_string(s.round) : std::string(), s.millis,
                   100.0 * s.millis / total, s.counts.graphs, s.counts.nodes, s.counts.cnodes, delta,
-                  !s.error.empty() ? "error" : (s.changed() ? "*" : ""),
+                  !s.failure().empty() ? "error" : (s.changed() ? "*" : ""),
                   s.peakBytes ? std::to_string(*s.peakBytes) : std::string());
     }
     // What the top-level passes do not account for: snapshots, change detection and

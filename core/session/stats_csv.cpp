@@ -43,7 +43,7 @@ std::string passStatsCsv(const passes::CompileRecord& rec) {
                            s.depth > 0 ? std::to_string(s.round) : std::string(), number(s.millis),
                            s.counts.graphs, s.counts.nodes, s.counts.cnodes,
                            optionalNumber(nodeDelta(rec, i)), s.changed() ? 1 : 0,
-                           optionalNumber(s.peakBytes), csvField(s.error));
+                           optionalNumber(s.peakBytes), csvField(s.failure()));
     }
     return out;
 }

@@ -162,7 +162,7 @@ void writeSession(Database& db, const Session& s, const SaveOptions& options) {
             snapshot
                 .bindAll(c, i, snap.pass, snap.description, snap.depth, snap.round, snap.millis,
                          snap.counts.graphs, snap.counts.nodes, snap.counts.cnodes, snap.changed(),
-                         snap.reportedChange, peak, snap.error, ir)
+                         snap.reportedChange, peak, snap.failure(), ir)
                 .run();
         }
         if (options.progress) {
