@@ -676,6 +676,41 @@ private slots:
     // A comprehension over a range whose length graph mode does not know while building
     // (len(p.shape) of a helper's parameter) is that error at its line, not an IndexError
     // from the empty list it would give.
+    // Parameters returned through both branches of an `if` on a tensor stay references: an
+    // Assign through the returned tuple writes the Parameter that branch returned, and reads
+    // after it see the new value (the join of two Refs is a Ref, the callee's Return does not
+    // load them).
+    void parametersThroughATensorIfStayAssignable() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "class Pick(nn.Cell):\n"
+                                          "    def __init__(self):\n"
+                                          "        super().__init__()\n"
+                                          "        self.w1 = Parameter(Tensor(3.0), name='w1')\n"
+                                          "        self.w2 = Parameter(Tensor(4.0), name='w2')\n"
+                                          "    def construct(self, flag):\n"
+                                          "        if flag > 0:\n"
+                                          "            return self.w1, self.w2\n"
+                                          "        return self.w2, self.w1\n"
+                                          "class Net(nn.Cell):\n"
+                                          "    def __init__(self):\n"
+                                          "        super().__init__()\n"
+                                          "        self.pick = Pick()\n"
+                                          "    def construct(self, flag, v):\n"
+                                          "        ws = self.pick(flag)\n"
+                                          "        s1 = ws[0] * ws[1]\n"
+                                          "        P.Assign()(ws[0], v)\n"
+                                          "        s2 = ws[0] * ws[1]\n"
+                                          "        return s1, s2\n",
+                                      "    for flag in (1, -1):\n"
+                                      "        net = Net()\n"
+                                      "        s1, s2 = net(Tensor(flag), Tensor(5.0))\n"
+                                      "        print(float(s1), float(s2), float(net.pick.w1.value()), "
+                                      "float(net.pick.w2.value()))\n"));
+        QVERIFY2(r.result.exitStatus == 0, r.out.c_str());
+        const std::string once = "12.0 20.0 5.0 4.0\n12.0 15.0 3.0 5.0\n";
+        QCOMPARE(r.out, once + once);
+    }
+
     void comprehensionOfUnknownLengthFailsAtItsLine() {
         Run r = runScript(std::string(kPrelude) +
                           "ms.set_context(mode=ms.GRAPH_MODE)\n"

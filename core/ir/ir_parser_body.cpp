@@ -460,9 +460,9 @@ NodeRef Parser::nodeRef(std::size_t i, LineCursor& c) {
         d.kind = Deferred::Kind::Param;  // MindSpore prints `$(@g:para3_x)`
         d.key = paramToken(c, b).key;
     } else {
-        while (!c.atEnd() && c.peek() != ')') {  // a debug name: `$(@g:CNode_12)`
-            ++c.pos;
-        }
+        // A debug name: `$(@g:CNode_12)`. Its parentheses are balanced, so that the text
+        // kept for an unresolved name reads back inside the printer's `$(?:...)`.
+        c.pos = c.scanParens(")");
         d.kind = Deferred::Kind::Name;
         d.key = std::string(c.slice(b, c.pos));
     }

@@ -42,6 +42,11 @@ bool isCall(const ir::CNode& c);
 // ordering input of Depend, and what is handed on as a reference (Partial arguments, graph
 // call arguments, a GradOperation's weights, Switch branches).
 bool needsLoad(const ir::CNode& user, std::size_t index);
+// `c` is the Return of a graph other than the entry: the Parameters it returns stay
+// references (as a call's arguments do), and the caller loads them where it reads them, so a
+// Parameter returned through both branches of an `if` can still be assigned. Only the
+// entry's outputs, which go to the host, are loaded at its Return.
+bool returnsReferences(const ir::CNode& c);
 // Input `index` of `user` is a tuple holding Parameter references that `user` reads: each
 // reference is loaded at `user` (its value at that point of the program), as MindSpore does
 // for AddN over a ParameterTuple.

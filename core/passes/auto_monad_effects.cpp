@@ -81,6 +81,12 @@ bool isCall(const CNode& c) {
     return c.size() > 0 && c.primitive() == nullptr;
 }
 
+bool returnsReferences(const CNode& c) {
+    const FuncGraph* g = c.graph();
+    return c.isPrimitive(ir::prim::kReturn) && g != nullptr && g->module() != nullptr &&
+           g != g->module()->entry();
+}
+
 bool needsLoad(const CNode& user, std::size_t index) {
     if (index == 0 || index >= user.size() || !isRef(user.input(index))) {
         return false;
@@ -91,7 +97,7 @@ bool needsLoad(const CNode& user, std::size_t index) {
     }
     const std::string& name = prim->name;
     if (name == ir::prim::kPartial || name == ir::prim::kUpdateState || name == ir::prim::kLoad ||
-        isGradTransform(user)) {
+        isGradTransform(user) || returnsReferences(user)) {
         return false;
     }
     if (name == ir::prim::kSwitch && index >= 2) {
@@ -123,7 +129,7 @@ bool needsTupleLoad(const CNode& user, std::size_t index) {
         a->elements.begin(), a->elements.end(),
         [](const ir::AbstractPtr& e) { return e && e->kind == ir::Abstract::Kind::Ref; });
     const ir::PrimitiveData* prim = user.primitive();
-    if (!holdsRef || prim == nullptr) {
+    if (!holdsRef || prim == nullptr || returnsReferences(user)) {
         return false;  // graph calls take the references (the callee loads what it reads)
     }
     const std::string& name = prim->name;

@@ -136,11 +136,11 @@ AbstractPtr joinAbs(const AbstractPtr& a, const AbstractPtr& b) {
             a->shape == b->shape) {
             return a;
         }
-        if (singleElementJoin(a->shape, b->shape)) {
-            return Abstract::tensor(a->dtype, a->shape.rank() == 1 ? a->shape : b->shape);
-        }
         ir::Shape s = a->shape;
-        if (a->shape.dynamicRank || b->shape.dynamicRank || a->shape.rank() != b->shape.rank()) {
+        if (singleElementJoin(a->shape, b->shape)) {
+            s = a->shape.rank() == 1 ? a->shape : b->shape;
+        } else if (a->shape.dynamicRank || b->shape.dynamicRank ||
+                   a->shape.rank() != b->shape.rank()) {
             s = ops::dynamicRankShape();
         } else {
             for (std::size_t i = 0; i < s.rank(); ++i) {
@@ -148,6 +148,12 @@ AbstractPtr joinAbs(const AbstractPtr& a, const AbstractPtr& b) {
                     s.dims[i] = -1;
                 }
             }
+        }
+        if (a->kind == K::Ref && b->kind == K::Ref) {
+            // Two Parameters met at a join (`return self.p1 if c else self.p2` on a tensor
+            // condition): still a reference, to whichever one ran, as MindSpore joins two
+            // RefTensors into one whose key is unknown.
+            return Abstract::ref(a->dtype, std::move(s), a->refKey == b->refKey ? a->refKey : "");
         }
         return Abstract::tensor(a->dtype, s);
     }
