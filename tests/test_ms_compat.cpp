@@ -729,6 +729,38 @@ private slots:
         QVERIFY2(r.out.find("IndexError") == std::string::npos, r.out.c_str());
     }
 
+    // 1-D and 3-D pooling: the functional pools (padding, ceil_mode, count_include_pad,
+    // divisor_override) and the nn layers run as P.AvgPool3D / P.MaxPool3D over NCDHW (or the
+    // 2-D primitives for 'same' and 'valid'), with their gradients (G.AvgPool3DGrad of x's shape,
+    // G.MaxPool3DGrad). Expected values worked out by hand from the window definitions.
+    void pooling1dAnd3d() {
+        Run r = runScript(inBothModes(std::string(kPrelude),
+                                      "    x = Tensor(np.arange(42).reshape(2, 3, 7).astype(np.float32))\n"
+                                      "    print(ops.avg_pool1d(x, kernel_size=3, stride=2, padding=1).asnumpy()[0, 0])\n"
+                                      "    print(ops.avg_pool1d(x, 3, 2, 1, ceil_mode=True, count_include_pad=False).asnumpy()[0, 0])\n"
+                                      "    print(nn.AvgPool1d(3, 2, pad_mode='same')(x).asnumpy()[0, 0], nn.MaxPool1d(2, 2)(x).asnumpy()[1, 2])\n"
+                                      "    y = Tensor(np.arange(25).reshape(1, 1, 5, 5).astype(np.float32))\n"
+                                      "    print(ops.avg_pool2d(y, 2, 2, 1, divisor_override=2).asnumpy()[0, 0, 1])\n"
+                                      "    print(ops.max_pool2d(y, 3, 2, 1, ceil_mode=True).asnumpy()[0, 0, 2])\n"
+                                      "    z = Tensor(np.arange(48).reshape(1, 1, 3, 4, 4).astype(np.float32))\n"
+                                      "    print(P.AvgPool3D(2, 3, count_include_pad=False)(z).asnumpy().ravel(), "
+                                      "ops.max_pool3d(z, 2).asnumpy().ravel())\n"
+                                      "    mp = nn.MaxPool3d(2, 2)\n"
+                                      "    g = ms.grad(lambda t: mp(t).sum() + ops.avg_pool3d(t, 2, 2, padding=1).sum())(z)\n"
+                                      "    print(g.asnumpy()[0, 0, :, 1])\n"));
+        QVERIFY2(r.result.exitStatus == 0, r.out.c_str());
+        const std::string once = "[0.33333334 2.         4.         3.6666667 ]\n"
+                                 "[0.5 2.  4.  5.5]\n"
+                                 "[0.5 2.  4.  5.5] [36. 38. 40.]\n"
+                                 "[ 7.5 18.  22. ]\n"
+                                 "[21. 23. 24.]\n"
+                                 "[10.5] [21. 23. 29. 31.]\n"
+                                 "[[0.125 0.125 0.125 0.125]\n"
+                                 " [0.125 1.125 0.125 1.125]\n"
+                                 " [0.125 0.125 0.125 0.125]]\n";
+        QCOMPARE(r.out, once + once);
+    }
+
     // The gradients of MaxPool (to the element each window picked, summed where windows
     // overlap) and AvgPool (spread over the input elements each window covered, SAME padding
     // included), through G.MaxPoolGrad / G.AvgPoolGrad.

@@ -266,7 +266,8 @@ private slots:
                                "Meshgrid", "Diag", "DiagPart", "Cross", "NonZero", "MaskedSelect",
                                "Unique", "ReduceStd", "Erfinv", "Lgamma",
                                // binary_math_ops.cpp: the backward primitives of _grad_ops (G.*)
-                               "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad", "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",
+                               "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad", "MaxPool3D",
+                               "AvgPool3D", "MaxPool3DGrad", "AvgPool3DGrad", "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",
                                "InvGrad", "AsinGrad", "ACosGrad", "AtanGrad", "AsinhGrad", "AcoshGrad",
                                "ReluGrad", "ReLU6Grad", "EluGrad", "SoftplusGrad", "SiLUGrad",
                                "HSigmoidGrad", "HSwishGrad"};

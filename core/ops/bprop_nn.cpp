@@ -1,5 +1,5 @@
 // Bprop rules of the nn and matmul primitives: MatMul BatchMatMul BiasAdd ReLU Sigmoid Tanh
-// GeLU Softmax Conv2D MaxPool AvgPool.
+// GeLU Softmax Conv2D MaxPool AvgPool MaxPool3D AvgPool3D.
 #include <cmath>
 
 #include "ops/bprop.h"
@@ -228,14 +228,17 @@ void bpropLayerNorm(BpropContext& c) {
 
 // Conv2D: Conv2DBackpropInput(dout, w, x's shape) and Conv2DBackpropFilter(dout, x, w's
 // shape) with the convolution's attributes.
+// Input i's static shape as a constant tuple.
+Node* staticShapeOf(BpropContext& c, std::size_t i) {
+    std::vector<ValuePtr> dims;
+    for (std::int64_t d : c.absOf(i)->shape.dims) {
+        dims.push_back(Value::integer(d));
+    }
+    return c.constant(Value::tuple(std::move(dims)));
+}
+
 void bpropConv2D(BpropContext& c) {
-    auto shapeOf = [&](std::size_t i) {
-        std::vector<ValuePtr> dims;
-        for (std::int64_t d : c.absOf(i)->shape.dims) {
-            dims.push_back(Value::integer(d));
-        }
-        return c.constant(Value::tuple(std::move(dims)));
-    };
+    auto shapeOf = [&](std::size_t i) { return staticShapeOf(c, i); };
     if (!c.absOf(0)->shape.isStatic() || !c.absOf(1)->shape.isStatic()) {
         c.fail("irscope: the gradient of Conv2D with a dynamic shape is not supported yet.");
     }
@@ -247,7 +250,15 @@ void bpropConv2D(BpropContext& c) {
     }
 }
 
-// MaxPool / AvgPool: their G.*Grad primitive with the pool's attributes.
+// AvgPool3D: G.AvgPool3DGrad of x's shape (its only use of x), with the pool's attributes.
+void bpropAvgPool3D(BpropContext& c) {
+    if (!c.absOf(0)->shape.isStatic()) {
+        c.fail("irscope: the gradient of AvgPool3D with a dynamic shape is not supported yet.");
+    }
+    c.setGrad(0, c.emit("AvgPool3DGrad", {staticShapeOf(c, 0), c.dout()}, c.attrs()));
+}
+
+// MaxPool / AvgPool / MaxPool3D: their G.*Grad primitive with the pool's attributes.
 void bpropPool(BpropContext& c, std::string_view grad) {
     c.setGrad(0, c.emit(grad, {c.input(0), c.out(), c.dout()}, c.attrs()));
 }
@@ -258,6 +269,8 @@ void registerNnBprops(OpRegistry& reg) {
     setBprop(reg, "Conv2D", bpropConv2D);
     setBprop(reg, "MaxPool", [](BpropContext& c) { bpropPool(c, "MaxPoolGrad"); });
     setBprop(reg, "AvgPool", [](BpropContext& c) { bpropPool(c, "AvgPoolGrad"); });
+    setBprop(reg, "MaxPool3D", [](BpropContext& c) { bpropPool(c, "MaxPool3DGrad"); });
+    setBprop(reg, "AvgPool3D", bpropAvgPool3D);
     setBprop(reg, "MatMul", [](BpropContext& c) { bpropMatMul(c, "MatMul"); });
     setBprop(reg, "BatchMatMul", [](BpropContext& c) { bpropMatMul(c, "BatchMatMul"); });
     setBprop(reg, "MatMulExt", bpropMatMulExt);

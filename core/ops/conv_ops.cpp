@@ -1,8 +1,9 @@
-// Convolution and pooling: Conv2D, MaxPool, AvgPool (NCHW, MindSpore's attributes and
+// Convolution and pooling: Conv2D, MaxPool, AvgPool, MaxPool3D, AvgPool3D (NCHW and NCDHW, MindSpore's attributes and
 // pad_mode rules) and Flatten, the ops of MindSpore's LeNet/MNIST networks. Direct loops,
 // summing over input channel, kernel row, kernel column in that order (the OpenCL plugin sums
 // in the same order, so both devices give the same bits).
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <cmath>
 #include <limits>
@@ -71,36 +72,147 @@ std::pair<std::int64_t, std::int64_t> hw(std::string_view op, const char* name, 
     return {a, b};
 }
 
+// A convolution's or pool's window over NCHW, or NCDHW for the 3-D pools (a 2-D window has
+// depth 1).
 struct Window {
-    std::int64_t n = 0, c = 0, h = 0, w = 0;  // input
-    std::int64_t kh = 1, kw = 1, sh = 1, sw = 1, dh = 1, dw = 1;
-    std::int64_t top = 0, left = 0;  // padding before
-    std::int64_t oh = 0, ow = 0;     // output
+    std::int64_t n = 0, c = 0, d = 1, h = 0, w = 0;  // input
+    std::int64_t kd = 1, kh = 1, kw = 1, sd = 1, sh = 1, sw = 1, dh = 1, dw = 1;
+    std::int64_t front = 0, top = 0, left = 0;   // padding before
+    std::int64_t back = 0, bottom = 0, right = 0;  // padding after (the 3-D pools)
+    std::int64_t od = 1, oh = 0, ow = 0;           // output
+    bool volumetric = false;  // NCDHW
+    // An average's divisor: the window's elements inside the input (MindSpore's AvgPool), or
+    // with the padding it covers (AvgPool3D's count_include_pad), or divisor_override.
+    bool countPad = false;
+    std::int64_t divisorOverride = 0;
+
+    Shape outShape() const {
+        return volumetric ? Shape{n, c, od, oh, ow} : Shape{n, c, oh, ow};
+    }
 };
 
 // Output size and leading padding of one spatial dimension.
+// `ceil`: the last window may start inside the input without fitting (ceil_mode), never
+// inside the trailing padding only. `after` (optional) gets the padding after.
 void spatial(PadMode mode, std::int64_t in, std::int64_t k, std::int64_t s, std::int64_t d,
              std::int64_t padBefore, std::int64_t padAfter, std::int64_t& out,
-             std::int64_t& before) {
+             std::int64_t& before, std::int64_t* after = nullptr, bool ceil = false) {
     const std::int64_t span = d * (k - 1) + 1;
+    auto count = [&](std::int64_t padded, std::int64_t lead) {
+        if (padded < span) {
+            return std::int64_t{0};
+        }
+        std::int64_t n = (padded - span + (ceil ? s - 1 : 0)) / s + 1;
+        if (ceil && n > 1 && (n - 1) * s >= in + lead) {
+            --n;
+        }
+        return n;
+    };
+    std::int64_t tail = 0;
     switch (mode) {
         case PadMode::Valid:
-            out = in >= span ? (in - span) / s + 1 : 0;
+            out = count(in, 0);
             before = 0;
             break;
         case PadMode::Same: {
             out = (in + s - 1) / s;
             const std::int64_t total = std::max<std::int64_t>((out - 1) * s + span - in, 0);
             before = total / 2;
+            tail = total - before;
             break;
         }
         case PadMode::Pad:
-            out =
-                in + padBefore + padAfter >= span ? (in + padBefore + padAfter - span) / s + 1 : 0;
+            out = count(in + padBefore + padAfter, padBefore);
             before = padBefore;
+            tail = padAfter;
             break;
     }
+    if (after != nullptr) {
+        *after = tail;
+    }
 }
+
+// The last three of an int or a tuple of 1, 3 or 5 ints (the 3-D pools' kernel_size, strides).
+std::array<std::int64_t, 3> dhw(std::string_view op, const char* name, const ValuePtr& v,
+                                std::int64_t fallback) {
+    std::array<std::int64_t, 3> out{fallback, fallback, fallback};
+    if (!v) {
+        return out;
+    }
+    if (const auto i = intOf(v)) {
+        out = {*i, *i, *i};
+    } else if (const auto l = intsOf(v); l && l->size() == 1) {
+        out = {(*l)[0], (*l)[0], (*l)[0]};
+    } else if (l && (l->size() == 3 || l->size() == 5)) {
+        std::copy(l->end() - 3, l->end(), out.begin());
+    } else {
+        valueError(op, std::string("the '") + name + "' must be an int or a tuple of 1, 3 or 5 ints.");
+    }
+    if (out[0] <= 0 || out[1] <= 0 || out[2] <= 0) {
+        valueError(op, std::string("the '") + name + "' must be positive, but got " +
+                           listStr(std::vector<std::int64_t>(out.begin(), out.end())) + ".");
+    }
+    return out;
+}
+
+// The window of a 3-D pool (AvgPool3D, MaxPool3D and their gradients) on an NCDHW shape.
+template <typename Ctx>
+Window window3dOf(const Ctx& ctx, const Shape& x) {
+    const std::string_view op = ctx.name();
+    if (x.rank() != 5) {
+        valueError(op, "the input 'x' must be a 5-D Tensor (NCDHW), but got shape " + shapeStr(x) + ".");
+    }
+    if (const ValuePtr f = ctx.attr("data_format");
+        f && f->kind == ir::Value::Kind::String && f->text != "NCDHW") {
+        valueError(op, "the 'data_format' must be 'NCDHW', but got '" + f->text + "'.");
+    }
+    Window win;
+    win.volumetric = true;
+    win.n = x.dims[0];
+    win.c = x.dims[1];
+    win.d = x.dims[2];
+    win.h = x.dims[3];
+    win.w = x.dims[4];
+    const auto k = dhw(op, "kernel_size", ctx.attr("kernel_size"), 1);
+    const auto st = dhw(op, "strides", ctx.attr("strides"), 1);
+    win.kd = k[0];
+    win.kh = k[1];
+    win.kw = k[2];
+    win.sd = st[0];
+    win.sh = st[1];
+    win.sw = st[2];
+    const PadMode mode = padModeOf(op, ctx.attr("pad_mode"), PadMode::Valid);
+    std::int64_t pads[6] = {0, 0, 0, 0, 0, 0};  // head, tail, top, bottom, left, right
+    for (const char* name : {"pad_list", "pad"}) {
+        const ValuePtr p = ctx.attr(name);
+        if (const auto i = intOf(p); i && *i != 0) {
+            std::fill(std::begin(pads), std::end(pads), *i);
+            break;
+        }
+        if (const auto l = intsOf(p); l && l->size() == 6) {
+            std::copy(l->begin(), l->end(), pads);
+            break;
+        }
+    }
+    if (std::any_of(std::begin(pads), std::end(pads), [](std::int64_t v) { return v < 0; })) {
+        valueError(op, "the 'pad' must be non-negative.");
+    }
+    const bool ceil = boolOf(ctx.attr("ceil_mode")).value_or(false);
+    spatial(mode, win.d, win.kd, win.sd, 1, pads[0], pads[1], win.od, win.front, &win.back, ceil);
+    spatial(mode, win.h, win.kh, win.sh, 1, pads[2], pads[3], win.oh, win.top, &win.bottom, ceil);
+    spatial(mode, win.w, win.kw, win.sw, 1, pads[4], pads[5], win.ow, win.left, &win.right, ceil);
+    if (win.od <= 0 || win.oh <= 0 || win.ow <= 0) {
+        valueError(op, "the kernel " + listStr(std::vector<std::int64_t>{win.kd, win.kh, win.kw}) +
+                           " does not fit the input of shape " + shapeStr(x) + ".");
+    }
+    win.countPad = boolOf(ctx.attr("count_include_pad")).value_or(true);
+    win.divisorOverride = intOf(ctx.attr("divisor_override")).value_or(0);
+    return win;
+}
+
+// The pooling window of a 2-D or 3-D pool: by the op's name.
+template <typename Ctx>
+Window poolWindowOf(const Ctx& ctx, const Shape& x);
 
 // The window of a conv/pool primitive on an NCHW input shape.
 template <typename Ctx>
@@ -354,7 +466,20 @@ KernelArg runConvBackprop(const KernelContext& ctx) {
     return KernelArg(castTo(grad, d0.dtype()));
 }
 
-// ---- MaxPool / AvgPool --------------------------------------------------------------------
+// ---- MaxPool / AvgPool and the 3-D pools ---------------------------------------------------
+
+bool isVolumetric(std::string_view op) {
+    return op.find("3D") != std::string_view::npos;
+}
+
+template <typename Ctx>
+Window poolWindowOf(const Ctx& ctx, const Shape& x) {
+    return isVolumetric(ctx.name()) ? window3dOf(ctx, x) : windowOf(ctx, x, false);
+}
+
+bool isMaxPool(std::string_view op) {
+    return op.starts_with("MaxPool");
+}
 
 InferResult inferPool(const InferContext& ctx) {
     const AbstractPtr x = ctx.abs(0);
@@ -363,51 +488,92 @@ InferResult inferPool(const InferContext& ctx) {
     }
     checkFloat(ctx.name(), "x", x->dtype);
     if (x->shape.dynamicRank || !x->shape.isStatic()) {
-        return {ir::Abstract::tensor(x->dtype, unknownShape(4)), nullptr};
+        return {ir::Abstract::tensor(x->dtype, unknownShape(isVolumetric(ctx.name()) ? 5 : 4)), nullptr};
     }
-    const Window win = windowOf(ctx, x->shape, false);
-    return {ir::Abstract::tensor(x->dtype, Shape{win.n, win.c, win.oh, win.ow}), nullptr};
+    return {ir::Abstract::tensor(x->dtype, poolWindowOf(ctx, x->shape).outShape()), nullptr};
+}
+
+// Calls f(outIndex, inputIndices, divisor) for every output element: the input elements its
+// window covers (inside the input, in depth, row, column order) and an average's divisor.
+template <typename F>
+void forEachPoolWindow(const Window& win, F&& f) {
+    std::vector<std::int64_t> cells;
+    // One dimension: the window's start and end in the padded input, then clipped to it.
+    auto span = [](std::int64_t o, std::int64_t s, std::int64_t k, std::int64_t before,
+                   std::int64_t in, std::int64_t after) {
+        const std::int64_t start = o * s - before;
+        const std::int64_t end = std::min(start + k, in + after);
+        return std::array<std::int64_t, 3>{std::max<std::int64_t>(start, 0), std::min(end, in), end - start};
+    };
+    std::int64_t oi = 0;
+    for (std::int64_t nc = 0; nc < win.n * win.c; ++nc) {
+        for (std::int64_t oz = 0; oz < win.od; ++oz) {
+            const auto z = span(oz, win.sd, win.kd, win.front, win.d, win.back);
+            for (std::int64_t oy = 0; oy < win.oh; ++oy) {
+                const auto y = span(oy, win.sh, win.kh, win.top, win.h, win.bottom);
+                for (std::int64_t ox = 0; ox < win.ow; ++ox, ++oi) {
+                    const auto x = span(ox, win.sw, win.kw, win.left, win.w, win.right);
+                    cells.clear();
+                    for (std::int64_t iz = z[0]; iz < z[1]; ++iz) {
+                        for (std::int64_t iy = y[0]; iy < y[1]; ++iy) {
+                            for (std::int64_t ix = x[0]; ix < x[1]; ++ix) {
+                                cells.push_back(((nc * win.d + iz) * win.h + iy) * win.w + ix);
+                            }
+                        }
+                    }
+                    const std::int64_t divisor =
+                        win.divisorOverride > 0 ? win.divisorOverride
+                        : win.countPad          ? z[2] * y[2] * x[2]
+                                                : static_cast<std::int64_t>(cells.size());
+                    f(oi, cells, divisor);
+                }
+            }
+        }
+    }
+}
+
+// The element a max pool picks among `cells`: the first maximum, or the first NaN.
+template <typename T>
+std::int64_t maxCell(const T* xp, const std::vector<std::int64_t>& cells) {
+    std::int64_t best = cells[0];
+    for (std::int64_t k : cells) {
+        if (std::isnan(xp[best])) {
+            break;
+        }
+        if (xp[k] > xp[best] || std::isnan(xp[k])) {
+            best = k;
+        }
+    }
+    return best;
 }
 
 template <typename T>
 void pool(const Tensor& x, Tensor& out, const Window& win, bool max) {
     const T* xp = x.data<T>();
     T* op = out.data<T>();
-    for (std::int64_t nc = 0; nc < win.n * win.c; ++nc) {
-        for (std::int64_t oy = 0; oy < win.oh; ++oy) {
-            for (std::int64_t ox = 0; ox < win.ow; ++ox) {
-                T acc = max ? -std::numeric_limits<T>::infinity() : T(0);
-                std::int64_t count = 0;
-                for (std::int64_t ky = 0; ky < win.kh; ++ky) {
-                    const std::int64_t iy = oy * win.sh - win.top + ky;
-                    if (iy < 0 || iy >= win.h) {
-                        continue;
-                    }
-                    for (std::int64_t kx = 0; kx < win.kw; ++kx) {
-                        const std::int64_t ix = ox * win.sw - win.left + kx;
-                        if (ix < 0 || ix >= win.w) {
-                            continue;
-                        }
-                        const T v = xp[(nc * win.h + iy) * win.w + ix];
-                        acc = max ? (v > acc || std::isnan(v) ? v : acc) : acc + v;
-                        ++count;
-                    }
-                }
-                op[(nc * win.oh + oy) * win.ow + ox] =
-                    max ? acc : (count > 0 ? acc / static_cast<T>(count) : T(0));
+    forEachPoolWindow(win, [&](std::int64_t oi, const std::vector<std::int64_t>& cells, std::int64_t divisor) {
+        if (cells.empty()) {
+            op[oi] = max ? -std::numeric_limits<T>::infinity() : T(0);
+        } else if (max) {
+            op[oi] = xp[maxCell(xp, cells)];
+        } else {
+            T acc = T(0);
+            for (std::int64_t k : cells) {
+                acc += xp[k];
             }
+            op[oi] = acc / static_cast<T>(divisor);
         }
-    }
+    });
 }
 
 KernelArg runPool(const KernelContext& ctx) {
     const Tensor x0 = ctx.tensor(0);
     checkFloat(ctx.name(), "x", x0.dtype());
-    const Window win = windowOf(ctx, x0.shape(), false);
+    const Window win = poolWindowOf(ctx, x0.shape());
     const DType compute = computeType(x0.dtype());
     const Tensor x = castTo(x0, compute);
-    Tensor out(compute, Shape{win.n, win.c, win.oh, win.ow});
-    const bool max = ctx.name() == "MaxPool";
+    Tensor out(compute, win.outShape());
+    const bool max = isMaxPool(ctx.name());
     if (compute == DType::Float64) {
         pool<double>(x, out, win, max);
     } else {
@@ -416,13 +582,29 @@ KernelArg runPool(const KernelContext& ctx) {
     return KernelArg(castTo(out, x0.dtype()));
 }
 
-// ---- MaxPoolGrad / AvgPoolGrad (G.*): the pools' backward ------------------------------------
-// Inputs x, the pool's output and its gradient; dx has x's shape. AvgPool spreads each output's
-// gradient evenly over the input elements its window covered (the forward's divisor: the
-// elements inside the input); MaxPool gives it to the element the forward picked (the first
-// maximum of the window, or its first NaN).
+// ---- the pools' backward: MaxPoolGrad / AvgPoolGrad (G.*), MaxPool3DGrad, AvgPool3DGrad ------
+// MaxPoolGrad and MaxPool3DGrad take x, the pool's output and its gradient, AvgPoolGrad the
+// same; AvgPool3DGrad takes x's shape and the gradient, as MindSpore's do. dx has x's shape.
+// An average spreads each output's gradient over the input elements its window covered (over
+// the forward's divisor); a max gives it to the element the forward picked.
+
+bool takesShape(std::string_view op) {
+    return op == "AvgPool3DGrad";
+}
 
 InferResult inferPoolGrad(const InferContext& ctx) {
+    if (takesShape(ctx.name())) {
+        const AbstractPtr g = ctx.abs(1);
+        if (!isTensorAbs(g)) {
+            typeError(ctx.name(), "the input 'grads' must be a Tensor, but got " + typeStr(g) + ".");
+        }
+        checkFloat(ctx.name(), "grads", g->dtype);
+        std::optional<Shape> s = shapeInput(ctx, 0);
+        if (!s || s->rank() != 5) {
+            valueError(ctx.name(), "the 'origin_input_shape' must be a constant 5-D shape.");
+        }
+        return {ir::Abstract::tensor(g->dtype, *s), nullptr};
+    }
     const AbstractPtr x = ctx.abs(0);
     if (!isTensorAbs(x)) {
         typeError(ctx.name(), "the input 'x' must be a Tensor, but got " + typeStr(x) + ".");
@@ -432,71 +614,58 @@ InferResult inferPoolGrad(const InferContext& ctx) {
 }
 
 template <typename T>
-void poolGrad(const Tensor& x, const Tensor& dy, Tensor& dx, const Window& win, bool max) {
-    const T* xp = x.data<T>();
+void poolGrad(const Tensor* x, const Tensor& dy, Tensor& dx, const Window& win, bool max) {
     const T* dp = dy.data<T>();
     T* gp = dx.data<T>();
     std::fill(gp, gp + dx.size(), T(0));
-    for (std::int64_t nc = 0; nc < win.n * win.c; ++nc) {
-        for (std::int64_t oy = 0; oy < win.oh; ++oy) {
-            for (std::int64_t ox = 0; ox < win.ow; ++ox) {
-                const T d = dp[(nc * win.oh + oy) * win.ow + ox];
-                std::vector<std::int64_t> cells;  // the window's elements inside the input
-                for (std::int64_t ky = 0; ky < win.kh; ++ky) {
-                    const std::int64_t iy = oy * win.sh - win.top + ky;
-                    for (std::int64_t kx = 0; iy >= 0 && iy < win.h && kx < win.kw; ++kx) {
-                        const std::int64_t ix = ox * win.sw - win.left + kx;
-                        if (ix >= 0 && ix < win.w) {
-                            cells.push_back((nc * win.h + iy) * win.w + ix);
-                        }
-                    }
-                }
-                if (cells.empty()) {
-                    continue;
-                }
-                if (max) {
-                    std::int64_t best = cells[0];
-                    for (std::int64_t k : cells) {
-                        if (std::isnan(xp[best])) {
-                            break;
-                        }
-                        if (xp[k] > xp[best] || std::isnan(xp[k])) {
-                            best = k;
-                        }
-                    }
-                    gp[best] += d;
-                } else {
-                    const T share = d / static_cast<T>(cells.size());
-                    for (std::int64_t k : cells) {
-                        gp[k] += share;
-                    }
-                }
-            }
+    forEachPoolWindow(win, [&](std::int64_t oi, const std::vector<std::int64_t>& cells, std::int64_t divisor) {
+        if (cells.empty()) {
+            return;
         }
-    }
+        if (max) {
+            gp[maxCell(x->data<T>(), cells)] += dp[oi];
+            return;
+        }
+        const T share = dp[oi] / static_cast<T>(divisor);
+        for (std::int64_t k : cells) {
+            gp[k] += share;
+        }
+    });
 }
 
 KernelArg runPoolGrad(const KernelContext& ctx) {
-    const Tensor x0 = ctx.tensor(0);
-    checkFloat(ctx.name(), "x", x0.dtype());
-    const Window win = windowOf(ctx, x0.shape(), false);
-    const Tensor dy0 = ctx.tensor(2);
-    if (dy0.shape() != Shape{win.n, win.c, win.oh, win.ow}) {
-        valueError(ctx.name(), "the shape of 'dout' must be the pool's output shape " +
-                                   shapeStr(Shape{win.n, win.c, win.oh, win.ow}) + ", but got " +
-                                   shapeStr(dy0.shape()) + ".");
-    }
-    const DType compute = computeType(x0.dtype());
-    const Tensor x = castTo(x0, compute);
-    const Tensor dy = castTo(dy0, compute);
-    Tensor dx(compute, x.shape());
-    const bool max = ctx.name() == "MaxPoolGrad";
-    if (compute == DType::Float64) {
-        poolGrad<double>(x, dy, dx, win, max);
+    const std::string_view op = ctx.name();
+    const bool shapeOnly = takesShape(op);
+    const std::size_t gradAt = shapeOnly ? 1 : 2;
+    std::optional<Shape> xShape;
+    if (shapeOnly) {
+        xShape = shapeInput(ctx, 0);
+        if (!xShape || xShape->rank() != 5) {
+            valueError(op, "the 'origin_input_shape' must be a constant 5-D shape.");
+        }
     } else {
-        poolGrad<float>(x, dy, dx, win, max);
+        checkFloat(op, "x", ctx.tensor(0).dtype());
+        xShape = ctx.tensor(0).shape();
     }
-    return KernelArg(castTo(dx, x0.dtype()));
+    const Window win = poolWindowOf(ctx, *xShape);
+    const Tensor dy0 = ctx.tensor(gradAt);
+    if (dy0.shape() != win.outShape()) {
+        valueError(op, "the shape of 'dout' must be the pool's output shape " + shapeStr(win.outShape()) +
+                           ", but got " + shapeStr(dy0.shape()) + ".");
+    }
+    const DType out = shapeOnly ? dy0.dtype() : ctx.tensor(0).dtype();
+    const DType compute = computeType(out);
+    const std::optional<Tensor> x = shapeOnly ? std::nullopt : std::optional<Tensor>(castTo(ctx.tensor(0), compute));
+    const Tensor dy = castTo(dy0, compute);
+    Tensor dx(compute, *xShape);
+    const bool max = isMaxPool(op);
+    const Tensor* xp = x ? &*x : nullptr;
+    if (compute == DType::Float64) {
+        poolGrad<double>(xp, dy, dx, win, max);
+    } else {
+        poolGrad<float>(xp, dy, dx, win, max);
+    }
+    return KernelArg(castTo(dx, out));
 }
 
 // ---- Flatten ------------------------------------------------------------------------------
@@ -568,6 +737,41 @@ void registerConvOps(OpRegistry& reg) {
         d.infer = inferPool;
         d.cpuKernel = runPool;
         addClassSpellings(d);
+        reg.add(std::move(d));
+    }
+    for (const char* name : {"MaxPool3D", "AvgPool3D"}) {
+        const bool max = std::string_view(name) == "MaxPool3D";
+        OpDef d{.name = name,
+                .family = "nn",
+                .summary = max ? "3-D max pooling (NCDHW)" : "3-D average pooling (NCDHW)"};
+        d.attrs = {argDefault("kernel_size", ArgKind::IntOrTuple, vInt(1)),
+                   argDefault("strides", ArgKind::IntOrTuple, vInt(1)),
+                   argDefault("pad_mode", ArgKind::String, ir::Value::string(max ? "VALID" : "valid")),
+                   argDefault(max ? "pad_list" : "pad", ArgKind::IntOrTuple, vInt(0)),
+                   argDefault("ceil_mode", ArgKind::Any, max ? ir::Value::none() : ir::Value::boolean(false))};
+        if (!max) {
+            d.attrs.push_back(argDefault("count_include_pad", ArgKind::Bool, ir::Value::boolean(true)));
+            d.attrs.push_back(argDefault("divisor_override", ArgKind::Int, vInt(0)));
+        }
+        d.attrs.push_back(argDefault("data_format", ArgKind::String, ir::Value::string("NCDHW")));
+        d.inputs = {argIn("x")};
+        d.infer = inferPool;
+        d.cpuKernel = runPool;
+        addClassSpellings(d);
+        reg.add(std::move(d));
+    }
+    for (const char* name : {"MaxPool3DGrad", "AvgPool3DGrad"}) {
+        const bool max = std::string_view(name) == "MaxPool3DGrad";
+        OpDef d{.name = name,
+                .family = "grad",
+                .summary = max ? "MaxPool3D's backward: dout to the element each window picked"
+                               : "AvgPool3D's backward: dout spread over each window"};
+        d.attrs = reg.find(max ? "MaxPool3D" : "AvgPool3D")->attrs;
+        d.inputs = max ? std::vector<ArgSpec>{argIn("x_origin"), argIn("out_origin"), argIn("grads")}
+                       : std::vector<ArgSpec>{argIn("origin_input_shape"), argIn("grads")};
+        d.infer = inferPoolGrad;
+        d.cpuKernel = runPoolGrad;
+        d.spellings.push_back(Spelling{.kind = SpellingKind::Class, .text = std::string("G.") + name});
         reg.add(std::move(d));
     }
     for (const char* name : {"MaxPoolGrad", "AvgPoolGrad"}) {

@@ -1,13 +1,15 @@
 # mindspore.nn's convolution, pooling and lookup layers for irscope (mindspore/nn/layer/conv.py,
-# pooling.py, basic.py, embedding.py): Conv2d, MaxPool2d, AvgPool2d, Flatten and Embedding,
-# NCHW, built on the primitives P.Conv2D, P.BiasAdd, P.MaxPool, P.AvgPool, P.Flatten, P.Gather
-# and P.OneHot. Defaults are MindSpore
-# 2.x's: Conv2d's weight HeUniform(negative_slope=sqrt(5)), its bias Uniform(1/sqrt(fan_in)).
+# pooling.py, basic.py, embedding.py): Conv2d, MaxPool1d/2d/3d, AvgPool1d/2d/3d, Flatten and
+# Embedding, NCHW (NCDHW for the 3-D pools), built on the primitives P.Conv2D, P.BiasAdd,
+# P.MaxPool, P.AvgPool, P.MaxPool3D, P.AvgPool3D, P.Flatten, P.Gather and P.OneHot. Defaults
+# are MindSpore 2.x's: Conv2d's weight HeUniform(negative_slope=sqrt(5)), its bias
+# Uniform(1/sqrt(fan_in)).
 import math
 from mindspore import Parameter, Tensor
 from mindspore.common import dtype as mstype
 from mindspore.nn import Cell
 from mindspore.ops import operations as P
+import mindspore.ops._function as _fn
 from mindspore.common.initializer import initializer, HeUniform, Uniform
 
 
@@ -114,6 +116,82 @@ class AvgPool2d(_Pool2d):
 
     def construct(self, x):
         return self.avg_pool(x)
+
+
+class _PoolNd(Cell):
+    # nn.AvgPool1d/3d and nn.MaxPool1d/3d: pad_mode 'same' and 'valid' pool as P.AvgPool and
+    # P.MaxPool do (an average over the elements inside the input), 'pad' as the functional
+    # pools with explicit padding (ceil_mode, count_include_pad).
+    def __init__(self, cls, n, find_max, kernel_size, stride, pad_mode, padding, ceil_mode,
+                 count_include_pad=True, divisor_override=None, dilation=1, return_indices=False):
+        super().__init__()
+        self.pad_mode = _check_pad_mode(cls, pad_mode).upper()
+        if self.pad_mode != "PAD" and padding != 0:
+            raise ValueError("For '" + cls + "', the 'padding' must be zero when 'pad_mode' is not "
+                             "'pad', but got " + str(padding) + ".")
+        self.cls = cls
+        self.n = n
+        self.find_max = find_max
+        self.kernel_size = kernel_size
+        self.stride = stride
+        self.padding = padding
+        self.ceil_mode = ceil_mode
+        self.count_include_pad = count_include_pad
+        self.divisor_override = divisor_override
+        self.dilation = dilation
+        self.return_indices = return_indices
+        if self.pad_mode != "PAD":
+            kernel = _fn._ntuple("kernel_size", cls, kernel_size, n)
+            strides = _fn._ntuple("stride", cls, stride, n)
+            if n == 1:
+                kernel = (1,) + kernel
+                strides = (1,) + strides
+            prim = (P.MaxPool3D if find_max else P.AvgPool3D) if n == 3 else (
+                P.MaxPool if find_max else P.AvgPool)
+            if n == 3 and not find_max:
+                self.pool = prim(kernel_size=kernel, strides=strides, pad_mode=self.pad_mode,
+                                 count_include_pad=False)
+            else:
+                self.pool = prim(kernel_size=kernel, strides=strides, pad_mode=self.pad_mode)
+            self.expand_dims = P.ExpandDims()
+            self.squeeze = P.Squeeze(2)
+
+    def construct(self, x):
+        if self.pad_mode == "PAD":
+            return _fn._pool_nd(self.cls, x, self.n, self.kernel_size, self.stride, self.padding,
+                              self.ceil_mode, self.count_include_pad, self.divisor_override,
+                              self.find_max, self.dilation, self.return_indices)
+        if self.n == 1:
+            return self.squeeze(self.pool(self.expand_dims(x, 2)))
+        return self.pool(x)
+
+
+class AvgPool1d(_PoolNd):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
+                 count_include_pad=True):
+        super().__init__("AvgPool1d", 1, False, kernel_size, stride, pad_mode, padding, ceil_mode,
+                         count_include_pad)
+
+
+class MaxPool1d(_PoolNd):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
+                 return_indices=False, ceil_mode=False):
+        super().__init__("MaxPool1d", 1, True, kernel_size, stride, pad_mode, padding, ceil_mode,
+                         dilation=dilation, return_indices=return_indices)
+
+
+class AvgPool3d(_PoolNd):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, ceil_mode=False,
+                 count_include_pad=True, divisor_override=None):
+        super().__init__("AvgPool3d", 3, False, kernel_size, stride, pad_mode, padding, ceil_mode,
+                         count_include_pad, divisor_override)
+
+
+class MaxPool3d(_PoolNd):
+    def __init__(self, kernel_size=1, stride=1, pad_mode="valid", padding=0, dilation=1,
+                 return_indices=False, ceil_mode=False):
+        super().__init__("MaxPool3d", 3, True, kernel_size, stride, pad_mode, padding, ceil_mode,
+                         dilation=dilation, return_indices=return_indices)
 
 
 class Flatten(Cell):

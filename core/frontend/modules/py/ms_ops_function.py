@@ -327,6 +327,87 @@ def mse_loss(input, target, reduction='mean'):
 # Tensor methods MindSpore defines over these functions (x.clamp(0, 1) is clamp(x, 0, 1)).
 # In GRAPH_MODE symbol_resolve finds them on the class and type_inference binds them to the
 # tensor when the registry has no native method of the name.
+def _ntuple(name, fn, value, n):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return (value,) * n
+    if isinstance(value, (tuple, list)) and len(value) == 1:
+        return (value[0],) * n
+    if isinstance(value, (tuple, list)) and len(value) == n:
+        return tuple(value)
+    raise ValueError("For '" + fn + "', the '" + name + "' must be an int or a tuple of " + str(n) +
+                     " ints, but got " + str(value) + ".")
+
+
+# The 1-D, 2-D and 3-D pools all run as the 3-D primitives over (N, C, D, H, W), the
+# missing leading spatial dimensions of size 1, with their padding given explicitly.
+def _pool_nd(fn, x, n, kernel_size, stride, padding, ceil_mode, count_include_pad,
+             divisor_override, find_max, dilation=1, return_indices=False):
+    if len(x.shape) != n + 2:
+        raise ValueError("For '" + fn + "', the input must be a " + str(n + 2) + "-D Tensor, but got " +
+                         str(len(x.shape)) + "-D.")
+    if _ntuple("dilation", fn, dilation, n) != (1,) * n:
+        raise ValueError("For '" + fn + "', a 'dilation' other than 1 is not supported yet.")
+    if return_indices:
+        raise ValueError("For '" + fn + "', 'return_indices=True' is not supported yet.")
+    kernel = _ntuple("kernel_size", fn, kernel_size, n)
+    strides = kernel if stride is None else _ntuple("stride", fn, stride, n)
+    if n == 3 and isinstance(padding, (tuple, list)) and len(padding) == 6:
+        pad_list = tuple(padding)  # head, tail, top, bottom, left, right
+    else:
+        p = _ntuple("padding", fn, padding, n)
+        pad_list = (p[0], p[0]) if n == 1 else (p[0], p[0], p[1], p[1]) if n == 2 else (
+            p[0], p[0], p[1], p[1], p[2], p[2])
+    lead = 3 - n
+    kernel = (1,) * lead + kernel
+    strides = (1,) * lead + strides
+    pad_list = (0, 0) * lead + pad_list
+    if lead >= 1:
+        x = F.expand_dims(x, 2)
+    if lead == 2:
+        x = F.expand_dims(x, 2)
+    if find_max:
+        out = P.MaxPool3D(kernel_size=kernel, strides=strides, pad_mode="pad", pad_list=pad_list,
+                          ceil_mode=ceil_mode)(x)
+    else:
+        out = P.AvgPool3D(kernel_size=kernel, strides=strides, pad_mode="pad", pad=pad_list,
+                          ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                          divisor_override=0 if divisor_override is None else divisor_override)(x)
+    if lead >= 1:
+        out = F.squeeze(out, 2)
+    if lead == 2:
+        out = F.squeeze(out, 2)
+    return out
+
+
+def avg_pool1d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True):
+    return _pool_nd("avg_pool1d", input_x, 1, kernel_size, stride, padding, ceil_mode,
+                    count_include_pad, None, False)
+
+
+def avg_pool2d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    return _pool_nd("avg_pool2d", input_x, 2, kernel_size, stride, padding, ceil_mode,
+                    count_include_pad, divisor_override, False)
+
+
+def avg_pool3d(input_x, kernel_size=1, stride=1, padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=0):
+    return _pool_nd("avg_pool3d", input_x, 3, kernel_size, stride, padding, ceil_mode,
+                    count_include_pad, divisor_override, False)
+
+
+def max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, return_indices=False,
+               ceil_mode=False):
+    return _pool_nd("max_pool2d", x, 2, kernel_size, stride, padding, ceil_mode, True, None, True,
+                    dilation, return_indices)
+
+
+def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=False,
+               return_indices=False):
+    return _pool_nd("max_pool3d", x, 3, kernel_size, stride, padding, ceil_mode, True, None, True,
+                    dilation, return_indices)
+
+
 def _tensor_flatten(input, order='C', *, start_dim=0, end_dim=-1):
     """Tensor.flatten: all dimensions by default (ops.flatten keeps the first)."""
     return flatten(input, order, start_dim=start_dim, end_dim=end_dim)
