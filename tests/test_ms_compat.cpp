@@ -729,6 +729,32 @@ private slots:
         QVERIFY2(r.out.find("IndexError") == std::string::npos, r.out.c_str());
     }
 
+    // ops.div / Tensor.div with rounding_mode (it was accepted and ignored: true division,
+    // wrong numbers), logical_xor, P.Pack (Stack's older name), ReLU6Grad passing the gradient
+    // at x == 6 as MindSpore's kernel does, and the stat module scripts import.
+    void divRoundingXorPackRelu6GradAndStat() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "import stat\n"
+                                          "from mindspore.ops.operations import _grad_ops as G\n"
+                                          "from mindspore.ops.operations import array_ops\n",
+                                      "    x = Tensor(np.array([0.9276, -0.5893, -0.2601, 7.0], np.float32))\n"
+                                      "    y = Tensor(np.array([0.6962, -0.4668, 0.2971, -2.0], np.float32))\n"
+                                      "    print(x.div(y, rounding_mode='trunc'), ops.div(x, y, rounding_mode='floor'))\n"
+                                      "    print(ops.div(Tensor([7, -7]), Tensor([2, 2]), rounding_mode='trunc'), "
+                                      "ops.div(Tensor([7, -7]), 2, rounding_mode='floor'))\n"
+                                      "    a = Tensor([True, False, True])\n"
+                                      "    print(a.logical_xor(Tensor([True, True, False])), ops.logical_xor(a, a))\n"
+                                      "    print(array_ops.Pack(axis=1)((x, y)).shape, stat.S_IWRITE, stat.S_ISDIR(0o40755))\n"
+                                      "    print(G.ReLU6Grad()(Tensor(np.ones(3, np.float32)), Tensor([5.9, 6.0, 6.1])))\n"));
+        QVERIFY2(r.result.exitStatus == 0, r.out.c_str());
+        const std::string once = "[ 1.  1. -0. -3.] [ 1.  1. -1. -4.]\n"
+                                 "[ 3 -3] [ 3 -4]\n"
+                                 "[False  True  True] [False False False]\n"
+                                 "(4, 2) 128 True\n"
+                                 "[1. 1. 0.]\n";
+        QCOMPARE(r.out, once + once);
+    }
+
     // 1-D and 3-D pooling: the functional pools (padding, ceil_mode, count_include_pad,
     // divisor_override) and the nn layers run as P.AvgPool3D / P.MaxPool3D over NCDHW (or the
     // 2-D primitives for 'same' and 'valid'), with their gradients (G.AvgPool3DGrad of x's shape,

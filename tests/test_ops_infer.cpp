@@ -143,7 +143,7 @@ private slots:
                                "Equal",
                                "NotEqual",
                                "LogicalAnd",
-                               "LogicalOr",
+                               "LogicalOr", "LogicalXor",
                                "LogicalNot",
                                "Select",
                                "MatMul",

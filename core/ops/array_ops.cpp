@@ -498,6 +498,9 @@ void registerArrayOps(OpRegistry& reg) {
         d.infer = [stack](const InferContext& c) { return inferJoin(c, stack); };
         d.cpuKernel = [stack](const KernelContext& c) { return runJoin(c, stack); };
         addClassSpellings(d);
+        if (stack) {
+            addClassAlias(d, "Pack");  // MindSpore's older name, still in array_ops
+        }
         const std::vector<ParamMap> params{toInput("tensors", 0), toAttr("axis", "axis", vInt(0))};
         addFunction(d, {"ops", "F"}, stack ? "stack" : "concat", params);
         if (!stack) {

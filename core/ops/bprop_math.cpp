@@ -173,6 +173,7 @@ void registerMathBprops(OpRegistry& reg) {
                              "NotEqual",
                              "LogicalAnd",
                              "LogicalOr",
+                             "LogicalXor",
                              "LogicalNot",
                              "BoolNot",
                              "OnesLike",

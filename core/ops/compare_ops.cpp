@@ -99,6 +99,12 @@ void registerCompareOps(OpRegistry& reg) {
         reg.add(std::move(d));
     }
     {
+        OpDef d = binaryDef("LogicalXor", "x xor y on Bool tensors", BinaryOp::LogicalXor);
+        addFunction(d, {"ops", "F"}, "logical_xor", {toInput("input", 0), toInput("other", 1)});
+        addMethod(d, "logical_xor", {toInput("other", 1)});
+        reg.add(std::move(d));
+    }
+    {
         OpDef d =
             makeUnaryDef("LogicalNot", "compare", "not x on a Bool tensor", UnaryOp::LogicalNot);
         addFunction(d, {"ops", "F"}, "logical_not", {toInput("input", 0)});

@@ -30,6 +30,7 @@ enum class BinaryOp : std::uint8_t {
     NotEqual,
     LogicalAnd,
     LogicalOr,
+    LogicalXor,
 };
 
 bool isCompare(BinaryOp op);

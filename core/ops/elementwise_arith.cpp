@@ -13,7 +13,7 @@ bool isCompare(BinaryOp op) {
 }
 
 bool isLogical(BinaryOp op) {
-    return op == BinaryOp::LogicalAnd || op == BinaryOp::LogicalOr;
+    return op == BinaryOp::LogicalAnd || op == BinaryOp::LogicalOr || op == BinaryOp::LogicalXor;
 }
 
 namespace {
@@ -275,7 +275,9 @@ ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x,
     if (isLogical(op)) {
         const bool a = num(x) != 0.0;
         const bool b = num(y) != 0.0;
-        return ir::Value::boolean(op == BinaryOp::LogicalAnd ? (a && b) : (a || b));
+        return ir::Value::boolean(op == BinaryOp::LogicalAnd ? (a && b)
+                                  : op == BinaryOp::LogicalOr ? (a || b)
+                                                              : (a != b));
     }
     if (isCompare(op) || anyFloat || op == BinaryOp::Div) {
         const double a = num(x);

@@ -39,6 +39,9 @@ void compareTyped(BinaryOp op, const detail::BinaryOperands& p, Tensor& res) {
         case BinaryOp::LogicalOr:
             run([](T x, T y) { return static_cast<U8>(x != 0 || y != 0); });
             break;
+        case BinaryOp::LogicalXor:
+            run([](T x, T y) { return static_cast<U8>((x != 0) != (y != 0)); });
+            break;
         default:
             break;
     }

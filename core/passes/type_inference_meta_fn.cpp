@@ -143,7 +143,7 @@ bool elementwiseGraph(const ir::FuncGraph* g) {
         "Abs",       "Square",     "Exp",          "Log",        "Sqrt",     "ReLU",
         "Sigmoid",   "Tanh",       "GeLU",         "HSwish",     "Softplus", "Less",
         "LessEqual", "Greater",    "GreaterEqual", "Equal",      "NotEqual", "LogicalAnd",
-        "LogicalOr", "LogicalNot", "Select",       "Cast",       "Return",   "add",
+        "LogicalOr", "LogicalXor", "LogicalNot", "Select",       "Cast",       "Return",   "add",
         "sub",       "mul",        "div",          "floordiv",   "mod",      "pow",
         "negative",  "positive",   "less",         "less_equal", "greater",  "greater_equal",
         "equal",     "not_equal"};

@@ -147,6 +147,7 @@ void addPythonNumpyNames(Interpreter& I, interp::ModuleObject& numpy, interp::Mo
 void registerLayoutModules(Interpreter& I) {
     registerPython(I, "numpy._irscope_more", "numpy_more", "numpy/_irscope_more.py");
     registerPython(I, "tempfile", "tempfile_module", "tempfile.py");
+    registerPython(I, "stat", "stat_module", "stat.py");
     // The Python-written functions run in a module of their own: mindspore.ops.function also
     // holds ops.range, ops.max, ..., which must not shadow the builtins that code uses.
     I.registerModule("mindspore.ops._function",

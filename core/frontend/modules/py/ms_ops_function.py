@@ -327,6 +327,21 @@ def mse_loss(input, target, reduction='mean'):
 # Tensor methods MindSpore defines over these functions (x.clamp(0, 1) is clamp(x, 0, 1)).
 # In GRAPH_MODE symbol_resolve finds them on the class and type_inference binds them to the
 # tensor when the registry has no native method of the name.
+def div(input, other, *, rounding_mode=None):
+    if rounding_mode is None:
+        return P.Div()(input, other)
+    if rounding_mode == "floor":
+        return P.FloorDiv()(input, other)
+    if rounding_mode == "trunc":
+        return P.TruncateDiv()(input, other)
+    raise ValueError("For 'div', the 'rounding_mode' must be None, 'floor' or 'trunc', but got '" +
+                     str(rounding_mode) + "'.")
+
+
+def _tensor_div(input, value, *, rounding_mode=None):
+    return div(input, value, rounding_mode=rounding_mode)
+
+
 def _ntuple(name, fn, value, n):
     if isinstance(value, int) and not isinstance(value, bool):
         return (value,) * n
@@ -483,6 +498,7 @@ def _attach_tensor_methods():
     _add_tensor_method("log2", _tensor_log2)
     _add_tensor_method("log10", _tensor_log10)
     _add_tensor_method("repeat", repeat_interleave)
+    _add_tensor_method("div", _tensor_div)
     for name in ("clamp", "clip", "split", "chunk", "narrow", "swapaxes", "t", "var", "std",
                  "norm", "logsumexp", "outer", "mm", "addmm", "index_select", "repeat_interleave",
                  "logaddexp", "trace", "unbind", "moveaxis"):
