@@ -755,6 +755,28 @@ private slots:
         QCOMPARE(r.out, once + once);
     }
 
+    // Arguments that change the numbers are honoured, not dropped: Tensor.sum's dtype and
+    // initial, ops.sum's and cumsum's/cumprod's dtype, ops.dropout(training=False).
+    void sumCumsumDtypeInitialAndDropoutTraining() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "class N(nn.Cell):\n"
+                                          "    def construct(self, a):\n"
+                                          "        return a.sum(initial=1.5), ops.dropout(a, p=0.3, training=self.training)\n",
+                                      "    x = Tensor(np.array([[1, 2, 3], [4, 5, 6]], np.int32))\n"
+                                      "    print(x.sum(axis=0, keepdims=True, initial=10), x.sum(dtype=ms.float32), "
+                                      "ops.sum(x, dtype=ms.float64).dtype)\n"
+                                      "    print(x.cumsum(1, dtype=ms.float32)[1], ops.cumprod(x, 1)[1], x.cumsum()[-1])\n"
+                                      "    n = N()\n"
+                                      "    n.set_train(False)\n"
+                                      "    s, d = n(Tensor(np.ones((2, 3), np.float32)))\n"
+                                      "    print(s, d.sum())\n"));
+        QVERIFY2(r.result.exitStatus == 0, r.out.c_str());
+        const std::string once = "[[15 17 19]] 21.0 Float64\n"
+                                 "[ 4.  9. 15.] [  4  20 120] 21\n"
+                                 "7.5 6.0\n";
+        QCOMPARE(r.out, once + once);
+    }
+
     // 1-D and 3-D pooling: the functional pools (padding, ceil_mode, count_include_pad,
     // divisor_override) and the nn layers run as P.AvgPool3D / P.MaxPool3D over NCDHW (or the
     // 2-D primitives for 'same' and 'valid'), with their gradients (G.AvgPool3DGrad of x's shape,

@@ -5,6 +5,8 @@
 
 #include <functional>
 
+#include "ops/call_binding.h"
+#include "ops/infer_util.h"
 #include "ops/op_registry.h"
 
 using namespace irscope;
@@ -259,7 +261,7 @@ private slots:
                                // nn_loss_ops.cpp, nn_activation_ops.cpp
                                "SoftmaxCrossEntropyWithLogits",
                                "SparseSoftmaxCrossEntropyWithLogits",
-                               "SigmoidCrossEntropyWithLogits", "L2Normalize", "BatchNorm",
+                               "SmoothL1Loss", "SigmoidCrossEntropyWithLogits", "L2Normalize", "BatchNorm",
                                "LeakyReLU", "SeLU", "CeLU", "HShrink", "SoftShrink", "ClipByValue",
                                // pad_select_ops.cpp, elementwise_math.cpp
                                "Pad", "MirrorPad", "MirrorPadGrad", "SpaceToDepth", "DepthToSpace",
@@ -371,11 +373,19 @@ private slots:
         auto sum = reg().findSpelling("Tensor.sum");
         QCOMPARE(sum->spelling->kind, SpellingKind::Method);
         QCOMPARE(sum->spelling->params[0].input, 1);  // self is input 0
-        auto drop = reg().findSpelling("ops.dropout");
-        QCOMPARE(drop->spelling->outputIndex, 0);
-        const ParamMap& pp = drop->spelling->params[1];
-        QCOMPARE(pp.attr, std::string("keep_prob"));
-        QVERIFY(pp.convert(Value::floating(0.25))->equals(*Value::floating(0.75)));
+        // Tensor.sum's dtype and initial are the Python-written method's: a call giving them
+        // does not bind here.
+        QCOMPARE(sum->spelling->params[1].to, ParamMap::To::PythonOnly);
+        QCOMPARE(sum->spelling->params[3].to, ParamMap::To::PythonOnly);
+        QVERIFY(bindCall(*sum->op, *sum->spelling, 2, {}).inputs.size() == 2);
+        const std::string dtypeKw[] = {"dtype"};
+        QVERIFY_THROWS_EXCEPTION(OpError, bindCall(*sum->op, *sum->spelling, 1, dtypeKw));
+        QVERIFY(!reg().findSpelling("ops.dropout"));  // Python-written: training, seed
+        // A parameter's converter: ops.cross's dim None becomes the primitive's default.
+        const ParamMap& pp = reg().findSpelling("ops.cross")->spelling->params[2];
+        QCOMPARE(pp.attr, std::string("dim"));
+        QVERIFY(!pp.convert(Value::none())->equals(*Value::none()));
+        QVERIFY(pp.convert(Value::integer(1))->equals(*Value::integer(1)));
         QCOMPARE(reg().findSpelling("P.ReduceSum")->spelling->kind, SpellingKind::Class);
     }
 
@@ -400,7 +410,7 @@ private slots:
         QVERIFY(b.inputs[1].value->kind == Value::Kind::None);
         QCOMPARE(b.attrs[0].first, std::string("keep_dims"));
         QCOMPARE(b.attrs[0].second.kind, K::Default);
-        // ops.softmax(x) sets axis=-1; x.reshape(2, 3) packs; ops.dropout converts p.
+        // ops.softmax(x) sets axis=-1; x.reshape(2, 3) packs; ops.cross converts dim.
         auto sm = spelled("ops.softmax");
         b = bindCall(*sm.op, *sm.spelling, 1);
         QVERIFY(b.attrs[0].second.value->equals(*Value::integer(-1)));
@@ -408,12 +418,16 @@ private slots:
         b = bindCall(*rsh.op, *rsh.spelling, 3);
         QCOMPARE(b.inputs[1].kind, K::Pack);
         QCOMPARE(b.inputs[1].args, (std::vector<std::size_t>{1, 2}));
-        auto drop = spelled("ops.dropout");
-        const std::string p[] = {"p"};
-        b = bindCall(*drop.op, *drop.spelling, 1, p);
-        QCOMPARE(b.outputIndex, 0);
-        QCOMPARE(b.attrs[0].first, std::string("keep_prob"));
+        auto cross = spelled("ops.cross");
+        const std::string dim[] = {"dim"};
+        b = bindCall(*cross.op, *cross.spelling, 2, dim);
+        QCOMPARE(b.attrs[0].first, std::string("dim"));
         QVERIFY(b.attrs[0].second.convert != nullptr);
+        // A function spelling that returns one output of a multi-output primitive.
+        Spelling first{.kind = SpellingKind::Function, .text = "first_of", .params = {toInput("x", 0)},
+                       .outputIndex = 0};
+        b = bindCall(*reg().find("Dropout"), first, 1);
+        QCOMPARE(b.outputIndex, 0);
         // ops.ones((2, 3)): the dtype defaults to None.
         auto ones = spelled("ops.ones");
         b = bindCall(*ones.op, *ones.spelling, 1);

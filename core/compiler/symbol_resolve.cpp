@@ -14,6 +14,7 @@
 #include "compiler/graph_builder.h"
 #include "frontend/modules/ms_objects.h"
 #include "ir/prim_names.h"
+#include "ops/call_binding.h"
 #include "passes/meta_ops.h"
 
 namespace irscope::compiler {
@@ -558,13 +559,23 @@ Node* Resolver::inputValue(Node* in, FuncGraph* g, const Node* at) {
     return in;
 }
 
-const interp::FunctionObject* Resolver::pythonTensorMethod(const CNode* c) {
+const interp::FunctionObject* Resolver::pythonTensorMethod(const CNode* c, const CNode* call) {
     if (!c->isPrimitive(meta::kGetAttr) || c->size() != 3 || hostOf(c->input(1)).has_value()) {
         return nullptr;
     }
     const ValuePtr name = constantOf(c->input(2));
-    if (!name || name->kind != Value::Kind::String || ops::OpRegistry::instance().findSpelling("Tensor." + name->text)) {
+    if (!name || name->kind != Value::Kind::String) {
         return nullptr;
+    }
+    if (const auto sp = ops::OpRegistry::instance().findSpelling("Tensor." + name->text)) {
+        // The registry's method when it takes the call's arguments (x.sum(axis=1)); the Python
+        // one when only that one does (x.sum(dtype=ms.float32)).
+        const std::vector<std::string> kws = keywordsOf(call);
+        try {
+            (void)ops::bindCall(*sp->op, *sp->spelling, call->size() - kws.size(), kws);
+            return nullptr;
+        } catch (const ops::OpError&) {
+        }
     }
     interp::Value tensor = I.getAttrOrNull(interp::Value(I.importModule("mindspore")), "Tensor");
     auto* type = tensor.as<interp::Type>();
@@ -594,7 +605,7 @@ void Resolver::run() {
             const auto* calleeNode = ir::nodeCast<CNode>(c->input(0));
             const bool methodCall =
                 calleeNode != nullptr && calleeNode->isPrimitive(passes::meta::kGetAttr);
-            if (const interp::FunctionObject* fn = methodCall ? pythonTensorMethod(calleeNode) : nullptr) {
+            if (const interp::FunctionObject* fn = methodCall ? pythonTensorMethod(calleeNode, c) : nullptr) {
                 // A Tensor method written in Python (x.clamp(0, 1)): its function called with
                 // the object first, bound here like any call.
                 std::vector<Node*> args{calleeNode->input(1)};

@@ -58,8 +58,9 @@ public:
                                                    const std::vector<ir::Node*>& args,
                                                    const std::vector<std::string>& kws);
     // The Tensor method written in Python (mindspore.ops.function's, attached to Tensor) that
-    // getattr `c` names on a graph value, when the registry has no method of that name.
-    const interp::FunctionObject* pythonTensorMethod(const ir::CNode* c);
+    // getattr `c` names on a graph value, when the registry has no method of that name or
+    // its method does not take the arguments of `call`.
+    const interp::FunctionObject* pythonTensorMethod(const ir::CNode* c, const ir::CNode* call);
     // The names a `for` or a comprehension of fn iterates (directly, or through enumerate/zip)
     // or passes on to a call (which may iterate them).
     const std::unordered_set<std::string>& iteratedNames(const interp::FunctionObject* fn);

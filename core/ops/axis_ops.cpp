@@ -276,14 +276,12 @@ void registerCumOps(OpRegistry& reg) {
         d.infer = inferCum;
         d.cpuKernel = [product](const KernelContext& c) { return runCum(c, product); };
         addClassSpellings(d);
+        // ops.cumsum/cumprod, and the methods called with a dtype, are Python-written
+        // (frontend/modules/py/ms_ops_function.py).
         if (product) {
-            addFunction(d, {"ops", "F"}, "cumprod",
-                        {toInput("input", 0), toInput("dim", 1), ignored("dtype", vNone())});
-            addMethod(d, "cumprod", {toInput("dim", 1), ignored("dtype", vNone())});
+            addMethod(d, "cumprod", {toInput("dim", 1), pythonOnly("dtype")});
         } else {
-            addFunction(d, {"ops", "F"}, "cumsum",
-                        {toInput("x", 0), toInput("axis", 1), ignored("dtype", vNone())});
-            addMethod(d, "cumsum", {toInput("axis", 1, vNone()), ignored("dtype", vNone())});
+            addMethod(d, "cumsum", {toInput("axis", 1, vNone()), pythonOnly("dtype")});
         }
         reg.add(std::move(d));
     }

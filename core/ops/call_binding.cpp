@@ -179,6 +179,12 @@ CallBinding bindCall(const OpDef& op, const Spelling& spelling, std::size_t posi
         if (p.to == ParamMap::To::Ignore) {
             continue;
         }
+        if (p.to == ParamMap::To::PythonOnly) {
+            if (!got[i].empty()) {
+                callError(fn, "irscope: the argument '" + p.name + "' is not supported here yet.");
+            }
+            continue;
+        }
         ArgSource src;
         if (!got[i].empty() || p.variadic) {
             src = fromArgs(got[i]);

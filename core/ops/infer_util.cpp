@@ -89,6 +89,14 @@ ParamMap toAttr(std::string name, std::string attr, ValuePtr defaultValue) {
     return p;
 }
 
+ParamMap pythonOnly(std::string name) {
+    ParamMap p;
+    p.name = std::move(name);
+    p.to = ParamMap::To::PythonOnly;
+    p.defaultValue = ir::Value::none();
+    return p;
+}
+
 ParamMap ignored(std::string name, ValuePtr defaultValue) {
     ParamMap p;
     p.name = std::move(name);

@@ -31,6 +31,8 @@ void addOperator(OpDef& def, std::string_view op);
 ParamMap toInput(std::string name, int index, ValuePtr defaultValue = nullptr);
 ParamMap toAttr(std::string name, std::string attr, ValuePtr defaultValue = nullptr);
 ParamMap ignored(std::string name, ValuePtr defaultValue);
+// A parameter only the Python-written form of a method takes (ParamMap::To::PythonOnly).
+ParamMap pythonOnly(std::string name);
 
 // ---- values -------------------------------------------------------------------------------
 ValuePtr vInt(std::int64_t v);

@@ -139,10 +139,13 @@ void registerMathOps(OpRegistry& reg) {
         reg.add(std::move(d));
     }
     {
-        // ops.div and Tensor.div, with their rounding_mode, are Python-written
+        // ops.div, and Tensor.div with a rounding_mode, are Python-written
         // (frontend/modules/py/ms_ops_function.py) over Div, TruncateDiv and FloorDiv.
         OpDef d = binaryDef("Div", "x / y (true division; integers give Float32)", BinaryOp::Div);
         addFunction(d, {"ops", "F"}, "true_divide", twoInputs("dividend", "divisor"));
+        auto method = other("value");
+        method.push_back(pythonOnly("rounding_mode"));
+        addMethod(d, "div", method);
         reg.add(std::move(d));
     }
     {

@@ -1,5 +1,5 @@
 // Loss and normalization primitives: SoftmaxCrossEntropyWithLogits (loss and its gradient),
-// SparseSoftmaxCrossEntropyWithLogits, SigmoidCrossEntropyWithLogits, L2Normalize and
+// SparseSoftmaxCrossEntropyWithLogits, SmoothL1Loss, SigmoidCrossEntropyWithLogits, L2Normalize and
 // BatchNorm, whose training form updates its moving mean and variance in place (MindSpore's
 // RW inputs, OpDef::writes) like the CPU kernel: moving = moving * (1 - momentum) + batch *
 // momentum, with the batch's biased variance.
@@ -12,6 +12,7 @@
 #include "ops/infer_util.h"
 #include "ops/kernel_util.h"
 #include "ops/op_families.h"
+#include "util/py_text.h"
 
 namespace irscope::ops {
 
@@ -175,6 +176,47 @@ KernelArg runSparseSoftmaxCe(const KernelContext& c) {
     }
     return KernelArg(
         Tensor::scalar(x.dtype(), rows == 0 ? 0.0 : total / static_cast<double>(rows)));
+}
+
+// ---- SmoothL1Loss ------------------------------------------------------------------------------
+// 0.5 * d^2 / beta where |d| < beta, else |d| - 0.5 * beta, with d = prediction - target;
+// reduction 'none' keeps the elements, 'sum' and 'mean' reduce them to a scalar.
+
+std::string lossReduction(std::string_view op, const ValuePtr& v) {
+    const std::string r = v && v->kind == ir::Value::Kind::String ? v->text : "none";
+    if (r != "none" && r != "sum" && r != "mean") {
+        valueError(op, "the 'reduction' must be 'none', 'sum' or 'mean', but got '" + r + "'.");
+    }
+    return r;
+}
+
+double smoothL1Beta(std::string_view op, const ValuePtr& v) {
+    const double beta = numberOf(v).value_or(1.0);
+    if (!(beta > 0.0)) {
+        valueError(op, "the 'beta' must be greater than 0, but got " + util::pyFloatRepr(beta) + ".");
+    }
+    return beta;
+}
+
+KernelArg runSmoothL1(const KernelContext& c) {
+    const Tensor p = floatTensor(c, 0, "prediction");
+    const Tensor t = floatTensor(c, 1, "target");
+    sameShape(c.name(), p.shape(), t.shape(), "prediction", "target");
+    const double beta = smoothL1Beta(c.name(), c.attr("beta"));
+    const std::string reduction = lossReduction(c.name(), c.attr("reduction"));
+    Tensor out(p.dtype(), p.shape());
+    double total = 0.0;
+    for (std::size_t i = 0; i < p.size(); ++i) {
+        const double d = std::abs(p.getDouble(i) - t.getDouble(i));
+        const double v = d < beta ? 0.5 * d * d / beta : d - 0.5 * beta;
+        out.setDouble(i, v);
+        total += v;
+    }
+    if (reduction == "none") {
+        return KernelArg(out);
+    }
+    const double n = static_cast<double>(p.size());
+    return KernelArg(Tensor::scalar(p.dtype(), reduction == "sum" ? total : (n == 0 ? 0.0 : total / n)));
 }
 
 // ---- SigmoidCrossEntropyWithLogits --------------------------------------------------------
@@ -439,6 +481,30 @@ void registerLossBprops(OpRegistry& reg) {
         Node* g = c.emit("SparseSoftmaxCrossEntropyWithLogits", {c.input(0), c.input(1)}, a);
         c.setGrad(0, c.emit("Mul", {g, c.dout()}));
     });
+    // d/dprediction = d / beta where |d| < beta, else sign(d); d/dtarget is its negation;
+    // times dout, over the element count for 'mean'.
+    setBprop(reg, "SmoothL1Loss", [](BpropContext& c) {
+        const ir::AbstractPtr pa = c.absOf(0);
+        const double beta = smoothL1Beta("SmoothL1Loss", c.attrs().get("beta"));
+        const std::string reduction = lossReduction("SmoothL1Loss", c.attrs().get("reduction"));
+        Node* d = c.emit("Sub", {c.input(0), c.input(1)});
+        Node* inner = c.emit("Less", {c.emit("Abs", {d}), c.scalar(pa->dtype, beta)});
+        Node* g = c.emit("Select", {inner, c.emit("RealDiv", {d, c.scalar(pa->dtype, beta)}),
+                                    c.emit("Sign", {d})});
+        Node* dout = c.dout();
+        if (reduction == "mean") {
+            if (!pa->shape.isStatic()) {
+                c.fail("irscope: the gradient of SmoothL1Loss(reduction='mean') with a dynamic shape is "
+                       "not supported yet.");
+            }
+            dout = c.emit("RealDiv", {dout, c.scalar(pa->dtype, static_cast<double>(pa->shape.elementCount()))});
+        }
+        Node* dp = c.emit("Mul", {g, dout});
+        c.setGrad(0, dp);
+        if (c.needsGrad(1)) {
+            c.setGrad(1, c.emit("Neg", {dp}));
+        }
+    });
     // d/dx = sigmoid(x) - z; d/dz = -x.
     setBprop(reg, "SigmoidCrossEntropyWithLogits", [](BpropContext& c) {
         if (c.needsGrad(0)) {
@@ -492,6 +558,29 @@ void registerNnLossOps(OpRegistry& reg) {
         d.inputs = {argIn("logits"), argIn("labels")};
         d.infer = inferSparseSoftmaxCe;
         d.cpuKernel = runSparseSoftmaxCe;
+        addClassSpellings(d);
+        reg.add(std::move(d));
+    }
+    {
+        OpDef d{.name = "SmoothL1Loss",
+                .family = "nn",
+                .summary = "elementwise smooth L1 (Huber) loss of prediction and target"};
+        d.attrs = {argDefault("beta", ArgKind::Float, vFloat(1.0)),
+                   argDefault("reduction", ArgKind::String, ir::Value::string("none"))};
+        d.inputs = {argIn("prediction"), argIn("target")};
+        d.infer = [](const InferContext& c) {
+            const AbstractPtr p = floatArg(c, 0, "prediction");
+            const AbstractPtr t = floatArg(c, 1, "target");
+            sameShape(c.name(), p->shape, t->shape, "prediction", "target");
+            if (t->dtype != p->dtype) {
+                typeError(c.name(), "the dtype of 'target' must be the same as 'prediction', but got " +
+                                        typeStr(t) + " and " + typeStr(p) + ".");
+            }
+            (void)smoothL1Beta(c.name(), c.attr("beta"));
+            const bool keep = lossReduction(c.name(), c.attr("reduction")) == "none";
+            return InferResult{ir::Abstract::tensor(p->dtype, keep ? p->shape : Shape{}), nullptr};
+        };
+        d.cpuKernel = runSmoothL1;
         addClassSpellings(d);
         reg.add(std::move(d));
     }

@@ -242,10 +242,6 @@ KernelArg runDropout(const KernelContext& ctx) {
     return KernelArg::tuple({KernelArg(out), KernelArg(mask)});
 }
 
-ValuePtr oneMinus(const ValuePtr& p) {
-    return vFloat(1.0 - numberOf(p).value_or(0.5));
-}
-
 }  // namespace
 
 void registerNnOps(OpRegistry& reg) {
@@ -328,10 +324,8 @@ void registerNnOps(OpRegistry& reg) {
         d.infer = inferDropout;
         d.cpuKernel = runDropout;
         addClassSpellings(d);
-        ParamMap p = toAttr("p", "keep_prob", vFloat(0.5));
-        p.convert = oneMinus;
-        addFunction(d, {"ops", "F"}, "dropout",
-                    {self, p, ignored("training", vBool(true)), ignored("seed", vNone())}, 0);
+        // ops.dropout (training=False returns its input) is Python-written
+        // (frontend/modules/py/ms_ops_function.py).
         reg.add(std::move(d));
     }
 }

@@ -99,7 +99,9 @@ enum class SpellingKind : std::uint8_t {
 using ValueConv = ValuePtr (*)(const ValuePtr&);
 
 struct ParamMap {
-    enum class To : std::uint8_t { Input, Attr, Ignore };
+    // PythonOnly: a parameter the primitive cannot take; a call giving it does not bind to
+    // this spelling (the Python-written method of the same name takes it).
+    enum class To : std::uint8_t { Input, Attr, Ignore, PythonOnly };
     std::string name;  // the Python parameter name
     To to = To::Input;
     int input = -1;         // To::Input: index among the primitive's call inputs

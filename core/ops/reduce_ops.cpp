@@ -207,12 +207,10 @@ void registerReduceOps(OpRegistry& reg) {
         OpDef d = reduceDef("ReduceSum", "sum over axes", Reducer::Sum);
         d.attrs.push_back(argDefault("skip_mode", ArgKind::Bool, vBool(false)));
         addFunction(d, {"ops", "F"}, "reduce_sum", fnParams("axis", "keep_dims"));
-        auto sum = fnParams("dim", "keepdim");
-        sum.push_back(ignored("dtype", vNone()));
-        addFunction(d, {"ops", "F"}, "sum", sum);
-        addMethod(d, "sum",
-                  {toInput("axis", 1, vNone()), ignored("dtype", vNone()),
-                   toAttr("keepdims", "keep_dims", vBool(false)), ignored("initial", vNone())});
+        // ops.sum, and Tensor.sum called with a dtype or an initial value, are Python-written
+        // over reduce_sum (frontend/modules/py/ms_ops_function.py).
+        addMethod(d, "sum", {toInput("axis", 1, vNone()), pythonOnly("dtype"),
+                             toAttr("keepdims", "keep_dims", vBool(false)), pythonOnly("initial")});
         reg.add(std::move(d));
     }
     {

@@ -327,6 +327,46 @@ def mse_loss(input, target, reduction='mean'):
 # Tensor methods MindSpore defines over these functions (x.clamp(0, 1) is clamp(x, 0, 1)).
 # In GRAPH_MODE symbol_resolve finds them on the class and type_inference binds them to the
 # tensor when the registry has no native method of the name.
+# Functions with arguments that change the numbers (a dtype to compute in, an initial value,
+# dropout's training flag) are written here, over the primitives.
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        input = F.cast(input, dtype)
+    return F.reduce_sum(input, dim, keepdim)
+
+
+def _tensor_sum(input, axis=None, dtype=None, keepdims=False, initial=None):
+    out = sum(input, axis, keepdims, dtype=dtype)
+    return out if initial is None else out + initial
+
+
+def cumsum(x, axis, dtype=None):
+    if dtype is not None:
+        x = F.cast(x, dtype)
+    return P.CumSum()(x, axis)
+
+
+def cumprod(input, dim, dtype=None):
+    if dtype is not None:
+        input = F.cast(input, dtype)
+    return P.CumProd()(input, dim)
+
+
+def _tensor_cumsum(input, axis=None, dtype=None):
+    return cumsum(input, axis, dtype)
+
+
+def _tensor_cumprod(input, dim, dtype=None):
+    return cumprod(input, dim, dtype)
+
+
+def dropout(input, p=0.5, training=True, seed=None):
+    # seed: irscope's random streams are its own (the numbers differ from MindSpore's anyway).
+    if not training:
+        return input
+    return P.Dropout(keep_prob=1.0 - p)(input)[0]
+
+
 def div(input, other, *, rounding_mode=None):
     if rounding_mode is None:
         return P.Div()(input, other)
@@ -499,6 +539,9 @@ def _attach_tensor_methods():
     _add_tensor_method("log10", _tensor_log10)
     _add_tensor_method("repeat", repeat_interleave)
     _add_tensor_method("div", _tensor_div)
+    _add_tensor_method("sum", _tensor_sum)
+    _add_tensor_method("cumsum", _tensor_cumsum)
+    _add_tensor_method("cumprod", _tensor_cumprod)
     for name in ("clamp", "clip", "split", "chunk", "narrow", "swapaxes", "t", "var", "std",
                  "norm", "logsumexp", "outer", "mm", "addmm", "index_select", "repeat_interleave",
                  "logaddexp", "trace", "unbind", "moveaxis"):
