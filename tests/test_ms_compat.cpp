@@ -777,6 +777,21 @@ private slots:
         QCOMPARE(r.out, once + once);
     }
 
+    // P.SmoothL1Loss: 0.5 d^2 / beta inside beta, |d| - beta / 2 outside, its reductions and
+    // its gradient (d / beta or sign(d), over the count for 'mean'); values worked out by hand.
+    void smoothL1LossAndItsGradient() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "p = Tensor(np.array([1., 2., 3., -1.], np.float32))\n"
+                                          "t = Tensor(np.array([1., 2.5, 5., 1.5], np.float32))\n",
+                                      "    print(P.SmoothL1Loss(1.0)(p, t), P.SmoothL1Loss(2.0, 'mean')(p, t))\n"
+                                      "    gp, gt = ms.grad(lambda a, b: P.SmoothL1Loss(1.0, 'sum')(a, b), (0, 1))(p, t)\n"
+                                      "    print(gp, gt, ms.grad(lambda a: P.SmoothL1Loss(2.0, 'mean')(a, t))(p))\n"));
+        QVERIFY2(r.result.exitStatus == 0, r.out.c_str());
+        const std::string once = "[0.    0.125 1.5   2.   ] 0.640625\n"
+                                 "[ 0.  -0.5 -1.  -1. ] [0.  0.5 1.  1. ] [ 0.     -0.0625 -0.25   -0.25  ]\n";
+        QCOMPARE(r.out, once + once);
+    }
+
     // 1-D and 3-D pooling: the functional pools (padding, ceil_mode, count_include_pad,
     // divisor_override) and the nn layers run as P.AvgPool3D / P.MaxPool3D over NCDHW (or the
     // 2-D primitives for 'same' and 'valid'), with their gradients (G.AvgPool3DGrad of x's shape,
