@@ -393,4 +393,3 @@ std::string formatAbstract(const Abstract& a) {
 }
 
 }  // namespace irscope::ir
-
