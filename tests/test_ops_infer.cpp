@@ -261,15 +261,18 @@ private slots:
                                // nn_loss_ops.cpp, nn_activation_ops.cpp
                                "SoftmaxCrossEntropyWithLogits",
                                "SparseSoftmaxCrossEntropyWithLogits",
-                               "SmoothL1Loss", "SigmoidCrossEntropyWithLogits", "L2Normalize", "BatchNorm",
+                               "SmoothL1Loss", "SigmoidCrossEntropyWithLogits", "L2Normalize",
+                               "BatchNorm",
                                "LeakyReLU", "SeLU", "CeLU", "HShrink", "SoftShrink", "ClipByValue",
                                // pad_select_ops.cpp, elementwise_math.cpp
                                "Pad", "MirrorPad", "MirrorPadGrad", "SpaceToDepth", "DepthToSpace",
                                "Meshgrid", "Diag", "DiagPart", "Cross", "NonZero", "MaskedSelect",
                                "Unique", "ReduceStd", "Erfinv", "Lgamma",
                                // binary_math_ops.cpp: the backward primitives of _grad_ops (G.*)
-                               "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad", "AvgPoolGrad", "MaxPool3D",
-                               "AvgPool3D", "MaxPool3DGrad", "AvgPool3DGrad", "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad", "ReciprocalGrad",
+                               "Conv2DBackpropInput", "Conv2DBackpropFilter", "MaxPoolGrad",
+                               "AvgPoolGrad", "MaxPool3D", "AvgPool3D", "MaxPool3DGrad",
+                               "AvgPool3DGrad", "SigmoidGrad", "TanhGrad", "SqrtGrad", "RsqrtGrad",
+                               "ReciprocalGrad",
                                "InvGrad", "AsinGrad", "ACosGrad", "AtanGrad", "AsinhGrad", "AcoshGrad",
                                "ReluGrad", "ReLU6Grad", "EluGrad", "SoftplusGrad", "SiLUGrad",
                                "HSigmoidGrad", "HSwishGrad"};

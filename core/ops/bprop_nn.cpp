@@ -226,8 +226,6 @@ void bpropLayerNorm(BpropContext& c) {
     }
 }
 
-// Conv2D: Conv2DBackpropInput(dout, w, x's shape) and Conv2DBackpropFilter(dout, x, w's
-// shape) with the convolution's attributes.
 // Input i's static shape as a constant tuple.
 Node* staticShapeOf(BpropContext& c, std::size_t i) {
     std::vector<ValuePtr> dims;
@@ -237,16 +235,17 @@ Node* staticShapeOf(BpropContext& c, std::size_t i) {
     return c.constant(Value::tuple(std::move(dims)));
 }
 
+// Conv2D: Conv2DBackpropInput(dout, w, x's shape) and Conv2DBackpropFilter(dout, x, w's
+// shape) with the convolution's attributes.
 void bpropConv2D(BpropContext& c) {
-    auto shapeOf = [&](std::size_t i) { return staticShapeOf(c, i); };
     if (!c.absOf(0)->shape.isStatic() || !c.absOf(1)->shape.isStatic()) {
         c.fail("irscope: the gradient of Conv2D with a dynamic shape is not supported yet.");
     }
     if (c.needsGrad(0)) {
-        c.setGrad(0, c.emit("Conv2DBackpropInput", {c.dout(), c.input(1), shapeOf(0)}, c.attrs()));
+        c.setGrad(0, c.emit("Conv2DBackpropInput", {c.dout(), c.input(1), staticShapeOf(c, 0)}, c.attrs()));
     }
     if (c.needsGrad(1)) {
-        c.setGrad(1, c.emit("Conv2DBackpropFilter", {c.dout(), c.input(0), shapeOf(1)}, c.attrs()));
+        c.setGrad(1, c.emit("Conv2DBackpropFilter", {c.dout(), c.input(0), staticShapeOf(c, 1)}, c.attrs()));
     }
 }
 

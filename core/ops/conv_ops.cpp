@@ -1,5 +1,5 @@
-// Convolution and pooling: Conv2D, MaxPool, AvgPool, MaxPool3D, AvgPool3D (NCHW and NCDHW, MindSpore's attributes and
-// pad_mode rules) and Flatten, the ops of MindSpore's LeNet/MNIST networks. Direct loops,
+// Convolution and pooling: Conv2D, MaxPool, AvgPool, MaxPool3D, AvgPool3D (NCHW and NCDHW,
+// MindSpore's attributes and pad_mode rules) and Flatten, the ops of MindSpore's LeNet/MNIST networks. Direct loops,
 // summing over input channel, kernel row, kernel column in that order (the OpenCL plugin sums
 // in the same order, so both devices give the same bits).
 #include <algorithm>
@@ -210,10 +210,6 @@ Window window3dOf(const Ctx& ctx, const Shape& x) {
     return win;
 }
 
-// The pooling window of a 2-D or 3-D pool: by the op's name.
-template <typename Ctx>
-Window poolWindowOf(const Ctx& ctx, const Shape& x);
-
 // The window of a conv/pool primitive on an NCHW input shape.
 template <typename Ctx>
 Window windowOf(const Ctx& ctx, const Shape& x, bool conv) {
@@ -400,11 +396,13 @@ std::optional<Shape> shapeInput(const KernelContext& ctx, std::size_t i) {
     return dims ? std::optional<Shape>(Shape(*dims)) : std::nullopt;
 }
 
+// The constant shape input `i` of rank `rank`; anything else is a ValueError naming it.
 template <typename Ctx>
-Shape requiredShape(const Ctx& ctx, std::size_t i, const char* name) {
+Shape requiredShape(const Ctx& ctx, std::size_t i, const char* name, std::size_t rank = 4) {
     std::optional<Shape> s = shapeInput(ctx, i);
-    if (!s || s->rank() != 4) {
-        valueError(ctx.name(), std::string("the '") + name + "' must be a constant 4-D shape.");
+    if (!s || s->rank() != rank) {
+        valueError(ctx.name(), std::string("the '") + name + "' must be a constant " +
+                                   std::to_string(rank) + "-D shape.");
     }
     return *s;
 }
@@ -599,11 +597,8 @@ InferResult inferPoolGrad(const InferContext& ctx) {
             typeError(ctx.name(), "the input 'grads' must be a Tensor, but got " + typeStr(g) + ".");
         }
         checkFloat(ctx.name(), "grads", g->dtype);
-        std::optional<Shape> s = shapeInput(ctx, 0);
-        if (!s || s->rank() != 5) {
-            valueError(ctx.name(), "the 'origin_input_shape' must be a constant 5-D shape.");
-        }
-        return {ir::Abstract::tensor(g->dtype, *s), nullptr};
+        return {ir::Abstract::tensor(g->dtype, requiredShape(ctx, 0, "origin_input_shape", 5)),
+                nullptr};
     }
     const AbstractPtr x = ctx.abs(0);
     if (!isTensorAbs(x)) {
@@ -637,17 +632,12 @@ KernelArg runPoolGrad(const KernelContext& ctx) {
     const std::string_view op = ctx.name();
     const bool shapeOnly = takesShape(op);
     const std::size_t gradAt = shapeOnly ? 1 : 2;
-    std::optional<Shape> xShape;
-    if (shapeOnly) {
-        xShape = shapeInput(ctx, 0);
-        if (!xShape || xShape->rank() != 5) {
-            valueError(op, "the 'origin_input_shape' must be a constant 5-D shape.");
-        }
-    } else {
+    if (!shapeOnly) {
         checkFloat(op, "x", ctx.tensor(0).dtype());
-        xShape = ctx.tensor(0).shape();
     }
-    const Window win = poolWindowOf(ctx, *xShape);
+    const Shape xShape =
+        shapeOnly ? requiredShape(ctx, 0, "origin_input_shape", 5) : ctx.tensor(0).shape();
+    const Window win = poolWindowOf(ctx, xShape);
     const Tensor dy0 = ctx.tensor(gradAt);
     if (dy0.shape() != win.outShape()) {
         valueError(op, "the shape of 'dout' must be the pool's output shape " + shapeStr(win.outShape()) +
@@ -657,7 +647,7 @@ KernelArg runPoolGrad(const KernelContext& ctx) {
     const DType compute = computeType(out);
     const std::optional<Tensor> x = shapeOnly ? std::nullopt : std::optional<Tensor>(castTo(ctx.tensor(0), compute));
     const Tensor dy = castTo(dy0, compute);
-    Tensor dx(compute, *xShape);
+    Tensor dx(compute, xShape);
     const bool max = isMaxPool(op);
     const Tensor* xp = x ? &*x : nullptr;
     if (compute == DType::Float64) {
@@ -775,15 +765,12 @@ void registerConvOps(OpRegistry& reg) {
         reg.add(std::move(d));
     }
     for (const char* name : {"MaxPoolGrad", "AvgPoolGrad"}) {
+        const bool max = std::string_view(name) == "MaxPoolGrad";
         OpDef d{.name = name,
                 .family = "grad",
-                .summary = std::string(name) == "MaxPoolGrad"
-                               ? "MaxPool's backward: dout to the element each window picked"
+                .summary = max ? "MaxPool's backward: dout to the element each window picked"
                                : "AvgPool's backward: dout spread evenly over each window"};
-        d.attrs = {argDefault("kernel_size", ArgKind::IntOrTuple, vInt(1)),
-                   argDefault("strides", ArgKind::IntOrTuple, vInt(1)),
-                   argDefault("pad_mode", ArgKind::String, ir::Value::string("VALID")),
-                   argDefault("data_format", ArgKind::String, ir::Value::string("NCHW"))};
+        d.attrs = reg.find(max ? "MaxPool" : "AvgPool")->attrs;
         d.inputs = {argIn("x_origin"), argIn("out_origin"), argIn("grad")};
         d.infer = inferPoolGrad;
         d.cpuKernel = runPoolGrad;

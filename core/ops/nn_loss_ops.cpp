@@ -1,6 +1,6 @@
 // Loss and normalization primitives: SoftmaxCrossEntropyWithLogits (loss and its gradient),
-// SparseSoftmaxCrossEntropyWithLogits, SmoothL1Loss, SigmoidCrossEntropyWithLogits, L2Normalize and
-// BatchNorm, whose training form updates its moving mean and variance in place (MindSpore's
+// SparseSoftmaxCrossEntropyWithLogits, SmoothL1Loss, SigmoidCrossEntropyWithLogits,
+// L2Normalize and BatchNorm, whose training form updates its moving mean and variance in place (MindSpore's
 // RW inputs, OpDef::writes) like the CPU kernel: moving = moving * (1 - momentum) + batch *
 // momentum, with the batch's biased variance.
 #include <algorithm>
@@ -216,7 +216,8 @@ KernelArg runSmoothL1(const KernelContext& c) {
         return KernelArg(out);
     }
     const double n = static_cast<double>(p.size());
-    return KernelArg(Tensor::scalar(p.dtype(), reduction == "sum" ? total : (n == 0 ? 0.0 : total / n)));
+    return KernelArg(
+        Tensor::scalar(p.dtype(), reduction == "sum" ? total : (n == 0 ? 0.0 : total / n)));
 }
 
 // ---- SigmoidCrossEntropyWithLogits --------------------------------------------------------
@@ -494,10 +495,11 @@ void registerLossBprops(OpRegistry& reg) {
         Node* dout = c.dout();
         if (reduction == "mean") {
             if (!pa->shape.isStatic()) {
-                c.fail("irscope: the gradient of SmoothL1Loss(reduction='mean') with a dynamic shape is "
-                       "not supported yet.");
+                c.fail("irscope: the gradient of SmoothL1Loss(reduction='mean') with a dynamic "
+                       "shape is not supported yet.");
             }
-            dout = c.emit("RealDiv", {dout, c.scalar(pa->dtype, static_cast<double>(pa->shape.elementCount()))});
+            const auto count = static_cast<double>(pa->shape.elementCount());
+            dout = c.emit("RealDiv", {dout, c.scalar(pa->dtype, count)});
         }
         Node* dp = c.emit("Mul", {g, dout});
         c.setGrad(0, dp);
@@ -573,8 +575,9 @@ void registerNnLossOps(OpRegistry& reg) {
             const AbstractPtr t = floatArg(c, 1, "target");
             sameShape(c.name(), p->shape, t->shape, "prediction", "target");
             if (t->dtype != p->dtype) {
-                typeError(c.name(), "the dtype of 'target' must be the same as 'prediction', but got " +
-                                        typeStr(t) + " and " + typeStr(p) + ".");
+                typeError(c.name(),
+                          "the dtype of 'target' must be the same as 'prediction', but got " +
+                              typeStr(t) + " and " + typeStr(p) + ".");
             }
             (void)smoothL1Beta(c.name(), c.attr("beta"));
             const bool keep = lossReduction(c.name(), c.attr("reduction")) == "none";

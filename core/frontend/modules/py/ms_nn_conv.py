@@ -32,6 +32,12 @@ def _check_pad_mode(cls, pad_mode):
     return pad_mode
 
 
+def _check_padding(cls, pad_mode, padding):
+    if pad_mode.upper() != "PAD" and padding != 0:
+        raise ValueError("For '" + cls + "', the 'padding' must be zero when 'pad_mode' is not "
+                         "'pad', but got " + str(padding) + ".")
+
+
 class Conv2d(Cell):
     def __init__(self, in_channels, out_channels, kernel_size, stride=1, pad_mode="same",
                  padding=0, dilation=1, group=1, has_bias=False, weight_init=None,
@@ -54,9 +60,7 @@ class Conv2d(Cell):
         self.dilation = _pair("dilation", "Conv2d", dilation)
         self.pad_mode = _check_pad_mode("Conv2d", pad_mode)
         self.padding = padding
-        if self.pad_mode.upper() != "PAD" and padding != 0:
-            raise ValueError("For 'Conv2d', the 'padding' must be zero when 'pad_mode' is not "
-                             "'pad', but got " + str(padding) + ".")
+        _check_padding("Conv2d", self.pad_mode, padding)
         self.group = group
         self.has_bias = has_bias
         self.data_format = data_format
@@ -126,9 +130,7 @@ class _PoolNd(Cell):
                  count_include_pad=True, divisor_override=None, dilation=1, return_indices=False):
         super().__init__()
         self.pad_mode = _check_pad_mode(cls, pad_mode).upper()
-        if self.pad_mode != "PAD" and padding != 0:
-            raise ValueError("For '" + cls + "', the 'padding' must be zero when 'pad_mode' is not "
-                             "'pad', but got " + str(padding) + ".")
+        _check_padding(cls, self.pad_mode, padding)
         self.cls = cls
         self.n = n
         self.find_max = find_max

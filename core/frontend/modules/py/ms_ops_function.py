@@ -324,9 +324,6 @@ def mse_loss(input, target, reduction='mean'):
     return x
 
 
-# Tensor methods MindSpore defines over these functions (x.clamp(0, 1) is clamp(x, 0, 1)).
-# In GRAPH_MODE symbol_resolve finds them on the class and type_inference binds them to the
-# tensor when the registry has no native method of the name.
 # Functions with arguments that change the numbers (a dtype to compute in, an initial value,
 # dropout's training flag) are written here, over the primitives.
 def sum(input, dim=None, keepdim=False, *, dtype=None):
@@ -463,6 +460,10 @@ def max_pool3d(x, kernel_size, stride=None, padding=0, dilation=1, ceil_mode=Fal
                     dilation, return_indices)
 
 
+# Tensor methods MindSpore defines over these functions (x.clamp(0, 1) is clamp(x, 0, 1)).
+# In GRAPH_MODE symbol_resolve finds them on the class and type_inference binds them to the
+# tensor when the registry has no native method of the name, or when its method does not take
+# the call's arguments (x.sum(dtype=ms.float32)).
 def _tensor_flatten(input, order='C', *, start_dim=0, end_dim=-1):
     """Tensor.flatten: all dimensions by default (ops.flatten keeps the first)."""
     return flatten(input, order, start_dim=start_dim, end_dim=end_dim)

@@ -73,4 +73,3 @@ def S_ISLNK(mode):
 
 def S_ISSOCK(mode):
     return S_IFMT(mode) == S_IFSOCK
-
