@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
+#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -39,18 +41,49 @@ struct BisectArgs {
 };
 
 // Runs `command` with /bin/sh, `input` on its standard input; true when it exits with 0.
+// The input goes through a pipe written with write(2): a command that exits without reading
+// it all (`true`, `grep -q`) only makes the writes fail with EPIPE, which is not the
+// command's verdict (stdio's pclose would report the failed flush instead of the status).
 bool runCheck(const std::string& command, const std::string& input, int limit, int status) {
     ::setenv("IRSCOPE_OPT_BISECT_LIMIT", std::to_string(limit).c_str(), 1);
     ::setenv("IRSCOPE_SCRIPT_STATUS", std::to_string(status).c_str(), 1);
     // A command that does not read its input must not kill irscope with SIGPIPE.
     void (*previous)(int) = std::signal(SIGPIPE, SIG_IGN);
     std::fflush(nullptr);
-    FILE* pipe = ::popen(command.c_str(), "w");
     bool good = false;
-    if (pipe != nullptr) {
-        std::fwrite(input.data(), 1, input.size(), pipe);
-        const int rc = ::pclose(pipe);
-        good = rc != -1 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
+    int fds[2];
+    if (::pipe(fds) == 0) {
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_adddup2(&actions, fds[0], STDIN_FILENO);
+        posix_spawn_file_actions_addclose(&actions, fds[0]);
+        posix_spawn_file_actions_addclose(&actions, fds[1]);
+        std::string shell = "/bin/sh";
+        std::string dashC = "-c";
+        std::string cmd = command;
+        char* argv[] = {shell.data(), dashC.data(), cmd.data(), nullptr};
+        pid_t pid = 0;
+        const int spawned = ::posix_spawn(&pid, "/bin/sh", &actions, nullptr, argv, environ);
+        posix_spawn_file_actions_destroy(&actions);
+        ::close(fds[0]);
+        if (spawned == 0) {
+            std::size_t done = 0;
+            while (done < input.size()) {
+                const ssize_t n = ::write(fds[1], input.data() + done, input.size() - done);
+                if (n < 0 && errno == EINTR) {
+                    continue;
+                }
+                if (n <= 0) {
+                    break;  // EPIPE: the command stopped reading
+                }
+                done += static_cast<std::size_t>(n);
+            }
+        }
+        ::close(fds[1]);
+        int rc = 0;
+        while (spawned == 0 && ::waitpid(pid, &rc, 0) < 0 && errno == EINTR) {
+        }
+        good = spawned == 0 && WIFEXITED(rc) && WEXITSTATUS(rc) == 0;
     }
     std::signal(SIGPIPE, previous);
     return good;

@@ -132,7 +132,7 @@ void listSession(const store::LoadedSession& loaded, const SessionArgs& a, std::
         const std::size_t passes = static_cast<std::size_t>(
             std::count_if(c.snapshots.begin(), c.snapshots.end(),
                           [](const passes::PassSnapshot& p) { return p.depth == 0; }));
-        const std::size_t nodes = c.snapshots.empty() ? 0 : c.snapshots.back().counts.nodes;
+        const std::size_t nodes = c.snapshots.empty() ? 0 : c.snapshots.back().counts().nodes;
         std::string peak = "-";
         for (const passes::PassSnapshot& p : c.snapshots) {
             if (p.peakBytes) {

@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
     for (const passes::PassSnapshot& s : rec.snapshots) {
         std::printf("%-34s %10.1f %9zu %9zu %12zu %12zu\n",
                     (std::string(static_cast<std::size_t>(s.depth) * 2, ' ') + s.pass).c_str(),
-                    s.millis, s.counts.graphs, s.counts.nodes, s.rawSize(), s.compressedSize());
+                    s.millis, s.counts().graphs, s.counts().nodes, s.rawSize(), s.compressedSize());
         raw += s.rawSize();
         // Unchanged passes share their predecessor's bytes: count them once.
         if (s.compressed() && s.compressed().get() != previous) {

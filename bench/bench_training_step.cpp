@@ -122,8 +122,8 @@ int runOne(const Options& o) {
         }
         snapshotMs += std::max(0.0, c.totalMillis - inPasses);
         if (!c.snapshots.empty()) {
-            nodes = std::max(nodes, c.snapshots.back().counts.nodes);
-            cnodes = std::max(cnodes, c.snapshots.back().counts.cnodes);
+            nodes = std::max(nodes, c.snapshots.back().counts().nodes);
+            cnodes = std::max(cnodes, c.snapshots.back().counts().cnodes);
         }
     }
     std::printf("%7d %-6s %9zu %9zu", o.run, o.lazy ? "lazy" : "plain", nodes, cnodes);
@@ -141,7 +141,7 @@ int runOne(const Options& o) {
                 std::printf(
                     "  %-34s %10.1f %8zu %9zu %8s\n",
                     (std::string(static_cast<std::size_t>(s.depth) * 2, ' ') + s.pass).c_str(),
-                    s.millis, s.counts.graphs, s.counts.nodes, s.changed() ? "yes" : "");
+                    s.millis, s.counts().graphs, s.counts().nodes, s.changed() ? "yes" : "");
             }
         }
         std::printf("\n  printed: %s", out.session->output.c_str());

@@ -98,7 +98,7 @@ private slots:
         QCOMPARE(m.data(m.index(0, CompilationsModel::Signature)).toString(),
                  QString::fromStdString(c.signature));
         QCOMPARE(m.data(m.index(0, CompilationsModel::Nodes)).toULongLong(),
-                 static_cast<qulonglong>(c.snapshots.back().counts.nodes));
+                 static_cast<qulonglong>(c.snapshots.back().counts().nodes));
         QCOMPARE(m.data(m.index(0, CompilationsModel::Status)).toString(), QStringLiteral("ok"));
         m.setSession(nullptr);
         QCOMPARE(m.rowCount(), 0);

@@ -126,9 +126,9 @@ private slots:
                 QVERIFY2(g.pass == w.pass, where.constData());
                 QCOMPARE(g.depth, w.depth);
                 QCOMPARE(g.round, w.round);
-                QCOMPARE(g.counts.nodes, w.counts.nodes);
-                QCOMPARE(g.counts.cnodes, w.counts.cnodes);
-                QCOMPARE(g.counts.graphs, w.counts.graphs);
+                QCOMPARE(g.counts().nodes, w.counts().nodes);
+                QCOMPARE(g.counts().cnodes, w.counts().cnodes);
+                QCOMPARE(g.counts().graphs, w.counts().graphs);
                 QVERIFY2(g.changed() == w.changed(), where.constData());
                 QVERIFY(g.error.empty());
                 QVERIFY(!g.sourceFile.empty());
@@ -183,11 +183,11 @@ private slots:
         QCOMPARE(first.failedPass, std::string("type_inference"));
         const passes::PassSnapshot& bad = first.snapshots[2];
         QVERIFY2(bad.error.find("02_type_inference_0002.ir:3:") != std::string::npos, bad.error.c_str());
-        QCOMPARE(bad.counts.nodes, first.snapshots[1].counts.nodes);  // unknown: as before it
+        QCOMPARE(bad.counts().nodes, first.snapshots[1].counts().nodes);  // unknown: as before it
         QVERIFY(first.snapshots[0].changed());                          // from the empty module
         QVERIFY(!first.snapshots[1].changed());                         // same text as parse
         QVERIFY(first.snapshots[3].changed());                          // level0 after level3: TensorMoves
-        QVERIFY(first.snapshots[3].counts.nodes > first.snapshots[1].counts.nodes);
+        QVERIFY(first.snapshots[3].counts().nodes > first.snapshots[1].counts().nodes);
         QVERIFY(first.snapshots[4].changed());  // opt_a: against the IR before its first child (level3)
         QCOMPARE(first.snapshots[3].depth, 1);
         QVERIFY(first.snapshots[3].description.find("common") != std::string::npos ||
@@ -264,7 +264,7 @@ private slots:
             const passes::PassSnapshot& snap = c.snapshots[order[static_cast<std::size_t>(r - 1)]];
             QCOMPARE(f[0].toInt(), r - 1);
             QCOMPARE(f[1], QString::fromStdString(snap.pass));
-            QCOMPARE(f[6].toULongLong(), static_cast<qulonglong>(snap.counts.nodes));
+            QCOMPARE(f[6].toULongLong(), static_cast<qulonglong>(snap.counts().nodes));
             bool ok = false;
             QCOMPARE(f[4].toDouble(&ok), QString::number(snap.millis, 'f', 3).toDouble());
             QVERIFY(ok);

@@ -81,12 +81,12 @@ private slots:
         // The shared graphs do not grow with the calls: 4 more blocks cost the entry's calls
         // and the weights, not 4 more differentiated blocks (before: 2 graphs more per block,
         // and more nodes than the plain run).
-        const auto graphs2 = after(two, "meta_fg_expand").counts.graphs;
-        QCOMPARE(after(six, "meta_fg_expand").counts.graphs, graphs2);
-        const std::size_t plain6 = after(run(6, false, -1), "task_emit").counts.nodes;
-        QVERIFY2(after(six, "task_emit").counts.nodes < plain6,
+        const auto graphs2 = after(two, "meta_fg_expand").counts().graphs;
+        QCOMPARE(after(six, "meta_fg_expand").counts().graphs, graphs2);
+        const std::size_t plain6 = after(run(6, false, -1), "task_emit").counts().nodes;
+        QVERIFY2(after(six, "task_emit").counts().nodes < plain6,
                  qPrintable(QString("lazy %1 vs plain %2 nodes")
-                                .arg(after(six, "task_emit").counts.nodes)
+                                .arg(after(six, "task_emit").counts().nodes)
                                 .arg(plain6)));
     }
 };

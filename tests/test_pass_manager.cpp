@@ -201,8 +201,10 @@ class EagerText : public PassInstrumentation {
 public:
     void afterPass(const PassRun&, const Module& m, const PassContext&, bool) override {
         texts.push_back(printIr(m));
+        counts.push_back(m.counts());
     }
     std::vector<std::string> texts;
+    std::vector<ir::NodeCounts> counts;
 };
 
 }  // namespace
@@ -296,9 +298,9 @@ void TestPassManager::recordsEverySnapshot() {
     QVERIFY(add.changed());
     QVERIFY(add.reportedChange);
     QCOMPARE(add.description, std::string("Wraps the output in Neg."));
-    QCOMPARE(add.counts.cnodes, before.cnodes + 1);
-    QVERIFY(add.counts.nodes > before.nodes);
-    QCOMPARE(add.counts.graphs, std::size_t(1));
+    QCOMPARE(add.counts().cnodes, before.cnodes + 1);
+    QVERIFY(add.counts().nodes > before.nodes);
+    QCOMPARE(add.counts().graphs, std::size_t(1));
 
     // claims_change reported a change but the text is the same: unchanged, bytes shared.
     const PassSnapshot& claims = rec.snapshots[1];
@@ -308,7 +310,7 @@ void TestPassManager::recordsEverySnapshot() {
     const PassSnapshot& none = rec.snapshots[2];
     QVERIFY(!none.changed());
     QVERIFY(!none.reportedChange);
-    QCOMPARE(none.counts.cnodes, add.counts.cnodes);
+    QCOMPARE(none.counts().cnodes, add.counts().cnodes);
 
     // opt_a's children at depth 1: strip_neg removes the Neg added above in round 0,
     // finds nothing in round 1, and the group stops (no child changed).
@@ -316,7 +318,7 @@ void TestPassManager::recordsEverySnapshot() {
     QCOMPARE(strip0.depth, 1);
     QCOMPARE(strip0.round, 0);
     QVERIFY(strip0.changed());
-    QCOMPARE(strip0.counts.cnodes, before.cnodes);
+    QCOMPARE(strip0.counts().cnodes, before.cnodes);
     QCOMPARE(rec.snapshots[4].round, 0);
     QVERIFY(!rec.snapshots[4].changed());
     QCOMPARE(rec.snapshots[5].round, 1);
@@ -364,8 +366,8 @@ void TestPassManager::snapshotTextsParseBack() {
         auto back = s.module();
         QVERIFY(back != nullptr);
         QCOMPARE(printIr(*back), text);
-        QCOMPARE(back->counts().cnodes, s.counts.cnodes);
-        QCOMPARE(back->counts().nodes, s.counts.nodes);
+        QCOMPARE(back->counts().cnodes, s.counts().cnodes);
+        QCOMPARE(back->counts().nodes, s.counts().nodes);
     }
     // And the first snapshot holds the IR as add_node left it: Neg(Neg(Add)).
     auto first = rec.snapshots.front().module();
@@ -892,9 +894,11 @@ QTEST_APPLESS_MAIN(TestPassManager)
 #include "test_pass_manager.moc"
 
 // The snapshots are printed on a worker thread from copies of the module: every snapshot's
-// text is the text printed on the compile's thread right after its pass, `changed` is exact
-// (a pass that rebuilt equal abstracts changed the fingerprint, not the text) and equal texts
-// share their bytes, also for a module large enough that the printer lags the passes.
+// text and counts are those of the module on the compile's thread right after its pass,
+// `changed` is exact (a pass that rebuilt equal abstracts changed the fingerprint, not the
+// text; one that reported a change and made none has its predecessor's fingerprint and is
+// not printed) and equal texts share their bytes, also for a module large enough that the
+// printer lags the passes; with and without verification (the production path).
 void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
     auto wrap = [](Module& mod, PassContext&) {
         wrapOutputInNeg(mod);
@@ -904,6 +908,7 @@ void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
         rebuildAbstracts(mod);
         return true;
     };
+    auto nothing = [](Module&, PassContext&) { return true; };  // claims a change
     // Undoes `wrap`.
     auto unwrap = [](Module& mod, PassContext&) {
         FuncGraph* g = mod.entry();
@@ -912,35 +917,48 @@ void TestPassManager::snapshotsPrintedOffThreadEqualEagerText() {
         mod.erase(out);
         return true;
     };
-    for (const int size : {0, 3000}) {
-        PassManager pm;
-        pm.add(makePass("wrap", "Wraps the output in Neg.", wrap));
-        pm.add(makePass("rebuild", "Equal abstracts, new objects.", rebuild));
-        pm.add(makePass("wrap2", "Wraps the output in Neg.", wrap));
-        pm.add(makePass("unwrap", "Removes the last Neg.", unwrap));
-        pm.add(makePass("wrap3", "Wraps the output in Neg.", wrap));
-        auto eager = std::make_shared<EagerText>();
-        pm.addInstrumentation(eager);
-        std::unique_ptr<Module> m = size == 0 ? smallModule() : largeModule(size);
-        const std::string initial = printIr(*m);
-        PassContext ctx;
-        CompileRecord rec;
-        passes::runRecorded(pm, *m, ctx, rec);
-        QCOMPARE(rec.status, passes::CompileStatus::Ok);
-        QCOMPARE(rec.snapshots.size(), eager->texts.size());
-        std::string prev = initial;
-        for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
-            const PassSnapshot& s = rec.snapshots[i];
-            QVERIFY2(s.text() == eager->texts[i], qPrintable(QString::fromStdString(s.pass)));
-            QCOMPARE(s.changed(), eager->texts[i] != prev);
-            prev = eager->texts[i];
+    struct Restore {
+        ~Restore() { setVerifyEachPass(std::nullopt); }
+    } restore;
+    for (const bool verify : {true, false}) {
+        setVerifyEachPass(verify);
+        for (const int size : {0, 3000}) {
+            PassManager pm;
+            pm.add(makePass("wrap", "Wraps the output in Neg.", wrap));
+            pm.add(makePass("rebuild", "Equal abstracts, new objects.", rebuild));
+            pm.add(makePass("wrap2", "Wraps the output in Neg.", wrap));
+            pm.add(makePass("unwrap", "Removes the last Neg.", unwrap));
+            pm.add(makePass("nothing", "Says it changed the IR.", nothing));
+            pm.add(makePass("wrap3", "Wraps the output in Neg.", wrap));
+            auto eager = std::make_shared<EagerText>();
+            pm.addInstrumentation(eager);
+            std::unique_ptr<Module> m = size == 0 ? smallModule() : largeModule(size);
+            const std::string initial = printIr(*m);
+            PassContext ctx;
+            CompileRecord rec;
+            passes::runRecorded(pm, *m, ctx, rec);
+            QCOMPARE(rec.status, passes::CompileStatus::Ok);
+            QCOMPARE(rec.snapshots.size(), eager->texts.size());
+            std::string prev = initial;
+            for (std::size_t i = 0; i < rec.snapshots.size(); ++i) {
+                const PassSnapshot& s = rec.snapshots[i];
+                QVERIFY2(s.text() == eager->texts[i], qPrintable(QString::fromStdString(s.pass)));
+                QCOMPARE(s.changed(), eager->texts[i] != prev);
+                QCOMPARE(s.counts().graphs, eager->counts[i].graphs);
+                QCOMPARE(s.counts().nodes, eager->counts[i].nodes);
+                QCOMPARE(s.counts().cnodes, eager->counts[i].cnodes);
+                prev = eager->texts[i];
+            }
+            QVERIFY(rec.snapshots[0].changed());
+            // rebuild: the fingerprint changed, the text did not; the bytes are shared.
+            QVERIFY(!rec.snapshots[1].changed());
+            QCOMPARE(rec.snapshots[1].compressed().get(), rec.snapshots[0].compressed().get());
+            QVERIFY(rec.snapshots[3].changed());
+            QCOMPARE(rec.snapshots[3].text(), rec.snapshots[1].text());  // unwrap undid wrap2
+            // nothing: the same fingerprint, the same bytes.
+            QVERIFY(!rec.snapshots[4].changed());
+            QCOMPARE(rec.snapshots[4].compressed().get(), rec.snapshots[3].compressed().get());
         }
-        QVERIFY(rec.snapshots[0].changed());
-        // rebuild: the fingerprint changed, the text did not; the bytes are shared.
-        QVERIFY(!rec.snapshots[1].changed());
-        QCOMPARE(rec.snapshots[1].compressed().get(), rec.snapshots[0].compressed().get());
-        QVERIFY(rec.snapshots[3].changed());
-        QCOMPARE(rec.snapshots[3].text(), rec.snapshots[1].text());  // unwrap undid wrap2
     }
 }
 

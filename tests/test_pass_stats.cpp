@@ -94,7 +94,7 @@ passes::PassSnapshot snap(std::string pass, int depth, int round, double ms, std
     s.depth = depth;
     s.round = round;
     s.millis = ms;
-    s.counts = {1, nodes, nodes / 2};
+    s.setCounts({1, nodes, nodes / 2});
     s.setChanged(changed);
     return s;
 }
@@ -319,24 +319,24 @@ private slots:
         const auto ifs = runExample("if_vs_select");
         const auto& ifNet = compileOf(*ifs, "if_net");
         const auto& selectNet = compileOf(*ifs, "select_net");
-        QCOMPARE(ifNet.find("parse")->counts.graphs, std::size_t(301));
-        QCOMPARE(selectNet.find("parse")->counts.graphs, std::size_t(1));
-        QVERIFY(ifNet.find("type_inference")->counts.graphs >
-                100 * selectNet.find("type_inference")->counts.graphs);
+        QCOMPARE(ifNet.find("parse")->counts().graphs, std::size_t(301));
+        QCOMPARE(selectNet.find("parse")->counts().graphs, std::size_t(1));
+        QVERIFY(ifNet.find("type_inference")->counts().graphs >
+                100 * selectNet.find("type_inference")->counts().graphs);
 
         const auto maps = runExample("hypermap_vs_for");
         const auto& hyper = compileOf(*maps, "hyper_map_net");
         const auto& loop = compileOf(*maps, "for_loop_net");
-        QCOMPARE(hyper.find("parse")->counts.cnodes, std::size_t(5));
-        QCOMPARE(loop.find("parse")->counts.cnodes, std::size_t(602));
-        QCOMPARE(hyper.find("type_inference")->counts.cnodes, std::size_t(204));
-        QCOMPARE(loop.find("type_inference")->counts.cnodes, std::size_t(1));
+        QCOMPARE(hyper.find("parse")->counts().cnodes, std::size_t(5));
+        QCOMPARE(loop.find("parse")->counts().cnodes, std::size_t(602));
+        QCOMPARE(hyper.find("type_inference")->counts().cnodes, std::size_t(204));
+        QCOMPARE(loop.find("type_inference")->counts().cnodes, std::size_t(1));
 
         const auto vmap = runExample("vmap_vs_for");
         QCOMPARE(vmap->compiles.size(), std::size_t(1));  // vmap(hswish_func) is not compiled
         const auto& rows = compileOf(*vmap, "manually_batched");
-        QCOMPARE(rows.find("parse")->counts.cnodes, std::size_t(505));
-        QCOMPARE(rows.find("type_inference")->counts.cnodes, std::size_t(205));
+        QCOMPARE(rows.find("parse")->counts().cnodes, std::size_t(505));
+        QCOMPARE(rows.find("type_inference")->counts().cnodes, std::size_t(205));
     }
 };
 

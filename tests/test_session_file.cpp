@@ -100,9 +100,9 @@ void expectSameSession(const store::Session& a, const store::Session& b, bool sa
             if (sameRun) {
                 QCOMPARE(q.millis, p.millis);
             }
-            QCOMPARE(q.counts.graphs, p.counts.graphs);
-            QCOMPARE(q.counts.nodes, p.counts.nodes);
-            QCOMPARE(q.counts.cnodes, p.counts.cnodes);
+            QCOMPARE(q.counts().graphs, p.counts().graphs);
+            QCOMPARE(q.counts().nodes, p.counts().nodes);
+            QCOMPARE(q.counts().cnodes, p.counts().cnodes);
             QCOMPARE(q.changed(), p.changed());
             QCOMPARE(q.reportedChange, p.reportedChange);
             QVERIFY(q.peakBytes == p.peakBytes);

@@ -49,7 +49,7 @@ void verifyCharts(const StatisticsDock& dock, const passes::CompileRecord& c) {
         const int b = static_cast<int>(passes.size() - 1 - i);
         QCOMPARE(dock.timeAxis()->at(b), QString::fromStdString(passes[i]->pass));
         QCOMPARE(dock.timeBars()->at(b), passes[i]->millis);
-        QCOMPARE(dock.nodeBars()->at(b), static_cast<double>(passes[i]->counts.nodes));
+        QCOMPARE(dock.nodeBars()->at(b), static_cast<double>(passes[i]->counts().nodes));
         QVERIFY(passes[i]->depth == 0);
     }
     QVERIFY(dock.timeChart()->chart()->title().contains(QString::fromStdString(c.graphName)));
@@ -95,15 +95,15 @@ private slots:
             const passes::CompileRecord& c = s->compiles[static_cast<std::size_t>(r)];
             QCOMPARE(t->item(r, StatisticsDock::TotalMs)->text(), QString::number(c.totalMillis, 'f', 2));
             QCOMPARE(t->item(r, StatisticsDock::NodesParse)->text(),
-                     QString::number(c.find("parse")->counts.nodes));
+                     QString::number(c.find("parse")->counts().nodes));
             QCOMPARE(t->item(r, StatisticsDock::NodesOptA)->text(),
-                     QString::number(c.find("opt_a", true)->counts.nodes));
+                     QString::number(c.find("opt_a", true)->counts().nodes));
             QCOMPARE(t->item(r, StatisticsDock::NodesFinal)->text(),
-                     QString::number(c.snapshots.back().counts.nodes));
+                     QString::number(c.snapshots.back().counts().nodes));
         }
         // if_net unrolls 100 `if`s into branch graphs: far more nodes after parse than
         // select_net's single graph.
-        QVERIFY(s->compiles[0].find("parse")->counts.nodes > s->compiles[1].find("parse")->counts.nodes);
+        QVERIFY(s->compiles[0].find("parse")->counts().nodes > s->compiles[1].find("parse")->counts().nodes);
 
         // The first compile is selected on open: the charts show its top-level passes.
         QCOMPARE(w.compilationsDock()->currentRow(), 0);
@@ -117,7 +117,7 @@ private slots:
         w.compilationsDock()->selectRow(1);
         verifyCharts(*dock, s->compiles[1]);
         QVERIFY(dock->nodeBars()->at(dock->nodeBars()->count() - 1) !=
-                static_cast<double>(s->compiles[0].find("parse")->counts.nodes));
+                static_cast<double>(s->compiles[0].find("parse")->counts().nodes));
         w.compilationsDock()->selectRow(0);
         verifyCharts(*dock, s->compiles[0]);
         QSettings().clear();

@@ -103,7 +103,7 @@ private slots:
         QCOMPARE(rows[1].passes.size(), rec.snapshots.size());
         QCOMPARE(rows[1].passes.front().pass, std::string("parse"));
         QCOMPARE(rows[1].passes.back().pass, std::string("task_emit"));
-        QCOMPARE(rows[1].nodes, static_cast<std::int64_t>(rec.snapshots.back().counts.nodes));
+        QCOMPARE(rows[1].nodes, static_cast<std::int64_t>(rec.snapshots.back().counts().nodes));
         QCOMPARE(rows[1].totalMillis, rec.totalMillis);
         QVERIFY(rows[1].peakBytes.has_value());
         bool nested = false;

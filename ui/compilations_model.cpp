@@ -43,7 +43,7 @@ QVariant CompilationsModel::data(const QModelIndex& index, int role) const {
         case Nodes:
             return c->snapshots.empty() ? QVariant()
                                         : QVariant::fromValue(static_cast<qulonglong>(
-                                              c->snapshots.back().counts.nodes));
+                                              c->snapshots.back().counts().nodes));
         case Millis:
             return QString::number(c->totalMillis + c->cacheLoadMillis, 'f', 2);
         case Status:

@@ -508,7 +508,7 @@ void SettingsCompareView::updateTable() {
         if (p == nullptr) {
             return std::nullopt;
         }
-        return static_cast<long long>(cnodes ? p->counts.cnodes : p->counts.nodes);
+        return static_cast<long long>(cnodes ? p->counts().cnodes : p->counts().nodes);
     };
 
     const QString pass =

@@ -81,7 +81,7 @@ QTableWidgetItem* numberItem(const QString& text) {
 
 QTableWidgetItem* nodesItem(const passes::CompileRecord& rec, const char* pass) {
     const passes::PassSnapshot* s = rec.find(pass, true);
-    return numberItem(s != nullptr ? QString::number(s->counts.nodes) : QStringLiteral("–"));
+    return numberItem(s != nullptr ? QString::number(s->counts().nodes) : QStringLiteral("–"));
 }
 
 }  // namespace
@@ -151,7 +151,7 @@ void StatisticsDock::setSession(std::shared_ptr<const store::Session> s) {
         totals_->setItem(row, NodesFinal,
                          numberItem(rec.snapshots.empty()
                                         ? QStringLiteral("–")
-                                        : QString::number(rec.snapshots.back().counts.nodes)));
+                                        : QString::number(rec.snapshots.back().counts().nodes)));
         std::optional<std::uint64_t> peak;
         for (const passes::PassSnapshot& snap : rec.snapshots) {
             if (snap.peakBytes && (!peak || *snap.peakBytes > *peak)) {
@@ -188,7 +188,7 @@ void StatisticsDock::setCompile(const passes::CompileRecord* compile) {
             }
             names << QString::fromStdString(snap.pass);
             timeSet_->append(snap.millis);
-            nodeSet_->append(static_cast<double>(snap.counts.nodes));
+            nodeSet_->append(static_cast<double>(snap.counts().nodes));
         }
     }
     timeAxis_->append(names);

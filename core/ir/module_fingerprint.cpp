@@ -37,6 +37,53 @@ public:
             add(v.get());
         }
     }
+    // A graph by its place in the printed order (a copy of the module has other graph
+    // objects in the same places); one outside it, by name.
+    void add(const FuncGraph* g) {
+        if (g == nullptr) {
+            add(std::uint64_t{0});
+        } else if (auto it = graphIndex_.find(g); it != graphIndex_.end()) {
+            add(static_cast<std::uint64_t>(it->second + 1));
+        } else {
+            add(std::string_view(g->name()));
+        }
+    }
+    // A constant by identity, except the parts that name graphs: Module::clone gives those
+    // new values naming its own graphs, and a copy must fingerprint like its original.
+    void add(const Value* v) {
+        if (v == nullptr) {
+            add(std::uint64_t{0});
+            return;
+        }
+        switch (v->kind) {
+            case Value::Kind::Graph:
+                add(std::uint64_t{1});
+                add(v->graph);
+                return;
+            case Value::Kind::Tuple:
+            case Value::Kind::List:
+            case Value::Kind::Slice:
+                add(static_cast<std::uint64_t>(v->kind) + 2);
+                add(static_cast<std::uint64_t>(v->elements.size()));
+                for (const ValuePtr& e : v->elements) {
+                    add(e.get());
+                }
+                return;
+            case Value::Kind::Primitive:
+                if (v->prim && namesGraphs(v->prim->attrs)) {
+                    add(std::string_view(v->prim->name));
+                    add(std::string_view(v->prim->instanceName));
+                    add(v->prim->attrs);
+                    return;
+                }
+                break;
+            default:
+                break;
+        }
+        add(static_cast<const void*>(v));
+    }
+    void indexGraph(const FuncGraph* g, std::size_t i) { graphIndex_.emplace(g, i); }
+    bool indexed(const FuncGraph* g) const { return graphIndex_.count(g) != 0; }
     void add(const DebugInfo& d) {
         add(std::string_view(d.name));
         add(std::string_view(d.scope));
@@ -45,7 +92,23 @@ public:
     std::uint64_t value() const { return h_; }
 
 private:
+    bool namesGraphs(const AttrMap& attrs) {
+        for (const auto& [k, a] : attrs) {
+            if (a->kind == Value::Kind::Graph || !a->elements.empty() ||
+                a->kind == Value::Kind::Primitive) {
+                scratch_.clear();
+                collectGraphRefs(*a, scratch_);
+                if (!scratch_.empty()) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
     std::uint64_t h_ = 0x1234567887654321ULL;
+    std::unordered_map<const FuncGraph*, std::size_t> graphIndex_;
+    std::vector<FuncGraph*> scratch_;
 };
 
 }  // namespace
@@ -53,15 +116,14 @@ private:
 ModuleFingerprint fingerprint(const Module& m) {
     ModuleFingerprint fp;
     Hasher h;
-    h.add(m.attrs());
     const FuncGraph* entry = m.entry();
     if (entry == nullptr) {
+        h.add(m.attrs());
         fp.hash = h.value();
         return fp;
     }
     // Graph and node marks by id (ids are dense: a module numbers its nodes from 1).
     std::vector<char> counted;
-    std::unordered_map<const FuncGraph*, char> graphSeen;
     auto mark = [&counted](std::uint64_t id) {
         if (id >= counted.size()) {
             counted.resize(static_cast<std::size_t>(id) * 2 + 1024, 0);
@@ -84,7 +146,7 @@ ModuleFingerprint fingerprint(const Module& m) {
     };
     std::vector<Frame> stack;
     auto enter = [&](const FuncGraph* g) {
-        graphSeen[g] = 1;
+        h.indexGraph(g, order.size());
         order.push_back({g, g->topoOrder()});
         Frame f;
         for (const CNode* c : order.back().body) {
@@ -104,7 +166,7 @@ ModuleFingerprint fingerprint(const Module& m) {
             continue;
         }
         const FuncGraph* g = top.refs[top.next++];
-        if (graphSeen.count(g) == 0) {
+        if (!h.indexed(g)) {
             enter(g);  // invalidates `top`
         }
     }
@@ -116,6 +178,7 @@ ModuleFingerprint fingerprint(const Module& m) {
             ++distinct;
         }
     };
+    h.add(m.attrs());
     h.add(entry);
     for (const Visit& v : order) {
         const FuncGraph* g = v.graph;
@@ -146,7 +209,7 @@ ModuleFingerprint fingerprint(const Module& m) {
                 if (in->isValue()) {
                     ++valueUses;
                     h.add(static_cast<const ValueNode*>(in)->value().get());
-                    h.add(in->abstract().get());
+                    h.add(static_cast<const void*>(in->abstract().get()));
                 } else {
                     count(in);
                     h.add(in->id());

@@ -28,10 +28,18 @@ void PassSnapshot::setChanged(bool changed) {
     changed_ = changed;
 }
 
+void PassSnapshot::setCounts(ir::NodeCounts counts) {
+    if (pending_) {
+        setCompressed(compressed());
+    }
+    counts_ = counts;
+}
+
 void PassSnapshot::setCompressed(std::shared_ptr<const util::CompressedText> text) {
     if (pending_) {
         error = failure();  // the printer's reason would go with the job
         changed_ = pending_->wait().changed;
+        counts_ = pending_->wait().counts;
         pending_.reset();
     }
     compressed_ = std::move(text);

@@ -30,6 +30,7 @@ public:
         bool changed = false;
         std::shared_ptr<const util::CompressedText> blob;
         std::string error;  // why the IR could not be printed, if it could not
+        ir::NodeCounts counts;  // of the IR after the pass
     };
     virtual ~PendingSnapshotText() = default;
     // Blocks until the printer has settled the snapshot (or dropped it: an error then).
@@ -43,7 +44,6 @@ struct PassSnapshot {
     int depth = 0;            // 0 top-level, 1 a group's child (opt_a's sub-passes)
     int round = 0;            // a group's child: the group's round (0-based)
     double millis = 0.0;      // wall time of the pass itself (steady clock)
-    ir::NodeCounts counts;    // graphs, nodes and cnodes reachable from the entry
     bool reportedChange = false;             // what the pass itself returned
     std::optional<std::uint64_t> peakBytes;  // the memory plan's peak, once there is one
     // Non-empty when the pass threw: the IR is as the pass left it. What a reader shows or
@@ -57,6 +57,9 @@ struct PassSnapshot {
     // but left the same text is unchanged). For a group: compared with the IR before the
     // group's first child. Waits for the printer when the snapshot is still pending.
     bool changed() const { return pending_ ? pending_->wait().changed : changed_; }
+    // Graphs, nodes and cnodes reachable from the entry after the pass (the printer counts
+    // them from its copy of the module). Waits like changed().
+    ir::NodeCounts counts() const { return pending_ ? pending_->wait().counts : counts_; }
     // The printed .ir text, compressed; passes that change nothing share their
     // predecessor's bytes. Null only when the IR could not be printed. Waits like changed().
     const std::shared_ptr<const util::CompressedText>& compressed() const {
@@ -69,6 +72,7 @@ struct PassSnapshot {
     // like changed().
     std::string failure() const;
     void setChanged(bool changed);
+    void setCounts(ir::NodeCounts counts);
     void setCompressed(std::shared_ptr<const util::CompressedText> text);
     // The snapshot's text and `changed` are the printer's, when it gets to them.
     void setPending(std::shared_ptr<const PendingSnapshotText> pending) { pending_ = std::move(pending); }
@@ -81,6 +85,7 @@ struct PassSnapshot {
 
 private:
     bool changed_ = false;
+    ir::NodeCounts counts_;
     std::shared_ptr<const util::CompressedText> compressed_;
     std::shared_ptr<const PendingSnapshotText> pending_;
 };

@@ -4,14 +4,13 @@
 #include <stdexcept>
 
 #include "ir/ir_text.h"
-#include "ir/module_fingerprint.h"
 #include "passes/verifier_instrumentation.h"
 
 namespace irscope::passes {
 
 SnapshotPrinter& SnapshotInstrumentation::printer() {
     if (!printer_ || printer_->closed()) {
-        printer_ = std::make_shared<SnapshotPrinter>(level_);
+        printer_ = std::make_shared<SnapshotPrinter>(level_, verifyEachPass());
     }
     return *printer_;
 }
@@ -87,7 +86,10 @@ void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassCont
     } else {
         printer().submit(m.clone(), baseline, nullptr, nullptr, std::make_shared<SnapshotResult>());
     }
-    current_ = State{ir::fingerprint(m), std::move(baseline)};
+    if (baselineText_) {
+        SnapshotPrinter::fingerprint(m, *baseline);
+    }
+    current_ = State{std::move(baseline)};
     open_.clear();
     lastSequence_ = UINT64_MAX;
     errorRecorded_ = false;
@@ -151,21 +153,15 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
     s.error = std::string(error);
 
     State after;
-    bool print = false;  // a new state: printed later, from a copy or the module itself
+    bool print = false;  // a new state: handed to the printer as a copy (or the module)
     copyDeferred();      // queued jobs settle in order: the deferred state goes first
     try {
         // The IR after a group is the IR after its last child, and a pass that returned
         // false (no change) is taken at its word, as MLIR takes a pass's preserved analyses:
-        // both skip the walk. Under verification the walk is made and a false claim fails.
+        // neither is walked. Under verification the claim is checked against the text.
         const bool trusted = error.empty() && (run.pass->isGroup() || !reportedChange);
-        if (trusted && !verifyEachPass()) {
-            s.counts = current_.fingerprint.counts;
-            after = current_;
-        } else {
-            const ir::ModuleFingerprint fp = ir::fingerprint(m);
-            s.counts = fp.counts;
-            if (trusted && fp != current_.fingerprint) {
-                // Abstracts are hashed by identity: only a different text makes the claim false.
+        if (trusted) {
+            if (verifyEachPass()) {
                 settle();
                 if (current_.text->text && ir::printIr(m) != *current_.text->text) {
                     throw std::logic_error(
@@ -175,39 +171,36 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
                              : std::string("returned no change but changed the IR")));
                 }
             }
-            const State* same = fp == current_.fingerprint ? &current_
-                                : fp == before.fingerprint ? &before
-                                                           : nullptr;
-            if (same != nullptr && verifyEachPass()) {
-                // The fingerprint hashes abstracts and values by identity: under verification
-                // its verdict is checked against the text it saves printing.
-                settle();
-                if (same->text->text && ir::printIr(m) != *same->text->text) {
-                    throw std::logic_error(
-                        "the module's fingerprint missed a change made by pass '" + run.path + "'");
-                }
+            after = current_;
+        } else if (!error.empty()) {
+            // After an error the IR may be half-built: print it here, where a failure
+            // only means the snapshot keeps the error without the text.
+            settle();
+            auto text = std::make_shared<SnapshotText>();
+            SnapshotPrinter::print(m, *text, current_.text.get(), before.text.get(), level_);
+            if (!text->text) {
+                throw std::runtime_error(text->error);
             }
-            if (same != nullptr) {
-                after = *same;  // structurally the IR as last printed: nothing to print
-            } else if (!error.empty()) {
-                // After an error the IR may be half-built: print it here, where a failure
-                // only means the snapshot keeps the error without the text.
-                settle();
-                auto text = std::make_shared<SnapshotText>();
-                SnapshotPrinter::print(m, *text, current_.text.get(), before.text.get(), level_);
-                if (!text->text) {
-                    throw std::runtime_error(text->error);
-                }
-                after = State{fp, std::move(text)};
-            } else {
-                after = State{fp, std::make_shared<SnapshotText>()};
-                print = true;
-            }
+            after = State{std::move(text)};
+        } else {
+            // A reported change: a new state for the printer, which finds out from its
+            // copy's fingerprint (and text) whether it is one.
+            after = State{std::make_shared<SnapshotText>()};
+            print = true;
         }
         auto result = std::make_shared<SnapshotResult>();
         s.setPending(pending(result));
         if (print) {
             deferred_ = Deferred{after.text, current_.text, before.text, std::move(result)};
+            if (verifyEachPass()) {
+                // The worker settles the copy as it would any other (fingerprint first).
+                copyDeferred();
+                (void)s.changed();
+                if (after.text->fingerprintMissed) {
+                    throw std::logic_error("the module's fingerprint missed a change made by pass '" +
+                                           run.path + "'");
+                }
+            }
         } else {
             printer().submit(nullptr, after.text, nullptr, before.text, std::move(result));
         }

@@ -4,23 +4,21 @@
 // one, and the pass's time from a TimingInstrumentation. A pass that throws gets a
 // snapshot too, carrying the error and the IR as the pass left it.
 //
-// Change detection first compares the module's structural fingerprint (ir::ModuleFingerprint:
-// one walk, no printing) with the one before the pass: equal, the pass changed nothing and
-// its snapshot shares its predecessor's text, table and counts without printing. Only a
-// different fingerprint prints the IR, and the text is then compared with the text before
-// the pass (hash and size first, then the bytes), so `changed` stays exact. Unchanged
-// snapshots share their predecessor's compressed bytes and cost no memory.
-//
-// The printing, comparing and compressing run on a worker thread (passes/snapshot_printer.h)
-// over a structural copy of the module, so the compile goes on meanwhile. The copy of a
-// changed state is made when the next pass starts; a state nothing changes afterwards (the
-// last one) is printed from the module itself when its text is needed, while the worker
-// finishes the older ones. The pipeline does not wait for the printer at its end: the last
-// state is handed over as a copy too, and a snapshot's `changed` and text wait for their
-// job only when someone reads them (textOf() during the pipeline waits for all). A pass that returns
-// "no change", and a group (its IR is its last child's), are not walked. Under
-// IRSCOPE_VERIFY_EACH=1 every such claim and every "unchanged" verdict of the fingerprint is
-// still checked against the printed text, naming the pass on a miss.
+// A pass that returns "no change", and a group (its IR is its last child's), are taken at
+// their word and not walked. For a pass that reports a change, the compile's thread only
+// copies the module (Module::clone); everything else runs on a worker thread
+// (passes/snapshot_printer.h): the copy's structural fingerprint (ir::ModuleFingerprint: one
+// walk, no printing, the node counts with it) is compared with the states before the pass
+// and before it in time, and an equal one shares that state's text, counts and compressed
+// bytes without printing. Otherwise the copy is printed and the text compared with those
+// states' (hash and size first, then the bytes), so `changed` stays exact and unchanged
+// snapshots cost no memory. The copy of a changed state is made when the next pass starts;
+// the last state is printed from the module itself when its text is needed, while the
+// worker finishes the older ones. The pipeline does not wait for the printer at its end: a
+// snapshot's `changed`, counts and text wait for their job only when someone reads them
+// (textOf() during the pipeline waits for all). Under IRSCOPE_VERIFY_EACH=1 every "no
+// change" claim and every "same" verdict of the fingerprint is checked against the printed
+// text, naming the pass on a miss.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +27,6 @@
 #include <string>
 #include <vector>
 
-#include "ir/module_fingerprint.h"
 #include "passes/pass_instrumentation.h"
 #include "passes/snapshot_printer.h"
 #include "passes/timing_instrumentation.h"
@@ -75,10 +72,9 @@ public:
                        const PipelineResult& result) override;
 
 private:
-    // One state of the IR: its structural fingerprint, and its text (filled by the printer
-    // once the job that prints it is done; shared by the states with the same text).
+    // One state of the IR: its text, fingerprint and counts, filled by the printer once
+    // the job that prints it is done (shared by the passes that left the same state).
     struct State {
-        ir::ModuleFingerprint fingerprint;
         std::shared_ptr<SnapshotText> text;
     };
 

@@ -33,8 +33,8 @@ const SnapshotResult::Outcome& SnapshotResult::wait() const {
     return outcome_;
 }
 
-SnapshotPrinter::SnapshotPrinter(int compressionLevel, std::size_t maxPending)
-    : level_(compressionLevel), maxPending_(maxPending == 0 ? 1 : maxPending) {
+SnapshotPrinter::SnapshotPrinter(int compressionLevel, bool verify, std::size_t maxPending)
+    : level_(compressionLevel), verify_(verify), maxPending_(maxPending == 0 ? 1 : maxPending) {
     worker_ = std::thread([this] { loop(); });
 }
 
@@ -47,7 +47,7 @@ SnapshotPrinter::~SnapshotPrinter() {
     }
     changed_.notify_all();
     for (Job& job : dropped) {
-        job.result->finish({false, nullptr, "the snapshot was dropped before it was printed"});
+        job.result->finish({false, nullptr, "the snapshot was dropped before it was printed", {}});
     }
     worker_.join();
 }
@@ -139,8 +139,20 @@ void SnapshotPrinter::loop() {
     }
 }
 
+void SnapshotPrinter::fingerprint(const ir::Module& m, SnapshotText& out) {
+    try {
+        out.fingerprint = ir::fingerprint(m);
+        out.counts = out.fingerprint->counts;
+    } catch (const std::exception&) {
+        out.fingerprint.reset();  // printing then says what is wrong with the module
+    }
+}
+
 void SnapshotPrinter::print(const ir::Module& m, SnapshotText& out, const SnapshotText* last,
                             const SnapshotText* before, int level, ir::ValueTextCache* valueTexts) {
+    if (!out.fingerprint) {
+        fingerprint(m, out);
+    }
     try {
         out.text = std::make_shared<const std::string>(
             valueTexts != nullptr ? ir::printIr(m, {}, *valueTexts) : ir::printIr(m));
@@ -169,14 +181,43 @@ bool SnapshotPrinter::shareEqual(SnapshotText& out, const SnapshotText* last,
     return false;
 }
 
+bool SnapshotPrinter::shareByFingerprint(Job& job) {
+    SnapshotText& out = *job.after;
+    fingerprint(*job.copy, out);
+    if (!out.fingerprint) {
+        return false;
+    }
+    for (const SnapshotText* other : {job.last.get(), job.before.get()}) {
+        if (other == nullptr || !other->blob || other->fingerprint != out.fingerprint) {
+            continue;
+        }
+        if (verify_) {
+            // The fingerprint hashes abstracts and constants by identity and may say "same"
+            // only when the texts are: checked against the text it saves printing.
+            const std::string text = ir::printIr(*job.copy, {}, valueTexts_);
+            if (!other->text || text != *other->text) {
+                out.fingerprintMissed = true;
+                return false;  // printed as a new state
+            }
+        }
+        out.text = other->text;
+        out.hash = other->hash;
+        out.blob = other->blob;
+        return true;
+    }
+    return false;
+}
+
 void SnapshotPrinter::runJob(Job& job) {
     if (job.copy) {
-        print(*job.copy, *job.after, job.last.get(), job.before.get(), level_, &valueTexts_);
+        if (!shareByFingerprint(job)) {
+            print(*job.copy, *job.after, job.last.get(), job.before.get(), level_, &valueTexts_);
+        }
     } else if (job.printed && job.after->text) {
         shareEqual(*job.after, job.last.get(), job.before.get());
     }
     job.result->finish({job.before == nullptr || !SnapshotText::same(*job.before, *job.after),
-                        job.after->blob, job.after->error});
+                        job.after->blob, job.after->error, job.after->counts});
 }
 
 }  // namespace irscope::passes

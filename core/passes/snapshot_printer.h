@@ -1,9 +1,13 @@
-// SnapshotPrinter: prints, compares and compresses the IR snapshots of one compile on a
-// worker thread, off the compile's critical path. The snapshot instrumentation hands it a
-// structural copy of the module (Module::clone) for every state whose fingerprint changed,
-// and keeps going; the worker prints the copy, shares the text of the state before or of the
-// last state when the bytes are the same (so `changed` stays exact and unchanged texts share
-// their compressed bytes), compresses it otherwise, and frees the copy.
+// SnapshotPrinter: fingerprints, prints, compares and compresses the IR snapshots of one
+// compile on a worker thread, off the compile's critical path. The snapshot instrumentation
+// hands it a structural copy of the module (Module::clone) for every pass that reported a
+// change, and keeps going; the worker fingerprints the copy (ir/module_fingerprint.h, which
+// also counts its nodes): a state with the fingerprint of the state before the pass or of
+// the last state shares that state's text without printing. Otherwise it prints the copy,
+// shares the text of either state when the bytes are the same (so `changed` stays exact and
+// unchanged texts share their compressed bytes), compresses it otherwise, and frees the
+// copy. Under verification (`verify`) a fingerprint's "same" verdict is checked against the
+// printed text, and a miss is marked on the state (SnapshotText::fingerprintMissed).
 //
 // Jobs run in the order they were queued, so a job may name the text states of earlier jobs:
 // they are filled by the time it runs. wait() returns once every queued job is done, and
@@ -20,10 +24,12 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 
 #include "ir/module.h"
+#include "ir/module_fingerprint.h"
 #include "ir/value_text_cache.h"
 #include "passes/compile_record.h"
 #include "util/compressed_text.h"
@@ -35,6 +41,11 @@ namespace irscope::passes {
 struct SnapshotText {
     std::shared_ptr<const std::string> text;  // null when the IR could not be printed
     std::size_t hash = 0;
+    // The state's structural fingerprint and node counts (nullopt when the module could not
+    // be walked: then the text is not shared by fingerprint).
+    std::optional<ir::ModuleFingerprint> fingerprint;
+    ir::NodeCounts counts;
+    bool fingerprintMissed = false;  // verification: an equal fingerprint, a different text
     std::shared_ptr<const util::CompressedText> blob;  // null until compressed
     std::string error;                                 // why printing failed, if it did
 
@@ -59,7 +70,7 @@ private:
 
 class SnapshotPrinter {
 public:
-    explicit SnapshotPrinter(int compressionLevel, std::size_t maxPending = 64);
+    explicit SnapshotPrinter(int compressionLevel, bool verify = false, std::size_t maxPending = 64);
     SnapshotPrinter(const SnapshotPrinter&) = delete;
     SnapshotPrinter& operator=(const SnapshotPrinter&) = delete;
     // Drops the jobs not started yet (their results say so) and joins the worker once it
@@ -70,10 +81,11 @@ public:
     void close();
     bool closed() const;
 
-    // Settles one snapshot: with a `copy`, first prints it into `after` (when the text
-    // equals `last`'s, the state before it in time, or `before`'s, the state before the
-    // pass, `after` takes that state's text and compressed bytes; otherwise the text is
-    // compressed); then fills `result` comparing `after` with `before`. Without a copy,
+    // Settles one snapshot: with a `copy`, first fingerprints it and, unless its fingerprint
+    // is that of `last` (the state before it in time) or `before` (the state before the
+    // pass), prints it into `after` (when the text equals either state's, `after` takes that
+    // state's text and compressed bytes; otherwise the text is compressed); then fills
+    // `result` comparing `after` with `before`. Without a copy,
     // `after` is an earlier state (filled by then). `last` and `before` may be null (the
     // baseline before the first pass: nothing to compare with).
     void submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<SnapshotText> after,
@@ -91,12 +103,14 @@ public:
     // Blocks until every submitted job is done; returns the milliseconds spent waiting.
     double wait();
 
-    // What a job does with a copy, on the calling thread: prints `m` into `out`, sharing
+    // Prints `m` into `out` on the calling thread, with its fingerprint and counts, sharing
     // the text and bytes of `last` or `before` when equal, compressing at `level` otherwise.
     // Tensor constants go through `valueTexts` when given (see ir/value_text_cache.h).
     static void print(const ir::Module& m, SnapshotText& out, const SnapshotText* last,
                       const SnapshotText* before, int level,
                       ir::ValueTextCache* valueTexts = nullptr);
+    // Fills out.fingerprint and out.counts (leaves them unset when `m` cannot be walked).
+    static void fingerprint(const ir::Module& m, SnapshotText& out);
 
 private:
     struct Job {
@@ -109,10 +123,14 @@ private:
     };
     void loop();
     void runJob(Job& job);
+    // The job's copy has the fingerprint of `last` or `before`: shares that state's text,
+    // bytes and counts (under verification only once the printed text agrees).
+    bool shareByFingerprint(Job& job);
     // Makes `out` take the text and bytes of `last` or `before` when they print the same.
     static bool shareEqual(SnapshotText& out, const SnapshotText* last, const SnapshotText* before);
 
     int level_;
+    bool verify_;
     std::size_t maxPending_;
     mutable std::mutex mutex_;
     std::condition_variable changed_;

@@ -238,7 +238,7 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
         if (readFile(f.path, &text, &error)) {
             try {
                 const auto module = ir::parseIr(text, f.path.string());
-                s.counts = module->counts();
+                s.setCounts(module->counts());
                 const std::string printed = ir::printIr(*module);
                 const std::size_t h = util::CompressedText::hashOf(printed);
                 const std::size_t before = d.depth == 0 && inGroup ? beforeGroupHash : lastHash;
@@ -260,7 +260,7 @@ DumpFolder loadDumpFolder(const fs::path& dir, const DumpProgress& progress, std
         if (!error.empty()) {
             s.error = error;
             if (!first) {
-                s.counts = rec->snapshots.back().counts;
+                s.setCounts(rec->snapshots.back().counts());
             }
             ++result.failed;
             if (result.error.empty()) {

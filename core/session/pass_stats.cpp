@@ -70,8 +70,8 @@ std::optional<long long> nodeDelta(const passes::CompileRecord& rec, std::size_t
     if (!before) {
         return std::nullopt;
     }
-    return static_cast<long long>(rec.snapshots[i].counts.nodes) -
-           static_cast<long long>(rec.snapshots[*before].counts.nodes);
+    return static_cast<long long>(rec.snapshots[i].counts().nodes) -
+           static_cast<long long>(rec.snapshots[*before].counts().nodes);
 }
 
 std::string formatPassStats(const passes::CompileRecord& rec, std::size_t index) {
@@ -108,7 +108,7 @@ std::string formatPassStats(const passes::CompileRecord& rec, std::size_t index)
         const std::string delta = change ? fmt::format("{:+}", *change) : std::string("-");
         os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}% {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}",
                   indent + name, s.depth > 0 ? std::to_string(s.round) : std::string(), s.millis,
-                  100.0 * s.millis / total, s.counts.graphs, s.counts.nodes, s.counts.cnodes, delta,
+                  100.0 * s.millis / total, s.counts().graphs, s.counts().nodes, s.counts().cnodes, delta,
                   !s.failure().empty() ? "error" : (s.changed() ? "*" : ""),
                   s.peakBytes ? std::to_string(*s.peakBytes) : std::string());
     }
@@ -123,8 +123,8 @@ std::string formatPassStats(const passes::CompileRecord& rec, std::size_t index)
               100.0 * instrumentation / total);
     const passes::PassSnapshot* last = snaps.empty() ? nullptr : &snaps.back();
     os << row("{:<34} {:>5} {:>10.3f} {:>6.1f}% {:>6} {:>7} {:>7} {:>8} {:>7} {:>10}", "total", "",
-              rec.totalMillis, 100.0, last ? last->counts.graphs : 0, last ? last->counts.nodes : 0,
-              last ? last->counts.cnodes : 0, "", "",
+              rec.totalMillis, 100.0, last ? last->counts().graphs : 0, last ? last->counts().nodes : 0,
+              last ? last->counts().cnodes : 0, "", "",
               last && last->peakBytes ? std::to_string(*last->peakBytes) : std::string());
     if (rec.status != passes::CompileStatus::Ok) {
         os << "  compile stopped at " << (rec.failedPass.empty() ? "?" : rec.failedPass) << ": "

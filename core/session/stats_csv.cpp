@@ -41,7 +41,7 @@ std::string passStatsCsv(const passes::CompileRecord& rec) {
         const passes::PassSnapshot& s = rec.snapshots[i];
         out += fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\r\n", index++, csvField(s.pass), s.depth,
                            s.depth > 0 ? std::to_string(s.round) : std::string(), number(s.millis),
-                           s.counts.graphs, s.counts.nodes, s.counts.cnodes,
+                           s.counts().graphs, s.counts().nodes, s.counts().cnodes,
                            optionalNumber(nodeDelta(rec, i)), s.changed() ? 1 : 0,
                            optionalNumber(s.peakBytes), csvField(s.failure()));
     }
@@ -56,7 +56,7 @@ std::string compileTotalsCsv(const store::Session& s) {
     for (const passes::CompileRecord& rec : s.compiles) {
         auto nodesAfter = [&rec](std::string_view pass) {
             const passes::PassSnapshot* p = rec.find(pass);
-            return p != nullptr ? std::to_string(p->counts.nodes) : std::string();
+            return p != nullptr ? std::to_string(p->counts().nodes) : std::string();
         };
         std::optional<std::uint64_t> peak;
         for (const passes::PassSnapshot& snap : rec.snapshots) {
@@ -69,9 +69,9 @@ std::string compileTotalsCsv(const store::Session& s) {
                            csvField(rec.signature), passes::statusName(rec.status),
                            csvField(rec.failedPass), number(rec.totalMillis), rec.snapshots.size(),
                            nodesAfter("parse"), nodesAfter("opt_a"),
-                           last != nullptr ? std::to_string(last->counts.nodes) : std::string(),
-                           last != nullptr ? std::to_string(last->counts.cnodes) : std::string(),
-                           last != nullptr ? std::to_string(last->counts.graphs) : std::string(),
+                           last != nullptr ? std::to_string(last->counts().nodes) : std::string(),
+                           last != nullptr ? std::to_string(last->counts().cnodes) : std::string(),
+                           last != nullptr ? std::to_string(last->counts().graphs) : std::string(),
                            optionalNumber(peak));
     }
     return out;

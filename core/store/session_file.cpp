@@ -161,7 +161,7 @@ void writeSession(Database& db, const Session& s, const SaveOptions& options) {
             }
             snapshot
                 .bindAll(c, i, snap.pass, snap.description, snap.depth, snap.round, snap.millis,
-                         snap.counts.graphs, snap.counts.nodes, snap.counts.cnodes, snap.changed(),
+                         snap.counts().graphs, snap.counts().nodes, snap.counts().cnodes, snap.changed(),
                          snap.reportedChange, peak, snap.failure(), ir)
                 .run();
         }
@@ -290,7 +290,7 @@ void readCompiles(const Database& db, Session& s,
         p.depth = static_cast<int>(snap.getInt(4));
         p.round = static_cast<int>(snap.getInt(5));
         p.millis = snap.getDouble(6);
-        p.counts = {toSize(snap, 7), toSize(snap, 8), toSize(snap, 9)};
+        p.setCounts({toSize(snap, 7), toSize(snap, 8), toSize(snap, 9)});
         p.setChanged(snap.getInt(10) != 0);
         p.reportedChange = snap.getInt(11) != 0;
         if (!snap.isNull(12)) {

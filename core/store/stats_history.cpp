@@ -157,9 +157,9 @@ void appendStatsHistory(const std::string& path, const Session& s) {
                 .bindAll(when, script, scriptHash, c.graphName, c.signature,
                          c.settings.toString(), std::string(passes::statusName(c.status)),
                          c.totalMillis + c.cacheLoadMillis,
-                         static_cast<std::int64_t>(last ? last->counts.graphs : 0),
-                         static_cast<std::int64_t>(last ? last->counts.nodes : 0),
-                         static_cast<std::int64_t>(last ? last->counts.cnodes : 0), peak,
+                         static_cast<std::int64_t>(last ? last->counts().graphs : 0),
+                         static_cast<std::int64_t>(last ? last->counts().nodes : 0),
+                         static_cast<std::int64_t>(last ? last->counts().cnodes : 0), peak,
                          std::string(IRSCOPE_VERSION), c.fromCache)
                 .run();
             const std::int64_t id = db.lastInsertRowId();
@@ -171,9 +171,9 @@ void appendStatsHistory(const std::string& path, const Session& s) {
                 }
                 addPass
                     .bindAll(id, static_cast<std::int64_t>(i), p.pass, p.depth, p.round,
-                             p.millis, static_cast<std::int64_t>(p.counts.graphs),
-                             static_cast<std::int64_t>(p.counts.nodes),
-                             static_cast<std::int64_t>(p.counts.cnodes), passPeak, p.changed())
+                             p.millis, static_cast<std::int64_t>(p.counts().graphs),
+                             static_cast<std::int64_t>(p.counts().nodes),
+                             static_cast<std::int64_t>(p.counts().cnodes), passPeak, p.changed())
                     .run();
             }
         }
