@@ -1105,6 +1105,50 @@ private slots:
                  r.out.c_str());
     }
 
+    // ops.pad: (left, right) pairs from the last dimension back; a negative value crops;
+    // 'constant' (value), 'reflect' (the edge not repeated) and 'replicate'.
+    void opsPadPairsModesAndCropping() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "from mindspore import jit\n"
+                "@jit\n"
+                "def run(x):\n"
+                "    return (ops.pad(x, (1, 2)), ops.pad(x, (1, 0, 0, 1), value=6.0), ops.pad(x, (-1, 1, 1, -1)),\n"
+                "            ops.pad(x, (2, 1), mode='reflect'), ops.pad(x.reshape((1, 2, 3)), (1, 2, 1, 0), "
+                "mode='replicate'))\n"
+                "x = Tensor(np.arange(6).reshape((2, 3)), ms.float32)\n",
+            "    for out in run(x):\n"
+            "        print(out.asnumpy().astype(np.int32).tolist())\n"));
+        const std::string once =
+            "[[0, 0, 1, 2, 0, 0], [0, 3, 4, 5, 0, 0]]\n"
+            "[[6, 0, 1, 2], [6, 3, 4, 5], [6, 6, 6, 6]]\n"
+            "[[0, 0, 0], [1, 2, 0]]\n"
+            "[[2, 1, 0, 1, 2, 1], [5, 4, 3, 4, 5, 4]]\n"
+            "[[[0, 0, 1, 2, 2, 2], [0, 0, 1, 2, 2, 2], [3, 3, 4, 5, 5, 5]]]\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
+    // ops.tensor_split into n sections (the first n % size ones a longer) or at indices
+    // (a negative one counts from the end), also as a Tensor method.
+    void tensorSplitSectionsAndIndices() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "from mindspore import jit\n"
+                "@jit\n"
+                "def run(x):\n"
+                "    return (ops.tensor_split(x, 3, axis=1), ops.tensor_split(x, (2, 5), 1),\n"
+                "            ops.tensor_split(x, [1, -2], axis=-1), x.tensor_split(2))\n"
+                "x = Tensor(np.arange(14).reshape((2, 7)), ms.float32)\n",
+            "    for parts in run(x):\n"
+            "        print([p.asnumpy().astype(np.int32).tolist() for p in parts])\n"));
+        const std::string once =
+            "[[[0, 1, 2], [7, 8, 9]], [[3, 4], [10, 11]], [[5, 6], [12, 13]]]\n"
+            "[[[0, 1], [7, 8]], [[2, 3, 4], [9, 10, 11]], [[5, 6], [12, 13]]]\n"
+            "[[[0], [7]], [[1, 2, 3, 4], [8, 9, 10, 11]], [[5, 6], [12, 13]]]\n"
+            "[[[0, 1, 2, 3, 4, 5, 6]], [[7, 8, 9, 10, 11, 12, 13]]]\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // Every name the compatibility page lists imports from the module it is listed under.
     void compatibilityPageNamesImport() {
         const std::string page =
