@@ -105,8 +105,6 @@ public:
     void loop(const ast::Span& at, const ast::Span& condAt, const std::function<ir::Node*()>& cond,
               const std::function<void()>& body);
     void forStmt(const ast::For& s);
-    struct Iterable;
-    void unrolled(const ast::For& s, const Iterable& it);
     void breakOrContinue(bool isBreak, const ast::Span& at);
     // A for/comprehension iterable. Its length is known now (`size`; `at(i)` emits element i
     // in the current block), or, when `counted` was allowed, only to type inference: then
@@ -122,7 +120,9 @@ public:
         ir::Node* unknownLength = nullptr;
         ir::Node* length = nullptr;
         std::function<ir::Node*(ir::Node*)> item;
-        interp::Value host;  // a host sequence whose length is known (range(3), a constant tuple)
+        // A host sequence whose length is known (range(3), a constant tuple): what countedZip
+        // indexes at run time when it goes with a counted one.
+        interp::Value host;
         bool counted() const { return length != nullptr; }
     };
     Iterable iterable(const ast::Expr& iter, bool counted = false);
@@ -137,6 +137,8 @@ public:
     // `for target in it: body()` as a counter loop: the index advances before the body, so
     // `continue` (a call of the header) goes on with the next element.
     void countedLoop(const ast::Span& at, const Iterable& it, const std::function<void(ir::Node*)>& body);
+    // The for loop `s` unrolled over `it` (of known length), break/continue joining blocks.
+    void unrolled(const ast::For& s, const Iterable& it);
     // The length of a tuple/list node known while building (a display, a constant, an entry
     // input, a parameter given one by its callers or by the ways into its block); -1: only
     // type inference knows.
