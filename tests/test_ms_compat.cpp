@@ -711,6 +711,9 @@ private slots:
         QCOMPARE(r.out, once + once);
     }
 
+    // A comprehension over `range(len(p.shape))` of a helper's parameter collects its items in
+    // a counter loop; over a length not known at compile time at all it fails at its line
+    // before anything uses its (empty) result.
     void comprehensionOfUnknownLengthFailsAtItsLine() {
         Run r = runScript(std::string(kPrelude) +
                           "ms.set_context(mode=ms.GRAPH_MODE)\n"
@@ -721,10 +724,19 @@ private slots:
                           "class Net(nn.Cell):\n"
                           "    def construct(self, x):\n"
                           "        return pad(x)\n"
-                          "Net()(Tensor(np.ones((1, 2), np.float32)))\n");
+                          "print(Net()(Tensor(np.ones((1, 2), np.float32))))\n");
+        EXPECT_OUTPUT(r, "[[0, 0], [0, 1]]\n");
+        r = runScript(std::string(kPrelude) +
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "def doubled(t):\n"
+                      "    rows = [v * 2 for v in t]\n"
+                      "    return rows[0]\n"
+                      "class Net(nn.Cell):\n"
+                      "    def construct(self, x):\n"
+                      "        return doubled(ops.masked_select(x, x > 0))\n"
+                      "Net()(Tensor(np.ones((3,), np.float32)))\n");
         QVERIFY2(failedWith(r, "RuntimeError: In graph mode, a for loop or comprehension must iterate over a "
-                               "tuple, list, range or CellList whose length is known at compile time: "
-                               "'range(len(p.shape))'.", 8),
+                               "tuple, list, range or CellList whose length is known at compile time: 't'.", 8),
                  r.out.c_str());
         QVERIFY2(r.out.find("IndexError") == std::string::npos, r.out.c_str());
     }
@@ -959,6 +971,182 @@ private slots:
         r = runScript(net + "net(Tensor(1), Tensor([1.0, 2.0]), Tensor([5.0, 6.0]))\n");
         QVERIFY2(failedWith(r, "Shape Join Failed: The branches of if/else (or while) have different shapes: () and (2).", 13),
                  r.out.c_str());
+    }
+
+    // `for` loops whose length only type inference knows (a helper's parameter's shape, a
+    // tuple built from it, a varargs tuple) are counter loops that type inference unrolls:
+    // range(len(...)), range with a start and a step, enumerate, zip, a comprehension with a
+    // condition; the compiled graph is straight-line (one graph left after opt).
+    void forOverShapesOfHelperParametersUnrolls() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "from mindspore import jit\n"
+                "def extent(t):\n"
+                "    total = 0\n"
+                "    for k in range(len(t.shape)):\n"
+                "        total = total + t.shape[k]\n"
+                "    return total\n"
+                "def ranked(t):\n"
+                "    acc = 0\n"
+                "    for k, n in enumerate(t.shape):\n"
+                "        acc = acc + k * n\n"
+                "    return acc\n"
+                "def crossed(a, b):\n"
+                "    acc = 0\n"
+                "    for m, n in zip(a.shape, b.shape):\n"
+                "        acc = acc + m * n\n"
+                "    return acc\n"
+                "def paired(t):\n"
+                "    dims = ()\n"
+                "    for n in t.shape:\n"
+                "        dims = dims + ((n, n + 1),)\n"
+                "    acc = 0\n"
+                "    for lo, hi in dims:\n"
+                "        acc = acc + lo * hi\n"
+                "    return acc\n"
+                "def odd_steps(t):\n"
+                "    picked = ()\n"
+                "    for k in range(1, t.shape[1] + 3, 2):\n"
+                "        picked = picked + (k,)\n"
+                "    return picked\n"
+                "def summed(*vals):\n"
+                "    acc = 0\n"
+                "    for v in vals:\n"
+                "        acc = acc + v\n"
+                "    return acc\n"
+                "def doubled_big(t):\n"
+                "    return [n * 2 for n in t.shape if n > 3]\n"
+                "@jit\n"
+                "def run(a, b):\n"
+                "    return (a * extent(a), ranked(a), crossed(a, b), paired(b), odd_steps(b), summed(*b.shape),\n"
+                "            doubled_big(b))\n"
+                "a = Tensor(np.ones((2, 3)), ms.float32)\n"
+                "b = Tensor(np.arange(12).reshape((3, 4)), ms.float32)\n",
+            "    out = run(a, b)\n"
+            "    print(out[0])\n"
+            "    print(out[1:])\n"));
+        const std::string once = "[[5. 5. 5.]\n [5. 5. 5.]]\n(3, 18, 32, (1, 3, 5), 7, [8])\n";
+        EXPECT_OUTPUT(r, once + once);
+        QVERIFY(!r.session->compiles.empty());
+        for (const auto& c : r.session->compiles) {
+            const auto* snap = c.find("validate");
+            QVERIFY(snap != nullptr);
+            QCOMPARE(snap->counts.graphs, std::size_t(1));
+        }
+    }
+
+    // break, continue and return inside counter loops, and one loop nested in another.
+    void breakContinueReturnInCounterLoops() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "from mindspore import jit\n"
+                                          "def until_five(t):\n"
+                                          "    acc = 0\n"
+                                          "    for n in t.shape:\n"
+                                          "        if n == 3:\n"
+                                          "            continue\n"
+                                          "        if n == 5:\n"
+                                          "            break\n"
+                                          "        acc = acc + n\n"
+                                          "    return acc\n"
+                                          "def where_four(t):\n"
+                                          "    for k, n in enumerate(t.shape):\n"
+                                          "        if n == 4:\n"
+                                          "            return k\n"
+                                          "    return -1\n"
+                                          "def off_diagonal(t):\n"
+                                          "    acc = 0\n"
+                                          "    for m in t.shape:\n"
+                                          "        for n in t.shape:\n"
+                                          "            if m == n:\n"
+                                          "                continue\n"
+                                          "            acc = acc + m * n\n"
+                                          "    return acc\n"
+                                          "@jit\n"
+                                          "def run(a, b):\n"
+                                          "    return (until_five(a), until_five(b), where_four(a), where_four(b),\n"
+                                          "            where_four(a[0]), off_diagonal(b))\n"
+                                          "a = Tensor(np.zeros((2, 3, 4, 5, 6)), ms.float32)\n"
+                                          "b = Tensor(np.zeros((4, 5, 2)), ms.float32)\n",
+                                      "    print(run(a, b))\n"));
+        EXPECT_OUTPUT(r, "(6, 4, 2, 0, 1, 76)\n(6, 4, 2, 0, 1, 76)\n");
+    }
+
+    // A length type inference does not know either (a masked_select result, a count a tensor
+    // loop computed) is still the error, at the loop's line.
+    void forOverUnknownLengthFailsAtItsLine() {
+        Run r = runScript(std::string(kPrelude) +
+                          "from mindspore import jit\n"
+                          "def total(t):\n"
+                          "    acc = t[0] * 0\n"
+                          "    for v in t:\n"
+                          "        acc = acc + v\n"
+                          "    return acc\n"
+                          "@jit\n"
+                          "def run(x):\n"
+                          "    return total(ops.masked_select(x, x > 1))\n"
+                          "run(Tensor(np.arange(6), ms.float32))\n");
+        QVERIFY2(failedWith(r, "RuntimeError: In graph mode, a for loop or comprehension must iterate over a tuple, "
+                               "list, range or CellList whose length is known at compile time: 't'.", 9),
+                 r.out.c_str());
+        r = runScript(std::string(kPrelude) +
+                      "from mindspore import jit\n"
+                      "@jit\n"
+                      "def run(x):\n"
+                      "    n = 0\n"
+                      "    while x.sum() > n:\n"
+                      "        n = n + 1\n"
+                      "    acc = 0\n"
+                      "    for k in range(n):\n"
+                      "        acc = acc + k\n"
+                      "    return acc\n"
+                      "run(Tensor(np.ones(3), ms.float32))\n");
+        QVERIFY2(failedWith(r, "must iterate over a tuple, list, range or CellList whose length is known at compile "
+                               "time: 'range(n)'.", 13),
+                 r.out.c_str());
+    }
+
+    // ops.pad: (left, right) pairs from the last dimension back; a negative value crops;
+    // 'constant' (value), 'reflect' (the edge not repeated) and 'replicate'.
+    void opsPadPairsModesAndCropping() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "from mindspore import jit\n"
+                "@jit\n"
+                "def run(x):\n"
+                "    return (ops.pad(x, (1, 2)), ops.pad(x, (1, 0, 0, 1), value=6.0), ops.pad(x, (-1, 1, 1, -1)),\n"
+                "            ops.pad(x, (2, 1), mode='reflect'), ops.pad(x.reshape((1, 2, 3)), (1, 2, 1, 0), "
+                "mode='replicate'))\n"
+                "x = Tensor(np.arange(6).reshape((2, 3)), ms.float32)\n",
+            "    for out in run(x):\n"
+            "        print(out.asnumpy().astype(np.int32).tolist())\n"));
+        const std::string once =
+            "[[0, 0, 1, 2, 0, 0], [0, 3, 4, 5, 0, 0]]\n"
+            "[[6, 0, 1, 2], [6, 3, 4, 5], [6, 6, 6, 6]]\n"
+            "[[0, 0, 0], [1, 2, 0]]\n"
+            "[[2, 1, 0, 1, 2, 1], [5, 4, 3, 4, 5, 4]]\n"
+            "[[[0, 0, 1, 2, 2, 2], [0, 0, 1, 2, 2, 2], [3, 3, 4, 5, 5, 5]]]\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
+    // ops.tensor_split into n sections (the first n % size ones a longer) or at indices
+    // (a negative one counts from the end), also as a Tensor method.
+    void tensorSplitSectionsAndIndices() {
+        Run r = runScript(inBothModes(
+            std::string(kPrelude) +
+                "from mindspore import jit\n"
+                "@jit\n"
+                "def run(x):\n"
+                "    return (ops.tensor_split(x, 3, axis=1), ops.tensor_split(x, (2, 5), 1),\n"
+                "            ops.tensor_split(x, [1, -2], axis=-1), x.tensor_split(2))\n"
+                "x = Tensor(np.arange(14).reshape((2, 7)), ms.float32)\n",
+            "    for parts in run(x):\n"
+            "        print([p.asnumpy().astype(np.int32).tolist() for p in parts])\n"));
+        const std::string once =
+            "[[[0, 1, 2], [7, 8, 9]], [[3, 4], [10, 11]], [[5, 6], [12, 13]]]\n"
+            "[[[0, 1], [7, 8]], [[2, 3, 4], [9, 10, 11]], [[5, 6], [12, 13]]]\n"
+            "[[[0], [7]], [[1, 2, 3, 4], [8, 9, 10, 11]], [[5, 6], [12, 13]]]\n"
+            "[[[0, 1, 2, 3, 4, 5, 6]], [[7, 8, 9, 10, 11, 12, 13]]]\n";
+        EXPECT_OUTPUT(r, once + once);
     }
 
     // Every name the compatibility page lists imports from the module it is listed under.

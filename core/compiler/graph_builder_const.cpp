@@ -275,7 +275,105 @@ std::int64_t GraphBuilder::knownLength(Node* seq) const {
     return -1;
 }
 
-GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
+std::string GraphBuilder::unknownLengthMessage(const ast::Expr& iter) const {
+    return "In graph mode, a for loop or comprehension must iterate over a tuple, list, range or CellList whose "
+           "length is known at compile time: '" + std::string(unit_->module->text(iter.span)) + "'.";
+}
+
+GraphBuilder::Iterable GraphBuilder::unknownLength(const ast::Expr& iter) {
+    // An error only if this code is reached once the function is specialized (the branch of an
+    // `isinstance` on the argument that passed a tuple may hold the loop): a raise node
+    // type_inference reports wherever it meets it; the loop runs no iteration.
+    Iterable it;
+    it.unknownLength = meta(meta::kRaise,
+                            {constant(Value::string("RuntimeError")), constant(Value::string(unknownLengthMessage(iter))),
+                             constant(Value::boolean(true))},
+                            iter.span);
+    cur_.isolated.push_back(it.unknownLength);
+    it.at = [](std::size_t) -> Node* { return nullptr; };
+    return it;
+}
+
+GraphBuilder::Iterable GraphBuilder::countedIterable(const ast::Expr& iter, Node* seq) {
+    Iterable it;
+    Node* message = constant(Value::string(unknownLengthMessage(iter)));
+    // A value the items need in the loop's blocks: a constant is emitted again where needed,
+    // anything else travels as a hidden variable.
+    auto carry = [this, &it](Node* n) -> std::function<Node*()> {
+        if (const auto* vn = ir::nodeCast<ir::ValueNode>(n)) {
+            return [this, v = vn->value()] { return constant(v); };
+        }
+        it.hidden.push_back("for-iter" + std::to_string(hiddenCount_++));
+        cur_.env.set(it.hidden.back(), n);
+        return [this, h = it.hidden.back()] { return cur_.env.get(h); };
+    };
+    if (seq != nullptr) {
+        it.length = meta(meta::kLoopLength, {message, seq}, iter.span);
+        it.item = [this, seq = carry(seq), sp = iter.span](Node* i) -> Node* {
+            return meta(meta::kGetItem, {seq(), i}, sp);
+        };
+        return it;
+    }
+    const auto& c = iter.cast<ast::Call>();
+    // range(start, stop, step): index arithmetic, no range object.
+    std::vector<Node*> bounds;
+    for (const ast::ExprPtr& a : c.args) {
+        bounds.push_back(expr(*a));
+    }
+    if (bounds.size() == 1) {
+        bounds.insert(bounds.begin(), constant(Value::integer(0)));
+    }
+    if (bounds.size() == 2) {
+        bounds.push_back(constant(Value::integer(1)));
+    }
+    it.length = meta(meta::kLoopLength, {message, bounds[0], bounds[1], bounds[2]}, iter.span);
+    auto isInt = [](Node* n, std::int64_t k) {
+        const auto* vn = ir::nodeCast<ir::ValueNode>(n);
+        return vn != nullptr && vn->value()->kind == Value::Kind::Int && vn->value()->i == k;
+    };
+    const bool fromZero = isInt(bounds[0], 0);
+    const bool unitStep = isInt(bounds[2], 1);
+    it.item = [this, start = carry(bounds[0]), step = carry(bounds[2]), fromZero, unitStep,
+               sp = iter.span](Node* i) -> Node* {
+        Node* k = unitStep ? i : meta(meta::kMul, {i, step()}, sp);
+        return fromZero ? k : meta(meta::kAdd, {start(), k}, sp);
+    };
+    return it;
+}
+
+GraphBuilder::Iterable GraphBuilder::countedZip(const ast::Expr& iter, std::vector<Iterable> parts) {
+    Iterable it;
+    std::vector<Node*> lengths;
+    for (Iterable& p : parts) {
+        it.hidden.insert(it.hidden.end(), p.hidden.begin(), p.hidden.end());
+        if (!p.item && !p.host.isNull() && !modules::isCell(p.host)) {
+            // A host sequence beside a counted one: indexed at run time as a constant tuple.
+            if (ir::ValuePtr whole = irConstant(interp::Value(I.newTuple(I.toVector(p.host))))) {
+                p.item = [this, whole, sp = iter.span](Node* i) -> Node* {
+                    return meta(meta::kGetItem, {constant(whole), i}, sp);
+                };
+            }
+        }
+        if (!p.item) {
+            Iterable unknown = unknownLength(iter);
+            unknown.hidden = it.hidden;
+            return unknown;
+        }
+        lengths.push_back(p.counted() ? p.length : constant(Value::integer(static_cast<std::int64_t>(p.size))));
+    }
+    it.length = lengths.size() == 1 ? lengths[0] : meta(meta::kMin, lengths, iter.span);
+    it.item = [this, parts = std::make_shared<std::vector<Iterable>>(std::move(parts)),
+               sp = iter.span](Node* i) -> Node* {
+        std::vector<Node*> items{prim(meta::kMakeTuple)};
+        for (Iterable& p : *parts) {
+            items.push_back(p.item(i));
+        }
+        return cnode(items, sp);
+    };
+    return it;
+}
+
+GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter, bool counted) {
     Iterable it;
     // enumerate(x) / zip(a, b): built from the iterables of their arguments.
     if (const auto* c = iter.as<ast::Call>(); c && c->keywords.empty()) {
@@ -284,21 +382,37 @@ GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
             interp::Value builtin = I.builtins().getStr(fn->id);
             const bool isBuiltin = !f.isNull() && f.identical(builtin);
             if (isBuiltin && fn->id == "enumerate" && c->args.size() == 1) {
-                auto inner = std::make_shared<Iterable>(iterable(*c->args[0]));
+                auto inner = std::make_shared<Iterable>(iterable(*c->args[0], counted));
                 it.size = inner->size;
                 it.hidden = inner->hidden;
+                it.unknownLength = inner->unknownLength;
+                it.length = inner->length;
                 it.at = [this, inner, sp = iter.span](std::size_t i) -> Node* {
                     Node* idx = constant(Value::integer(static_cast<std::int64_t>(i)));
                     return cnode({prim(meta::kMakeTuple), idx, inner->at(i)}, sp);
                 };
+                if (inner->item) {
+                    it.item = [this, inner, sp = iter.span](Node* i) -> Node* {
+                        return cnode({prim(meta::kMakeTuple), i, inner->item(i)}, sp);
+                    };
+                }
                 return it;
             }
             if (isBuiltin && fn->id == "zip" && !c->args.empty()) {
                 auto parts = std::make_shared<std::vector<Iterable>>();
                 std::size_t n = SIZE_MAX;
+                bool anyCounted = false;
                 for (const ast::ExprPtr& a : c->args) {
-                    parts->push_back(iterable(*a));
+                    parts->push_back(iterable(*a, counted));
                     n = std::min(n, parts->back().size);
+                    it.hidden.insert(it.hidden.end(), parts->back().hidden.begin(), parts->back().hidden.end());
+                    anyCounted = anyCounted || parts->back().counted();
+                    if (parts->back().unknownLength != nullptr) {
+                        it.unknownLength = parts->back().unknownLength;
+                    }
+                }
+                if (anyCounted && it.unknownLength == nullptr) {
+                    return countedZip(iter, std::move(*parts));
                 }
                 it.size = n;
                 it.at = [this, parts, sp = iter.span](std::size_t i) -> Node* {
@@ -333,6 +447,7 @@ GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
             }
             if (n >= 0) {
                 it.size = static_cast<std::size_t>(n);
+                it.host = seq;
                 const ast::Expr* e = &iter;
                 it.at = [this, seq, e](std::size_t i) -> Node* {
                     interp::Value item = I.getItem(seq, interp::Value::integer(static_cast<std::int64_t>(i)));
@@ -346,34 +461,35 @@ GraphBuilder::Iterable GraphBuilder::iterable(const ast::Expr& iter) {
             }
         }
     }
+    // range(...) whose bounds only type inference knows.
+    if (const auto* c = iter.as<ast::Call>(); counted && c != nullptr) {
+        const auto* fn = c->func->as<ast::Name>();
+        if (fn != nullptr && fn->id == "range" && cur_.env.get(fn->id) == nullptr && c->keywords.empty() &&
+            !c->args.empty() && c->args.size() <= 3 &&
+            lookupHostName("range").identical(I.builtins().getStr("range")) &&
+            std::none_of(c->args.begin(), c->args.end(),
+                         [](const ast::ExprPtr& a) { return a->kind == ast::ExprKind::Starred; })) {
+            return countedIterable(iter, nullptr);
+        }
+    }
     // A run-time value whose length is known: a tuple/list argument or display.
     Node* seq = expr(iter);
     const std::int64_t n = knownLength(seq);
     if (n < 0) {
-        // An error only if this code is reached once the function is specialized (the branch
-        // of an `isinstance` on the argument that passed a tuple may hold the loop): a raise
-        // node type_inference reports wherever it meets it; the loop runs no iteration.
-        const std::string msg =
-            "In graph mode, a for loop or comprehension must iterate over a tuple, list, range or CellList whose "
-            "length is known at compile time: '" + std::string(unit_->module->text(iter.span)) + "'.";
-        it.unknownLength = meta(meta::kRaise,
-                                {constant(Value::string("RuntimeError")), constant(Value::string(msg)),
-                                 constant(Value::boolean(true))},
-                                iter.span);
-        cur_.isolated.push_back(it.unknownLength);
-        it.size = 0;
-        it.at = [](std::size_t) -> Node* { return nullptr; };
-        return it;
+        return counted ? countedIterable(iter, seq) : unknownLength(iter);
     }
     if (s_.paramLengths.count(seq) != 0) {
         lengthsUsed_.try_emplace(seq, iter.span);
     }
     it.size = static_cast<std::size_t>(n);
-    it.hidden = "for-iter" + std::to_string(hiddenCount_++);
-    cur_.env.set(it.hidden, seq);
-    it.at = [this, hidden = it.hidden, sp = iter.span](std::size_t i) -> Node* {
+    it.hidden.push_back("for-iter" + std::to_string(hiddenCount_++));
+    cur_.env.set(it.hidden.back(), seq);
+    it.at = [this, hidden = it.hidden.back(), sp = iter.span](std::size_t i) -> Node* {
         Node* s = cur_.env.get(hidden);
         return meta(meta::kGetItem, {s, constant(Value::integer(static_cast<std::int64_t>(i)))}, sp);
+    };
+    it.item = [this, hidden = it.hidden.back(), sp = iter.span](Node* i) -> Node* {
+        return meta(meta::kGetItem, {cur_.env.get(hidden), i}, sp);
     };
     return it;
 }

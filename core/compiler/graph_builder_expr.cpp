@@ -1,7 +1,7 @@
 // Expressions: names (locals, `self.x`, globals and builtins as resolve/meta nodes),
 // operators as meta operations, calls (keywords recorded for symbol_resolve), displays,
-// subscripts and slices, lambdas, comprehensions (unrolled), and/or/ternaries (branch
-// graphs), f-strings of constants.
+// subscripts and slices, lambdas, and/or/ternaries (branch graphs), f-strings of constants.
+// Comprehensions are in graph_builder_flow.cpp, with the loops.
 #include "compiler/graph_builder_impl.h"
 #include "passes/meta_ops.h"
 
@@ -356,8 +356,8 @@ Node* GraphBuilder::call(const ast::Call& c) {
             for (std::size_t i = 0; i < it.size; ++i) {
                 in.push_back(it.at(i));
             }
-            if (!it.hidden.empty()) {
-                cur_.env.erase(it.hidden);
+            for (const std::string& h : it.hidden) {
+                cur_.env.erase(h);
             }
             continue;
         }
@@ -500,68 +500,6 @@ Node* GraphBuilder::lambda(const ast::Lambda& l) {
     Node* fnValue = partialOrGraph(inner.g, args, l.span);
     inner_[fnValue] = std::move(sig);
     return fnValue;
-}
-
-Node* GraphBuilder::comprehension(const ast::Expr& e) {
-    const std::vector<ast::Comprehension>* gens = nullptr;
-    if (const auto* lc = e.as<ast::ListComp>()) {
-        gens = &lc->generators;
-    } else if (const auto* ge = e.as<ast::GeneratorExp>()) {
-        gens = &ge->generators;
-    } else {
-        gens = &e.cast<ast::DictComp>().generators;
-    }
-    std::vector<Node*> items, keys;
-    std::vector<Node*> unknownLengths;  // the errors of generators whose length is not known
-    const Env saved = cur_.env;
-    std::function<void(std::size_t)> level = [&](std::size_t g) {
-        if (g == gens->size()) {
-            if (const auto* dc = e.as<ast::DictComp>()) {
-                keys.push_back(expr(*dc->key));
-                items.push_back(expr(*dc->value));
-            } else {
-                items.push_back(expr(e.kind == ast::ExprKind::ListComp ? *e.cast<ast::ListComp>().elt
-                                                                        : *e.cast<ast::GeneratorExp>().elt));
-            }
-            return;
-        }
-        const ast::Comprehension& c = (*gens)[g];
-        Iterable it = iterable(*c.iter);
-        if (it.unknownLength != nullptr) {
-            unknownLengths.push_back(it.unknownLength);
-        }
-        for (std::size_t i = 0; i < it.size; ++i) {
-            s_.countUnroll(loc(e.span));
-            assign(*c.target, it.at(i), c.target->span);
-            bool keep = true;
-            for (const ast::ExprPtr& cond : c.ifs) {
-                std::optional<bool> v = constCondition(*cond);
-                if (!v) {
-                    fail("RuntimeError", "In graph mode, the condition of a comprehension must be a constant.",
-                         cond->span);
-                }
-                keep = keep && *v;
-            }
-            if (keep) {
-                level(g + 1);
-            }
-        }
-    };
-    level(0);
-    cur_.env = saved;
-    if (e.kind == ast::ExprKind::DictComp) {
-        keys.insert(keys.begin(), prim(meta::kMakeTuple));
-        items.insert(items.begin(), prim(meta::kMakeTuple));
-        return meta(meta::kMakeDict, {cnode(keys, e.span), cnode(items, e.span)}, e.span);
-    }
-    items.insert(items.begin(), prim(e.kind == ast::ExprKind::ListComp ? meta::kMakeList : meta::kMakeTuple));
-    Node* result = cnode(items, e.span);
-    // A generator of unknown length gave no items: whatever uses the (empty) result meets
-    // that error first, not an error of its own about the missing items.
-    for (Node* err : unknownLengths) {
-        result = cnode({prim("Depend"), result, err}, e.span);
-    }
-    return result;
 }
 
 }  // namespace irscope::compiler

@@ -96,21 +96,49 @@ public:
 
     // --- control flow (graph_builder_flow.cpp) --------------------------------------------
     void ifStmt(const ast::If& s);
+    // `if test: onTrue() else: onFalse()` (folded when `test` is a constant).
+    void branches(const ast::Expr& test, const std::function<void()>& onTrue, const std::function<void()>& onFalse,
+                  const ast::Span& at);
     void whileStmt(const ast::While& s);
+    // `while cond(): body()` as a `↵` header, a `↻` body and a `↓` continuation; `cond`
+    // emits the condition in the header block, `body` the body in the body block.
+    void loop(const ast::Span& at, const ast::Span& condAt, const std::function<ir::Node*()>& cond,
+              const std::function<void()>& body);
     void forStmt(const ast::For& s);
     void breakOrContinue(bool isBreak, const ast::Span& at);
-    // A for/comprehension iterable whose length is known now: `at(i)` emits element i in
-    // the current block (the iterable itself travels between blocks as hidden variable
-    // `hidden` when it is a run-time value).
+    // A for/comprehension iterable. Its length is known now (`size`; `at(i)` emits element i
+    // in the current block), or, when `counted` was allowed, only to type inference: then
+    // `length` is its loop_length node (the loop becomes a counter loop type inference
+    // unrolls) and `item(i)` emits the element at run-time index i. A run-time iterable
+    // travels between blocks as the hidden variables `hidden`.
     struct Iterable {
         std::size_t size = 0;
         std::function<ir::Node*(std::size_t)> at;
-        std::string hidden;
+        std::vector<std::string> hidden;
         // The error raised when the length is not known while building (the loop then runs no
         // iteration): what the loop's results must wait for.
         ir::Node* unknownLength = nullptr;
+        ir::Node* length = nullptr;
+        std::function<ir::Node*(ir::Node*)> item;
+        // A host sequence whose length is known (range(3), a constant tuple): what countedZip
+        // indexes at run time when it goes with a counted one.
+        interp::Value host;
+        bool counted() const { return length != nullptr; }
     };
-    Iterable iterable(const ast::Expr& iter);
+    Iterable iterable(const ast::Expr& iter, bool counted = false);
+    // The unknown-length iterable: a deferred error naming `iter` (its loop runs no iteration).
+    Iterable unknownLength(const ast::Expr& iter);
+    std::string unknownLengthMessage(const ast::Expr& iter) const;
+    // The counted form of a run-time iterable `iter` evaluated to `seq`, or (null `seq`) of
+    // the call range(...) `iter`: index arithmetic, no range object.
+    Iterable countedIterable(const ast::Expr& iter, ir::Node* seq);
+    // zip(parts...) when one of them is counted: the shortest length, tuples of the items.
+    Iterable countedZip(const ast::Expr& iter, std::vector<Iterable> parts);
+    // `for target in it: body()` as a counter loop: the index advances before the body, so
+    // `continue` (a call of the header) goes on with the next element.
+    void countedLoop(const ast::Span& at, const Iterable& it, const std::function<void(ir::Node*)>& body);
+    // The for loop `s` unrolled over `it` (of known length), break/continue joining blocks.
+    void unrolled(const ast::For& s, const Iterable& it);
     // The length of a tuple/list node known while building (a display, a constant, an entry
     // input, a parameter given one by its callers or by the ways into its block); -1: only
     // type inference knows.
@@ -135,7 +163,12 @@ public:
     ir::Node* attribute(const ast::Attribute& a);
     ir::Node* subscriptIndex(const ast::Expr& e);
     ir::Node* lambda(const ast::Lambda& l);
-    ir::Node* comprehension(const ast::Expr& e);
+    ir::Node* comprehension(const ast::Expr& e);  // graph_builder_flow.cpp
+    // The items of generators `first`... of comprehension `e` (a list or generator expression)
+    // when generator `first` iterates the counted `it`: a `comp_` graph whose counter loops
+    // collect them (its conditions may be any condition type inference decides).
+    ir::Node* countedComprehension(const ast::Expr& e, const std::vector<ast::Comprehension>& gens,
+                                   std::size_t first, Iterable it);
     ir::Node* boolOp(const ast::BoolOp& b);
     ir::Node* compare(const ast::Compare& c);
     // The value of an expression when parse can know it: literals, `is None` on known

@@ -100,6 +100,13 @@ inline constexpr std::string_view kVmap = "vmap";
 // (`f(a, *args)` where the length of args is known only to type inference: t1 = (a,), t2 = args).
 inline constexpr std::string_view kUnpackCall = "unpack_call";
 
+// loop_length(message, seq) / loop_length(message, start, stop, step): the number of
+// iterations of a `for` whose length the parser could not know (it lowers the loop to a
+// counter loop that type inference unrolls): len(seq) of a tuple, list, string or tensor, or
+// the length of range(start, stop, step). A length type_inference cannot know either fails
+// the compile there with `message` (a RuntimeError naming the loop's iterable).
+inline constexpr std::string_view kLoopLength = "loop_length";
+
 // raise(type, message[, always]): a `raise` under a condition the parser could not decide.
 // The branch holding it ends there (as with `return`). type_inference fails the compile with
 // that exception when it reaches the node through conditions it decided (MindSpore raises at

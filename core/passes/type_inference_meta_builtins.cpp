@@ -183,6 +183,51 @@ Arg makeRange(Engine& e, CNode* c, const std::vector<Arg>& args) {
     return foldTo(e, c, Value::tuple(std::move(out)));
 }
 
+// loop_length(message, seq) or loop_length(message, start, stop, step): a counter loop's
+// number of iterations, which must be a constant here (the loop unrolls).
+Arg loopLength(Engine& e, CNode* c, const std::vector<Arg>& args) {
+    const ValuePtr message = args.empty() ? nullptr : valueOf(args[0]);
+    if (!message || message->kind != Value::Kind::String || (args.size() != 2 && args.size() != 4)) {
+        e.error(c, "TypeError", "'loop_length' takes a message and a sequence or range bounds.");
+    }
+    auto unknown = [&]() { e.error(c, "RuntimeError", message->text); };
+    if (args.size() == 2) {
+        const Arg& seq = args[1];
+        if (isTensor(seq) && !seq.abs->shape.dynamicRank && seq.abs->shape.rank() == 0) {
+            e.error(c, "TypeError", "iteration over a 0-d tensor");
+        }
+        if (isTensor(seq) && (seq.abs->shape.dynamicRank || seq.abs->shape.dims[0] < 0)) {
+            unknown();
+        }
+        const ValuePtr v = valueOf(seq);
+        if (!isSeq(seq) && !isTensor(seq) && !(v && v->kind == Value::Kind::String)) {
+            e.error(c, "TypeError", "'" + typeName(seq) + "' object is not iterable");
+        }
+        return length(e, c, seq);
+    }
+    std::int64_t b[3] = {0, 0, 0};
+    for (std::size_t k = 0; k < 3; ++k) {
+        const Arg& a = args[k + 1];
+        const ValuePtr x = valueOf(a);
+        const bool intLike = !isTensor(a) && (x ? x->kind != Value::Kind::Float && ops::intOf(x).has_value()
+                                                : isNumber(a) && !ir::isFloat(a.abs->dtype));
+        if (!intLike) {
+            e.error(c, "TypeError", "'" + typeName(a) + "' object cannot be interpreted as an integer");
+        }
+        if (!x) {
+            unknown();
+        }
+        b[k] = *ops::intOf(x);
+    }
+    const auto [start, stop, step] = b;
+    if (step == 0) {
+        e.error(c, "ValueError", "range() arg 3 must not be zero");
+    }
+    const std::int64_t span = step > 0 ? stop - start : start - stop;
+    const std::int64_t by = step > 0 ? step : -step;
+    return foldTo(e, c, Value::integer(span <= 0 ? 0 : (span + by - 1) / by));
+}
+
 Arg makeSlice(Engine& e, CNode* c, const std::vector<Arg>& args) {
     std::vector<ValuePtr> b;
     for (const Arg& a : args) {
@@ -482,6 +527,10 @@ bool expandBuiltinMeta(Engine& e, CNode* c, std::string_view name, const std::ve
     }
     if (name == meta::kMakeRange) {
         out = makeRange(e, c, args);
+        return true;
+    }
+    if (name == meta::kLoopLength) {
+        out = loopLength(e, c, args);
         return true;
     }
     if (name == meta::kIsInstance) {

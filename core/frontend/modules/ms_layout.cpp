@@ -135,6 +135,7 @@ void addPythonNnNames(Interpreter& I, interp::ModuleObject& nn) {
 
 void addPythonOpsNames(Interpreter& I, interp::ModuleObject& ops) {
     copyPublic(I, *I.importModule("mindspore.ops._function"), ops);
+    copyPublic(I, *I.importModule("mindspore.ops._array_function"), ops);
     copyPublic(I, *I.importModule("mindspore.ops.primitive"), ops);  // ops.constexpr
 }
 
@@ -148,8 +149,9 @@ void registerLayoutModules(Interpreter& I) {
     registerPython(I, "numpy._irscope_more", "numpy_more", "numpy/_irscope_more.py");
     registerPython(I, "tempfile", "tempfile_module", "tempfile.py");
     registerPython(I, "stat", "stat_module", "stat.py");
-    // The Python-written functions run in a module of their own: mindspore.ops.function also
+    // The Python-written functions run in modules of their own: mindspore.ops.function also
     // holds ops.range, ops.max, ..., which must not shadow the builtins that code uses.
+    registerPython(I, "mindspore.ops._array_function", "ms_ops_array", "mindspore/ops/function/array_func.py");
     I.registerModule("mindspore.ops._function",
                      [text = pySource("ms_ops_function")](Interpreter& J, interp::ModuleObject& m) {
                          // Tensor is a native (immutable) class: its Python-written methods
@@ -166,10 +168,13 @@ void registerLayoutModules(Interpreter& I) {
                          // ops.functional (F) re-exports them (F.max): importing mindspore.ops
                          // has finished F's own names before this module runs.
                          copyPublic(J, m, *J.importModule("mindspore.ops.functional"));
+                         copyPublic(J, *J.importModule("mindspore.ops._array_function"),
+                                    *J.importModule("mindspore.ops.functional"));
                      });
     // MindSpore's ops.function: every functional op (tanh, gather, ...) and the ones above.
     I.registerModule("mindspore.ops.function", [](Interpreter& J, interp::ModuleObject& m) {
         copyPublic(J, *J.importModule("mindspore.ops._function"), m);
+        copyPublic(J, *J.importModule("mindspore.ops._array_function"), m);
         copyFunctions(J, *J.importModule("mindspore.ops.functional"), m);
     });
     registerPython(I, "numpy.testing", "numpy_testing", "numpy/testing/__init__.py");

@@ -2,14 +2,12 @@
 # its primitives, written here over irscope's. Each function is plain Python, so in graph mode
 # it compiles like user code (inlined, specialized for its constant arguments) and in PyNative
 # mode it runs op by op; both give the same numbers. Names are copied into mindspore.ops
-# unless the native module already has them; some are Tensor methods too (the end).
+# unless the native module already has them; some are Tensor methods too (the end). The array
+# functions (split, pad, ...) are in ms_ops_array.py.
 from mindspore.common import dtype as mstype
 from mindspore.ops import functional as F
 from mindspore.ops import operations as P
-
-
-def _axis(axis, rank):
-    return axis + rank if axis < 0 else axis
+from mindspore.ops._array_function import _axis, chunk, narrow, split, tensor_split, unbind
 
 
 def _max_min(name, input, axis, keepdims, initial, where, find_max):
@@ -70,60 +68,6 @@ def flatten(input, order='C', *, start_dim=1, end_dim=-1):
     if start > end:
         raise ValueError("For 'flatten', 'start_dim' cannot come after 'end_dim'.")
     return F.reshape(input, shape[:start] + (-1,) + shape[end + 1:])
-
-
-def _slice_axis(x, axis, start, length):
-    rank = len(x.shape)
-    begin = (0,) * axis + (start,) + (0,) * (rank - axis - 1)
-    return F.slice(x, begin, x.shape[:axis] + (length,) + x.shape[axis + 1:])
-
-
-def _split_by_size(tensor, size, axis, name):
-    if not isinstance(size, int) or size <= 0:
-        raise ValueError("For '" + name + "', the size of each piece must be a positive int, but got " + str(size) + ".")
-    n = tensor.shape[axis]
-    count = n // size
-    rest = n - count * size
-    if count == 0:
-        return (tensor,)
-    if rest == 0:
-        return P.Split(axis, count)(tensor)
-    return P.Split(axis, count)(_slice_axis(tensor, axis, 0, count * size)) + (_slice_axis(tensor, axis, count * size, rest),)
-
-
-def _split_by_sections(tensor, sections, axis):
-    out = ()
-    start = 0
-    for size in sections:
-        out = out + (_slice_axis(tensor, axis, start, size),)
-        start = start + size
-    if start != tensor.shape[axis]:
-        raise ValueError("For 'split', the sum of 'split_size_or_sections' must be " + str(tensor.shape[axis]) +
-                         ", but got " + str(start) + ".")
-    return out
-
-
-def split(tensor, split_size_or_sections, axis=0):
-    axis = _axis(axis, len(tensor.shape))
-    if isinstance(split_size_or_sections, int):
-        return _split_by_size(tensor, split_size_or_sections, axis, "split")
-    return _split_by_sections(tensor, split_size_or_sections, axis)
-
-
-def chunk(input, chunks, axis=0):
-    if not isinstance(chunks, int) or chunks <= 0:
-        raise ValueError("For 'chunk', 'chunks' must be a positive int, but got " + str(chunks) + ".")
-    axis = _axis(axis, len(input.shape))
-    n = input.shape[axis]
-    return _split_by_size(input, (n + chunks - 1) // chunks, axis, "chunk")
-
-
-def unbind(input, dim=0):
-    return F.unstack(input, dim)
-
-
-def narrow(input, axis, start, length):
-    return _slice_axis(input, _axis(axis, len(input.shape)), start, length)
 
 
 def arange(start=0, end=None, step=1, *, dtype=None):
@@ -543,7 +487,7 @@ def _attach_tensor_methods():
     _add_tensor_method("sum", _tensor_sum)
     _add_tensor_method("cumsum", _tensor_cumsum)
     _add_tensor_method("cumprod", _tensor_cumprod)
-    for name in ("clamp", "clip", "split", "chunk", "narrow", "swapaxes", "t", "var", "std",
+    for name in ("clamp", "clip", "split", "chunk", "narrow", "tensor_split", "swapaxes", "t", "var", "std",
                  "norm", "logsumexp", "outer", "mm", "addmm", "index_select", "repeat_interleave",
                  "logaddexp", "trace", "unbind", "moveaxis"):
         _add_tensor_method(name, globals()[name])
