@@ -1031,7 +1031,7 @@ private slots:
         for (const auto& c : r.session->compiles) {
             const auto* snap = c.find("validate");
             QVERIFY(snap != nullptr);
-            QCOMPARE(snap->counts.graphs, std::size_t(1));
+            QCOMPARE(snap->counts().graphs, std::size_t(1));
         }
     }
 
