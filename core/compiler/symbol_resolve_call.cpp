@@ -538,7 +538,9 @@ Node* Resolver::nativeCell(CNode* c, const HostVal& cell, const std::vector<Node
         if (I.truthy(attr("has_bias"))) {
             y = fresh(primitiveWith("BiasAdd", {}), {y, param("bias")});
         }
-        interp::Value act = I.getAttrOrNull(cell.v, "activation");
+        // activation_flag says whether there is one: asking for a missing `activation`
+        // would raise (and catch) an AttributeError per Dense.
+        interp::Value act = I.truthy(attr("activation_flag")) ? attr("activation") : interp::Value();
         if (!act.isNull() && modules::isCell(act)) {
             y = nativeCell(c, HostVal{act, cell.scope + "/activation-" + I.typeName(act)}, {y});
         }

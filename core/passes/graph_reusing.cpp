@@ -313,10 +313,22 @@ std::unordered_map<const FuncGraph*, std::set<std::size_t>> weightNeeds(
 // Whether the weights `inst` reads can be threaded through parameters: every owned graph
 // other than the instance's own that needs one is only ever called directly.
 bool threadable(const ir::Module& m, const UseIndex& uses, const Instance& inst) {
+    // Only the weights the instance's own nodes read can give its graphs a need: found from
+    // those nodes, not by walking every weight's users once per instance (quadratic).
     std::vector<Parameter*> weights;
-    for (Parameter* p : m.entry()->parameters()) {
-        if (p->hasDefault()) {
-            weights.push_back(p);
+    std::unordered_set<const Parameter*> seen;
+    for (const FuncGraph* g : inst.owned) {
+        for (const Node* n : g->ownedNodes()) {
+            const auto* c = ir::nodeCast<CNode>(n);
+            if (c == nullptr) {
+                continue;
+            }
+            for (Node* in : c->inputs()) {
+                auto* p = ir::nodeCast<Parameter>(in);
+                if (p != nullptr && p->graph() == m.entry() && p->hasDefault() && seen.insert(p).second) {
+                    weights.push_back(p);
+                }
+            }
         }
     }
     for (const auto& [g, ks] : weightNeeds(inst, weights)) {
