@@ -277,6 +277,7 @@ T* nodeCast(Node* n) {
     } else if constexpr (std::is_same_v<T, Parameter>) {
         return n->isParameter() ? static_cast<Parameter*>(n) : nullptr;
     } else {
+        static_assert(std::is_same_v<T, ValueNode>, "nodeCast: T is CNode, Parameter or ValueNode");
         return n->isValue() ? static_cast<ValueNode*>(n) : nullptr;
     }
 }
