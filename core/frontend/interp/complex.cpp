@@ -126,6 +126,15 @@ Value construct(Interpreter& I, Type*, CallArgs& args) {
     C re{0.0, 0.0}, im{0.0, 0.0};
     if (!v[0].isNull()) {
         auto c = complexOf(v[0]);
+        if (!c) {  // an object with __complex__ (or __float__), as a numpy scalar
+            for (const char* hook : {"__complex__", "__float__"}) {
+                Value f = I.getAttrOrNull(v[0], hook);
+                if (!f.isNull()) {
+                    c = complexOf(I.call(f, {}));
+                    break;
+                }
+            }
+        }
         if (!c) {
             throw PyError(Exc::TypeError,
                           "complex() first argument must be a string or a number, not '" +
