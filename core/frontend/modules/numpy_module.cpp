@@ -61,6 +61,10 @@ std::vector<bool> reduceAxes(Interpreter& I, const Tensor& t, const Value& axis)
 enum class Red { Sum, Mean, Max, Min, All, Any, Prod, ArgMax, ArgMin };
 
 Tensor reduce(Interpreter& I, const Tensor& t, const Value& axis, bool keepdims, Red kind) {
+    if (ir::isComplex(t.dtype())) {  // the loop below reads real values only
+        throw PyError(Exc::TypeError, "irscope: numpy reductions of " + runtime::numpyDTypeName(t.dtype()) +
+                                          " arrays are not supported yet");
+    }
     std::vector<bool> red = reduceAxes(I, t, axis);
     std::vector<std::int64_t> outDims, keepDims;
     for (std::size_t d = 0; d < t.rank(); ++d) {
@@ -496,7 +500,9 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         Tensor fill = tensorFromData(J, *ms, v[1], dtypeArg(J, *ms, v[2]), true);
         Tensor t(fill.dtype(), ir::Shape{shapeArg(J, v[0])});
         for (std::size_t i = 0; i < t.size(); ++i) {
-            if (ir::isFloat(t.dtype())) {
+            if (ir::isComplex(t.dtype())) {
+                t.setComplex(i, fill.getComplex(0));
+            } else if (ir::isFloat(t.dtype())) {
                 t.setDouble(i, fill.getDouble(0));
             } else {
                 t.setInt(i, fill.getInt(0));
@@ -582,7 +588,7 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                 const std::int64_t n = src.shape().dims[0];
                 t = Tensor(src.dtype(), ir::Shape{n, n});
                 for (std::int64_t i = 0; i < n * n; ++i) {
-                    t.setDouble(static_cast<std::size_t>(i), src.getDouble(static_cast<std::size_t>(i % n)));
+                    t.setComplex(static_cast<std::size_t>(i), src.getComplex(static_cast<std::size_t>(i % n)));
                 }
             } else {
                 t = src.clone();
