@@ -122,7 +122,7 @@ private:
             case 5:
                 return Value::tensorValue(randomTensor());
             case 6:
-                return Value::type(static_cast<DType>(pick(14)));
+                return Value::type(static_cast<DType>(pick(16)));
             case 7:
                 return randomPrimitive(depth);
             case 8:
@@ -190,7 +190,7 @@ private:
     ir::TensorData randomTensor() {
         using namespace ir;
         TensorData t;
-        t.dtype = static_cast<DType>(pick(14));
+        t.dtype = static_cast<DType>(pick(16));
         const int rank = pick(4);
         for (int k = 0; k < rank; ++k) {
             t.shape.dims.push_back(chance(5) ? -1 : pick(5));
@@ -285,13 +285,13 @@ private:
         using namespace ir;
         switch (pick(depth > 2 ? 9 : 11)) {
             case 0:
-                return Abstract::tensor(static_cast<DType>(pick(14)), randomShape(), chance(30));
+                return Abstract::tensor(static_cast<DType>(pick(16)), randomShape(), chance(30));
             case 1: {
                 static const Strings keys = {":param", "w", "", "model.layers.0.wq.weight"};
-                return Abstract::ref(static_cast<DType>(pick(14)), randomShape(), oneOf(keys));
+                return Abstract::ref(static_cast<DType>(pick(16)), randomShape(), oneOf(keys));
             }
             case 2:
-                return Abstract::scalar(static_cast<DType>(pick(14)));
+                return Abstract::scalar(static_cast<DType>(pick(16)));
             case 3:
                 return Abstract::func();
             case 4:

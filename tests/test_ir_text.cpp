@@ -341,6 +341,21 @@ void TestIrText::valueFormats_data() {
     flags.dtype = DType::Bool;
     flags.shape = Shape{2};
     flags.data = {std::byte{1}, std::byte{0}};
+    // Complex elements print as one token each, real part then signed imaginary part.
+    TensorData c64;
+    c64.dtype = DType::Complex64;
+    c64.shape = Shape{2};
+    for (float f : {1.f, 2.f, -0.5f, -0.25f}) {
+        const auto* b = reinterpret_cast<const std::byte*>(&f);
+        c64.data.insert(c64.data.end(), b, b + 4);
+    }
+    TensorData c128;
+    c128.dtype = DType::Complex128;
+    c128.shape = Shape{};
+    for (double d : {3.0, -1e-8}) {
+        const auto* b = reinterpret_cast<const std::byte*>(&d);
+        c128.data.insert(c128.data.end(), b, b + 8);
+    }
     AttrMap a;
     a.set("k", Value::integer(1));
     row("none", Value::none(), "None");
@@ -362,6 +377,10 @@ void TestIrText::valueFormats_data() {
     row("tensor big", Value::tensorValue(big), "Tensor(shape=[300], dtype=Int8, value=...)");
     row("tensor bool", Value::tensorValue(flags),
         "Tensor(shape=[2], dtype=Bool, value=[True, False])");
+    row("tensor complex64", Value::tensorValue(c64),
+        "Tensor(shape=[2], dtype=Complex64, value=[1+2j, -0.5-0.25j])");
+    row("tensor complex128", Value::tensorValue(c128),
+        "Tensor(shape=[], dtype=Complex128, value=3-1e-08j)");
     row("tuple", Value::tuple({Value::integer(1), Value::integer(2)}), "(I64(1), I64(2))");
     row("1-tuple", Value::tuple({Value::integer(1)}), "(I64(1))");
     row("empty tuple", Value::tuple({}), "()");
@@ -401,6 +420,7 @@ void TestIrText::abstractFormats_data() {
     row("tensor value", Abstract::tensor(DType::Float32, Shape{}, true),
         "<Tensor[Float32], (), value=...>");
     row("dynamic", Abstract::tensor(DType::Int64, dyn), "<Tensor[Int64], (-2)>");
+    row("complex", Abstract::tensor(DType::Complex64, Shape{2}), "<Tensor[Complex64], (2)>");
     row("ref", Abstract::ref(DType::Int32, Shape{}, ":param"),
         "<Ref[Tensor[Int32]], (), ref_key=:param>");
     row("int64", Abstract::scalar(DType::Int64), "<Int64, NoShape>");

@@ -72,6 +72,43 @@ private slots:
                       "True [3.]\n");
     }
 
+    // Complex numbers through numpy, PyNative and GRAPH_MODE (values worked out by hand:
+    // (1+2j)**2 = -3+4j, (3-1j)**2 = 8-6j, (1+2j)/(1+1j) = 1.5+0.5j, (3-1j)/(1+1j) = 1-2j).
+    void complexTensors() {
+        Run r = runScript(
+            "import numpy as np\n"
+            "import mindspore as ms\n"
+            "from mindspore import Tensor, ops, nn, context\n"
+            "a = np.array([1+2j, 3-1j])\n"
+            "print(a, a.dtype, repr(np.array([2j], np.complex64)))\n"
+            "print(a * a, np.abs(np.array([3+4j])), np.real(a), np.imag(a), np.conj(a))\n"
+            "np.testing.assert_allclose(a / (1+1j), np.array([1.5+0.5j, 1-2j]))\n"
+            "x = Tensor(a, ms.complex64)\n"
+            "print(x.dtype, x + x, ops.abs(Tensor(np.array([3+4j], np.complex64))).dtype)\n"
+            "print(repr(x))\n"
+            "class Net(nn.Cell):\n"
+            "    def __init__(self):\n"
+            "        super().__init__()\n"
+            "        self.complex = ops.Complex()\n"
+            "    def construct(self, re, im):\n"
+            "        w = self.complex(re, im) * self.complex(re, im)\n"
+            "        return ops.real(w), ops.imag(w), ops.abs(w), w\n"
+            "context.set_context(mode=context.GRAPH_MODE)\n"
+            "re, im, ab, w = Net()(Tensor([1.0, -1.0]), Tensor([1.0, 2.0]))\n"
+            "print(re, im, ab, w.dtype, w)\n"
+            "try:\n"
+            "    ops.relu(x)\n"
+            "except TypeError as e:\n"
+            "    print(e)\n");
+        EXPECT_OUTPUT(r,
+                      "[1.+2.j 3.-1.j] complex128 array([0.+2.j], dtype=complex64)\n"
+                      "[-3.+4.j  8.-6.j] [5.] [1. 3.] [ 2. -1.] [1.-2.j 3.+1.j]\n"
+                      "Complex64 [2.+4.j 6.-2.j] Float32\n"
+                      "Tensor(shape=[2], dtype=Complex64, value= [(1,2), (3,-1)])\n"
+                      "[ 0. -3.] [ 2. -4.] [2. 5.] Complex64 [ 0.+2.j -3.-4.j]\n"
+                      "For 'ReLU', the CPU kernel does not support data type Complex64.\n");
+    }
+
     void missingNameNamesTheFullName() {
         Run r = runScript("from mindspore.nn import NoSuchLayer\n");
         QCOMPARE(r.result.exitStatus, 1);

@@ -275,7 +275,8 @@ private slots:
                                "ReciprocalGrad",
                                "InvGrad", "AsinGrad", "ACosGrad", "AtanGrad", "AsinhGrad", "AcoshGrad",
                                "ReluGrad", "ReLU6Grad", "EluGrad", "SoftplusGrad", "SiLUGrad",
-                               "HSigmoidGrad", "HSwishGrad"};
+                               "HSigmoidGrad", "HSwishGrad", "Real", "Imag", "Conj", "Angle",
+                               "Complex"};
         for (const char* n : names) {
             const OpDef* op = reg().find(n);
             QVERIFY2(op, n);
@@ -560,6 +561,12 @@ private slots:
         row("int/int", "Div", false, "Int64", false, "Int64", false, "Float32");
         row("bool+bool-py", "Add", false, "Bool", false, "Bool", false, "Int64");
         row("int<int", "Less", false, "Int64", false, "Int64", false, "Bool");
+        row("c64+float", "Add", true, "Complex64", false, "Float32", true, "Complex64");
+        row("c64*f32", "Mul", true, "Complex64", true, "Float32", true, "Complex64");
+        row("c64*f64", "Mul", true, "Complex64", true, "Float64", true, "Complex128");
+        row("c64/c128", "Div", true, "Complex64", true, "Complex128", true, "Complex128");
+        row("c128**int", "Pow", true, "Complex128", false, "Int64", true, "Complex128");
+        row("c64==c64", "Equal", true, "Complex64", true, "Complex64", true, "Bool");
     }
     void promotion() {
         QFETCH(QString, op);
@@ -616,6 +623,32 @@ private slots:
                          "Float32, Float64], but got Tensor[Int32]."));
         QVERIFY(errOf("Neg", {T(DType::Bool, {3})}).startsWith("TypeError: For 'Neg'"));
         QCOMPARE(out("Neg", {S(DType::Int64)})->kind, Abstract::Kind::Scalar);
+    }
+
+    void complexTypes() {
+        // |z| and the parts of a complex tensor are of its parts' type; Complex pairs them.
+        QVERIFY(isTensor(out("Abs", {T(DType::Complex64, {2})}), DType::Float32, {2}));
+        QVERIFY(isTensor(out("Neg", {T(DType::Complex128, {2})}), DType::Complex128, {2}));
+        QVERIFY(isTensor(out("Real", {T(DType::Complex128, {3})}), DType::Float64, {3}));
+        QVERIFY(isTensor(out("Imag", {T(DType::Complex64, {3})}), DType::Float32, {3}));
+        QVERIFY(isTensor(out("Conj", {T(DType::Complex64, {3})}), DType::Complex64, {3}));
+        QVERIFY(isTensor(out("Angle", {T(DType::Complex128, {})}), DType::Float64, {}));
+        QVERIFY(isTensor(out("Complex", {T(DType::Float32, {2, 1}), T(DType::Float32, {3})}),
+                         DType::Complex64, {2, 3}));
+        QVERIFY(isTensor(out("Cast", {T(DType::Complex64, {2}), Ty(DType::Float32)}), DType::Float32,
+                         {2}));
+        QVERIFY(isTensor(out("Cast", {T(DType::Int32, {2}), Ty(DType::Complex128)}),
+                         DType::Complex128, {2}));
+        QCOMPARE(errOf("Complex", {T(DType::Float32, {2}), T(DType::Float64, {2})}),
+                 QString("TypeError: For 'Complex', the types of 'real' and 'imag' must be both "
+                         "Tensor[Float32] or both Tensor[Float64], but got Tensor[Float32] and "
+                         "Tensor[Float64]."));
+        QCOMPARE(errOf("ReLU", {T(DType::Complex64, {2})}),
+                 QString("TypeError: For 'ReLU', the CPU kernel does not support data type "
+                         "Complex64."));
+        QCOMPARE(errOf("Maximum", {T(DType::Complex64, {2}), T(DType::Complex64, {2})}),
+                 QString("TypeError: For 'Maximum', the CPU kernel does not support data type "
+                         "Complex64."));
     }
 
     void logical() {

@@ -325,7 +325,6 @@ private slots:
             "f-string: single '}' is not allowed");
         row("try alone", "try:\n    pass\nx = 1\n", 3, 1, "SyntaxError",
             "expected 'except' or 'finally' block");
-        row("imaginary", "x = 2j\n", 1, 5, "SyntaxError", "imaginary literals are not supported");
         row("bytes", "x = b'abc'\n", 1, 5, "SyntaxError", "bytes literals are not supported");
         row("invalid char", "x = 1 \xc3\x97 2\n", 1, 7, "SyntaxError",
             "invalid character '\xc3\x97' (U+00D7)");

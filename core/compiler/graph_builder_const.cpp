@@ -2,6 +2,7 @@
 // on known values, constant attributes of self and constant globals, arithmetic on them)
 // and the iterables a `for` or a comprehension unrolls over.
 #include "compiler/graph_builder_impl.h"
+#include "frontend/interp/complex.h"
 #include "frontend/modules/ms_objects.h"
 #include "passes/meta_ops.h"
 
@@ -35,6 +36,7 @@ std::optional<interp::Value> GraphBuilder::constValue(const ast::Expr& e, bool u
                         }
                         return interp::Value::integer(c.intValue);
                     case ast::Constant::Type::Float: return interp::Value::real(c.floatValue);
+                    case ast::Constant::Type::Complex: return interp::newComplex(I, {0.0, c.floatValue});
                     case ast::Constant::Type::Str: return interp::Value(I.newStr(c.strValue));
                     case ast::Constant::Type::Ellipsis: return I.ellipsis();
                 }

@@ -37,6 +37,7 @@ ValuePtr literal(const ast::Constant& c) {
         case ast::Constant::Type::Bool: return Value::boolean(c.boolValue);
         case ast::Constant::Type::Int: return Value::integer(c.intValue);
         case ast::Constant::Type::Float: return Value::floating(c.floatValue);
+        case ast::Constant::Type::Complex: break;  // refused by GraphBuilder::expr
         case ast::Constant::Type::Str: return Value::string(c.strValue);
         case ast::Constant::Type::Ellipsis: return Value::opaque("Ellipsis");
     }
@@ -203,7 +204,11 @@ Node* GraphBuilder::subscriptIndex(const ast::Expr& e) {
 Node* GraphBuilder::expr(const ast::Expr& e) {
     using K = ast::ExprKind;
     switch (e.kind) {
-        case K::Constant: return constant(literal(e.cast<ast::Constant>()));
+        case K::Constant:
+            if (e.cast<ast::Constant>().type == ast::Constant::Type::Complex) {
+                fail("TypeError", "irscope: complex literals in graph mode are not supported yet.", e.span);
+            }
+            return constant(literal(e.cast<ast::Constant>()));
         case K::Name: return name(e.cast<ast::Name>());
         case K::Attribute: return attribute(e.cast<ast::Attribute>());
         case K::Call: return call(e.cast<ast::Call>());

@@ -328,7 +328,8 @@ struct JoinedStr : ExprOf<ExprKind::JoinedStr> {  // an f-string: Constant(str) 
 
 struct Constant : ExprOf<ExprKind::Constant> {
     using ExprOf::ExprOf;
-    enum class Type : std::uint8_t { None, Bool, Int, Float, Str, Ellipsis };
+    // Complex: an imaginary literal (`2j`), floatValue its imaginary part.
+    enum class Type : std::uint8_t { None, Bool, Int, Float, Complex, Str, Ellipsis };
     Type type = Type::None;
     bool boolValue = false;
     // Int: the value, or intOverflow when it does not fit int64 (intText then is exact).

@@ -211,6 +211,14 @@ private:
             case Constant::Type::Float:
                 out += pyRepr(c.floatValue);
                 break;
+            case Constant::Type::Complex: {
+                std::string im = pyRepr(c.floatValue);  // 2j, not 2.0j
+                if (im.size() > 2 && im.compare(im.size() - 2, 2, ".0") == 0) {
+                    im.resize(im.size() - 2);
+                }
+                out += im + "j";
+                break;
+            }
             case Constant::Type::Str:
                 out += util::pyStrRepr(c.strValue);
                 break;

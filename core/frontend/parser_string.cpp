@@ -26,12 +26,13 @@ ExprPtr Parser::number() {
     bool prefixed =
         clean.size() > 1 && clean[0] == '0' &&
         ((clean[1] | 0x20) == 'x' || (clean[1] | 0x20) == 'o' || (clean[1] | 0x20) == 'b');
-    if (last == 'j') {
-        error(t, "imaginary literals are not supported");
+    const bool imaginary = last == 'j';
+    if (imaginary) {
+        clean.pop_back();
     }
     bool isFloat = !prefixed && clean.find_first_of(".eE") != std::string::npos;
-    if (isFloat) {
-        c->type = Constant::Type::Float;
+    if (isFloat || imaginary) {
+        c->type = imaginary ? Constant::Type::Complex : Constant::Type::Float;
         double v = 0.0;
         auto res = std::from_chars(clean.data(), clean.data() + clean.size(), v);
         if (res.ec == std::errc::result_out_of_range) {

@@ -45,6 +45,16 @@ T readElem(const std::vector<std::byte>& data, std::size_t i) {
     return v;
 }
 
+// A complex element as one token: `1+2j`, `-0.5-1j` (the reader's storeElement parses it).
+template <typename T>
+std::string complexText(T re, T im) {
+    std::string i = shortest(im);
+    if (i[0] != '-') {
+        i.insert(i.begin(), '+');
+    }
+    return shortest(re) + i + "j";
+}
+
 std::string elementText(const TensorData& t, std::size_t i) {
     switch (t.dtype) {
         case DType::Bool:
@@ -73,6 +83,11 @@ std::string elementText(const TensorData& t, std::size_t i) {
             return shortest(readElem<float>(t.data, i));
         case DType::Float64:
             return shortest(readElem<double>(t.data, i));
+        case DType::Complex64:
+            return complexText(readElem<float>(t.data, 2 * i), readElem<float>(t.data, 2 * i + 1));
+        case DType::Complex128:
+            return complexText(readElem<double>(t.data, 2 * i),
+                               readElem<double>(t.data, 2 * i + 1));
         case DType::String:
             return "...";
     }

@@ -142,6 +142,38 @@ bool storeElement(std::vector<std::byte>& data, std::size_t i, DType t, std::str
         }
         return true;
     }
+    if (isComplex(t)) {  // `1+2j`, `-0.5-1e-08j`: the split is the last sign not after an 'e'
+        if (tok.size() < 2 || (tok.back() | 0x20) != 'j') {
+            return false;
+        }
+        const std::string_view body = tok.substr(0, tok.size() - 1);
+        std::size_t split = std::string_view::npos;
+        for (std::size_t k = body.size(); k-- > 1;) {
+            if ((body[k] == '+' || body[k] == '-') && (body[k - 1] | 0x20) != 'e') {
+                split = k;
+                break;
+            }
+        }
+        const DType part = complexPartType(t);
+        double re = 0, im = 0;
+        std::string_view imText = split == std::string_view::npos ? body : body.substr(split);
+        if (!imText.empty() && imText[0] == '+') {
+            imText.remove_prefix(1);
+        }
+        if (split == std::string_view::npos ? !parseFloatText(imText, part, im)
+                                            : !parseFloatText(body.substr(0, split), part, re) ||
+                                                  !parseFloatText(imText, part, im)) {
+            return false;
+        }
+        if (t == DType::Complex64) {
+            putElem(data, 2 * i, static_cast<float>(re));
+            putElem(data, 2 * i + 1, static_cast<float>(im));
+        } else {
+            putElem(data, 2 * i, re);
+            putElem(data, 2 * i + 1, im);
+        }
+        return true;
+    }
     return false;  // String tensors have no element encoding
 }
 

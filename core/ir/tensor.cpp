@@ -169,9 +169,7 @@ std::int64_t Tensor::getInt(std::size_t i) const {
             return load<std::uint32_t>(p, i);
         case DType::UInt64:
             return static_cast<std::int64_t>(load<std::uint64_t>(p, i));
-        case DType::String:
-            return 0;
-        default:
+        default:  // String reads as 0.0
             return truncToInt64(getDouble(i));
     }
 }
@@ -193,6 +191,10 @@ void Tensor::setDouble(std::size_t i, double v) {
             break;
         case DType::Float64:
             store<double>(p, i, v);
+            break;
+        case DType::Complex64:
+        case DType::Complex128:
+            setComplex(i, {v, 0.0});
             break;
         case DType::UInt64:
             store<std::uint64_t>(p, i, truncToUInt64(v));
@@ -248,7 +250,39 @@ void Tensor::setInt(std::size_t i, std::int64_t v) {
         case DType::Float64:
             store<double>(p, i, static_cast<double>(v));
             break;
+        case DType::Complex64:
+        case DType::Complex128:
+            setComplex(i, {static_cast<double>(v), 0.0});
+            break;
         case DType::String:
+            break;
+    }
+}
+
+std::complex<double> Tensor::getComplex(std::size_t i) const {
+    switch (dtype_) {
+        case DType::Complex64: {
+            const auto c = load<std::complex<float>>(bytes(), i);
+            return {c.real(), c.imag()};
+        }
+        case DType::Complex128:
+            return load<std::complex<double>>(bytes(), i);
+        default:
+            return {getDouble(i), 0.0};
+    }
+}
+
+void Tensor::setComplex(std::size_t i, std::complex<double> v) {
+    switch (dtype_) {
+        case DType::Complex64:
+            store(bytes(), i,
+                  std::complex<float>(static_cast<float>(v.real()), static_cast<float>(v.imag())));
+            break;
+        case DType::Complex128:
+            store(bytes(), i, v);
+            break;
+        default:
+            setDouble(i, v.real());
             break;
     }
 }
@@ -270,6 +304,18 @@ Tensor Tensor::cast(DType to) const {
     if (dtype_ == DType::Float16 && to == DType::Float32) {
         for (std::size_t i = 0; i < count_; ++i) {
             t.data<float>()[i] = ir::halfToFloat(data<std::uint16_t>()[i]);
+        }
+        return t;
+    }
+    if (ir::isComplex(dtype_) || ir::isComplex(to)) {
+        for (std::size_t i = 0; i < count_; ++i) {
+            if (to == DType::Bool) {
+                t.setInt(i, getComplex(i) != std::complex<double>{} ? 1 : 0);
+            } else if (ir::isComplex(dtype_) || ir::isFloat(dtype_) || dtype_ == DType::UInt64) {
+                t.setComplex(i, getComplex(i));
+            } else {
+                t.setInt(i, getInt(i));
+            }
         }
         return t;
     }

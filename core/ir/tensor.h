@@ -4,6 +4,7 @@
 // Use clone() for an independent copy (TensorMove).
 #pragma once
 
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -92,15 +93,21 @@ public:
     std::byte* bytes() { return storage_ ? storage_->data() : nullptr; }
     const std::byte* bytes() const { return storage_ ? storage_->data() : nullptr; }
 
-    // Element access through double / int64 (Float16 and BFloat16 decoded).
+    // Element access through double / int64 (Float16 and BFloat16 decoded; a complex
+    // element reads as its real part and is written as (v, 0)).
     double getDouble(std::size_t i) const;
     std::int64_t getInt(std::size_t i) const;
     void setDouble(std::size_t i, double v);
     void setInt(std::size_t i, std::int64_t v);
+    // Any element as a complex (imaginary part 0 for the real types); a real element takes
+    // the real part of v.
+    std::complex<double> getComplex(std::size_t i) const;
+    void setComplex(std::size_t i, std::complex<double> v);
 
     // A new tensor with its own storage and the same contents.
     Tensor clone() const;
-    // A converted copy (MindSpore's Cast semantics: float->int truncates, ->bool is != 0).
+    // A converted copy (MindSpore's Cast semantics: float->int truncates, ->bool is != 0,
+    // complex->real keeps the real part).
     Tensor cast(DType to) const;
     // Same storage viewed with another static shape of the same element count.
     Tensor reshaped(Shape s) const;

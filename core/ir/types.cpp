@@ -13,7 +13,7 @@ struct DTypeInfo {
     std::size_t size;
 };
 
-constexpr std::array<DTypeInfo, 14> kDTypes{{
+constexpr std::array<DTypeInfo, 16> kDTypes{{
     {DType::Bool, "Bool", "Bool", 1},
     {DType::Int8, "Int8", "I8", 1},
     {DType::Int16, "Int16", "I16", 2},
@@ -27,6 +27,8 @@ constexpr std::array<DTypeInfo, 14> kDTypes{{
     {DType::BFloat16, "BFloat16", "BF16", 2},
     {DType::Float32, "Float32", "F32", 4},
     {DType::Float64, "Float64", "F64", 8},
+    {DType::Complex64, "Complex64", "C64", 8},
+    {DType::Complex128, "Complex128", "C128", 16},
     {DType::String, "String", "String", 0},
 }};
 
@@ -60,6 +62,14 @@ bool isFloat(DType t) {
     return t == DType::Float16 || t == DType::BFloat16 || t == DType::Float32 ||
            t == DType::Float64;
 }
+
+bool isComplex(DType t) { return t == DType::Complex64 || t == DType::Complex128; }
+
+DType complexPartType(DType t) {
+    return t == DType::Complex64 ? DType::Float32 : t == DType::Complex128 ? DType::Float64 : t;
+}
+
+DType complexOfPart(DType t) { return t == DType::Float64 ? DType::Complex128 : DType::Complex64; }
 
 bool isUnsigned(DType t) {
     return t == DType::UInt8 || t == DType::UInt16 || t == DType::UInt32 || t == DType::UInt64;

@@ -24,6 +24,8 @@ enum class DType : std::uint8_t {
     BFloat16,
     Float32,
     Float64,
+    Complex64,   // two Float32: real, imaginary (std::complex<float>)
+    Complex128,  // two Float64 (std::complex<double>)
     String,
 };
 
@@ -38,6 +40,11 @@ std::size_t dtypeSize(DType t);
 bool isFloat(DType t);
 bool isInteger(DType t);  // signed or unsigned, not Bool
 bool isUnsigned(DType t);
+bool isComplex(DType t);  // Complex64, Complex128
+// The real type of a complex's parts (Complex64 -> Float32), else t itself.
+DType complexPartType(DType t);
+// The complex type whose parts are t (Float64 -> Complex128, other floats -> Complex64).
+DType complexOfPart(DType t);
 
 // A tensor shape. A dimension of -1 is unknown (dynamic); `dynamicRank` means even the
 // number of dimensions is unknown, printed as (-2) like MindSpore.

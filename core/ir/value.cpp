@@ -1,6 +1,7 @@
 #include "ir/value.h"
 
 #include <bit>
+#include <complex>
 #include <cstring>
 
 namespace irscope::ir {
@@ -88,6 +89,8 @@ double loadElementAsDouble(DType t, const std::byte* data, std::size_t i) {
         case DType::BFloat16: return bfloat16ToFloat(readAs<std::uint16_t>(data, i));
         case DType::Float32: return readAs<float>(data, i);
         case DType::Float64: return readAs<double>(data, i);
+        case DType::Complex64: return readAs<float>(data, 2 * i);  // the real part
+        case DType::Complex128: return readAs<double>(data, 2 * i);
         case DType::String: return 0.0;
     }
     return 0.0;
@@ -124,6 +127,8 @@ TensorData scalarTensor(DType t, double v) {
         case DType::BFloat16: put(floatToBFloat16(static_cast<float>(v))); break;
         case DType::Float32: put(static_cast<float>(v)); break;
         case DType::Float64: put(v); break;
+        case DType::Complex64: put(std::complex<float>(static_cast<float>(v), 0.0F)); break;
+        case DType::Complex128: put(std::complex<double>(v, 0.0)); break;
         case DType::String: break;
     }
     return td;

@@ -104,6 +104,8 @@ void appendElement(std::vector<std::byte>& out, DType dt, T v) {
         case DType::Float64:
             put(static_cast<double>(v));
             break;
+        case DType::Complex64:  // no tensor code maps to a complex DType (see kTensorCodes)
+        case DType::Complex128:
         case DType::String:
             break;
     }

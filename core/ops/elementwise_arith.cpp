@@ -227,8 +227,13 @@ BinaryTypes binaryTypes(std::string_view opName, BinaryOp op, const Operand& x, 
     if (isCompare(op)) {
         return {computeType(p), DType::Bool};
     }
+    if (ir::isComplex(p) && op != BinaryOp::Add && op != BinaryOp::Sub &&
+        op != BinaryOp::Mul && op != BinaryOp::Div && op != BinaryOp::Pow &&
+        op != BinaryOp::Equal && op != BinaryOp::NotEqual) {
+        typeError(opName, "the CPU kernel does not support data type " + typeStr(p) + ".");
+    }
     if (op == BinaryOp::Div) {
-        if (!ir::isFloat(p)) {
+        if (!ir::isFloat(p) && !ir::isComplex(p)) {
             return {DType::Float64, DType::Float32};  // exact for every integer input
         }
         return {computeType(p), p};
@@ -406,6 +411,9 @@ ValuePtr scalarBinary(std::string_view opName, BinaryOp op, const ir::Value& x,
 Tensor arithKernel(std::string_view opName, BinaryOp op, const Tensor& x, const Tensor& y,
                    DType out) {
     const detail::BinaryOperands p = detail::prepareBinary(opName, x, y);
+    if (ir::isComplex(x.dtype())) {
+        return castTo(detail::complexArith(opName, op, p), out);
+    }
     Tensor res(x.dtype(), p.out);
     const bool isBool = x.dtype() == DType::Bool;
     dispatchNative(opName, x.dtype(),

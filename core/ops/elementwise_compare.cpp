@@ -55,6 +55,14 @@ Tensor compareKernel(std::string_view opName, BinaryOp op, const Tensor& x, cons
     if (!isCompare(op) && !isLogical(op)) {
         typeError(opName, "is not a comparison.");
     }
+    if (ir::isComplex(x.dtype()) && (op == BinaryOp::Equal || op == BinaryOp::NotEqual)) {
+        const std::size_t na = p.x.size(), nb = p.y.size();
+        for (std::size_t i = 0; i < res.size(); ++i) {
+            const bool eq = p.x.getComplex(na == 1 ? 0 : i) == p.y.getComplex(nb == 1 ? 0 : i);
+            res.setInt(i, (op == BinaryOp::Equal) == eq ? 1 : 0);
+        }
+        return res;
+    }
     dispatchNative(opName, x.dtype(), [&](auto tag) { compareTyped<decltype(tag)>(op, p, res); });
     return res;
 }

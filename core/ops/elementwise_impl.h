@@ -49,6 +49,10 @@ void applyBinary(const T* a, std::size_t na, const T* b, std::size_t nb, R* out,
     }
 }
 
+// Complex64 / Complex128 kernels (complex_ops.cpp): TypeError for an op they do not have.
+Tensor complexArith(std::string_view opName, BinaryOp op, const BinaryOperands& p);
+Tensor complexUnary(std::string_view opName, UnaryOp op, const Tensor& x);  // Abs -> real
+
 template <typename T, typename R, typename Fn>
 void applyUnary(const T* a, R* out, std::size_t n, Fn fn) {
     using In = Eigen::Array<T, Eigen::Dynamic, 1>;

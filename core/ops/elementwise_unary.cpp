@@ -111,6 +111,16 @@ UnaryTypes unaryTypes(std::string_view opName, UnaryOp op, DType in) {
         }
         return {DType::Bool, DType::Bool};
     }
+    if (ir::isComplex(in)) {
+        if (op == UnaryOp::Abs) {
+            return {in, ir::complexPartType(in)};
+        }
+        if (op != UnaryOp::Neg && op != UnaryOp::Square && op != UnaryOp::Exp &&
+            op != UnaryOp::Log && op != UnaryOp::Sqrt && op != UnaryOp::Tanh) {
+            typeError(opName, "the CPU kernel does not support data type " + typeStr(in) + ".");
+        }
+        return {in, in};
+    }
     if (floatOnly(op)) {
         if (!ir::isFloat(in)) {
             tensorType("Float16, Float32, Float64");
@@ -130,6 +140,9 @@ UnaryTypes unaryTypes(std::string_view opName, UnaryOp op, DType in) {
 }
 
 Tensor unaryKernel(std::string_view opName, UnaryOp op, const Tensor& x) {
+    if (ir::isComplex(x.dtype())) {
+        return detail::complexUnary(opName, op, x);
+    }
     Tensor res(op == UnaryOp::LogicalNot ? DType::Bool : x.dtype(), x.shape());
     if (x.size() == 0) {
         return res;

@@ -381,6 +381,10 @@ int typeRank(DType t) {
             return 11;
         case DType::Float64:
             return 12;
+        case DType::Complex64:
+            return 13;
+        case DType::Complex128:
+            return 14;
         case DType::String:
             return -1;
     }
@@ -392,6 +396,10 @@ int typeRank(DType t) {
 DType promoteTensorTypes(DType a, DType b) {
     if (a == b) {
         return a;
+    }
+    if (ir::isComplex(a) || ir::isComplex(b)) {  // Complex64 with Float64 is Complex128
+        const DType part = promoteTensorTypes(ir::complexPartType(a), ir::complexPartType(b));
+        return part == DType::Float64 ? DType::Complex128 : DType::Complex64;
     }
     if ((a == DType::UInt8 && b == DType::Int8) || (a == DType::Int8 && b == DType::UInt8)) {
         return DType::Int16;

@@ -30,5 +30,6 @@ void registerNnLossOps(OpRegistry& reg);           // nn_loss_ops.cpp
 void registerNnActivationOps(OpRegistry& reg);     // nn_activation_ops.cpp
 void registerPadOps(OpRegistry& reg);              // pad_ops.cpp
 void registerSelectOps(OpRegistry& reg);           // select_ops.cpp
+void registerComplexOps(OpRegistry& reg);          // complex_ops.cpp
 
 }  // namespace irscope::ops

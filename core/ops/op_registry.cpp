@@ -220,6 +220,7 @@ OpRegistry::OpRegistry() {
     registerNnActivationOps(*this);
     registerPadOps(*this);
     registerSelectOps(*this);
+    registerComplexOps(*this);
     registerBprops(*this);
     indexSpellings();
 }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <cstdio>
 #include <functional>
 #include <limits>
@@ -16,6 +17,7 @@ FloatKind floatKindOf(DType t) {
         case DType::Float16:
             return FloatKind::Half;
         case DType::Float64:
+        case DType::Complex128:
             return FloatKind::Double;
         default:
             return FloatKind::Float;  // Float32, and BFloat16 shown as float32
@@ -244,6 +246,25 @@ ElementFn makeElementFormat(const Tensor& t, const std::vector<std::size_t>& sam
         auto ff = std::make_shared<FloatingFormat>(values, floatKindOf(dt), o);
         return [&t, ff](std::size_t i) { return (*ff)(t.getDouble(i)); };
     }
+    if (ir::isComplex(dt)) {
+        // numpy's ComplexFloatingFormat: the real parts as one float array, the imaginary
+        // parts as another printed with a sign, and the 'j' before the imaginary padding.
+        std::vector<double> re, im;
+        for (auto i : sample) {
+            re.push_back(t.getComplex(i).real());
+            im.push_back(t.getComplex(i).imag());
+        }
+        NumpyPrintOptions signed_ = o;
+        signed_.sign = '+';
+        auto rf = std::make_shared<FloatingFormat>(re, floatKindOf(dt), o);
+        auto imf = std::make_shared<FloatingFormat>(im, floatKindOf(dt), signed_);
+        return [&t, rf, imf](std::size_t i) {
+            const std::complex<double> z = t.getComplex(i);
+            std::string s = (*imf)(z.imag());
+            s.insert(rstrip(s).size(), "j");
+            return (*rf)(z.real()) + s;
+        };
+    }
     // Integers: right-aligned to the wider of str(max) and str(min).
     auto text = [&t, dt](std::size_t i) {
         if (dt == DType::UInt64) {
@@ -377,7 +398,7 @@ public:
     MsStringifier(const Tensor& t, bool useComma) : t_(t), comma_(useComma) {
         const DType dt = t.dtype();
         isBool_ = dt == DType::Bool;
-        isFloat_ = ir::isFloat(dt);
+        isFloat_ = ir::isFloat(dt) || ir::isComplex(dt);
         lineFeed_ = isFloat_ ? kMsThreshold * 2 : (isBool_ ? kMsThreshold * 2 : kMsThreshold * 4);
     }
 
@@ -398,7 +419,11 @@ public:
 private:
     void element(std::size_t i, bool scalar) {
         char buf[64];
-        if (isFloat_) {
+        if (ir::isComplex(t_.dtype())) {  // std::complex's stream form, as MindSpore's C++ prints
+            const std::complex<double> z = t_.getComplex(i);
+            std::snprintf(buf, sizeof buf, "(%g,%g)", z.real(), z.imag());
+            out_ += buf;
+        } else if (isFloat_) {
             const double v = t_.getDouble(i);
             if (scalar) {
                 std::snprintf(buf, sizeof buf, "%g", v);
@@ -574,6 +599,10 @@ std::string numpyDTypeName(DType t) {
             return "float32";
         case DType::Float64:
             return "float64";
+        case DType::Complex64:
+            return "complex64";
+        case DType::Complex128:
+            return "complex128";
         case DType::String:
             return "str";
     }
@@ -587,6 +616,21 @@ std::string formatNumpyScalar(const Tensor& t, std::size_t i) {
     }
     if (ir::isFloat(dt)) {
         return formatNumpyFloatScalar(t.getDouble(i), floatKindOf(dt));
+    }
+    if (ir::isComplex(dt)) {  // as Python prints a complex: (1+2j), 2j
+        auto part = [&](double v) {
+            std::string s = formatNumpyFloatScalar(v, floatKindOf(dt));
+            if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) {
+                s.resize(s.size() - 2);
+            }
+            return s;
+        };
+        const std::complex<double> z = t.getComplex(i);
+        if (z.real() == 0.0 && !std::signbit(z.real())) {
+            return part(z.imag()) + "j";
+        }
+        std::string im = part(z.imag());
+        return "(" + part(z.real()) + (im[0] == '-' ? "" : "+") + im + "j)";
     }
     if (dt == DType::UInt64) {
         return std::to_string(t.data<std::uint64_t>()[i]);
@@ -617,7 +661,8 @@ std::string formatNumpyRepr(const Tensor& t, const NumpyPrintOptions& opt) {
         extras.push_back("shape=" + pyTupleShape(t.shape()));
     }
     const DType dt = t.dtype();
-    const bool implied = dt == DType::Int64 || dt == DType::Float64 || dt == DType::Bool;
+    const bool implied = dt == DType::Int64 || dt == DType::Float64 || dt == DType::Bool ||
+                         dt == DType::Complex128;
     if (!implied || t.size() == 0) {
         extras.push_back("dtype=" + numpyDTypeName(dt));
     }

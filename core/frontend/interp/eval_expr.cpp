@@ -1,5 +1,6 @@
 // Expressions: operators, calls (with a fast path for obj.method(...)), displays,
 // comparisons, subscripts and f-strings.
+#include "frontend/interp/complex.h"
 #include "frontend/interp/evaluator.h"
 #include "frontend/interp/interp_internal.h"
 
@@ -32,6 +33,9 @@ Value Evaluator::evalConstant(const Constant& c, Frame& f) {
             break;
         case Constant::Type::Float:
             v = Value::real(c.floatValue);
+            break;
+        case Constant::Type::Complex:
+            v = newComplex(I, {0.0, c.floatValue});
             break;
         case Constant::Type::Str:
             v = Value(I.newStr(c.strValue));

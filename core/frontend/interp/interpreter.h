@@ -80,7 +80,7 @@ using ModuleInit = std::function<void(Interpreter& I, ModuleObject& m)>;
 // The builtin classes of one interpreter.
 struct BuiltinTypes {
     Ref<Type> type, object, noneType, notImplementedType, ellipsisType;
-    Ref<Type> boolType, intType, floatType, str, tuple, list, dict, set;
+    Ref<Type> boolType, intType, floatType, complexType, str, tuple, list, dict, set;
     Ref<Type> range, slice, function, boundMethod, builtinFunction, cell, module;
     Ref<Type> property, staticMethod, classMethod, super, getSetDescriptor;
     Ref<Type> dictKeys, dictValues, dictItems;
@@ -266,6 +266,7 @@ private:
     void setUpTypeMethods();
     friend void setUpTypeConstructors(Interpreter& I);
     friend void setUpBuiltinFunctions(Interpreter& I);
+    friend void setUpComplex(Interpreter& I);
     friend void setUpExceptionTypes(Interpreter& I, BuiltinTypes& t);
 
     Heap heap_;  // destroyed last: everything below holds Values

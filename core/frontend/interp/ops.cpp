@@ -1,8 +1,10 @@
 // Arithmetic operators: the builtin behaviour of int/float/str/list/tuple/set/dict, dispatch
 // to __op__ / __rop__ (the right operand's reflected method first when its type is a subclass
 // that overrides it) and in-place operators.
+#include <cmath>
 #include <limits>
 
+#include "frontend/interp/complex.h"
 #include "frontend/interp/interp_internal.h"
 
 namespace irscope::interp {
@@ -171,6 +173,11 @@ bool setInplace(Interpreter& I, Operator op, SetObject& s, SetObject& o) {
 Value builtinBinary(Interpreter& I, Operator op, const Value& a, const Value& b) {
     if (a.isNumber()) {
         if (b.isNumber()) {
+            // A negative base to a fractional power is complex (CPython's float.__pow__).
+            if (op == Operator::Pow && a.toDouble() < 0.0 && std::isfinite(b.toDouble()) &&
+                b.toDouble() != std::floor(b.toDouble())) {
+                return newComplex(I, complexPow({a.toDouble(), 0.0}, {b.toDouble(), 0.0}));
+            }
             return numberBinary(op, a, b);
         }
         if (op == Operator::Mult && a.isIntLike() && isSequence(b)) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "frontend/interp/evaluator.h"
+#include "frontend/interp/complex.h"
 #include "frontend/interp/interp_internal.h"
 
 namespace irscope::interp {
@@ -102,6 +103,7 @@ void Interpreter::setUpBuiltins() {
     setUpDictMethods(*this);
     setUpIterators(*this);
     setUpBuiltinFunctions(*this);
+    setUpComplex(*this);
     typesChanged();
 }
 

@@ -374,7 +374,8 @@ void addDtypes(Interpreter& I, const MsTypes& ms, interp::ModuleObject& m) {
         {"double", ir::DType::Float64},  {"int8", ir::DType::Int8},       {"int16", ir::DType::Int16},
         {"int32", ir::DType::Int32},     {"int64", ir::DType::Int64},     {"uint8", ir::DType::UInt8},
         {"uint16", ir::DType::UInt16},   {"uint32", ir::DType::UInt32},   {"uint64", ir::DType::UInt64},
-        {"bool_", ir::DType::Bool},      {"int_", ir::DType::Int64},      {"float_", ir::DType::Float32}};
+        {"bool_", ir::DType::Bool},      {"int_", ir::DType::Int64},      {"float_", ir::DType::Float32},
+        {"complex64", ir::DType::Complex64}, {"complex128", ir::DType::Complex128}};
     for (auto& [n, d] : names) {
         interp::addToModule(I, m, n, ms.msDtypes[static_cast<int>(d)]);
     }

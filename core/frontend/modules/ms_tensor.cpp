@@ -3,6 +3,7 @@
 #include <cmath>
 #include <functional>
 
+#include "frontend/interp/complex.h"
 #include "frontend/modules/ms_internal.h"
 #include "runtime/tensor_format.h"
 
@@ -59,12 +60,16 @@ std::optional<ir::DType> dtypeArg(Interpreter& I, const MsTypes& ms, const Value
     if (v.obj() == I.types().boolType.get()) {
         return ir::DType::Bool;
     }
+    if (v.obj() == I.types().complexType.get()) {
+        return ir::DType::Complex128;
+    }
     if (auto* s = v.as<interp::StrObject>()) {
         static const std::pair<const char*, ir::DType> names[] = {
             {"float16", ir::DType::Float16}, {"float32", ir::DType::Float32}, {"float64", ir::DType::Float64},
             {"int8", ir::DType::Int8},       {"int16", ir::DType::Int16},     {"int32", ir::DType::Int32},
             {"int64", ir::DType::Int64},     {"uint8", ir::DType::UInt8},     {"bool", ir::DType::Bool},
-            {"float", ir::DType::Float64},   {"int", ir::DType::Int64}};
+            {"float", ir::DType::Float64},   {"int", ir::DType::Int64},       {"complex64", ir::DType::Complex64},
+            {"complex128", ir::DType::Complex128}, {"complex", ir::DType::Complex128}};
         for (auto& [n, d] : names) {
             if (s->value == n) {
                 return d;
@@ -85,7 +90,8 @@ struct Flat {
     std::vector<std::int64_t> dims;
     std::vector<double> values;
     std::vector<std::int64_t> ints;
-    bool anyFloat = false, allBool = true, hasTensorDtype = false;
+    std::vector<double> imag;  // parallel to values once anyComplex
+    bool anyFloat = false, allBool = true, hasTensorDtype = false, anyComplex = false;
     ir::DType tensorDtype = ir::DType::Float32;
 };
 
@@ -108,14 +114,21 @@ void flatten(Interpreter& I, const Value& v, Flat& f, std::size_t depth) {
                 f.dims.push_back(x.shape().dims[d]);
             }
         }
-        const bool fl = ir::isFloat(x.dtype());
+        const bool fl = ir::isFloat(x.dtype()) || ir::isComplex(x.dtype());
         f.anyFloat |= fl;
         f.allBool &= x.dtype() == ir::DType::Bool;
         f.hasTensorDtype = true;
         f.tensorDtype = x.dtype();
+        if (ir::isComplex(x.dtype()) && !f.anyComplex) {
+            f.anyComplex = true;
+            f.imag.resize(f.values.size(), 0.0);
+        }
         for (std::size_t i = 0; i < x.size(); ++i) {
             f.values.push_back(x.getDouble(i));
             f.ints.push_back(fl ? 0 : x.getInt(i));
+            if (f.anyComplex) {
+                f.imag.push_back(x.getComplex(i).imag());
+            }
         }
         return;
     }
@@ -136,6 +149,21 @@ void flatten(Interpreter& I, const Value& v, Flat& f, std::size_t depth) {
     if (f.dims.size() > depth) {
         throw PyError(Exc::ValueError, "setting an array element with a sequence. The requested array has an "
                                        "inhomogeneous shape after " + std::to_string(depth) + " dimensions.");
+    }
+    if (const auto* c = v.as<interp::ComplexObject>()) {
+        if (!f.anyComplex) {
+            f.anyComplex = true;
+            f.imag.resize(f.values.size(), 0.0);
+        }
+        f.allBool = false;
+        f.anyFloat = true;
+        f.values.push_back(c->value.real());
+        f.ints.push_back(0);
+        f.imag.push_back(c->value.imag());
+        return;
+    }
+    if (f.anyComplex) {
+        f.imag.push_back(0.0);
     }
     if (v.isBool()) {
         f.values.push_back(v.asBool() ? 1 : 0);
@@ -192,8 +220,21 @@ Tensor tensorFromData(Interpreter& I, const MsTypes& ms, const Value& data, std:
     if (f.values.empty() && !f.hasTensorDtype) {
         natural = numpyRules ? ir::DType::Float64 : ir::DType::Float32;
     }
+    if (f.anyComplex) {  // Python complex numbers make complex128, as numpy does
+        natural = f.hasTensorDtype && ir::isComplex(f.tensorDtype) ? f.tensorDtype : ir::DType::Complex128;
+    }
     const ir::DType to = dtype.value_or(natural);
     ir::Shape shape{std::vector<std::int64_t>(f.dims)};
+    if (f.anyComplex) {
+        if (!ir::isComplex(to)) {
+            throw PyError(Exc::TypeError, "can't convert complex to " + runtime::numpyDTypeName(to));
+        }
+        Tensor t(to, shape);
+        for (std::size_t i = 0; i < f.values.size(); ++i) {
+            t.setComplex(i, {f.values[i], f.imag[i]});
+        }
+        return t;
+    }
     if (!ir::isFloat(to) && !f.anyFloat) {
         return Tensor::fromInts(to, shape, f.ints);
     }
@@ -487,7 +528,7 @@ const ops::OpDef* operatorOp(std::string_view text) {
 }
 
 bool isOperand(const Value& v) {
-    return v.is<TensorObject>() || v.isNumber();
+    return v.is<TensorObject>() || v.isNumber() || v.is<interp::ComplexObject>();
 }
 
 // x op y for tensors and Python scalars; numpy arrays follow numpy's result dtypes for the
@@ -505,6 +546,19 @@ Value tensorBinary(Interpreter& I, const MsTypes& ms, std::string_view opText, V
         Tensor ta = asTensor(a) ? asTensor(a)->t : Tensor(), tb = asTensor(b) ? asTensor(b)->t : Tensor();
         auto scalarFor = [&](const Value& s, Tensor& other) -> Tensor {
             const ir::DType od = other.dtype();
+            if (const auto* c = s.as<interp::ComplexObject>()) {
+                // A float16/32 array stays single precision (complex64), the rest complex128.
+                const ir::DType cd = ir::isComplex(od) ? od
+                                     : (od == ir::DType::Float16 || od == ir::DType::Float32) ? ir::DType::Complex64
+                                                                                              : ir::DType::Complex128;
+                other = other.cast(cd);
+                Tensor r(cd, ir::Shape{});
+                r.setComplex(0, c->value);
+                return r;
+            }
+            if (ir::isComplex(od)) {  // a real Python scalar with a complex array
+                return Tensor::scalar(od, s.toDouble());
+            }
             if (s.isFloat()) {
                 if (!ir::isFloat(od)) {
                     other = other.cast(ir::DType::Float64);
@@ -532,7 +586,8 @@ Value tensorBinary(Interpreter& I, const MsTypes& ms, std::string_view opText, V
             tb = scalarFor(b, ta);
         }
         (void)arr;
-        if (opText == "/" && !ir::isFloat(ta.dtype()) && !ir::isFloat(tb.dtype())) {
+        if (opText == "/" && !ir::isFloat(ta.dtype()) && !ir::isFloat(tb.dtype()) && !ir::isComplex(ta.dtype()) &&
+            !ir::isComplex(tb.dtype())) {
             ta = ta.cast(ir::DType::Float64);
             tb = tb.cast(ir::DType::Float64);
         }
@@ -574,9 +629,12 @@ Value tupleOfDims(Interpreter& I, const ir::Shape& s) {
     return Value(I.newTuple(std::move(d)));
 }
 
-Value scalarOf(const Tensor& t, std::size_t i) {
+Value scalarOf(Interpreter& I, const Tensor& t, std::size_t i) {
     if (t.dtype() == ir::DType::Bool) {
         return Value::boolean(t.getInt(i) != 0);
+    }
+    if (ir::isComplex(t.dtype())) {
+        return interp::newComplex(I, t.getComplex(i));
     }
     if (ir::isFloat(t.dtype())) {
         return Value::real(t.getDouble(i));
@@ -586,7 +644,7 @@ Value scalarOf(const Tensor& t, std::size_t i) {
 
 Value toList(Interpreter& I, const Tensor& t, std::size_t dim, std::size_t& pos) {
     if (dim == t.rank()) {
-        return scalarOf(t, pos++);
+        return scalarOf(I, t, pos++);
     }
     std::vector<Value> items;
     for (std::int64_t i = 0; i < t.shape().dims[dim]; ++i) {
@@ -660,6 +718,11 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
         const Tensor& t = selfTensor(a);
         scalarCheck(t, "scalars");
         return Value::real(t.getDouble(0));
+    });
+    b.method("__complex__", [scalarCheck](Interpreter& J, CallArgs& a) -> Value {
+        const Tensor& t = selfTensor(a);
+        scalarCheck(t, "scalars");
+        return interp::newComplex(J, t.getComplex(0));
     });
     b.method("__index__", [](Interpreter&, CallArgs& a) -> Value {
         const Tensor& t = selfTensor(a);
@@ -798,7 +861,7 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
         const Tensor& t = selfTensor(a);
         const std::string& spec = interp::toStr(J, a.pos.at(1));
         if (!spec.empty() && t.size() == 1) {
-            return Value(J.newStr(J.format(scalarOf(t, 0), spec)));
+            return Value(J.newStr(J.format(scalarOf(J, t, 0), spec)));
         }
         return Value(J.newStr(runtime::formatNumpy(t)));
     });
@@ -806,6 +869,15 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
         const TensorObject* t = asTensor(s);
         return tupleOfDims(J, t->dynamicDims.empty() ? t->t.shape() : ir::Shape(t->dynamicDims));
     });
+    if (numpy) {  // ndarray.real / .imag (attributes in numpy; methods on a MindSpore Tensor)
+        for (const char* part : {"Real", "Imag"}) {
+            b.property(part == std::string("Real") ? "real" : "imag", [ms, part](Interpreter& J, const Value& s) {
+                return newArray(J, *ms, asTensor(runOpByName(J, *ms, part, {s}))->t);
+            });
+        }
+        b.method("conj", [ms](Interpreter& J, CallArgs& a) { return newArray(J, *ms, asTensor(runOpByName(J, *ms, "Conj", {a.pos.at(0)}))->t); });
+        b.method("conjugate", [ms](Interpreter& J, CallArgs& a) { return newArray(J, *ms, asTensor(runOpByName(J, *ms, "Conj", {a.pos.at(0)}))->t); });
+    }
     b.property("ndim", [](Interpreter&, const Value& s) { return Value::integer(static_cast<std::int64_t>(asTensor(s)->t.rank())); });
     b.property("size", [](Interpreter&, const Value& s) { return Value::integer(static_cast<std::int64_t>(asTensor(s)->t.size())); });
     b.property("dtype", [ms, numpy](Interpreter&, const Value& s) {
@@ -826,15 +898,15 @@ void addCommonTensorMethods(Interpreter& I, const MsPtr& ms, ClassBuilder& b, bo
         std::size_t pos = 0;
         return toList(J, selfTensor(a), 0, pos);
     });
-    b.method("item", [](Interpreter&, CallArgs& a) -> Value {
+    b.method("item", [](Interpreter& J, CallArgs& a) -> Value {
         const Tensor& t = selfTensor(a);
         if (a.pos.size() > 1) {
-            return scalarOf(t, static_cast<std::size_t>(a.pos[1].asInt()));
+            return scalarOf(J, t, static_cast<std::size_t>(a.pos[1].asInt()));
         }
         if (t.size() != 1) {
             throw PyError(Exc::ValueError, "can only convert an array of size 1 to a Python scalar");
         }
-        return scalarOf(t, 0);
+        return scalarOf(J, t, 0);
     });
     b.method("copy", [ms](Interpreter& J, CallArgs& a) { return wrapLike(J, *ms, a.pos.at(0), selfTensor(a).clone()); });
     b.method("asnumpy", [ms](Interpreter& J, CallArgs& a) { return newArray(J, *ms, selfTensor(a).clone()); });
@@ -851,7 +923,7 @@ void initTensorTypes(Interpreter& I, const MsPtr& ms) {
                             .method("__call__", [ms](Interpreter& J, CallArgs& a) {
                                 // mstype.float32(3): a scalar of that type, as MindSpore's dtype call.
                                 Tensor t = tensorFromData(J, *ms, a.pos.at(1), a.pos[0].as<DTypeObject>()->dtype, false);
-                                return scalarOf(t, 0);
+                                return scalarOf(J, t, 0);
                             })
                             .build();
     ms->msDtype = msDtype.get();
@@ -909,7 +981,7 @@ void initTensorTypes(Interpreter& I, const MsPtr& ms) {
                                    return Value(J.newStr(d == ir::DType::Bool ? "bool_" : runtime::numpyDTypeName(d)));
                                })
                                .build();
-    for (int d = 0; d <= static_cast<int>(ir::DType::Float64); ++d) {
+    for (int d = 0; d <= static_cast<int>(ir::DType::Complex128); ++d) {
         Ref<DTypeObject> m = I.make<DTypeObject>(ms->msDtype);
         m->dtype = static_cast<ir::DType>(d);
         ms->msDtypes[d] = Value(m);

@@ -2,6 +2,7 @@
 // common cases), creation functions, reductions, elementwise math, and np.random with
 // numpy's legacy generator bit for bit (runtime/random.h).
 #include <cmath>
+#include <complex>
 
 #include "frontend/modules/ms_internal.h"
 #include "runtime/tensor_format.h"
@@ -60,6 +61,10 @@ std::vector<bool> reduceAxes(Interpreter& I, const Tensor& t, const Value& axis)
 enum class Red { Sum, Mean, Max, Min, All, Any, Prod, ArgMax, ArgMin };
 
 Tensor reduce(Interpreter& I, const Tensor& t, const Value& axis, bool keepdims, Red kind) {
+    if (ir::isComplex(t.dtype())) {  // the loop below reads real values only
+        throw PyError(Exc::TypeError, "irscope: numpy reductions of " + runtime::numpyDTypeName(t.dtype()) +
+                                          " arrays are not supported yet");
+    }
     std::vector<bool> red = reduceAxes(I, t, axis);
     std::vector<std::int64_t> outDims, keepDims;
     for (std::size_t d = 0; d < t.rank(); ++d) {
@@ -246,11 +251,14 @@ Value reduction(Interpreter& I, const MsTypes& ms, Red kind, const std::string& 
     return reduceResult(I, ms, std::move(r), true);
 }
 
-Value unaryMath(Interpreter& I, const MsTypes& ms, const Value& x, double (*f)(double)) {
+Value unaryMath(Interpreter& I, const MsTypes& ms, const Value& x, double (*f)(double), const char* op) {
     if (x.isNumber()) {
         return Value::real(f(x.toDouble()));
     }
     Tensor t = arrayArg(I, ms, x);
+    if (ir::isComplex(t.dtype())) {  // the complex kernels of Sqrt, Exp, Log, Tanh
+        return newArray(I, ms, asTensor(runOpByName(I, ms, op, {newArray(I, ms, t)}))->t);
+    }
     Tensor out = t.cast(ir::isFloat(t.dtype()) ? t.dtype() : ir::DType::Float64);
     for (std::size_t i = 0; i < out.size(); ++i) {
         out.setDouble(i, f(out.getDouble(i)));
@@ -316,7 +324,11 @@ Value transposeImpl(Interpreter& I, const MsTypes& ms, const Tensor& t, std::vec
 Value allclose(Interpreter& I, const MsTypes& ms, CallArgs& a, bool retArray) {
     static const Signature sig = Signature("allclose").arg("a").arg("b").arg("rtol", Value::real(1e-5)).arg("atol", Value::real(1e-8)).arg("equal_nan", Value::boolean(false));
     auto v = sig.bind(I, a);
-    Tensor x = arrayArg(I, ms, v[0]).cast(ir::DType::Float64), y = arrayArg(I, ms, v[1]).cast(ir::DType::Float64);
+    Tensor x = arrayArg(I, ms, v[0]), y = arrayArg(I, ms, v[1]);
+    // Complex inputs compare by the modulus of the difference, NaN and inf by either part.
+    const ir::DType common = ir::isComplex(x.dtype()) || ir::isComplex(y.dtype()) ? ir::DType::Complex128 : ir::DType::Float64;
+    x = x.cast(common);
+    y = y.cast(common);
     Value diff = runOpByName(I, ms, "Sub", {newArray(I, ms, x), newArray(I, ms, y)});
     const Tensor& d = asTensor(diff)->t;
     Value yb = runOpByName(I, ms, "Add", {newArray(I, ms, y), newArray(I, ms, Tensor(ir::DType::Float64, d.shape()))});
@@ -327,15 +339,17 @@ Value allclose(Interpreter& I, const MsTypes& ms, CallArgs& a, bool retArray) {
     bool all = true;
     Value xb = runOpByName(I, ms, "Add", {newArray(I, ms, x), newArray(I, ms, Tensor(ir::DType::Float64, d.shape()))});
     const Tensor& xt = asTensor(xb)->t;
+    auto isNan = [](std::complex<double> z) { return std::isnan(z.real()) || std::isnan(z.imag()); };
+    auto isInf = [](std::complex<double> z) { return std::isinf(z.real()) || std::isinf(z.imag()); };
     for (std::size_t i = 0; i < d.size(); ++i) {
-        const double xv = xt.getDouble(i), yv = yt.getDouble(i);
+        const std::complex<double> xv = xt.getComplex(i), yv = yt.getComplex(i);
         bool ok;
-        if (std::isnan(xv) || std::isnan(yv)) {
-            ok = eqNan && std::isnan(xv) && std::isnan(yv);
-        } else if (std::isinf(xv) || std::isinf(yv)) {
+        if (isNan(xv) || isNan(yv)) {
+            ok = eqNan && isNan(xv) && isNan(yv);
+        } else if (isInf(xv) || isInf(yv)) {
             ok = xv == yv;
         } else {
-            ok = std::fabs(xv - yv) <= atol + rtol * std::fabs(yv);
+            ok = std::abs(xv - yv) <= atol + rtol * std::abs(yv);
         }
         out.setInt(i, ok ? 1 : 0);
         all &= ok;
@@ -432,7 +446,9 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         {"int8", ir::DType::Int8},       {"int16", ir::DType::Int16},     {"int32", ir::DType::Int32},
         {"int64", ir::DType::Int64},     {"uint8", ir::DType::UInt8},     {"uint16", ir::DType::UInt16},
         {"uint32", ir::DType::UInt32},   {"uint64", ir::DType::UInt64},   {"bool_", ir::DType::Bool},
-        {"float_", ir::DType::Float64},  {"int_", ir::DType::Int64}};
+        {"float_", ir::DType::Float64},  {"int_", ir::DType::Int64},     {"complex64", ir::DType::Complex64},
+        {"complex128", ir::DType::Complex128}, {"csingle", ir::DType::Complex64}, {"cdouble", ir::DType::Complex128},
+        {"complex_", ir::DType::Complex128}, {"cfloat", ir::DType::Complex128}};
     for (auto& [n, d] : names) {
         interp::addToModule(I, m, n, ms->npScalarTypes[static_cast<int>(d)]);
     }
@@ -484,7 +500,9 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         Tensor fill = tensorFromData(J, *ms, v[1], dtypeArg(J, *ms, v[2]), true);
         Tensor t(fill.dtype(), ir::Shape{shapeArg(J, v[0])});
         for (std::size_t i = 0; i < t.size(); ++i) {
-            if (ir::isFloat(t.dtype())) {
+            if (ir::isComplex(t.dtype())) {
+                t.setComplex(i, fill.getComplex(0));
+            } else if (ir::isFloat(t.dtype())) {
                 t.setDouble(i, fill.getDouble(0));
             } else {
                 t.setInt(i, fill.getInt(0));
@@ -570,7 +588,7 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
                 const std::int64_t n = src.shape().dims[0];
                 t = Tensor(src.dtype(), ir::Shape{n, n});
                 for (std::int64_t i = 0; i < n * n; ++i) {
-                    t.setDouble(static_cast<std::size_t>(i), src.getDouble(static_cast<std::size_t>(i % n)));
+                    t.setComplex(static_cast<std::size_t>(i), src.getComplex(static_cast<std::size_t>(i % n)));
                 }
             } else {
                 t = src.clone();
@@ -603,20 +621,36 @@ void initNumpy(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
             return Value::boolean(false);
         }
         for (std::size_t i = 0; i < x.size(); ++i) {
-            if (x.getDouble(i) != y.getDouble(i)) {
+            if (x.getComplex(i) != y.getComplex(i)) {
                 return Value::boolean(false);
             }
         }
         return Value::boolean(true);
     });
-    static const std::pair<const char*, double (*)(double)> unary[] = {
-        {"sqrt", [](double x) { return std::sqrt(x); }}, {"exp", [](double x) { return std::exp(x); }},
-        {"log", [](double x) { return std::log(x); }},   {"tanh", [](double x) { return std::tanh(x); }},
-        {"sin", [](double x) { return std::sin(x); }},   {"cos", [](double x) { return std::cos(x); }},
-        {"floor", [](double x) { return std::floor(x); }}, {"ceil", [](double x) { return std::ceil(x); }}};
-    for (auto& [n, f] : unary) {
-        auto fn = f;
-        interp::addFunction(I, m, n, [ms, fn](Interpreter& J, CallArgs& a) { return unaryMath(J, *ms, a.pos.at(0), fn); });
+    struct UnaryMath {
+        const char* name;
+        double (*fn)(double);
+        const char* op;  // the primitive with a complex kernel; "" when there is none
+    };
+    static const UnaryMath unary[] = {
+        {"sqrt", [](double x) { return std::sqrt(x); }, "Sqrt"}, {"exp", [](double x) { return std::exp(x); }, "Exp"},
+        {"log", [](double x) { return std::log(x); }, "Log"},    {"tanh", [](double x) { return std::tanh(x); }, "Tanh"},
+        {"sin", [](double x) { return std::sin(x); }, "Sin"},    {"cos", [](double x) { return std::cos(x); }, "Cos"},
+        {"floor", [](double x) { return std::floor(x); }, "Floor"}, {"ceil", [](double x) { return std::ceil(x); }, "Ceil"}};
+    for (const UnaryMath& u : unary) {
+        interp::addFunction(I, m, u.name, [ms, u](Interpreter& J, CallArgs& a) { return unaryMath(J, *ms, a.pos.at(0), u.fn, u.op); });
+    }
+    // Complex parts: np.real / np.imag / np.conj / np.angle (real inputs as numpy treats them).
+    for (const char* part : {"real", "imag", "conj", "conjugate", "angle"}) {
+        const std::string op = part == std::string("conjugate") ? "Conj" : std::string(1, static_cast<char>(part[0] - 32)) + (part + 1);
+        interp::addFunction(I, m, part, [ms, op](Interpreter& J, CallArgs& a) -> Value {
+            Tensor t = arrayArg(J, *ms, a.pos.at(0));
+            if (op == "Angle" && !ir::isComplex(t.dtype())) {
+                t = t.cast(ir::isFloat(t.dtype()) ? t.dtype() : ir::DType::Float64).cast(ir::DType::Complex128);
+            }
+            Tensor r = asTensor(runOpByName(J, *ms, op, {newArray(J, *ms, t)}))->t;
+            return reduceResult(J, *ms, std::move(r), !asTensor(a.pos[0]));
+        });
     }
     interp::addFunction(I, m, "abs", [ms](Interpreter& J, CallArgs& a) -> Value {
         if (a.pos.at(0).isNumber()) {

@@ -42,8 +42,13 @@ def _assert_array_compare(compare, x, y, err_msg, header, equal_nan=True, equal_
     ok = np.asarray(compare(xb, yb))
     if ok.dtype != np.bool_:
         ok = ok != 0
-    xf = xb.astype(np.float64)
-    yf = yb.astype(np.float64)
+    if _is_complex(xb) or _is_complex(yb):
+        # numpy looks at the modulus for NaN/inf and the differences of complex values.
+        xf = np.abs(xb) * np.where(np.isnan(np.real(xb)) | np.isnan(np.imag(xb)), np.nan, 1.0)
+        yf = np.abs(yb) * np.where(np.isnan(np.real(yb)) | np.isnan(np.imag(yb)), np.nan, 1.0)
+    else:
+        xf = xb.astype(np.float64)
+        yf = yb.astype(np.float64)
     both_nan = np.isnan(xf) & np.isnan(yf)
     if equal_nan:
         ok = ok | both_nan
@@ -59,7 +64,10 @@ def _assert_array_compare(compare, x, y, err_msg, header, equal_nan=True, equal_
         finite = np.isfinite(xf) & np.isfinite(yf)
         if bool(np.any(finite)):
             floating = _is_float(xb) or _is_float(yb)
-            if floating:
+            if _is_complex(xb) or _is_complex(yb):
+                err = np.abs(xb - yb)
+                out_dtype = np.float64
+            elif floating:
                 err = np.abs(xf - yf)
                 out_dtype = xb.dtype if _is_float(xb) else yb.dtype
             else:
@@ -85,6 +93,10 @@ def _is_float(a):
     return str(a.dtype).startswith("float")
 
 
+def _is_complex(a):
+    return str(a.dtype).startswith("complex")
+
+
 def _pct(p):
     text = "%.3g" % p
     return text
@@ -104,6 +116,8 @@ def assert_array_almost_equal(x, y, decimal=6, err_msg="", verbose=True):
     tol = 1.5 * 10.0 ** (-decimal)
 
     def close(a, b):
+        if _is_complex(a) or _is_complex(b):
+            return np.abs(b - a) < tol
         return np.abs(b.astype(np.float64) - a.astype(np.float64)) < tol
 
     _assert_array_compare(close, x, y, err_msg, "Arrays are not almost equal to " + str(decimal) + " decimals")
