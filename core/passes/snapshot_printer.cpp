@@ -194,7 +194,12 @@ bool SnapshotPrinter::shareByFingerprint(Job& job) {
         if (verify_) {
             // The fingerprint hashes abstracts and constants by identity and may say "same"
             // only when the texts are: checked against the text it saves printing.
-            const std::string text = ir::printIr(*job.copy, {}, valueTexts_);
+            std::string text;
+            try {
+                text = ir::printIr(*job.copy, {}, valueTexts_);
+            } catch (const std::exception&) {
+                return false;  // print() keeps why
+            }
             if (!other->text || text != *other->text) {
                 out.fingerprintMissed = true;
                 return false;  // printed as a new state
