@@ -93,17 +93,11 @@ public:
 
 private:
     bool namesGraphs(const AttrMap& attrs) {
+        scratch_.clear();
         for (const auto& [k, a] : attrs) {
-            if (a->kind == Value::Kind::Graph || !a->elements.empty() ||
-                a->kind == Value::Kind::Primitive) {
-                scratch_.clear();
-                collectGraphRefs(*a, scratch_);
-                if (!scratch_.empty()) {
-                    return true;
-                }
-            }
+            collectGraphRefs(*a, scratch_);
         }
-        return false;
+        return !scratch_.empty();
     }
 
     std::uint64_t h_ = 0x1234567887654321ULL;

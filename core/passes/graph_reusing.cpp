@@ -324,9 +324,8 @@ bool threadable(const ir::Module& m, const UseIndex& uses, const Instance& inst)
                 continue;
             }
             for (Node* in : c->inputs()) {
-                auto* p = ir::nodeCast<Parameter>(in);
-                if (p != nullptr && p->graph() == m.entry() && p->hasDefault() && seen.insert(p).second) {
-                    weights.push_back(p);
+                if (isWeight(in, m) && seen.insert(static_cast<Parameter*>(in)).second) {
+                    weights.push_back(static_cast<Parameter*>(in));
                 }
             }
         }

@@ -178,7 +178,7 @@ void SnapshotInstrumentation::record(const PassRun& run, const ir::Module& m,
             settle();
             auto text = std::make_shared<SnapshotText>();
             SnapshotPrinter::print(m, *text, current_.text.get(), before.text.get(), level_);
-            s.setCounts(text->counts);  // kept when the text cannot be
+            s.setCounts(text->counts());  // kept when the text cannot be
             if (!text->text) {
                 throw std::runtime_error(text->error);
             }

@@ -142,7 +142,6 @@ void SnapshotPrinter::loop() {
 void SnapshotPrinter::fingerprint(const ir::Module& m, SnapshotText& out) {
     try {
         out.fingerprint = ir::fingerprint(m);
-        out.counts = out.fingerprint->counts;
     } catch (const std::exception&) {
         out.fingerprint.reset();  // printing then says what is wrong with the module
     }
@@ -222,7 +221,7 @@ void SnapshotPrinter::runJob(Job& job) {
         shareEqual(*job.after, job.last.get(), job.before.get());
     }
     job.result->finish({job.before == nullptr || !SnapshotText::same(*job.before, *job.after),
-                        job.after->blob, job.after->error, job.after->counts});
+                        job.after->blob, job.after->error, job.after->counts()});
 }
 
 }  // namespace irscope::passes

@@ -41,10 +41,10 @@ namespace irscope::passes {
 struct SnapshotText {
     std::shared_ptr<const std::string> text;  // null when the IR could not be printed
     std::size_t hash = 0;
-    // The state's structural fingerprint and node counts (nullopt when the module could not
-    // be walked: then the text is not shared by fingerprint).
+    // The state's structural fingerprint, with its node counts (nullopt when the module could
+    // not be walked: then the text is not shared by fingerprint and the counts are zero).
     std::optional<ir::ModuleFingerprint> fingerprint;
-    ir::NodeCounts counts;
+    ir::NodeCounts counts() const { return fingerprint ? fingerprint->counts : ir::NodeCounts{}; }
     bool fingerprintMissed = false;  // verification: an equal fingerprint, a different text
     std::shared_ptr<const util::CompressedText> blob;  // null until compressed
     std::string error;                                 // why printing failed, if it did
@@ -109,7 +109,7 @@ public:
     static void print(const ir::Module& m, SnapshotText& out, const SnapshotText* last,
                       const SnapshotText* before, int level,
                       ir::ValueTextCache* valueTexts = nullptr);
-    // Fills out.fingerprint and out.counts (leaves them unset when `m` cannot be walked).
+    // Fills out.fingerprint (leaves it unset when `m` cannot be walked).
     static void fingerprint(const ir::Module& m, SnapshotText& out);
 
 private:
