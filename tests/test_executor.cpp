@@ -190,6 +190,59 @@ private slots:
         QCOMPARE(lines, expected);
     }
 
+    void onePlanServesEveryRunOfItsModule() {
+        // A compiled graph keeps its plan across calls: runs that share it see each other's
+        // weight writes and take each branch and loop length afresh.
+        const auto loop = load("while_loop.ir");
+        const auto branch = load("if_branch.ir");
+        const auto assign = load("assign_print.ir");
+        const auto loopPlan = runtime::planExecution(*loop);
+        const auto branchPlan = runtime::planExecution(*branch);
+        const auto assignPlan = runtime::planExecution(*assign);
+        for (const std::int64_t n : {5, 0, 40}) {
+            const KernelArg out =
+                runtime::Executor(*loop, {}, loopPlan).run(std::vector{KernelArg(i32(n)),
+                                                                       KernelArg(i32(1))},
+                                                           {});
+            QCOMPARE(out.tensor().getInt(0), 1 + n * (n - 1) / 2);
+        }
+        const auto runBranch = [&](std::vector<double> x) {
+            return values(runtime::Executor(*branch, {}, branchPlan)
+                              .run(std::vector{KernelArg(f32(std::move(x)))}, {})
+                              .tensor());
+        };
+        QCOMPARE(runBranch({-1, -2, 0}), (std::vector<double>{2, 3, 1}));
+        QCOMPARE(runBranch({1, 2, 3}), (std::vector<double>{11, 21, 31}));
+        QCOMPARE(runBranch({-1, -2, 0}), (std::vector<double>{2, 3, 1}));
+        Tensor weight = i32(3);
+        const Weights w{{"param", weight}};
+        std::vector<std::string> before;  // what each run's first Print saw
+        for (int k = 0; k < 3; ++k) {
+            // Print, Assign(5), x * param, AssignAdd(2): each run after the first starts
+            // from the last one's 7.
+            ExecOptions opts;
+            opts.print = [&](std::string_view s) {
+                if (s.starts_with("Tensor") && before.size() == static_cast<std::size_t>(k)) {
+                    before.emplace_back(s);
+                }
+            };
+            const KernelArg out = runtime::Executor(*assign, opts, assignPlan)
+                                      .run(std::vector{KernelArg(i32(4))}, w);
+            QCOMPARE(out.tensor().getInt(0), std::int64_t(20));
+            QCOMPARE(weight.getInt(0), std::int64_t(7));
+        }
+        QCOMPARE(before, (std::vector<std::string>{"Tensor(shape=[], dtype=Int32, value=3)",
+                                                   "Tensor(shape=[], dtype=Int32, value=7)",
+                                                   "Tensor(shape=[], dtype=Int32, value=7)"}));
+        // A plan is of one module: another module's graphs are not in it.
+        try {
+            runtime::Executor(*branch, {}, loopPlan).run(std::vector{KernelArg(f32({1}))}, {});
+            QFAIL("expected an error for a plan of another module");
+        } catch (const EvalError& e) {
+            QVERIFY2(QString(e.what()).contains("which is not in the module it runs"), e.what());
+        }
+    }
+
     void outputNeverAliasesAWeight() {
         const auto m = ir::parseIr(
             "# IR entry: @g\n# Params:\n"

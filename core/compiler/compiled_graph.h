@@ -16,6 +16,7 @@
 #include "ir/module.h"
 #include "ops/op_registry.h"
 #include "ir/tensor.h"
+#include "runtime/executor.h"
 #include "store/compile_cache.h"
 
 namespace irscope::compiler {
@@ -39,6 +40,9 @@ struct GraphCompilerImpl::Compiled {
     // by other objects while this graph is cached.
     std::vector<interp::Value> pinned;
     std::size_t record = 0;  // its CompileRecord in the session
+    // How the executor runs the module, worked out at the first call and kept for the
+    // next ones (a training loop calls the same graph every step).
+    mutable std::shared_ptr<const runtime::ModulePlan> plan;
 };
 
 // The compile cache a compiler uses (the file of the folder set_context or the environment

@@ -325,7 +325,10 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
     record.graphName = c.module->entry()->name();
     record.compile = c.record;
     try {
-        runtime::Executor executor(*c.module, std::move(opts));
+        if (!c.plan) {
+            c.plan = runtime::planExecution(*c.module);
+        }
+        runtime::Executor executor(*c.module, std::move(opts), c.plan);
         out = executor.run(inputs, currentWeights(c), &record.stats);
         record.outputs = store::summarizeOutput(out);
         record.values = runtime::formatPrintInput(out);

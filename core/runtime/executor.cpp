@@ -146,8 +146,8 @@ std::optional<ops::KernelArg> Executor::Impl::valueOf(const ir::Node* n) const {
 }
 
 std::span<const ir::CNode* const> Executor::Impl::order(const ir::FuncGraph* g) const {
-    const auto it = plans_.find(g);
-    if (it == plans_.end()) {
+    const auto it = plan_->graphs.find(g);
+    if (it == plan_->graphs.end()) {
         return {};
     }
     return it->second.order;
@@ -156,13 +156,15 @@ std::span<const ir::CNode* const> Executor::Impl::order(const ir::FuncGraph* g) 
 // ---------------------------------------------------------------------------------------
 // Running graphs
 
-Executor::Impl::Impl(const ir::Module& m, ExecOptions o)
-    : m_(m), opts_(std::move(o)), plans_(planModule(m)), owners_(freeVariableOwners(m)) {}
+Executor::Impl::Impl(const ir::Module& m, ExecOptions o, std::shared_ptr<const ModulePlan> plan)
+    : m_(m), opts_(std::move(o)), plan_(plan ? std::move(plan) : planExecution(m)) {}
 
 const GraphPlan& Executor::Impl::plan(const ir::FuncGraph* g) {
-    auto it = plans_.find(g);
-    if (it == plans_.end()) {
-        it = plans_.emplace(g, planModule(m_).at(g)).first;
+    const auto it = plan_->graphs.find(g);
+    if (it == plan_->graphs.end()) {
+        // Every graph a run reaches is one of the module's, planned up front.
+        throw EvalError("irscope: the executor reached the graph @" + g->name() +
+                        ", which is not in the module it runs", "RuntimeError");
     }
     return it->second;
 }
@@ -187,8 +189,8 @@ void Executor::Impl::step(const ir::Node& n) {
 // The frame of `g` for a closure made in `cur`: the nearest activation of a graph whose
 // nodes g uses, so loop frames do not chain up behind each other.
 FramePtr Executor::Impl::closureParent(const ir::FuncGraph* g, const FramePtr& cur) {
-    const auto it = owners_.find(g);
-    if (it == owners_.end() || it->second.empty()) {
+    const auto it = plan_->owners.find(g);
+    if (it == plan_->owners.end() || it->second.empty()) {
         return nullptr;
     }
     for (FramePtr f = cur; f; f = f->parent) {
@@ -715,8 +717,15 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
 // ---------------------------------------------------------------------------------------
 // The public face
 
-Executor::Executor(const ir::Module& m, ExecOptions opts)
-    : impl_(std::make_unique<Impl>(m, std::move(opts))) {}
+std::shared_ptr<const ModulePlan> planExecution(const ir::Module& m) {
+    auto plan = std::make_shared<ModulePlan>();
+    plan->graphs = planModule(m);
+    plan->owners = freeVariableOwners(m);
+    return plan;
+}
+
+Executor::Executor(const ir::Module& m, ExecOptions opts, std::shared_ptr<const ModulePlan> plan)
+    : impl_(std::make_unique<Impl>(m, std::move(opts), std::move(plan))) {}
 
 Executor::~Executor() = default;
 

@@ -138,9 +138,16 @@ struct RunStats {
     std::map<std::string, std::uint64_t, std::less<>> opsOnDevice, opsOnCpu;
 };
 
+// How the executor runs each graph of a module (runtime/executor_plan.h): worked out once
+// by planExecution and shared by every Executor of that module, or by each Executor that
+// is given none.
+struct ModulePlan;
+std::shared_ptr<const ModulePlan> planExecution(const ir::Module& m);
+
 class Executor {
 public:
-    Executor(const ir::Module& m, ExecOptions opts);
+    // `plan`: planExecution(m), when the caller keeps it across runs of the same module.
+    Executor(const ir::Module& m, ExecOptions opts, std::shared_ptr<const ModulePlan> plan = {});
     ~Executor();
     Executor(const Executor&) = delete;
     Executor& operator=(const Executor&) = delete;

@@ -73,7 +73,7 @@ struct Mirror {
 };
 
 struct Executor::Impl : ExecInspector {
-    Impl(const ir::Module& m, ExecOptions o);
+    Impl(const ir::Module& m, ExecOptions o, std::shared_ptr<const ModulePlan> plan);
 
     ops::KernelArg run(std::span<const ops::KernelArg> inputs,
                        const std::map<std::string, Tensor, std::less<>>& weights, RunStats* stats);
@@ -122,8 +122,7 @@ struct Executor::Impl : ExecInspector {
 
     const ir::Module& m_;
     ExecOptions opts_;
-    std::unordered_map<const ir::FuncGraph*, detail::GraphPlan> plans_;
-    std::unordered_map<const ir::FuncGraph*, std::unordered_set<const ir::FuncGraph*>> owners_;
+    std::shared_ptr<const ModulePlan> plan_;
     std::unordered_map<const ir::PrimitiveData*, ResolvedPrim> resolved_;
 
     // One run's state.

@@ -43,3 +43,14 @@ std::unordered_map<const ir::FuncGraph*, std::unordered_set<const ir::FuncGraph*
 freeVariableOwners(const ir::Module& m);
 
 }  // namespace irscope::runtime::detail
+
+namespace irscope::runtime {
+
+// Everything the executor works out about a module before running it: a compiled graph
+// keeps one and every call of it reuses it (the module does not change between runs).
+struct ModulePlan {
+    std::unordered_map<const ir::FuncGraph*, detail::GraphPlan> graphs;
+    std::unordered_map<const ir::FuncGraph*, std::unordered_set<const ir::FuncGraph*>> owners;
+};
+
+}  // namespace irscope::runtime
