@@ -1108,6 +1108,27 @@ private slots:
         EXPECT_OUTPUT(r, "(6, 4, 2, 0, 1, 76)\n(6, 4, 2, 0, 1, 76)\n");
     }
 
+    // What a counter loop's body bound, and its target, outlive the loop as in Python: the
+    // values of the last iteration that bound them.
+    void namesBoundInCounterLoopsOutliveThem() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "from mindspore import jit\n"
+                                          "def last(t):\n"
+                                          "    for k, n in enumerate(t.shape):\n"
+                                          "        doubled = n * 2\n"
+                                          "        scaled = t.sum() + doubled\n"
+                                          "        if n > 3:\n"
+                                          "            big = n\n"
+                                          "    return k, n, doubled, scaled, big\n"
+                                          "@jit\n"
+                                          "def run(a):\n"
+                                          "    return last(a)\n"
+                                          "a = Tensor(np.ones((5, 2, 3)), ms.float32)\n",
+                                      "    print(run(a))\n"));
+        EXPECT_OUTPUT(r, "(2, 3, 6, Tensor(shape=[], dtype=Float32, value= 36), 5)\n"
+                         "(2, 3, 6, Tensor(shape=[], dtype=Float32, value= 36), 5)\n");
+    }
+
     // A length type inference does not know either (a masked_select result, a count a tensor
     // loop computed) is still the error, at the loop's line.
     void forOverUnknownLengthFailsAtItsLine() {

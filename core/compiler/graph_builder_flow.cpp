@@ -2,6 +2,8 @@
 // `↓` continuation), while (`↵` header, `↻` body, `↓` after), for (unrolled over an
 // iterable whose length is known when parsing, else a counter while loop that type inference
 // unrolls), break/continue, and the branch graphs of and/or/ternaries.
+#include <set>
+
 #include "compiler/graph_builder_impl.h"
 #include "passes/meta_ops.h"
 
@@ -119,12 +121,53 @@ void GraphBuilder::countedLoop(const ast::Span& at, const Iterable& it, const st
     }
 }
 
+namespace {
+
+// The names a statement binds in its function (assignment targets, loop targets, `with ...
+// as`, walrus), not looking into nested functions, classes, lambdas or comprehensions.
+void boundNames(const ast::Stmt& s, std::set<std::string>& out) {
+    if (s.kind == ast::StmtKind::FunctionDef || s.kind == ast::StmtKind::ClassDef) {
+        return;  // binds its name, which the builder does not carry through loops
+    }
+    std::function<void(const ast::Expr&)> expr = [&](const ast::Expr& e) {
+        switch (e.kind) {
+            case ast::ExprKind::Name:
+                if (e.cast<ast::Name>().ctx == ast::ExprContext::Store) {
+                    out.insert(e.cast<ast::Name>().id);
+                }
+                return;
+            case ast::ExprKind::Lambda:
+            case ast::ExprKind::ListComp:
+            case ast::ExprKind::SetComp:
+            case ast::ExprKind::DictComp:
+            case ast::ExprKind::GeneratorExp:
+                return;
+            default:
+                ast::forEachChild(e, expr);
+        }
+    };
+    ast::forEachChild(s, expr, [&](const ast::Stmt& c) { boundNames(c, out); });
+}
+
+}  // namespace
+
 void GraphBuilder::forStmt(const ast::For& st) {
     if (!st.orelse.empty()) {
         fail("RuntimeError", "The 'for...else...' statement is not supported now.", st.span);
     }
     Iterable it = iterable(*st.iter, true);
     if (it.counted()) {
+        // Python keeps what the loop's body bound (and its target) after the loop, as an
+        // unrolled loop does: such a name not bound yet is carried through the counter loop
+        // from None (its value after a loop that ran no iteration, as a join gives a name
+        // one path did not bind).
+        std::set<std::string> bound;
+        boundNames(st, bound);
+        for (const std::string& n : bound) {
+            if (cur_.env.get(n) == nullptr) {
+                cur_.env.set(n, constant(Value::none()));
+            }
+        }
         countedLoop(st.iter->span, it, [&](Node* item) {
             assign(*st.target, item, st.target->span);
             statements(st.body);
