@@ -1129,6 +1129,51 @@ private slots:
                          "(2, 3, 6, Tensor(shape=[], dtype=Float32, value= 36), 5)\n");
     }
 
+    // Graph code calling a @jit function compiles the function itself (a recursive @jit
+    // too), and a Cell whose construct is @jit is differentiated like any other.
+    void jitFunctionsInsideGraphCode() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "from mindspore import jit\n"
+                                          "@jit\n"
+                                          "def fact(x):\n"
+                                          "    if x <= 1:\n"
+                                          "        return x\n"
+                                          "    return x * fact(x - 1)\n"
+                                          "class Square(nn.Cell):\n"
+                                          "    @jit\n"
+                                          "    def construct(self, x):\n"
+                                          "        return x * x\n"
+                                          "grad = ops.GradOperation()\n",
+                                      "    print(fact(Tensor([4], ms.int32)), Square()(Tensor(3.0, ms.float32)),\n"
+                                      "          grad(Square())(Tensor(3.0, ms.float32)))\n"));
+        EXPECT_OUTPUT(r, "[24] 9.0 6.0\n[24] 9.0 6.0\n");
+    }
+
+    // An f-string of values only type inference knows (a rank, a shape) is joined there: in a
+    // check's branch never taken it costs nothing; taken, it is the exception's message. A
+    // value that is no constant fails at the f-string.
+    void fStringsOfValuesTypeInferenceKnows() {
+        Run r = runScript(std::string(kPrelude) +
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "class Check(nn.Cell):\n"
+                          "    def construct(self, x):\n"
+                          "        n = len(x.shape)\n"
+                          "        if n != 1:\n"
+                          "            raise ValueError(f'rank {n} of {x.shape}: {\"want\"} 1, {n!s}')\n"
+                          "        return x + 1\n"
+                          "print(Check()(Tensor([2])))\n"
+                          "try:\n"
+                          "    Check()(Tensor([[2]]))\n"
+                          "except ValueError as e:\n"
+                          "    print('ValueError:', e)\n"
+                          "class Show(nn.Cell):\n"
+                          "    def construct(self, x):\n"
+                          "        return f'{x.shape[0]}' + f'{x}'\n"
+                          "Show()(Tensor([2]))\n");
+        QVERIFY2(r.out.starts_with("[3]\nValueError: rank 2 of (1, 1): want 1, 2\n"), r.out.c_str());
+        QVERIFY2(failedWith(r, "str() in graph mode is supported for constants", 20), r.out.c_str());
+    }
+
     // A length type inference does not know either (a masked_select result, a count a tensor
     // loop computed) is still the error, at the loop's line.
     void forOverUnknownLengthFailsAtItsLine() {

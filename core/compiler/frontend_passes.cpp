@@ -59,11 +59,7 @@ Target findTarget(interp::Interpreter& I, const GraphCall& call) {
         throw passes::CompileError("AttributeError", "For 'Cell', the method 'construct' is not defined in '" +
                                                          type->name + "'.");
     }
-    t.fn = m.as<interp::FunctionObject>();
-    if (t.fn == nullptr && m.as<interp::NativeFunctionObject>() != nullptr) {
-        // `@jit def construct(self)`: the wrapper keeps the method as `__wrapped__`.
-        t.fn = I.getAttrOrNull(m, "__wrapped__").as<interp::FunctionObject>();
-    }
+    t.fn = modules::pythonFunctionOf(m);  // `@jit def construct(self)` too
     if (t.fn == nullptr && cell) {
         t.builtinCell = true;
         t.self = v;

@@ -297,7 +297,27 @@ Node* GraphBuilder::expr(const ast::Expr& e) {
             if (std::optional<interp::Value> v = constValue(e, false)) {
                 return constant(irConstant(*v));
             }
-            fail("RuntimeError", "In graph mode, an f-string may only format constants.", e.span);
+            // Parts only type inference knows (a shape, a length): str() of each, joined
+            // there, so an f-string in a branch it never takes (a check's message) costs
+            // nothing; a value it cannot make a constant fails where it is formatted.
+            Node* text = nullptr;
+            for (const ast::ExprPtr& part : e.cast<ast::JoinedStr>().values) {
+                Node* piece = nullptr;
+                if (part->kind == K::FormattedValue) {
+                    const auto& f = part->cast<ast::FormattedValue>();
+                    if (f.formatSpec || (f.conversion != -1 && f.conversion != 's')) {
+                        fail("RuntimeError",
+                             "In graph mode, an f-string may use a format spec or a !r / !a conversion only on "
+                             "constants.",
+                             part->span);
+                    }
+                    piece = meta(meta::kToStr, {expr(*f.value)}, part->span);
+                } else {
+                    piece = expr(*part);
+                }
+                text = text == nullptr ? piece : meta(meta::kAdd, {text, piece}, e.span);
+            }
+            return text != nullptr ? text : constant(Value::string(""));
         }
         case K::NamedExpr: {
             const auto& n = e.cast<ast::NamedExpr>();

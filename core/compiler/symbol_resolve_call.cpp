@@ -97,7 +97,7 @@ bool Resolver::hostCallable(const interp::Value& callee) const {
 
 Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
     const interp::Value& v = hv.v;
-    if (auto* fn = v.as<interp::FunctionObject>()) {
+    if (auto* fn = modules::pythonFunctionOf(v)) {
         return constant(g, Value::graphRef(graphOf(fn, {}, at->debug().scope, at)));
     }
     if (auto* bm = v.as<interp::BoundMethodObject>()) {
@@ -107,7 +107,7 @@ Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
     }
     if (modules::isCell(v)) {
         interp::Value construct = I.typeOf(v)->lookup("construct");
-        if (auto* fn = construct.as<interp::FunctionObject>()) {
+        if (auto* fn = modules::pythonFunctionOf(construct)) {
             return constant(g, Value::graphRef(graphOf(fn, v, hv.scope, at)));
         }
     }
@@ -350,7 +350,7 @@ Node* Resolver::callPrimitive(CNode* c, const ops::OpDef& op, const ops::Spellin
 
 Node* Resolver::callCell(CNode* c, const HostVal& cell, std::vector<Node*> args, const std::vector<std::string>& kws) {
     interp::Value construct = I.typeOf(cell.v)->lookup("construct");
-    if (auto* fn = construct.as<interp::FunctionObject>()) {
+    if (auto* fn = modules::pythonFunctionOf(construct)) {
         FuncGraph* g = graphOf(fn, cell.v, cell.scope, c, argLengths(fn, true, args, kws));
         Node* out = callGraph(c, g, std::move(args), kws);
         interp::Value bprop = I.typeOf(cell.v)->lookup("bprop");
@@ -397,7 +397,7 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
     if (modules::isCell(v)) {
         return callCell(c, callee, std::move(args), kws);
     }
-    if (auto* fn = v.as<interp::FunctionObject>()) {
+    if (auto* fn = modules::pythonFunctionOf(v)) {
         FuncGraph* g = graphOf(fn, {}, c->debug().scope, c, argLengths(fn, false, args, kws));
         return callGraph(c, g, std::move(args), kws);
     }
@@ -568,7 +568,7 @@ Node* Resolver::nativeCell(CNode* c, const HostVal& cell, const std::vector<Node
             interp::Value sub = I.getItem(cell.v, interp::Value::integer(k));
             HostVal hv{sub, cell.scope + "/" + std::to_string(k) + "-" + I.typeName(sub)};
             interp::Value construct = I.typeOf(sub)->lookup("construct");
-            if (auto* fn = construct.as<interp::FunctionObject>()) {
+            if (auto* fn = modules::pythonFunctionOf(construct)) {
                 FuncGraph* g = graphOf(fn, sub, hv.scope, c);
                 y = cnode(home, {constant(home, Value::graphRef(g)), y}, c);
             } else {

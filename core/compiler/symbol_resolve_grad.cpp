@@ -64,7 +64,7 @@ Node* Resolver::gradTarget(const HostVal& h, ir::FuncGraph* g, const Node* at) {
     if (!modules::isCell(h.v)) {
         return materialize(h, g, at);
     }
-    const auto* construct = I.typeOf(h.v)->lookup("construct").as<interp::FunctionObject>();
+    const auto* construct = modules::pythonFunctionOf(I.typeOf(h.v)->lookup("construct"));
     const auto* bprop = I.typeOf(h.v)->lookup("bprop").as<interp::FunctionObject>();
     if (construct != nullptr && bprop != nullptr) {
         // A Cell with its own bprop: a graph that calls it, so the call carries the bprop.

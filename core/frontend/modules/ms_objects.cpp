@@ -65,6 +65,17 @@ const HolderObject* holderOf(const interp::Value& v) {
     return v.as<HolderObject>();
 }
 
+interp::FunctionObject* pythonFunctionOf(const interp::Value& v) {
+    if (auto* fn = v.as<interp::FunctionObject>()) {
+        return fn;
+    }
+    // jitWrap (ms_context.cpp): a native function whose dict keeps `__wrapped__`.
+    if (const auto* nf = v.as<interp::NativeFunctionObject>(); nf != nullptr && nf->dict() != nullptr) {
+        return nf->dict()->getStr("__wrapped__").as<interp::FunctionObject>();
+    }
+    return nullptr;
+}
+
 bool isCell(const interp::Value& v) {
     return asCell(v) != nullptr;
 }

@@ -80,5 +80,9 @@ std::string parameterName(const interp::Value& v);
 std::optional<ir::DType> dtypeOf(const interp::Value& v);
 // @jit_class marker on a class.
 bool isJitClass(const interp::Type* t);
+// The Python function behind `v`: v itself, or the function a @jit / @ms_function wrapper
+// holds (graph code calling a @jit function, and a Cell whose construct is @jit, compile
+// that function as any other, as MindSpore does); null for anything else.
+interp::FunctionObject* pythonFunctionOf(const interp::Value& v);
 
 }  // namespace irscope::modules
