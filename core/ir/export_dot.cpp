@@ -116,15 +116,6 @@ std::string formatNumber(double d) {
     return fmt::format("{}", d);
 }
 
-std::string tensorElement(const TensorData& t, std::size_t i) {
-    if (t.dtype == DType::Bool) {
-        return t.elementAsInt(i) != 0 ? "True" : "False";
-    }
-    if (isFloat(t.dtype)) {
-        return formatNumber(t.elementAsDouble(i));
-    }
-    return std::to_string(t.elementAsInt(i));
-}
 
 std::string sequenceSummary(const std::vector<std::string>& items, char open, char close) {
     std::string out(1, open);
@@ -526,11 +517,11 @@ std::string valueSummary(const Value& v) {
                 return head + " " + t.shape.toString();
             }
             if (t.shape.rank() == 0) {
-                return head + " = " + tensorElement(t, 0);
+                return head + " = " + text::elementText(t, 0);
             }
             std::vector<std::string> items;
             for (std::int64_t i = 0; i < count; ++i) {
-                items.push_back(tensorElement(t, static_cast<std::size_t>(i)));
+                items.push_back(text::elementText(t, static_cast<std::size_t>(i)));
             }
             return head + " " + t.shape.toString() + " = " + sequenceSummary(items, '[', ']');
         }

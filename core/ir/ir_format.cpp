@@ -55,6 +55,41 @@ std::string complexText(T re, T im) {
     return shortest(re) + i + "j";
 }
 
+
+// Elements are printed only when the data matches a static shape of at most 256 elements.
+bool printableData(const TensorData& t, std::int64_t& count) {
+    count = 1;
+    for (auto d : t.shape.dims) {
+        if (d < 0 || __builtin_mul_overflow(count, d, &count)) {
+            return false;
+        }
+    }
+    if (t.shape.dynamicRank || count > kMaxPrintedElements) {
+        return false;
+    }
+    if (count > 0 && t.dtype == DType::String) {
+        return false;
+    }
+    return t.data.size() == static_cast<std::size_t>(count) * dtypeSize(t.dtype);
+}
+
+void nestedElements(const TensorData& t, std::size_t dim, std::size_t& next, std::string& out) {
+    if (dim == t.shape.dims.size()) {
+        out += elementText(t, next++);
+        return;
+    }
+    out += '[';
+    for (std::int64_t k = 0; k < t.shape.dims[dim]; ++k) {
+        if (k != 0) {
+            out += ", ";
+        }
+        nestedElements(t, dim + 1, next, out);
+    }
+    out += ']';
+}
+
+}  // namespace
+
 std::string elementText(const TensorData& t, std::size_t i) {
     switch (t.dtype) {
         case DType::Bool:
@@ -93,40 +128,6 @@ std::string elementText(const TensorData& t, std::size_t i) {
     }
     return "...";
 }
-
-// Elements are printed only when the data matches a static shape of at most 256 elements.
-bool printableData(const TensorData& t, std::int64_t& count) {
-    count = 1;
-    for (auto d : t.shape.dims) {
-        if (d < 0 || __builtin_mul_overflow(count, d, &count)) {
-            return false;
-        }
-    }
-    if (t.shape.dynamicRank || count > kMaxPrintedElements) {
-        return false;
-    }
-    if (count > 0 && t.dtype == DType::String) {
-        return false;
-    }
-    return t.data.size() == static_cast<std::size_t>(count) * dtypeSize(t.dtype);
-}
-
-void nestedElements(const TensorData& t, std::size_t dim, std::size_t& next, std::string& out) {
-    if (dim == t.shape.dims.size()) {
-        out += elementText(t, next++);
-        return;
-    }
-    out += '[';
-    for (std::int64_t k = 0; k < t.shape.dims[dim]; ++k) {
-        if (k != 0) {
-            out += ", ";
-        }
-        nestedElements(t, dim + 1, next, out);
-    }
-    out += ']';
-}
-
-}  // namespace
 
 std::string defaultGraphName(const FuncGraph* g) {
     return g == nullptr ? std::string("\"\"") : nameText(g->name());

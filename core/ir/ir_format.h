@@ -34,6 +34,10 @@ private:
     GraphNamer namer_;
 };
 
+// Element i of a tensor as the .ir text spells it: `True`, `-3`, `0.1` (shortest at the
+// dtype's precision), `1+2j`; `...` for a string tensor.
+std::string elementText(const TensorData& t, std::size_t i);
+
 // formatAbstract, or `<null>` for a missing abstract.
 std::string abstractOrNull(const AbstractPtr& a);
 // Whether a String attribute of `subgraph attr:` / `# Attrs:` can be printed without quotes

@@ -1,8 +1,10 @@
 #include "ir/value.h"
 
 #include <bit>
+#include <cmath>
 #include <complex>
 #include <cstring>
+#include <limits>
 
 namespace irscope::ir {
 
@@ -104,7 +106,17 @@ std::int64_t TensorData::elementAsInt(std::size_t i) const {
     switch (dtype) {
         case DType::Int64: return readAs<std::int64_t>(data.data(), i);
         case DType::UInt64: return static_cast<std::int64_t>(readAs<std::uint64_t>(data.data(), i));
-        default: return static_cast<std::int64_t>(elementAsDouble(i));
+        default: {
+            // Saturating, as a float too large for int64 is not undefined behaviour here.
+            const double d = elementAsDouble(i);
+            if (std::isnan(d)) {
+                return 0;
+            }
+            constexpr double kLimit = 9223372036854775808.0;  // 2^63
+            return d >= kLimit    ? std::numeric_limits<std::int64_t>::max()
+                   : d < -kLimit ? std::numeric_limits<std::int64_t>::min()
+                                 : static_cast<std::int64_t>(d);
+        }
     }
 }
 
