@@ -1149,6 +1149,22 @@ private slots:
         EXPECT_OUTPUT(r, "[24] 9.0 6.0\n[24] 9.0 6.0\n");
     }
 
+    // A grad of a grad through a tensor `if` is not supported yet: the error says so at the
+    // branch's line, in the words of what the user wrote, not a wrong number.
+    void secondGradThroughTensorIfSaysNotSupportedYet() {
+        Run r = runScript(std::string(kPrelude) +
+                          "import mindspore.ops.functional as F\n"
+                          "def f(x):\n"
+                          "    if x > 2:\n"
+                          "        x = x * x\n"
+                          "    return x\n"
+                          "print(F.grad(f)(Tensor(3, ms.float32)))\n"
+                          "print(F.grad(F.grad(f))(Tensor(3, ms.float32)))\n");
+        QVERIFY2(r.out.starts_with("6.0\n"), r.out.c_str());
+        QVERIFY2(failedWith(r, "a grad of a grad through if/while makes one", 8), r.out.c_str());
+        QVERIFY2(r.out.find("is not supported yet.") != std::string::npos, r.out.c_str());
+    }
+
     // An f-string of values only type inference knows (a rank, a shape) is joined there: in a
     // check's branch never taken it costs nothing; taken, it is the exception's message. A
     // value that is no constant fails at the f-string.

@@ -123,10 +123,18 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
         }
         if (const auto* callee = ir::nodeCast<CNode>(c->input(0))) {
             if (!callee->isPrimitive(ir::prim::kSwitch) || callee->size() != 4) {
-                throw errorAt(c, "RuntimeError",
-                              "irscope: automatic differentiation through a call of a function "
-                              "value is not supported yet (line " +
-                                  lineOf(c) + ").");
+                // A first derivative through if/while calls the branch's backward pass, a
+                // function its forward call returned in a tuple: differentiating it again
+                // (a grad of a grad) meets that call.
+                const bool fromTuple = callee->isPrimitive(ir::prim::kTupleGetItem);
+                throw errorAt(
+                    c, "RuntimeError",
+                    std::string("irscope: automatic differentiation through a call of a function ") +
+                        (fromTuple ? "taken out of a tuple (line " + lineOf(c) +
+                                         "; a grad of a grad through if/while makes one: the first "
+                                         "derivative calls the backward pass of the branch or loop) "
+                                   : "value computed at run time (line " + lineOf(c) + ") ") +
+                        "is not supported yet.");
             }
             // if/else on a tensor: Switch(cond, Partial(@✓g, ...), Partial(@✗g, ...))(args).
             std::vector<Callee> branches;
