@@ -97,4 +97,19 @@ MemoryPlan planMemory(
     const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& calleePeaks = {},
     const std::unordered_set<const ir::Node*>& inputs = {});
 
+// The peak bytes of graphs of one module, each planned once (planMemory in executionOrder)
+// after the graphs it calls; a call back into a graph being planned (recursion, a loop's
+// graphs) counts nothing there, so a cycle is counted once, by the first of its graphs
+// asked for. task_emit records each kernel graph's peak as its `memory_peak_bytes`.
+class PeakPlanner {
+public:
+    explicit PeakPlanner(const ir::Module& m);
+    std::uint64_t peak(const ir::FuncGraph* g);
+
+private:
+    std::unordered_map<const ir::FuncGraph*, std::uint64_t> peaks_;
+    std::unordered_set<const ir::FuncGraph*> inProgress_;
+    std::unordered_set<const ir::Node*> inputs_;
+};
+
 }  // namespace irscope::passes::backend

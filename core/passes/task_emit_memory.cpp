@@ -380,4 +380,25 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
     return plan;
 }
 
+PeakPlanner::PeakPlanner(const ir::Module& m) : inputs_(inputParameters(m)) {}
+
+std::uint64_t PeakPlanner::peak(const ir::FuncGraph* g) {
+    if (auto it = peaks_.find(g); it != peaks_.end()) {
+        return it->second;
+    }
+    if (g->returnNode() == nullptr || !inProgress_.insert(g).second) {
+        return 0;  // a recursive call: counted once, by the outermost plan
+    }
+    const std::vector<CNode*> order = executionOrder(*g);
+    for (const CNode* c : order) {
+        for (const ir::FuncGraph* callee : graphsCalledBy(*c)) {
+            peak(callee);
+        }
+    }
+    const std::uint64_t bytes = planMemory(*g, order, peaks_, inputs_).peakBytes;
+    inProgress_.erase(g);
+    peaks_[g] = bytes;
+    return bytes;
+}
+
 }  // namespace irscope::passes::backend

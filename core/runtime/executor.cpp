@@ -708,7 +708,7 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
                             .count();
         stats->kernels = kernels_;
         stats->peakBytes = meter_.peakBytes();
-        stats->plannedPeakBytes = plan(entry).memory.peakBytes;
+        stats->plannedPeakBytes = plan_->plannedPeakBytes;
         fillDeviceStats(*stats);
     }
     return result;
@@ -721,6 +721,7 @@ std::shared_ptr<const ModulePlan> planExecution(const ir::Module& m) {
     auto plan = std::make_shared<ModulePlan>();
     plan->graphs = planModule(m);
     plan->owners = freeVariableOwners(m);
+    plan->plannedPeakBytes = plannedPeakBytes(m);
     return plan;
 }
 

@@ -7,9 +7,7 @@ namespace irscope::runtime::detail {
 
 namespace {
 
-GraphPlan planGraph(const ir::FuncGraph& g,
-                    const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& peaks,
-                    const std::unordered_set<const ir::Node*>& inputs) {
+GraphPlan planGraph(const ir::FuncGraph& g) {
     GraphPlan plan;
     const ir::CNode* ret = g.returnNode();
     if (ret == nullptr) {
@@ -20,7 +18,6 @@ GraphPlan planGraph(const ir::FuncGraph& g,
     for (std::size_t i = 0; i < plan.order.size(); ++i) {
         plan.index.emplace(plan.order[i], i);
     }
-    plan.memory = passes::backend::planMemory(g, order, peaks, inputs);
 
     const std::vector<const ir::CNode*> path = passes::backend::tailCallChain(g);
     const std::unordered_set<const ir::CNode*> chain(path.begin(), path.end());
@@ -57,26 +54,22 @@ GraphPlan planGraph(const ir::FuncGraph& g,
 
 std::unordered_map<const ir::FuncGraph*, GraphPlan> planModule(const ir::Module& m) {
     std::unordered_map<const ir::FuncGraph*, GraphPlan> plans;
-    std::unordered_map<const ir::FuncGraph*, std::uint64_t> peaks;
-    std::unordered_set<const ir::FuncGraph*> visiting;
-    const std::unordered_set<const ir::Node*> inputs = passes::backend::inputParameters(m);
-    std::function<void(const ir::FuncGraph*)> visit = [&](const ir::FuncGraph* g) {
-        if (plans.count(g) || !visiting.insert(g).second) {
-            return;  // planned, or recursion (its own peak is not known yet)
-        }
-        for (const ir::CNode* c : g->topoOrder()) {
-            for (const ir::FuncGraph* callee : passes::backend::graphsCalledBy(*c)) {
-                visit(callee);
-            }
-        }
-        GraphPlan p = planGraph(*g, peaks, inputs);
-        peaks[g] = p.memory.peakBytes;
-        plans.emplace(g, std::move(p));
-    };
     for (const ir::FuncGraph* g : m.graphs()) {
-        visit(g);
+        plans.emplace(g, planGraph(*g));
     }
     return plans;
+}
+
+std::uint64_t plannedPeakBytes(const ir::Module& m) {
+    const ir::FuncGraph* entry = m.entry();
+    if (entry == nullptr) {
+        return 0;
+    }
+    if (const ir::ValuePtr v = entry->attrs().get("memory_peak_bytes");
+        v != nullptr && v->kind == ir::Value::Kind::Int && v->i >= 0) {
+        return static_cast<std::uint64_t>(v->i);
+    }
+    return passes::backend::PeakPlanner(m).peak(entry);
 }
 
 std::unordered_map<const ir::FuncGraph*, std::unordered_set<const ir::FuncGraph*>>

@@ -29,12 +29,14 @@ struct GraphPlan {
     // releaseAfter[t]: the nodes whose values body[t] read for the last time. A node read
     // by another graph (a free variable), by the tail chain or by the Return is never listed.
     std::vector<std::vector<const ir::Node*>> releaseAfter;
-    // task_emit's memory plan of the graph for `order` (callees' peaks included).
-    passes::backend::MemoryPlan memory;
 };
 
-// Plans every graph the module holds (callees' memory plans first).
+// Plans every graph the module holds.
 std::unordered_map<const ir::FuncGraph*, GraphPlan> planModule(const ir::Module& m);
+
+// The entry graph's planned peak: what task_emit recorded (`memory_peak_bytes`), else its
+// memory plan worked out the same way (a graph that never went through task_emit).
+std::uint64_t plannedPeakBytes(const ir::Module& m);
 
 // For every graph of `m`: the other graphs whose nodes it uses, directly or through the
 // graphs it refers to (a nested branch's use of its grandparent's node counts). The entry
@@ -51,6 +53,7 @@ namespace irscope::runtime {
 struct ModulePlan {
     std::unordered_map<const ir::FuncGraph*, detail::GraphPlan> graphs;
     std::unordered_map<const ir::FuncGraph*, std::unordered_set<const ir::FuncGraph*>> owners;
+    std::uint64_t plannedPeakBytes = 0;
 };
 
 }  // namespace irscope::runtime
