@@ -70,11 +70,18 @@ private:
     }
 
     // Triggers `action` and waits until the run pauses (true) or ends (false).
+    // Waits for the run `action` starts to pause. A run that ends without pausing stops the
+    // wait; one that ends because `action` restarts it (Run while paused) does not, since the
+    // next run is already going (however long the restart takes: under a sanitizer the new
+    // run pauses well after the old one's `finished`).
     static bool triggerAndPause(ExecutionDock* dock, QAction* action) {
         QSignalSpy paused(dock, &ExecutionDock::paused);
         QSignalSpy finished(dock, &ExecutionDock::finished);
         action->trigger();
-        for (int i = 0; i < 600 && paused.isEmpty() && finished.isEmpty(); ++i) {
+        auto ended = [&] {
+            return !finished.isEmpty() && dock->state() != ExecutionDock::State::Running;
+        };
+        for (int i = 0; i < 600 && paused.isEmpty() && !ended(); ++i) {
             paused.wait(100);
         }
         return !paused.isEmpty();
