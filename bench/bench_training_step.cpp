@@ -10,8 +10,10 @@
 //
 //   bench_training_step                      the table: 96, 192, 384 blocks, plain and lazy
 //   bench_training_step --blocks 96,384      the table for these sizes
-//   bench_training_step --run N [--lazy] [--cell-reuse L] [--passes]
-//                                            one run (a row; --passes: every pass's figures)
+//   bench_training_step --repeat R           each row the median of R runs (default 5)
+//   bench_training_step --run N [--lazy] [--cell-reuse L] [--passes] [--raw]
+//                                            one run (a row; --passes: every pass's figures;
+//                                            --raw: the row as plain numbers)
 //   bench_training_step --cache N [--lazy]   the compile cache: a miss then a hit on N blocks
 //   bench_training_step --script N [--lazy]  print the generated script (for irscope-cli run)
 #include <sys/resource.h>
@@ -19,6 +21,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -44,6 +47,8 @@ struct Options {
     bool lazy = false;
     int cellReuse = -1;
     bool passes = false;
+    bool raw = false;  // --raw: the row as plain numbers, for the table's parent process
+    int repeat = 5;    // --repeat R: each row is the median of R runs
 };
 
 // The columns of the table: the passes the issue names, then the totals.
@@ -71,6 +76,15 @@ void printHeader() {
         std::printf(" %9s", "s");
     }
     std::printf(" %9s %9s %9s %9s\n", "s", "s", "s", "MB");
+}
+
+// A row: nodes, cnodes, the pass columns, snapshots, compile, wall (s) and peak RSS (MB).
+void printRow(int blocks, bool lazy, const std::vector<double>& row) {
+    std::printf("%7d %-6s %9.0f %9.0f", blocks, lazy ? "lazy" : "plain", row.at(0), row.at(1));
+    for (std::size_t k = 2; k + 1 < row.size(); ++k) {
+        std::printf(" %9.2f", row[k]);
+    }
+    std::printf(" %9.0f\n", row.back());
 }
 
 session::ScriptOutcome runScript(const Options& o, int blocks, const std::string& cacheDir,
@@ -126,12 +140,21 @@ int runOne(const Options& o) {
             cnodes = std::max(cnodes, c.snapshots.back().counts().cnodes);
         }
     }
-    std::printf("%7d %-6s %9zu %9zu", o.run, o.lazy ? "lazy" : "plain", nodes, cnodes);
+    std::vector<double> row{static_cast<double>(nodes), static_cast<double>(cnodes)};
     for (const char* p : kPassColumns) {
-        std::printf(" %9.2f", passMs[p] / 1000.0);
+        row.push_back(passMs[p] / 1000.0);
     }
-    std::printf(" %9.2f %9.2f %9.2f %9.0f\n", snapshotMs / 1000.0, compileMs / 1000.0,
-                wallMs / 1000.0, peakRssMB());
+    for (const double v : {snapshotMs / 1000.0, compileMs / 1000.0, wallMs / 1000.0, peakRssMB()}) {
+        row.push_back(v);
+    }
+    if (o.raw) {
+        for (const double v : row) {
+            std::printf("%.6f ", v);
+        }
+        std::printf("\n");
+    } else {
+        printRow(o.run, o.lazy, row);
+    }
     if (o.passes) {
         for (const passes::CompileRecord& c : out.session->compiles) {
             std::printf("\n  compile of %s%s\n", c.graphName.c_str(),
@@ -174,15 +197,26 @@ int runCache(const Options& o) {
     return 0;
 }
 
-// Runs `args` as a child of this program (its own process, for its own peak RSS).
-bool spawn(const std::vector<std::string>& args) {
+// Runs `args` as a child of this program (its own process, for its own peak RSS). With
+// `captured`, the child's standard output is read into it instead of shared.
+bool spawn(const std::vector<std::string>& args, std::string* captured = nullptr) {
     std::fflush(stdout);
+    int fds[2] = {-1, -1};
+    if (captured != nullptr && pipe(fds) != 0) {
+        std::perror("bench_training_step: pipe");
+        return false;
+    }
     const pid_t pid = fork();
     if (pid < 0) {
         std::perror("bench_training_step: fork");
         return false;
     }
     if (pid == 0) {
+        if (captured != nullptr) {
+            dup2(fds[1], STDOUT_FILENO);
+            close(fds[0]);
+            close(fds[1]);
+        }
         std::vector<char*> argv;
         for (const std::string& a : args) {
             argv.push_back(const_cast<char*>(a.c_str()));
@@ -192,9 +226,62 @@ bool spawn(const std::vector<std::string>& args) {
         std::perror("bench_training_step: exec");
         _exit(127);
     }
+    if (captured != nullptr) {
+        close(fds[1]);
+        char buf[4096];
+        for (ssize_t n; (n = read(fds[0], buf, sizeof buf)) != 0;) {
+            if (n < 0 && errno != EINTR) {
+                break;
+            }
+            if (n > 0) {
+                captured->append(buf, static_cast<std::size_t>(n));
+            }
+        }
+        close(fds[0]);
+    }
     int status = 0;
     waitpid(pid, &status, 0);
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// One row of the table: `repeat` runs of the configuration, each in its own process, and
+// per column the median (the machine's timing noise is a good part of a 0.1 s compile).
+bool medianRow(const char* self, int blocks, bool lazy, int repeat) {
+    std::vector<std::vector<double>> runs;
+    for (int r = 0; r < repeat; ++r) {
+        std::vector<std::string> args{self, "--run", std::to_string(blocks), "--raw"};
+        if (lazy) {
+            args.emplace_back("--lazy");
+        }
+        std::string out;
+        if (!spawn(args, &out)) {
+            return false;
+        }
+        std::vector<double>& row = runs.emplace_back();
+        const char* p = out.c_str();
+        for (char* end = nullptr;; p = end) {
+            const double v = std::strtod(p, &end);
+            if (end == p) {
+                break;
+            }
+            row.push_back(v);
+        }
+        if (row.size() != runs.front().size() || row.size() < 3) {
+            std::fprintf(stderr, "bench_training_step: unexpected row '%s'\n", out.c_str());
+            return false;
+        }
+    }
+    std::vector<double> median;
+    for (std::size_t k = 0; k < runs.front().size(); ++k) {
+        std::vector<double> column;
+        for (const std::vector<double>& row : runs) {
+            column.push_back(row[k]);
+        }
+        std::nth_element(column.begin(), column.begin() + column.size() / 2, column.end());
+        median.push_back(column[column.size() / 2]);
+    }
+    printRow(blocks, lazy, median);
+    return true;
 }
 
 bool parseArgs(int argc, char** argv, Options& o) {
@@ -221,6 +308,10 @@ bool parseArgs(int argc, char** argv, Options& o) {
             o.cellReuse = std::atoi(argv[++i]);
         } else if (a == "--passes") {
             o.passes = true;
+        } else if (a == "--raw") {
+            o.raw = true;
+        } else if (a == "--repeat" && hasValue) {
+            o.repeat = std::atoi(argv[++i]);
         } else {
             return false;
         }
@@ -230,7 +321,7 @@ bool parseArgs(int argc, char** argv, Options& o) {
             return false;
         }
     }
-    return o.run >= 0 && o.cache >= 0 && o.script >= 0;
+    return o.run >= 0 && o.cache >= 0 && o.script >= 0 && o.repeat > 0;
 }
 
 }  // namespace
@@ -239,9 +330,9 @@ int main(int argc, char** argv) {
     Options o;
     if (!parseArgs(argc, argv, o)) {
         std::fprintf(stderr,
-                     "usage: bench_training_step [--blocks N,N...] | --run N [--lazy] "
-                     "[--cell-reuse 0|1|2] [--passes] | --cache N [--lazy] | --script N "
-                     "[--lazy]\n");
+                     "usage: bench_training_step [--blocks N,N...] [--repeat R] | --run N "
+                     "[--lazy] [--cell-reuse 0|1|2] [--passes] [--raw] | --cache N [--lazy] | "
+                     "--script N [--lazy]\n");
         return 2;
     }
     if (o.script > 0) {
@@ -257,15 +348,12 @@ int main(int argc, char** argv) {
     std::printf(
         "bench_training_step: GPT-like training step (hidden 8, vocab 16, sequence 6), "
         "GradOperation over all weights; lazy = @lazy_inline, MS_DEV_CELL_REUSE=1\n");
+    std::printf("each row: the median of %d runs, each in its own process\n", o.repeat);
     printHeader();
     bool ok = true;
     for (int b : o.blocks) {
         for (bool lazy : {false, true}) {
-            std::vector<std::string> args{argv[0], "--run", std::to_string(b)};
-            if (lazy) {
-                args.emplace_back("--lazy");
-            }
-            ok = spawn(args) && ok;
+            ok = medianRow(argv[0], b, lazy, o.repeat) && ok;
         }
     }
     std::printf("\n");
