@@ -1234,7 +1234,8 @@ private slots:
                 "def run(x):\n"
                 "    return (ops.pad(x, (1, 2)), ops.pad(x, (1, 0, 0, 1), value=6.0), ops.pad(x, (-1, 1, 1, -1)),\n"
                 "            ops.pad(x, (2, 1), mode='reflect'), ops.pad(x.reshape((1, 2, 3)), (1, 2, 1, 0), "
-                "mode='replicate'))\n"
+                "mode='replicate'),\n"
+                "            ops.pad(x.reshape((1, 2, 3)), (1, 2, 1, 0), mode='circular'))\n"
                 "x = Tensor(np.arange(6).reshape((2, 3)), ms.float32)\n",
             "    for out in run(x):\n"
             "        print(out.asnumpy().astype(np.int32).tolist())\n"));
@@ -1243,7 +1244,8 @@ private slots:
             "[[6, 0, 1, 2], [6, 3, 4, 5], [6, 6, 6, 6]]\n"
             "[[0, 0, 0], [1, 2, 0]]\n"
             "[[2, 1, 0, 1, 2, 1], [5, 4, 3, 4, 5, 4]]\n"
-            "[[[0, 0, 1, 2, 2, 2], [0, 0, 1, 2, 2, 2], [3, 3, 4, 5, 5, 5]]]\n";
+            "[[[0, 0, 1, 2, 2, 2], [0, 0, 1, 2, 2, 2], [3, 3, 4, 5, 5, 5]]]\n"
+            "[[[5, 3, 4, 5, 3, 4], [2, 0, 1, 2, 0, 1], [5, 3, 4, 5, 3, 4]]]\n";
         EXPECT_OUTPUT(r, once + once);
     }
 

@@ -113,6 +113,12 @@ def _pad_block(x, axis, size, mode, value, before):
         return F.fill(x.dtype, shape, 0 if value is None else value)
     if mode == 'replicate':
         return F.broadcast_to(_slice_axis(x, axis, 0 if before else n - 1, 1), shape)
+    if mode == 'circular':
+        # The other end wrapped around: before x its last `size` elements, after it its first.
+        if size > n:
+            raise ValueError("For 'pad', in 'circular' mode each padding must be at most the size of its dimension (" +
+                             str(n) + "), but got " + str(size) + ".")
+        return _slice_axis(x, axis, n - size if before else 0, size)
     # reflect: the elements next to the edge, mirrored (the edge itself is not repeated).
     if size >= n:
         raise ValueError("For 'pad', in 'reflect' mode each padding must be less than the size of its dimension (" +
@@ -161,9 +167,9 @@ def pad(input_x, padding, mode='constant', value=None):
     if len(padding) // 2 > rank:
         raise ValueError("For 'pad', the 'padding' pads " + str(len(padding) // 2) + " dimensions, but the input " +
                          "has " + str(rank) + ".")
-    if mode not in ('constant', 'reflect', 'replicate'):
-        raise ValueError("For 'pad', the 'mode' must be 'constant', 'reflect' or 'replicate' (irscope has no " +
-                         "'circular' yet), but got '" + str(mode) + "'.")
+    if mode not in ('constant', 'reflect', 'replicate', 'circular'):
+        raise ValueError("For 'pad', the 'mode' must be 'constant', 'reflect', 'replicate' or 'circular', but got '" +
+                         str(mode) + "'.")
     if mode != 'constant' and value is not None:
         raise ValueError("For 'pad', the 'value' can be given in 'constant' mode only, but got mode '" + mode + "'.")
     # (left, right) of the last dimension first, then of the one before it, ...
