@@ -116,7 +116,6 @@ std::string formatNumber(double d) {
     return fmt::format("{}", d);
 }
 
-
 std::string sequenceSummary(const std::vector<std::string>& items, char open, char close) {
     std::string out(1, open);
     for (std::size_t i = 0; i < items.size(); ++i) {

@@ -55,7 +55,6 @@ std::string complexText(T re, T im) {
     return shortest(re) + i + "j";
 }
 
-
 // Elements are printed only when the data matches a static shape of at most 256 elements.
 bool printableData(const TensorData& t, std::int64_t& count) {
     count = 1;
