@@ -1129,6 +1129,37 @@ private slots:
                          "(2, 3, 6, Tensor(shape=[], dtype=Float32, value= 36), 5)\n");
     }
 
+    // A Cell chosen from a tuple or a CellList by a tensor index (MindSpore's switch_layer):
+    // built-in and user cells, three of them (a chain of Switches), differentiated through,
+    // with PyNative's numbers.
+    void switchLayerCallsTheCellATensorIndexChooses() {
+        Run r = runScript(inBothModes(std::string(kPrelude) +
+                                          "class Scale(nn.Cell):\n"
+                                          "    def __init__(self, k):\n"
+                                          "        super().__init__()\n"
+                                          "        self.k = k\n"
+                                          "    def construct(self, x):\n"
+                                          "        return x * self.k\n"
+                                          "class Net(nn.Cell):\n"
+                                          "    def __init__(self):\n"
+                                          "        super().__init__()\n"
+                                          "        self.layers = (nn.ReLU(), Scale(3.0), nn.Tanh())\n"
+                                          "        self.blocks = nn.CellList([Scale(2.0), Scale(5.0)])\n"
+                                          "    def construct(self, x, i, j):\n"
+                                          "        return self.layers[i](x) + self.blocks[j](x)\n"
+                                          "net = Net()\n"
+                                          "x = Tensor(np.array([-1.0, 0.5]), ms.float32)\n"
+                                          "grad = ops.GradOperation()\n",
+                                      "    for i, j in ((0, 1), (1, 0), (2, 1)):\n"
+                                      "        a, b = Tensor(i, ms.int32), Tensor(j, ms.int32)\n"
+                                      "        print(net(x, a, b), grad(net)(x, a, b))\n"));
+        // ReLU + 5x, 3x + 2x, tanh + 5x and their derivatives.
+        const std::string once = "[-5.  3.] [5. 6.]\n"
+                                 "[-5.   2.5] [5. 5.]\n"
+                                 "[-5.7615943  2.9621172] [5.4199743 5.7864475]\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // Graph code calling a @jit function compiles the function itself (a recursive @jit
     // too), and a Cell whose construct is @jit is differentiated like any other.
     void jitFunctionsInsideGraphCode() {

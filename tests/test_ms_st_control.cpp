@@ -126,22 +126,30 @@ private slots:
         QVERIFY2(r.out.find("return t[1](3)") != std::string::npos, r.out.c_str());
     }
 
-    // A tuple of built-in cells indexed by a tensor (switch_layer): not supported yet, at the
-    // line that indexes it.
-    void switchLayerNotSupported() {
-        const Run r = runScript(op_test::kPrelude +
-                                "ms.set_context(mode=ms.GRAPH_MODE)\n"
-                                "class Pick(nn.Cell):\n"
-                                "    def __init__(self):\n"
-                                "        super().__init__()\n"
-                                "        self.layers = (nn.ReLU(), nn.Softmax())\n"
-                                "    def construct(self, a, i):\n"
-                                "        return self.layers[i](a)\n"
-                                "print(Pick()(x, Tensor(0, ms.int32)))\n");
+    // A tuple of built-in cells indexed by a tensor (switch_layer) calls the cell the index
+    // chooses at run time; an index that is no int tensor of one element is a TypeError at the
+    // line that indexes the tuple.
+    void switchLayerOfBuiltInCells() {
+        const std::string pick = op_test::kPrelude +
+                                 "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                                 "class Pick(nn.Cell):\n"
+                                 "    def __init__(self):\n"
+                                 "        super().__init__()\n"
+                                 "        self.layers = (nn.ReLU(), nn.Softmax())\n"
+                                 "    def construct(self, a, i):\n"
+                                 "        return self.layers[i](a)\n";
+        Run r = runScript(pick +
+                          "print(Pick()(x - 3, Tensor(0, ms.int32)))\n"
+                          "print(Pick()(x, Tensor(1, ms.int32)).asnumpy().round(4))\n");
+        QCOMPARE(r.result.exitStatus, 0);
+        QCOMPARE(QString::fromStdString(r.out),
+                 QStringLiteral("[[0. 2. 0.]\n [1. 0. 3.]]\n"
+                                "[[0.0159 0.8668 0.1173]\n [0.1173 0.0159 0.8668]]\n"));
+        r = runScript(pick + "print(Pick()(x, Tensor(1.0, ms.float32)))\n");
         QCOMPARE(r.result.exitStatus, 1);
-        QVERIFY2(r.out.find("RuntimeError: irscope: a 'ReLU' cell used as a value in graph mode "
-                            "(held in a tuple or list and chosen at run time, MindSpore's "
-                            "switch_layer) is not supported yet.") != std::string::npos,
+        QVERIFY2(r.out.find("TypeError: The index of a tuple of Cells chosen at run time "
+                            "(switch_layer) must be an int tensor of one element, but got "
+                            "Tensor[Float32].") != std::string::npos,
                  r.out.c_str());
         QVERIFY2(r.out.find("return self.layers[i](a)") != std::string::npos, r.out.c_str());
     }

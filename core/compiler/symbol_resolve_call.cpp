@@ -147,14 +147,21 @@ Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
         fail("TypeError", "irscope: a GradOperation instance must be applied to the function to differentiate "
              "in graph mode: grad_op(fn)(inputs).", at);
     }
-    if (modules::isCell(v) || I.typeName(v) == "CellList" || I.typeName(v) == "SequentialCell") {
-        // A built-in cell or a cell container as data (a tuple of cells indexed by a tensor,
-        // MindSpore's switch_layer): irscope calls cells only where they are named.
-        fail("RuntimeError",
-             "irscope: a '" + I.typeName(v) +
-                 "' cell used as a value in graph mode (held in a tuple or list and chosen at run "
-                 "time, MindSpore's switch_layer) is not supported yet.",
-             at);
+    if (I.typeName(v) == "CellList") {
+        // Its cells as a tuple (indexed by a tensor: MindSpore's switch_layer).
+        std::vector<Node*> items{constant(g, Value::primitive(std::string(meta::kMakeTuple)))};
+        const std::int64_t n = I.len(v);
+        for (std::int64_t k = 0; k < n; ++k) {
+            const interp::Value cell = I.getItem(v, interp::Value::integer(k));
+            const std::string scope = hv.scope + "/" + std::to_string(k) + "-" + I.typeName(cell);
+            items.push_back(materialize(HostVal{cell, scope}, g, at));
+        }
+        return cnode(g, items, at);
+    }
+    if (modules::isCell(v)) {
+        // A built-in cell as a value (a layer of a tuple chosen at run time): the graph of one
+        // input around its lowering, as for a grad of it.
+        return gradTarget(hv, g, at);
     }
     fail("TypeError", "irscope: a '" + I.typeName(v) + "' object cannot be used as a value in graph mode.", at);
 }

@@ -136,10 +136,23 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
                                    : "value computed at run time (line " + lineOf(c) + ") ") +
                         "is not supported yet.");
             }
-            // if/else on a tensor: Switch(cond, Partial(@✓g, ...), Partial(@✗g, ...))(args).
+            // if/else on a tensor: Switch(cond, Partial(@✓g, ...), Partial(@✗g, ...))(args);
+            // a Cell chosen from a tuple by a tensor index (switch_layer): Switch(i == 0, @a,
+            // Switch(i == 1, @b, @c))(args), a chain whose last false branch is the last cell.
+            std::vector<Node*> fns;
+            std::vector<Mapped> conds;
+            for (const CNode* sw = callee;;) {
+                conds.push_back(mapped(sw->input(1)));
+                fns.push_back(sw->input(2));
+                const auto* next = ir::nodeCast<CNode>(sw->input(3));
+                if (next == nullptr || !next->isPrimitive(ir::prim::kSwitch) || next->size() != 4) {
+                    fns.push_back(sw->input(3));
+                    break;
+                }
+                sw = next;
+            }
             std::vector<Callee> branches;
-            for (std::size_t b = 2; b < 4; ++b) {
-                Node* fn = callee->input(b);
+            for (Node* fn : fns) {
                 Callee k;
                 if (auto* p = ir::nodeCast<CNode>(fn); p && p->isPrimitive(ir::prim::kPartial)) {
                     fn = p->input(1);
@@ -159,8 +172,7 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
                 }
                 branches.push_back(std::move(k));
             }
-            const Mapped cond = mapped(callee->input(1));
-            map[c] = callThroughFprop(c, branches, &cond);
+            map[c] = callThroughFprop(c, branches, conds);
             continue;
         }
         if (c->isPrimitive(ir::prim::kCustomBprop)) {

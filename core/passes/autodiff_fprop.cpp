@@ -52,7 +52,7 @@ bool differentiable(const AbstractPtr& a) {
 }  // namespace
 
 Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& callees,
-                                  const Mapped* cond) {
+                                  const std::vector<Mapped>& conds) {
     std::vector<Mapped> wrt;
     for (const Callee& k : callees) {
         for (const Mapped& b : k.bound) {
@@ -79,7 +79,7 @@ Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& cal
         for (const Mapped& b : k.bound) {
             ins.push_back(b.node);
         }
-        if (cond == nullptr) {
+        if (conds.empty()) {
             fns.push_back(node(std::move(ins), tupleAbs));  // the direct call itself
         } else {
             ins.insert(ins.begin(), primValue("Partial"));
@@ -87,9 +87,12 @@ Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& cal
         }
     }
     Node* tuple = fns.front();
-    if (cond != nullptr) {
-        Node* sw = node({primValue("Switch"), cond->node, fns[0], fns[1]}, Abstract::func());
-        tuple = node({sw}, tupleAbs);
+    if (!conds.empty()) {
+        Node* chosen = fns.back();
+        for (std::size_t k = conds.size(); k-- > 0;) {
+            chosen = node({primValue("Switch"), conds[k].node, fns[k], chosen}, Abstract::func());
+        }
+        tuple = node({chosen}, tupleAbs);
     }
     return recordFpropCall(c, tuple, std::move(wrt), weights_);
 }

@@ -146,8 +146,11 @@ private:
         ir::FuncGraph* graph = nullptr;
         std::vector<Mapped> bound;  // Partial arguments, then the call's
     };
+    // callees[k] runs when conds[k] holds and no earlier one did; the last one otherwise (an
+    // if/else: two callees and one condition; a Cell chosen from a tuple by a tensor index,
+    // switch_layer: a chain). No conds: a direct call of callees[0].
     Mapped callThroughFprop(const ir::CNode* c, const std::vector<Callee>& callees,
-                            const Mapped* cond);
+                            const std::vector<Mapped>& conds);
     ir::FuncGraph* fpropGraph(const ir::CNode* c, const Callee& callee,
                               const std::vector<Mapped>& wrt);
     struct FpropCall {

@@ -70,6 +70,26 @@ std::vector<std::int64_t> sliceIndices(Engine& e, const CNode* c, const ValuePtr
     return out;
 }
 
+// layers[index] with a tensor index (MindSpore's switch_layer): Switch(index == 0, layers[0],
+// Switch(index == 1, layers[1], ...)), a function value a call calls with the layer chosen at
+// run time; autodiff differentiates each layer as it does the branches of an if.
+Arg switchLayer(Engine& e, CNode* c, const std::vector<Arg>& items, const Arg& idx) {
+    const ir::Shape& shape = idx.abs->shape;
+    if (!ir::isInteger(idx.abs->dtype) ||
+        (shape.isStatic() && shape.elementCount() != 1)) {
+        e.error(c, "TypeError",
+                "The index of a tuple of Cells chosen at run time (switch_layer) must be an int "
+                "tensor of one element, but got " + typeName(idx) + ".");
+    }
+    Arg chosen = items.back();
+    for (std::size_t k = items.size() - 1; k-- > 0;) {
+        const Arg at = e.emitConst(c, Value::integer(static_cast<std::int64_t>(k)));
+        const Arg cond = e.emitPrim(c, "Equal", {idx.node, at.node});
+        chosen = e.emitPrim(c, "Switch", {cond.node, items[k].node, chosen.node});
+    }
+    return e.replace(c, chosen);
+}
+
 Arg getItem(Engine& e, CNode* c, const Arg& seq, const Arg& idx) {
     const ValuePtr vi = valueOf(idx);
     const ValuePtr vs = valueOf(seq);
@@ -108,6 +128,14 @@ Arg getItem(Engine& e, CNode* c, const Arg& seq, const Arg& idx) {
         return e.replace(c, e.makeTuple(c, out, list));
     }
     const auto i = vi && vi->kind != Value::Kind::Tensor ? ops::intOf(vi) : std::nullopt;
+    if (!i && isTensor(idx) && !list) {
+        // A tuple of functions (Cells) indexed by a tensor: MindSpore's switch_layer.
+        std::vector<Arg> items = e.elementsOf(c, seq);
+        if (!items.empty() &&
+            std::all_of(items.begin(), items.end(), [](const Arg& a) { return a.fn != nullptr; })) {
+            return switchLayer(e, c, items, idx);
+        }
+    }
     if (!i) {
         e.error(c, "TypeError",
                 "The index of a " + typeName(seq) + " must be a constant int or slice, but got " +
