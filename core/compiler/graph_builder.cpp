@@ -306,6 +306,11 @@ ir::FuncGraph* GraphBuilder::build() {
         sig.varargs = static_cast<int>(sig.names.size());
         sig.names.push_back(code->varNames[static_cast<std::size_t>(code->posCount + code->kwOnlyCount)]);
         sig.defaults.push_back(Value::tuple({}));
+        if (code->kwOnlyCount == 0 && !spec_.entry) {
+            // The tuple parameter of *args, last: a grad of the graph gathers the arguments
+            // from there into it (type_inference, inferGradCall).
+            cur_.g->attrs().set("varargs", Value::integer(sig.varargs));
+        }
     }
     for (std::size_t i = npos; i < names.size(); ++i) {
         sig.names.push_back(names[i]);

@@ -8,11 +8,33 @@
 
 namespace irscope::passes::autodiff {
 
+
 using ir::CNode;
 using ir::FuncGraph;
 using ir::Node;
 
 namespace {
+
+// `n` through TupleGetItem(MakeTuple(...), k) (nested): the element it takes, or `n`.
+const ir::Node* elementOfTuples(const ir::Node* n) {
+    for (int guard = 0; guard < 64; ++guard) {
+        const auto* get = ir::nodeCast<ir::CNode>(n);
+        if (get == nullptr || !get->isPrimitive(ir::prim::kTupleGetItem) || get->size() != 3) {
+            return n;
+        }
+        const ir::Node* inner = elementOfTuples(get->input(1));
+        const auto* tuple = ir::nodeCast<ir::CNode>(inner);
+        const auto* index = ir::nodeCast<ir::ValueNode>(get->input(2));
+        if (tuple == nullptr || !tuple->isPrimitive(ir::prim::kMakeTuple) || index == nullptr ||
+            index->value()->kind != ir::Value::Kind::Int || index->value()->i < 0 ||
+            static_cast<std::size_t>(index->value()->i) + 1 >= tuple->size()) {
+            return n;
+        }
+        n = tuple->input(static_cast<std::size_t>(index->value()->i) + 1);
+    }
+    return n;
+}
+
 
 std::string lineOf(const Node* n) {
     const auto& t = n->debug().trace;
@@ -121,11 +143,33 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
         if (c == g->returnNode()) {
             break;
         }
-        if (const auto* callee = ir::nodeCast<CNode>(c->input(0))) {
+        // A function taken out of a tuple built in this graph (a closure a called graph
+        // returned with other values, once inlined): the call of the function it is.
+        FuncGraph* direct = c->calledGraph();
+        std::vector<Mapped> bound;
+        if (direct == nullptr) {
+            if (const Node* fn = elementOfTuples(c->input(0)); fn != c->input(0)) {
+                const auto* p = ir::nodeCast<CNode>(fn);
+                if (p != nullptr && p->isPrimitive(ir::prim::kPartial) && p->size() >= 2) {
+                    for (std::size_t a = 2; a < p->size(); ++a) {
+                        bound.push_back(mapped(p->input(a)));
+                    }
+                    fn = p->input(1);
+                }
+                if (const auto* v = ir::nodeCast<ir::ValueNode>(fn);
+                    v != nullptr && v->value()->kind == ir::Value::Kind::Graph) {
+                    direct = v->value()->graph;
+                } else {
+                    bound.clear();
+                }
+            }
+        }
+        if (const auto* callee = ir::nodeCast<CNode>(c->input(0)); callee != nullptr && direct == nullptr) {
             if (!callee->isPrimitive(ir::prim::kSwitch) || callee->size() != 4) {
                 // A first derivative through if/while calls the branch's backward pass, a
                 // function its forward call returned in a tuple: differentiating it again
-                // (a grad of a grad) meets that call.
+                // (a grad of a grad) meets that call. (A function out of a tuple this graph
+                // builds was resolved above.)
                 const bool fromTuple = callee->isPrimitive(ir::prim::kTupleGetItem);
                 throw errorAt(
                     c, "RuntimeError",
@@ -179,11 +223,11 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
             map[c] = customBprop(c, mapped);
             continue;
         }
-        std::vector<Mapped> in;
+        std::vector<Mapped> in = std::move(bound);
         for (std::size_t i = 1; i < c->size(); ++i) {
             in.push_back(mapped(c->input(i)));
         }
-        if (FuncGraph* callee = c->calledGraph()) {
+        if (FuncGraph* callee = direct) {
             // A recursive graph (a while loop's header) and a no_inline graph (lazy inline's
             // CR_ graphs) stay calls, of their shared fprop graph.
             map[c] = isRecursive(callee) || callee->flag("no_inline")

@@ -105,6 +105,7 @@ void Engine::sweepDeadNodes(ir::FuncGraph*) {
             inputs = c->inputs();
         }
         fns_.erase(n);
+        items_.erase(n);
         m_.erase(n);
         std::sort(inputs.begin(), inputs.end());
         inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
@@ -151,6 +152,8 @@ void Engine::discardClones() {
     bySig_.clear();
     byClone_.clear();
     fns_.clear();
+    items_.clear();
+    varargsCallers_.clear();
     frames_.clear();
     order_.clear();
     foldedEffects_.clear();

@@ -332,6 +332,7 @@ void Engine::inferBody(Spec& s) {
             c->setAbstract(r.abs);
             s.ret = r.abs;
             s.retFn = r.fn;
+            s.retItems = r.items;
             continue;
         }
         inferCNode(c);
@@ -358,7 +359,7 @@ Arg Engine::evalCall(const ir::CNode* site, const FuncPtr& f, const std::vector<
                                 valueNode(u.user->graph(), ir::Value::graphRef(s.graph)));
                 }
             }
-            return {nullptr, s.ret, s.retFn};
+            return {nullptr, s.ret, s.retFn, s.retItems};
         }
         case FuncVal::Kind::Partial: {
             std::vector<Arg> all = f->bound;
@@ -368,7 +369,7 @@ Arg Engine::evalCall(const ir::CNode* site, const FuncPtr& f, const std::vector<
                 if (auto* p = ir::nodeCast<ir::CNode>(f->origin)) {
                     m_.setInput(p, 1, valueNode(p->graph(), ir::Value::graphRef(s.graph)));
                 }
-                return {nullptr, s.ret, s.retFn};
+                return {nullptr, s.ret, s.retFn, s.retItems};
             }
             return evalCall(site, f->fn, all, undetermined);
         }

@@ -38,12 +38,24 @@ namespace irscope::passes::infer {
 struct FuncVal;
 using FuncPtr = std::shared_ptr<const FuncVal>;
 
+// The functions a tuple holds, by element (no fn for an element that is no function; items
+// for an element that is itself a tuple holding functions).
+struct ItemFn;
+using TupleFns = std::shared_ptr<const std::vector<ItemFn>>;
+struct ItemFn {
+    FuncPtr fn;
+    TupleFns items;
+};
+
 // A value as the engine sees it: the node holding it (in the graph being inferred), its
-// abstract (nullptr: bottom, not known yet) and, when it is a function, which one.
+// abstract (nullptr: bottom, not known yet) and, when it is a function, which one; when it is
+// a tuple holding functions, which ones (a tuple a called graph returns keeps them, so a
+// caller can call `t[1]`).
 struct Arg {
     ir::Node* node = nullptr;
     ir::AbstractPtr abs;
     FuncPtr fn;
+    TupleFns items;
 };
 
 // A function value: what a Func abstract stands for.
@@ -82,6 +94,7 @@ struct Spec {
     std::vector<ArgSig> args;
     ir::AbstractPtr ret;  // bottom (nullptr) until known
     FuncPtr retFn;
+    TupleFns retItems;
     bool inProgress = false;
     bool pendingUsed = false;  // a recursive call used `ret` before it was final
     bool dirty = false;        // inferred with a result that changed since: infer again
@@ -152,6 +165,7 @@ private:
     // value_and_grad) is a function value; the call of one specializes fn and infers the
     // gradients (nullopt when c's callee is not such a node).
     Arg inferGradOp(ir::CNode* c);
+    ir::FuncGraph* varargsCaller(ir::FuncGraph* g, std::size_t n, const ir::CNode* site);
     std::optional<Arg> inferGradCall(ir::CNode* c);
     ir::FuncGraph* cloneGraph(ir::FuncGraph* tmpl);
     // Whether g and the graphs it refers to contain no side-effect primitive (Assign, Print).
@@ -191,6 +205,9 @@ private:
     Spec* entrySpec_ = nullptr;
     std::vector<std::unique_ptr<Spec>> specs_;
     std::unordered_map<ir::FuncGraph*, std::vector<Spec*>> byTemplate_;
+    // A graph taking *args (attr `varargs`) called through a grad with n arguments: the
+    // graph of n parameters that gathers the trailing ones into the tuple (varargsCaller).
+    std::map<std::pair<ir::FuncGraph*, std::size_t>, ir::FuncGraph*> varargsCallers_;
     // The same specializations, per template, bucketed by sigHash of their arguments: a call
     // compares its signature with the few specializations that can match, not with all of
     // the template's (one per instance of a cell in a long CellList).
@@ -198,6 +215,7 @@ private:
         bySig_;
     std::unordered_map<ir::FuncGraph*, Spec*> byClone_;
     std::unordered_map<const ir::Node*, FuncPtr> fns_;
+    std::unordered_map<const ir::Node*, TupleFns> items_;  // Arg::items of inferred nodes
     struct Frame {
         Spec* spec;
         bool undetermined;  // entered through a Switch whose condition is not a constant

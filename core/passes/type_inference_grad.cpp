@@ -11,6 +11,7 @@
 
 #include "ops/infer_util.h"
 #include "passes/autodiff.h"
+#include "ir/prim_names.h"
 #include "passes/type_inference_engine.h"
 
 namespace irscope::passes::infer {
@@ -18,6 +19,7 @@ namespace irscope::passes::infer {
 using ir::Abstract;
 using ir::AbstractPtr;
 using ir::CNode;
+using ir::FuncGraph;
 using ir::Node;
 
 namespace {
@@ -55,6 +57,41 @@ bool differentiable(const AbstractPtr& a) {
 }
 
 }  // namespace
+
+FuncGraph* Engine::varargsCaller(FuncGraph* g, std::size_t n, const CNode* site) {
+    const ir::ValuePtr at = g->attrs().get("varargs");
+    if (!at || at->kind != ir::Value::Kind::Int || at->i < 0 ||
+        static_cast<std::size_t>(at->i) + 1 != g->parameters().size() ||
+        n < static_cast<std::size_t>(at->i)) {
+        return nullptr;
+    }
+    const auto k = static_cast<std::size_t>(at->i);
+    auto [it, fresh] = varargsCallers_.try_emplace(std::make_pair(g, n), nullptr);
+    if (!fresh) {
+        return it->second;
+    }
+    // @g_varargs(p0, ..., pn-1) = @g(p0, ..., pk-1, (pk, ..., pn-1)): the grad differentiates
+    // the arguments one by one, as the call gave them.
+    FuncGraph* w = m_.addGraph(g->name() + "_varargs");
+    w->debug() = g->debug();
+    std::vector<Node*> call{valueNode(w, ir::Value::graphRef(g))};
+    std::vector<Node*> rest{valueNode(w, ir::Value::primitive(std::string(ir::prim::kMakeTuple)))};
+    for (std::size_t i = 0; i < n; ++i) {
+        Node* p = m_.addParameter(w, i < k ? g->parameters()[i]->name() : "arg" + std::to_string(i));
+        (i < k ? call : rest).push_back(p);
+    }
+    CNode* tuple = m_.addCNode(w, rest);
+    call.push_back(tuple);
+    CNode* out = m_.addCNode(w, call);
+    for (CNode* made : {tuple, out}) {
+        made->debug().scope = site->debug().scope;
+        made->debug().trace = site->debug().trace;
+    }
+    m_.setOutput(w, out);
+    templates_.push_back(w);  // like the parsed graphs: only its specializations stay
+    it->second = w;
+    return w;
+}
 
 Arg Engine::inferGradOp(CNode* c) {
     const std::string& name = c->primitive()->name;
@@ -138,7 +175,11 @@ std::optional<Arg> Engine::inferGradCall(CNode* c) {
         m_.setInput(c, 0, own);
         g = own;
     }
-    Spec& s = specialize(fn.fn->graph, inputs, c, false);
+    FuncGraph* target = fn.fn->graph;
+    if (FuncGraph* w = varargsCaller(target, inputs.size(), c)) {
+        target = w;  // a function taking *args: its arguments gathered into the tuple
+    }
+    Spec& s = specialize(target, inputs, c, false);
     if (!s.ret) {
         return pending(c);
     }

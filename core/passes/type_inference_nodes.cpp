@@ -82,6 +82,11 @@ void Engine::setResult(Node* n, const Arg& r) {
     } else {
         fns_.erase(n);
     }
+    if (r.items) {
+        items_[n] = r.items;
+    } else {
+        items_.erase(n);
+    }
 }
 
 Arg Engine::argOf(Node* n) {
@@ -109,6 +114,9 @@ Arg Engine::argOf(Node* n) {
     }
     if (auto it = fns_.find(n); it != fns_.end()) {
         a.fn = it->second;
+    }
+    if (auto it = items_.find(n); it != items_.end()) {
+        a.items = it->second;
     }
     return a;
 }
@@ -341,7 +349,7 @@ Arg Engine::inferCNode(CNode* c) {
             if (s.graph != val->graph) {
                 m_.setInput(c, 0, valueNode(c->graph(), ir::Value::graphRef(s.graph)));
             }
-            Arg r{c, s.ret, s.retFn};
+            Arg r{c, s.ret, s.retFn, s.retItems};
             setResult(c, r);
             return r;
         }
@@ -529,11 +537,27 @@ Arg Engine::inferRegistryOp(CNode* c, const ir::ValuePtr& prim) {
         return replace(c, emitConst(c, abs->value));
     }
     Arg out{c, abs, nullptr};
-    if (op->name == ir::prim::kTupleGetItem || op->name == ir::prim::kDepend ||
-        op->name == ir::prim::kStopGradient) {
+    if (op->name == ir::prim::kDepend || op->name == ir::prim::kStopGradient) {
         // Function values pass through these untouched.
-        if (!args.empty() && args[0].fn && op->name != ir::prim::kTupleGetItem) {
+        if (!args.empty()) {
             out.fn = args[0].fn;
+            out.items = args[0].items;
+        }
+    } else if (op->name == ir::prim::kMakeTuple) {
+        // Which functions the tuple holds, for a caller of one of them.
+        if (std::any_of(args.begin(), args.end(), [](const Arg& a) { return a.fn || a.items; })) {
+            auto fns = std::make_shared<std::vector<ItemFn>>();
+            for (const Arg& a : args) {
+                fns->push_back({a.fn, a.items});
+            }
+            out.items = std::move(fns);
+        }
+    } else if (op->name == ir::prim::kTupleGetItem && args.size() == 2 && args[0].items) {
+        const std::optional<std::int64_t> k = ops::intOf(valueOfArg(args[1]));
+        if (k && *k >= 0 && static_cast<std::size_t>(*k) < args[0].items->size()) {
+            const ItemFn& item = (*args[0].items)[static_cast<std::size_t>(*k)];
+            out.fn = item.fn;
+            out.items = item.items;
         }
     }
     setResult(c, out);
