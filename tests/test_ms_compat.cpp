@@ -1130,8 +1130,8 @@ private slots:
     }
 
     // A Cell chosen from a tuple or a CellList by a tensor index (MindSpore's switch_layer):
-    // built-in and user cells, three of them (a chain of Switches), differentiated through,
-    // with PyNative's numbers.
+    // built-in and user cells, three of them (a chain of Switches), negative indices counting
+    // from the end, differentiated through, with PyNative's numbers.
     void switchLayerCallsTheCellATensorIndexChooses() {
         Run r = runScript(inBothModes(std::string(kPrelude) +
                                           "class Scale(nn.Cell):\n"
@@ -1150,13 +1150,15 @@ private slots:
                                           "net = Net()\n"
                                           "x = Tensor(np.array([-1.0, 0.5]), ms.float32)\n"
                                           "grad = ops.GradOperation()\n",
-                                      "    for i, j in ((0, 1), (1, 0), (2, 1)):\n"
+                                      "    for i, j in ((0, 1), (1, 0), (2, 1), (-2, -1), (-3, -2)):\n"
                                       "        a, b = Tensor(i, ms.int32), Tensor(j, ms.int32)\n"
                                       "        print(net(x, a, b), grad(net)(x, a, b))\n"));
         // ReLU + 5x, 3x + 2x, tanh + 5x and their derivatives.
         const std::string once = "[-5.  3.] [5. 6.]\n"
                                  "[-5.   2.5] [5. 5.]\n"
-                                 "[-5.7615943  2.9621172] [5.4199743 5.7864475]\n";
+                                 "[-5.7615943  2.9621172] [5.4199743 5.7864475]\n"
+                                 "[-8.  4.] [8. 8.]\n"
+                                 "[-2.   1.5] [2. 3.]\n";
         EXPECT_OUTPUT(r, once + once);
     }
 

@@ -81,11 +81,15 @@ Arg switchLayer(Engine& e, CNode* c, const std::vector<Arg>& items, const Arg& i
                 "The index of a tuple of Cells chosen at run time (switch_layer) must be an int "
                 "tensor of one element, but got " + typeName(idx) + ".");
     }
+    // k or, counting from the end as Python does, k - n.
+    const auto n = static_cast<std::int64_t>(items.size());
     Arg chosen = items.back();
-    for (std::size_t k = items.size() - 1; k-- > 0;) {
-        const Arg at = e.emitConst(c, Value::integer(static_cast<std::int64_t>(k)));
-        const Arg cond = e.emitPrim(c, "Equal", {idx.node, at.node});
-        chosen = e.emitPrim(c, "Switch", {cond.node, items[k].node, chosen.node});
+    for (std::int64_t k = n - 1; k-- > 0;) {
+        const Arg at = e.emitConst(c, Value::integer(k));
+        const Arg back = e.emitConst(c, Value::integer(k - n));
+        const Arg cond = e.emitPrim(c, "LogicalOr", {e.emitPrim(c, "Equal", {idx.node, at.node}).node,
+                                                     e.emitPrim(c, "Equal", {idx.node, back.node}).node});
+        chosen = e.emitPrim(c, "Switch", {cond.node, items[static_cast<std::size_t>(k)].node, chosen.node});
     }
     return e.replace(c, chosen);
 }
