@@ -123,6 +123,22 @@ private slots:
                                  "print(Net(use)(x))\n"
                                  "print(ops.GradOperation()(Net(use))(x))\n",
                                  "[[11. 27. 19.]\n [23. 15. 31.]]\n[[4. 4. 4.]\n [4. 4. 4.]]\n");
+        // Tuples of functions out of the branches of a tensor `if`: the element is the
+        // function of the branch taken.
+        op_test::expectBothModes(op_test::kPrelude +
+                                     "def double(k):\n"
+                                     "    return k * 2\n"
+                                     "def square(k):\n"
+                                     "    return k * k\n"
+                                     "def pick(a):\n"
+                                     "    if a.sum() > 0:\n"
+                                     "        return (1, double)\n"
+                                     "    return (2, square)\n"
+                                     "def use(a):\n"
+                                     "    t = pick(a)\n"
+                                     "    return t[1](a) + t[0]\n",
+                                 "print(Net(use)(Tensor([3.0])), Net(use)(Tensor([-3.0])))\n",
+                                 "[7.] [11.]\n");
     }
 
     // A tuple of built-in cells indexed by a tensor (switch_layer) calls the cell the index

@@ -36,6 +36,26 @@ FuncPtr unionOf(const FuncPtr& a, const FuncPtr& b) {
     return u;
 }
 
+// The functions of a tuple that is either a or b (branches returning tuples holding
+// functions): element by element, either function; null where a side knows none or the
+// tuples differ in length.
+TupleFns joinItems(const TupleFns& a, const TupleFns& b) {
+    if (a == b) {
+        return a;
+    }
+    if (!a || !b || a->size() != b->size()) {
+        return nullptr;
+    }
+    auto out = std::make_shared<std::vector<ItemFn>>();
+    for (std::size_t i = 0; i < a->size(); ++i) {
+        const ItemFn& x = (*a)[i];
+        const ItemFn& y = (*b)[i];
+        FuncPtr fn = sameFunc(x.fn, y.fn) ? x.fn : x.fn && y.fn ? unionOf(x.fn, y.fn) : nullptr;
+        out->push_back({std::move(fn), joinItems(x.items, y.items)});
+    }
+    return out;
+}
+
 // The node's own location: the last (innermost) entry of its trace, as symbol_resolve reads
 // it; else where its graph was defined.
 ir::SourceLocation locationOf(const Node* n) {
@@ -406,6 +426,7 @@ Arg Engine::evalCall(const ir::CNode* site, const FuncPtr& f, const std::vector<
                     // tensor condition): the value is one of them, a call of it calls either.
                     out.fn = out.fn && r.fn ? unionOf(out.fn, r.fn) : nullptr;
                 }
+                out.items = joinItems(out.items, r.items);
             }
             return out;
         }
