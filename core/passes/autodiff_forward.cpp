@@ -1,5 +1,6 @@
 // meta_fg_expand, step 1: the forward computation copied into the caller (autodiff_impl.h).
 #include <algorithm>
+#include <optional>
 #include <queue>
 
 #include "ir/prim_names.h"
@@ -7,7 +8,6 @@
 #include "passes/autodiff_impl.h"
 
 namespace irscope::passes::autodiff {
-
 
 using ir::CNode;
 using ir::FuncGraph;
@@ -17,24 +17,19 @@ namespace {
 
 // `n` through TupleGetItem(MakeTuple(...), k) (nested): the element it takes, or `n`.
 const ir::Node* elementOfTuples(const ir::Node* n) {
-    for (int guard = 0; guard < 64; ++guard) {
-        const auto* get = ir::nodeCast<ir::CNode>(n);
-        if (get == nullptr || !get->isPrimitive(ir::prim::kTupleGetItem) || get->size() != 3) {
-            return n;
-        }
-        const ir::Node* inner = elementOfTuples(get->input(1));
-        const auto* tuple = ir::nodeCast<ir::CNode>(inner);
-        const auto* index = ir::nodeCast<ir::ValueNode>(get->input(2));
-        if (tuple == nullptr || !tuple->isPrimitive(ir::prim::kMakeTuple) || index == nullptr ||
-            index->value()->kind != ir::Value::Kind::Int || index->value()->i < 0 ||
-            static_cast<std::size_t>(index->value()->i) + 1 >= tuple->size()) {
-            return n;
-        }
-        n = tuple->input(static_cast<std::size_t>(index->value()->i) + 1);
+    const auto* get = ir::nodeCast<ir::CNode>(n);
+    if (get == nullptr || !get->isPrimitive(ir::prim::kTupleGetItem) || get->size() != 3) {
+        return n;
     }
-    return n;
+    const auto* tuple = ir::nodeCast<ir::CNode>(elementOfTuples(get->input(1)));
+    const auto* index = ir::nodeCast<ir::ValueNode>(get->input(2));
+    if (tuple == nullptr || !tuple->isPrimitive(ir::prim::kMakeTuple) || index == nullptr ||
+        index->value()->kind != ir::Value::Kind::Int || index->value()->i < 0 ||
+        static_cast<std::size_t>(index->value()->i) + 1 >= tuple->size()) {
+        return n;
+    }
+    return elementOfTuples(tuple->input(static_cast<std::size_t>(index->value()->i) + 1));
 }
-
 
 std::string lineOf(const Node* n) {
     const auto& t = n->debug().trace;
@@ -139,6 +134,23 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
         }
         return {n, n};  // a free variable: a weight of the entry graph
     };
+    // `@g` or `Partial(@g, bound...)`: g and its bound arguments; nullopt for any other value.
+    auto knownCallee = [&](const Node* fn) -> std::optional<Callee> {
+        const auto* p = ir::nodeCast<CNode>(fn);
+        if (p != nullptr && (!p->isPrimitive(ir::prim::kPartial) || p->size() < 2)) {
+            return std::nullopt;
+        }
+        const auto* v = ir::nodeCast<ir::ValueNode>(p != nullptr ? p->input(1) : fn);
+        if (v == nullptr || v->value()->kind != ir::Value::Kind::Graph) {
+            return std::nullopt;
+        }
+        Callee k;
+        k.graph = v->value()->graph;
+        for (std::size_t a = 2; p != nullptr && a < p->size(); ++a) {
+            k.bound.push_back(mapped(p->input(a)));
+        }
+        return k;
+    };
     for (CNode* c : sourceOrder(g)) {
         if (c == g->returnNode()) {
             break;
@@ -149,18 +161,9 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
         std::vector<Mapped> bound;
         if (direct == nullptr) {
             if (const Node* fn = elementOfTuples(c->input(0)); fn != c->input(0)) {
-                const auto* p = ir::nodeCast<CNode>(fn);
-                if (p != nullptr && p->isPrimitive(ir::prim::kPartial) && p->size() >= 2) {
-                    for (std::size_t a = 2; a < p->size(); ++a) {
-                        bound.push_back(mapped(p->input(a)));
-                    }
-                    fn = p->input(1);
-                }
-                if (const auto* v = ir::nodeCast<ir::ValueNode>(fn);
-                    v != nullptr && v->value()->kind == ir::Value::Kind::Graph) {
-                    direct = v->value()->graph;
-                } else {
-                    bound.clear();
+                if (std::optional<Callee> k = knownCallee(fn)) {
+                    direct = k->graph;
+                    bound = std::move(k->bound);
                 }
             }
         }
@@ -196,25 +199,17 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
                 sw = next;
             }
             std::vector<Callee> branches;
-            for (Node* fn : fns) {
-                Callee k;
-                if (auto* p = ir::nodeCast<CNode>(fn); p && p->isPrimitive(ir::prim::kPartial)) {
-                    fn = p->input(1);
-                    for (std::size_t a = 2; a < p->size(); ++a) {
-                        k.bound.push_back(mapped(p->input(a)));
-                    }
-                }
-                const auto* v = ir::nodeCast<ir::ValueNode>(fn);
-                if (v == nullptr || v->value()->kind != ir::Value::Kind::Graph) {
+            for (const Node* fn : fns) {
+                std::optional<Callee> k = knownCallee(fn);
+                if (!k) {
                     throw errorAt(callee, "RuntimeError",
                                   "irscope: automatic differentiation of a Switch between values "
                                   "that are not known graphs is not supported yet.");
                 }
-                k.graph = v->value()->graph;
                 for (std::size_t a = 1; a < c->size(); ++a) {
-                    k.bound.push_back(mapped(c->input(a)));
+                    k->bound.push_back(mapped(c->input(a)));
                 }
-                branches.push_back(std::move(k));
+                branches.push_back(std::move(*k));
             }
             map[c] = callThroughFprop(c, branches, conds);
             continue;

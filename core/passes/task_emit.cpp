@@ -23,9 +23,9 @@ bool runTaskEmit(ir::Module& m, PassContext& ctx) {
     for (ir::FuncGraph* g : backend::kernelGraphs(m)) {
         const std::uint64_t peak = planner.peak(g);
         const ir::ValuePtr attr = ir::Value::integer(static_cast<std::int64_t>(peak));
-        const ir::ValuePtr old = g->attrs().get("memory_peak_bytes");
+        const ir::ValuePtr old = g->attrs().get(backend::kMemoryPeakBytesAttr);
         if (!old || !old->equals(*attr)) {
-            g->attrs().set("memory_peak_bytes", attr);
+            g->attrs().set(std::string(backend::kMemoryPeakBytesAttr), attr);
             changed = true;
         }
     }

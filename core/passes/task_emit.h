@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -97,10 +98,13 @@ MemoryPlan planMemory(
     const std::unordered_map<const ir::FuncGraph*, std::uint64_t>& calleePeaks = {},
     const std::unordered_set<const ir::Node*>& inputs = {});
 
+// The graph attr task_emit records each kernel graph's planned peak in (bytes, an Int).
+inline constexpr std::string_view kMemoryPeakBytesAttr = "memory_peak_bytes";
+
 // The peak bytes of graphs of one module, each planned once (planMemory in executionOrder)
 // after the graphs it calls; a call back into a graph being planned (recursion, a loop's
 // graphs) counts nothing there, so a cycle is counted once, by the first of its graphs
-// asked for. task_emit records each kernel graph's peak as its `memory_peak_bytes`.
+// asked for. task_emit records each kernel graph's peak as its kMemoryPeakBytesAttr.
 class PeakPlanner {
 public:
     explicit PeakPlanner(const ir::Module& m);

@@ -65,7 +65,7 @@ std::uint64_t plannedPeakBytes(const ir::Module& m) {
     if (entry == nullptr) {
         return 0;
     }
-    if (const ir::ValuePtr v = entry->attrs().get("memory_peak_bytes");
+    if (const ir::ValuePtr v = entry->attrs().get(passes::backend::kMemoryPeakBytesAttr);
         v != nullptr && v->kind == ir::Value::Kind::Int && v->i >= 0) {
         return static_cast<std::uint64_t>(v->i);
     }
