@@ -384,10 +384,25 @@ std::unique_ptr<Pass> makeMetaFgExpandPass() {
                     }
                 }
             }
+            // A grad call in a graph another grad call's function reaches is differentiated
+            // again: its gradient calls only graphs known at compile time.
+            std::vector<ir::FuncGraph*> targets;
+            for (ir::CNode* c : calls) {
+                const auto* fn = ir::nodeCast<ir::ValueNode>(autodiff::gradOpOf(c->input(0))->input(1));
+                if (fn != nullptr && fn->value()->kind == ir::Value::Kind::Graph) {
+                    targets.push_back(fn->value()->graph);
+                }
+            }
+            std::vector<bool> again;
+            for (ir::CNode* c : calls) {
+                again.push_back(std::any_of(targets.begin(), targets.end(), [&](ir::FuncGraph* t) {
+                    return t == c->graph() || autodiff::reachesGraph(t, c->graph());
+                }));
+            }
             // Graphs the entry reaches later first: a grad call inside a differentiated
             // function is expanded before its caller copies it (higher-order gradients).
-            for (auto it = calls.rbegin(); it != calls.rend(); ++it) {
-                autodiff::Expander(m, *it).run();
+            for (std::size_t k = calls.size(); k-- > 0;) {
+                autodiff::Expander(m, calls[k], again[k]).run();
             }
             // Outside the differentiated code a Cell with a bprop is its plain call.
             bool stripped = false;

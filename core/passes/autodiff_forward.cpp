@@ -169,19 +169,13 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
         }
         if (const auto* callee = ir::nodeCast<CNode>(c->input(0)); callee != nullptr && direct == nullptr) {
             if (!callee->isPrimitive(ir::prim::kSwitch) || callee->size() != 4) {
-                // A first derivative through if/while calls the branch's backward pass, a
-                // function its forward call returned in a tuple: differentiating it again
-                // (a grad of a grad) meets that call. (A function out of a tuple this graph
-                // builds was resolved above.)
-                const bool fromTuple = callee->isPrimitive(ir::prim::kTupleGetItem);
-                throw errorAt(
-                    c, "RuntimeError",
-                    std::string("irscope: automatic differentiation through a call of a function ") +
-                        (fromTuple ? "taken out of a tuple (line " + lineOf(c) +
-                                         "; a grad of a grad through if/while makes one: the first "
-                                         "derivative calls the backward pass of the branch or loop) "
-                                   : "value computed at run time (line " + lineOf(c) + ") ") +
-                        "is not supported yet.");
+                // A function out of a tuple this graph builds was resolved above; a first
+                // derivative that is differentiated again calls only known graphs
+                // (closure-free, autodiff_impl.h).
+                throw errorAt(c, "RuntimeError",
+                              "irscope: automatic differentiation through a call of a function "
+                              "value computed at run time (line " +
+                                  lineOf(c) + ") is not supported yet.");
             }
             // if/else on a tensor: Switch(cond, Partial(@✓g, ...), Partial(@✗g, ...))(args);
             // a Cell chosen from a tuple by a tensor index (switch_layer): Switch(i == 0, @a,

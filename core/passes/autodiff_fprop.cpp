@@ -58,20 +58,41 @@ Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& cal
         for (const Mapped& b : k.bound) {
             const bool known = std::any_of(wrt.begin(), wrt.end(),
                                            [&](const Mapped& w) { return w.key == b.key; });
-            if (b.key != nullptr && !known && ops::isTensorAbs(b.node->abstract())) {
+            if (b.key != nullptr && !known && differentiable(b.node->abstract())) {
                 wrt.push_back(b);
             }
         }
     }
-    auto node = [&](std::vector<Node*> ins, AbstractPtr abs) {
-        CNode* n = m_.addCNode(fwd_, ins);
-        n->setAbstract(std::move(abs));
-        n->debug().scope = c->debug().scope;
-        n->debug().trace = c->debug().trace;
-        created_.push_back(n);
-        return n;
-    };
     auto primValue = [&](const char* name) { return constantIn(fwd_, Value::primitive(name)); };
+    std::vector<Node*> condNodes;
+    for (const Mapped& k : conds) {
+        condNodes.push_back(k.node);
+    }
+    if (closureFree_) {
+        // The forward calls the callees themselves; the sweep calls their gradient graphs.
+        FpropCall call;
+        std::vector<Node*> fns;
+        for (const Callee& k : callees) {
+            std::vector<Node*> bound;
+            for (const Mapped& b : k.bound) {
+                bound.push_back(b.node);
+            }
+            call.vjps.emplace_back(fpropGraph(c, k, wrt), bound);
+            bound.insert(bound.begin(), constantIn(fwd_, Value::graphRef(k.graph)));
+            if (!conds.empty()) {
+                bound.insert(bound.begin(), primValue("Partial"));
+            }
+            fns.push_back(conds.empty() ? callNode(false, c, std::move(bound), c->abstract())
+                                        : callNode(false, c, std::move(bound), Abstract::func()));
+        }
+        CNode* value = conds.empty() ? ir::nodeCast<CNode>(fns.front())
+                                     : callNode(false, c, {switchChain(false, c, condNodes, fns)},
+                                                c->abstract());
+        call.conds = std::move(condNodes);
+        call.wrt = std::move(wrt);
+        call.weights = weights_;
+        return recordVjpCall(value, std::move(call));
+    }
     const AbstractPtr tupleAbs = Abstract::tuple({c->abstract(), Abstract::func()});
     std::vector<Node*> fns;
     for (const Callee& k : callees) {
@@ -80,21 +101,47 @@ Mapped Expander::callThroughFprop(const CNode* c, const std::vector<Callee>& cal
             ins.push_back(b.node);
         }
         if (conds.empty()) {
-            fns.push_back(node(std::move(ins), tupleAbs));  // the direct call itself
+            fns.push_back(callNode(false, c, std::move(ins), tupleAbs));  // the direct call itself
         } else {
             ins.insert(ins.begin(), primValue("Partial"));
-            fns.push_back(node(std::move(ins), Abstract::func()));
+            fns.push_back(callNode(false, c, std::move(ins), Abstract::func()));
         }
     }
-    Node* tuple = fns.front();
-    if (!conds.empty()) {
-        Node* chosen = fns.back();
-        for (std::size_t k = conds.size(); k-- > 0;) {
-            chosen = node({primValue("Switch"), conds[k].node, fns[k], chosen}, Abstract::func());
-        }
-        tuple = node({chosen}, tupleAbs);
-    }
+    Node* tuple = conds.empty()
+                      ? fns.front()
+                      : callNode(false, c, {switchChain(false, c, condNodes, fns)}, tupleAbs);
     return recordFpropCall(c, tuple, std::move(wrt), weights_);
+}
+
+CNode* Expander::callNode(bool backward, const CNode* c, std::vector<Node*> inputs,
+                          AbstractPtr abs) {
+    CNode* n = m_.addCNode(backward ? bwd_ : fwd_, inputs);
+    n->setAbstract(std::move(abs));
+    n->debug().scope = backward ? gradientScope(c) : c->debug().scope;
+    n->debug().trace = c->debug().trace;
+    created_.push_back(n);
+    return n;
+}
+
+Node* Expander::switchChain(bool backward, const CNode* c, const std::vector<Node*>& conds,
+                            const std::vector<Node*>& fns) {
+    Node* chosen = fns.back();
+    for (std::size_t k = conds.size(); k-- > 0;) {
+        Node* sw = constantIn(backward ? bwd_ : fwd_, Value::primitive("Switch"));
+        chosen = callNode(backward, c, {sw, conds[k], fns[k], chosen}, Abstract::func());
+    }
+    return chosen;
+}
+
+Mapped Expander::recordVjpCall(CNode* value, FpropCall call) {
+    copies_.push_back(value);
+    std::vector<Mapped> in = call.wrt;
+    for (Node* w : call.weights) {
+        in.push_back({w, w});
+    }
+    copyInputs_[value] = std::move(in);
+    fpropCalls_[value] = std::move(call);
+    return {value, value};
 }
 
 Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped> wrt,
@@ -111,7 +158,7 @@ Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped
         in.push_back({w, w});
     }
     copyInputs_[value] = std::move(in);
-    fpropCalls_[value] = FpropCall{tuple, std::move(wrt), std::move(weights)};
+    fpropCalls_[value] = FpropCall{.tuple = tuple, .wrt = std::move(wrt), .weights = std::move(weights)};
     return {value, value};
 }
 
@@ -157,23 +204,34 @@ bool Expander::isRecursive(const FuncGraph* g) {
 
 Mapped Expander::callShared(const CNode* c, FuncGraph* g, const std::vector<Mapped>& in) {
     const SharedFprop fp = sharedFprop(c, g);
-    std::vector<Node*> ins{constantIn(fwd_, Value::graphRef(fp.fprop))};
+    std::vector<Node*> args;
     for (const Mapped& x : in) {
-        ins.push_back(x.node);
+        args.push_back(x.node);
     }
-    CNode* tuple = m_.addCNode(fwd_, ins);
-    tuple->setAbstract(Abstract::tuple({c->abstract(), Abstract::func()}));
-    tuple->debug().scope = c->debug().scope;
-    tuple->debug().trace = c->debug().trace;
-    created_.push_back(tuple);
     std::vector<Mapped> wrt;
     for (std::size_t i : fp.gradParams) {
         wrt.push_back(in.at(i));
     }
+    std::vector<Node*> ins{constantIn(fwd_, Value::graphRef(closureFree_ ? g : fp.fprop))};
+    ins.insert(ins.end(), args.begin(), args.end());
+    if (closureFree_) {
+        FpropCall call;
+        call.vjps.emplace_back(fp.fprop, std::move(args));
+        call.wrt = std::move(wrt);
+        call.weights = fp.weights;
+        return recordVjpCall(callNode(false, c, std::move(ins), c->abstract()), std::move(call));
+    }
+    CNode* tuple =
+        callNode(false, c, std::move(ins), Abstract::tuple({c->abstract(), Abstract::func()}));
     return recordFpropCall(c, tuple, std::move(wrt), fp.weights);
 }
 
 std::pair<FuncGraph*, FuncGraph*> Expander::newFpropPair(const FuncGraph* g) {
+    if (closureFree_) {
+        FuncGraph* vjp = m_.addGraph(opt::uniqueGraphName(m_, "\u2207" + g->name()));
+        vjp->debug() = g->debug();
+        return {vjp, vjp};
+    }
     FuncGraph* fp = m_.addGraph(opt::uniqueGraphName(m_, "\u25b8" + g->name()));
     FuncGraph* bp = m_.addGraph(opt::uniqueGraphName(m_, "\u25c2" + g->name()));
     fp->debug() = g->debug();
@@ -240,7 +298,7 @@ const SharedFprop& Expander::sharedFprop(const CNode* c, FuncGraph* g) {
             rf.weights.push_back(w);
         }
     }
-    sub.closeFprop(fp, bp, dout, outs);
+    sub.close(fp, bp, dout, outs);
     return rf;
 }
 
@@ -297,10 +355,21 @@ FuncGraph* Expander::fpropGraph(const CNode* c, const Callee& callee,
         outs.push_back(it != sub.grads_.end() ? sub.materialize(c, it->second, w->abstract())
                                               : sub.zerosFor(c, w->abstract()));
     }
-    sub.closeFprop(fp, bp, dout, outs);
+    sub.close(fp, bp, dout, outs);
     // Kept once complete: a branch that reaches itself while being made gets its own.
     state_->branchFprops.emplace(std::move(key), fp);
     return fp;
+}
+
+void Expander::close(FuncGraph* fp, FuncGraph* bp, ir::Parameter* dout,
+                     const std::vector<Node*>& outs) {
+    if (!closureFree_) {
+        closeFprop(fp, bp, dout, outs);
+        return;
+    }
+    Node* grads = prim(site_, "MakeTuple", outs);
+    m_.setOutput(bp, grads)->setAbstract(grads->abstract());
+    sweepDead();
 }
 
 void Expander::closeFprop(FuncGraph* fp, FuncGraph* bp, ir::Parameter* dout,
@@ -355,7 +424,6 @@ void Expander::closeFprop(FuncGraph* fp, FuncGraph* bp, ir::Parameter* dout,
 
 void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dout) {
     Node* d = materialize(value, dout, value->abstract());
-    Node* bprop = prim(value, "TupleGetItem", {call.tuple, constant(Value::integer(1))});
     std::vector<AbstractPtr> abs;
     for (const Mapped& w : call.wrt) {
         abs.push_back(gradAbs(w.node->abstract()));
@@ -363,11 +431,28 @@ void Expander::backpropCall(CNode* value, const FpropCall& call, const Grad& dou
     for (Node* w : call.weights) {
         abs.push_back(gradAbs(w->abstract()));
     }
-    CNode* grads = m_.addCNode(bwd_, {bprop, d});
-    grads->setAbstract(Abstract::tuple(abs));
-    grads->debug().scope = gradientScope(value);
-    grads->debug().trace = value->debug().trace;
-    created_.push_back(grads);
+    CNode* grads = nullptr;
+    if (call.tuple != nullptr) {
+        Node* bprop = prim(value, "TupleGetItem", {call.tuple, constant(Value::integer(1))});
+        grads = callNode(true, value, {bprop, d}, Abstract::tuple(abs));
+    } else if (call.conds.empty()) {
+        const auto& [vjp, bound] = call.vjps.front();
+        std::vector<Node*> ins{constant(Value::graphRef(vjp))};
+        ins.insert(ins.end(), bound.begin(), bound.end());
+        ins.push_back(d);
+        grads = callNode(true, value, std::move(ins), Abstract::tuple(abs));
+    } else {
+        // The gradient graph of the callee the forward chose, by the same conditions.
+        std::vector<Node*> fns;
+        for (const auto& [vjp, bound] : call.vjps) {
+            std::vector<Node*> ins{constant(Value::primitive("Partial")),
+                                   constant(Value::graphRef(vjp))};
+            ins.insert(ins.end(), bound.begin(), bound.end());
+            fns.push_back(callNode(true, value, std::move(ins), Abstract::func()));
+        }
+        grads = callNode(true, value, {switchChain(true, value, call.conds, fns), d},
+                         Abstract::tuple(abs));
+    }
     auto item = [&](std::size_t k) {
         return Grad::of(prim(value, "TupleGetItem",
                              {grads, constant(Value::integer(static_cast<std::int64_t>(k)))}));

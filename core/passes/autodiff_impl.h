@@ -91,12 +91,19 @@ struct ExpansionState {
 class Expander {
 public:
     // The expansion of a grad call: forward and gradient go into the call's graph.
-    Expander(ir::Module& m, ir::CNode* call)
+    // `closureFree`: the call's graph is differentiated again (a grad of a grad), so the
+    // gradient must not call functions computed at run time. Calls that go through fprop
+    // graphs (a Switch on a tensor, a recursive or no_inline graph) then keep their forward
+    // call, and their gradient calls a gradient graph ∇g(g's parameters..., dout) that
+    // recomputes g's forward and returns the gradients, chosen by the same Switch: graphs
+    // known at compile time, which the outer grad differentiates as any other.
+    Expander(ir::Module& m, ir::CNode* call, bool closureFree)
         : m_(m),
           call_(call),
           site_(call),
           fwd_(call->graph()),
           bwd_(call->graph()),
+          closureFree_(closureFree),
           state_(std::make_shared<ExpansionState>()) {}
     // Expands the call and replaces it by the gradients.
     void run();
@@ -131,6 +138,7 @@ private:
           fwd_(fwd),
           bwd_(bwd),
           weights_(parent.weights_),
+          closureFree_(parent.closureFree_),
           state_(parent.state_) {}
 
     // autodiff_forward.cpp
@@ -154,7 +162,11 @@ private:
     ir::FuncGraph* fpropGraph(const ir::CNode* c, const Callee& callee,
                               const std::vector<Mapped>& wrt);
     struct FpropCall {
-        ir::Node* tuple = nullptr;  // (out, bprop)
+        ir::Node* tuple = nullptr;  // (out, bprop); nullptr when closure-free
+        // Closure-free: per callee its gradient graph ∇g and the arguments bound before dout,
+        // chosen as the forward's callees by `conds` (none: a direct call of vjps[0]).
+        std::vector<std::pair<ir::FuncGraph*, std::vector<ir::Node*>>> vjps;
+        std::vector<ir::Node*> conds;
         std::vector<Mapped> wrt;
         std::vector<ir::Node*> weights;  // the weights whose gradients follow wrt's
     };
@@ -162,6 +174,15 @@ private:
     // wrt then of `weights`: recorded for the sweep.
     Mapped recordFpropCall(const ir::CNode* c, ir::Node* tuple, std::vector<Mapped> wrt,
                            std::vector<ir::Node*> weights);
+    // Closure-free: `value` is the forward call itself; the sweep calls call.vjps.
+    Mapped recordVjpCall(ir::CNode* value, FpropCall call);
+    // A node of the forward graph (fwd_) or of the gradient's (bwd_, in c's gradient scope)
+    // with c's source.
+    ir::CNode* callNode(bool backward, const ir::CNode* c, std::vector<ir::Node*> inputs,
+                        ir::AbstractPtr abs);
+    // Switch(conds[0], fns[0], Switch(conds[1], fns[1], ... fns.back())).
+    ir::Node* switchChain(bool backward, const ir::CNode* c, const std::vector<ir::Node*>& conds,
+                          const std::vector<ir::Node*>& fns);
     // CustomBprop(out, Partial(@bprop, args..., out)): an fprop call whose bprop is the
     // Cell's own bprop method.
     Mapped customBprop(const ir::CNode* c, const std::function<Mapped(ir::Node*)>& mapped);
@@ -169,7 +190,8 @@ private:
     bool isRecursive(const ir::FuncGraph* g);
     Mapped callShared(const ir::CNode* c, ir::FuncGraph* g, const std::vector<Mapped>& in);
     const SharedFprop& sharedFprop(const ir::CNode* c, ir::FuncGraph* g);
-    // A new pair ▸g, ◂g (named and located as g).
+    // A new pair ▸g, ◂g (named and located as g); closure-free: ∇g twice, one graph that
+    // holds both the forward copy and the gradient.
     std::pair<ir::FuncGraph*, ir::FuncGraph*> newFpropPair(const ir::FuncGraph* g);
     // In a sub-Expander of an fprop pair: ▸g gets a parameter for each of g's, in
     // targetParams_.
@@ -184,6 +206,9 @@ private:
     // returns (out, Partial(@◂g, saved...)).
     void closeFprop(ir::FuncGraph* fp, ir::FuncGraph* bp, ir::Parameter* dout,
                     const std::vector<ir::Node*>& outs);
+    // closeFprop or, closure-free, ∇g returns `outs`.
+    void close(ir::FuncGraph* fp, ir::FuncGraph* bp, ir::Parameter* dout,
+               const std::vector<ir::Node*>& outs);
     void backpropCall(ir::CNode* value, const FpropCall& call, const Grad& dout);
     // autodiff_sweep.cpp
     void sweep(Grad sens);
@@ -214,6 +239,7 @@ private:
     Mapped out_;
     std::unordered_map<const ir::CNode*, FpropCall> fpropCalls_;  // by the forward value node
     bool sideEffects_ = false;
+    bool closureFree_ = false;
     std::shared_ptr<ExpansionState> state_;
 };
 

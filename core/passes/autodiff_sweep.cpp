@@ -153,14 +153,14 @@ void Expander::sweep(Grad sens) {
 }
 
 void Expander::backprop(CNode* c, const Grad& dout) {
+    if (auto call = fpropCalls_.find(c); call != fpropCalls_.end()) {
+        backpropCall(c, call->second, dout);
+        return;
+    }
     const ir::PrimitiveData* p = c->primitive();
     if (p == nullptr) {
         throw errorAt(c, "RuntimeError",
                       "irscope: automatic differentiation through this call is not supported yet.");
-    }
-    if (auto call = fpropCalls_.find(c); call != fpropCalls_.end()) {
-        backpropCall(c, call->second, dout);
-        return;
     }
     const std::vector<Mapped>& in = copyInputs_.at(c);
     const std::string& name = p->name;
