@@ -1240,6 +1240,28 @@ private slots:
                                     "18.0 4.0\n"));
     }
 
+    // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside
+    // a graph as functools.partial does, in a graph as the Partial node.
+    void partialBindsLeadingArgumentsInBothModes() {
+        Run r = runScript(std::string(kPrelude) +
+                          "from mindspore.ops import operations as P, functional as F, composite as C\n"
+                          "x, y = Tensor([2.0]), Tensor([3.0, 4.0])\n"
+                          "print(F.partial(F.mul, x)(y), P.Partial()(ops.add, y)(x), ops.partial(F.sub)(y, x))\n"
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "class Net(nn.Cell):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.partial = P.Partial()\n"
+                          "        self.hm = C.HyperMap()\n"
+                          "    def construct(self, a, b):\n"
+                          "        return self.hm(self.partial(F.mul, a), (b, b + 1)), F.partial(F.add, b)(a)\n"
+                          "print(Net()(x, y))\n");
+        EXPECT_OUTPUT(r, std::string("[6. 8.] [5. 6.] [1. 2.]\n"
+                                     "((Tensor(shape=[2], dtype=Float32, value= [ 6.00000000e+00,  8.00000000e+00]), "
+                                     "Tensor(shape=[2], dtype=Float32, value= [ 8.00000000e+00,  1.00000000e+01])), "
+                                     "Tensor(shape=[2], dtype=Float32, value= [ 5.00000000e+00,  6.00000000e+00]))\n"));
+    }
+
     // An f-string of values only type inference knows (a rank, a shape) is joined there: in a
     // check's branch never taken it costs nothing; taken, it is the exception's message. A
     // value that is no constant fails at the f-string.

@@ -61,8 +61,14 @@ private slots:
             "v, i = Net(lambda a: ops.topk(a, 2))(Tensor(np.array([3, 1, 3, 7], np.int32)))\n"
             "print(v, i, i.dtype)\n"
             "v, i = Net(P.TopK(sorted=False))(Tensor(np.array([3, 1, 5, 7], np.int32)), 3)\n"
+            "print(v, i)\n"
+            // MindSpore 2.x: topk(input, k, dim=None, largest=True, sorted=True).
+            "v, i = Net(lambda a: ops.topk(a, 1, dim=0, largest=False))(x)\n"
+            "print(v, i)\n"
+            "v, i = Net(lambda a: a.topk(2, None, False))(x)\n"
             "print(v, i)\n",
-            "[[4. 5. 6.]\n [1. 2. 3.]] [[1 0 1]\n [0 1 0]]\n[7 3] [3 0] Int32\n[3 5 7] [0 2 3]\n");
+            "[[4. 5. 6.]\n [1. 2. 3.]] [[1 0 1]\n [0 1 0]]\n[7 3] [3 0] Int32\n[3 5 7] [0 2 3]\n"
+            "[[1. 2. 3.]] [[0 1 0]]\n[[1. 3.]\n [2. 4.]] [[0 2]\n [1 0]]\n");
         expectError("P.TopK()(x, 4)",
                     "ValueError: For 'TopK', the 'k' must be in range [0, 3], but got 4.");
     }

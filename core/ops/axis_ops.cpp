@@ -424,10 +424,8 @@ void registerSortOps(OpRegistry& reg) {
         d.infer = inferTopK;
         d.cpuKernel = runTopK;
         addClassSpellings(d);
-        addFunction(
-            d, {"ops", "F"}, "topk",
-            {toInput("input", 0), toInput("k", 1), toAttr("sorted", "sorted", vBool(true))});
-        addMethod(d, "topk", {toInput("k", 1), toAttr("sorted", "sorted", vBool(true))});
+        // ops.topk and Tensor.topk (input, k, dim=None, largest=True, sorted=True) are
+        // Python-written over TopK (frontend/modules/py/ms_ops_function.py).
         // MindSpore 1.x's spellings.
         addFunction(
             d, {"ops", "F"}, "top_k",

@@ -134,7 +134,9 @@ void registerStructuralOps(OpRegistry& reg) {
         OpDef d = structural("Partial", "binds leading arguments of a function");
         d.inputs = {argIn("fn", ArgKind::Any), argVariadic("args")};
         d.infer = [](const InferContext&) { return InferResult{ir::Abstract::func(), nullptr}; };
-        // F.partial(fn, *args): the function with its leading arguments bound.
+        // F.partial(fn, *args) and P.Partial()(fn, *args): the function with its leading
+        // arguments bound.
+        addClassSpellings(d);
         ParamMap args = toInput("args", 1);
         args.variadic = true;
         addFunction(d, {"ops", "F"}, "partial", {toInput("func", 0), args});

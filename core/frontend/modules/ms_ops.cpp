@@ -124,7 +124,7 @@ Value runBinding(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const 
             attrs.set(name, v);
         }
     }
-    if (op.name == ir::prim::kPrint) {
+    if (op.name == ir::prim::kPrint || op.name == ir::prim::kPartial) {
         std::vector<Value> vals;
         for (const ops::ArgSource& s : b.inputs) {
             if (s.kind == ops::ArgSource::Kind::Arg) {
@@ -133,7 +133,13 @@ Value runBinding(Interpreter& I, const MsTypes& ms, const ops::OpDef& op, const 
                 }
             }
         }
-        return printInputs(I, vals);
+        if (op.name == ir::prim::kPrint) {
+            return printInputs(I, vals);
+        }
+        // Outside a graph, the function with its leading arguments bound: functools.partial.
+        CallArgs call;
+        call.pos = std::move(vals);
+        return I.call(I.getAttr(Value(I.importModule("functools")), "partial"), std::move(call));
     }
     std::vector<ops::KernelArg> in;
     for (const ops::ArgSource& s : b.inputs) {

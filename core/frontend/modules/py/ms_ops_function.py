@@ -112,6 +112,23 @@ def swapaxes(input, axis0, axis1):
     return F.transpose(input, perm[:a] + (b,) + perm[a + 1:b] + (a,) + perm[b + 1:])
 
 
+def topk(input, k, dim=None, largest=True, sorted=True):
+    # TopK takes the k largest of the last axis: another axis is swapped there and back, the
+    # k smallest are the k largest of -input.
+    last = len(input.shape) - 1
+    axis = last if dim is None else _axis(dim, last + 1)
+    x = input if largest else -input
+    if axis != last:
+        x = swapaxes(x, axis, last)
+    values, indices = P.TopK(sorted)(x, k)
+    if not largest:
+        values = -values
+    if axis != last:
+        values = swapaxes(values, axis, last)
+        indices = swapaxes(indices, axis, last)
+    return values, indices
+
+
 def swapdims(input, dim0, dim1):
     return swapaxes(input, dim0, dim1)
 
@@ -489,7 +506,7 @@ def _attach_tensor_methods():
     _add_tensor_method("cumprod", _tensor_cumprod)
     for name in ("clamp", "clip", "split", "chunk", "narrow", "tensor_split", "swapaxes", "t", "var", "std",
                  "norm", "logsumexp", "outer", "mm", "addmm", "index_select", "repeat_interleave",
-                 "logaddexp", "trace", "unbind", "moveaxis"):
+                 "logaddexp", "trace", "unbind", "moveaxis", "topk"):
         _add_tensor_method(name, globals()[name])
 
 
