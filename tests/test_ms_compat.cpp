@@ -1262,6 +1262,59 @@ private slots:
                                      "Tensor(shape=[2], dtype=Float32, value= [ 5.00000000e+00,  6.00000000e+00]))\n"));
     }
 
+    // mindspore.dataset's in-memory sources and pipeline steps feed a training loop, and
+    // RMSProp is MindSpore's update rule (plain and centered, checked against the formula).
+    void datasetPipelinesAndRmsProp() {
+        Run r = runScript(std::string(kPrelude) +
+                          "import mindspore.dataset as ds\n"
+                          "from mindspore.dataset import NumpySlicesDataset, GeneratorDataset\n"
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "class Net(nn.Cell):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.w = Parameter(Tensor([1.0], ms.float32), name='w')\n"
+                          "    def construct(self, x):\n"
+                          "        return (self.w * x).sum()\n"
+                          "for centered in (False, True):\n"
+                          "    net = Net()\n"
+                          "    opt = nn.RMSProp(net.trainable_params(), learning_rate=0.1, centered=centered)\n"
+                          "    nn.TrainOneStepCell(net, opt)(Tensor([2.0], ms.float32))\n"
+                          "    print(net.w.asnumpy())\n"
+                          "class Rows:\n"
+                          "    def __getitem__(self, i):\n"
+                          "        return np.array([i, i + 1], np.float32), np.array(i % 2, np.int32)\n"
+                          "    def __len__(self):\n"
+                          "        return 5\n"
+                          "data = GeneratorDataset(Rows(), ['x', 'label'], shuffle=False)\n"
+                          "print(data.get_dataset_size(), data.get_col_names())\n"
+                          "for row in data.map(lambda v: v * 10, 'x').batch(2).create_dict_iterator(output_numpy=True):\n"
+                          "    print(row['x'].tolist(), row['label'].tolist())\n"
+                          "print([r[0].shape for r in data.project('label').repeat(2).batch(4, drop_remainder=True)])\n"
+                          "xs = NumpySlicesDataset({'a': np.arange(6), 'b': np.arange(6) * 2}, shuffle=False).skip(1).take(3)\n"
+                          "print([(int(a), int(b)) for a, b in xs.create_tuple_iterator(output_numpy=True)])\n"
+                          "ds.config.set_seed(5)\n"
+                          "order = [int(r[0]) for r in NumpySlicesDataset(np.arange(8)).create_tuple_iterator(output_numpy=True)]\n"
+                          "print(sorted(order) == list(range(8)), order != list(range(8)))\n"
+                          "net = Net()\n"
+                          "step = nn.TrainOneStepCell(net, nn.SGD(net.trainable_params(), 0.5))\n"
+                          "for (batch,) in NumpySlicesDataset((np.ones((6, 1), np.float32),)).batch(4):\n"
+                          "    print(type(batch).__name__, batch.shape, step(batch))\n"
+                          "print(net.w.asnumpy())\n");
+        // ms = 0.9 + 0.1 * 2^2 = 1.3: w = 1 - 0.1 * 2 / sqrt(1.3); centered: mg = 0.2,
+        // w = 1 - 0.2 / sqrt(1.3 - 0.04). SGD: the batch sums give gradients 4, then 2.
+        EXPECT_OUTPUT(r, std::string("[0.8245884]\n[0.82182586]\n"
+                                     "5 ['x', 'label']\n"
+                                     "[[0.0, 10.0], [10.0, 20.0]] [0, 1]\n"
+                                     "[[20.0, 30.0], [30.0, 40.0]] [0, 1]\n"
+                                     "[[40.0, 50.0]] [0]\n"
+                                     "[(4,), (4,)]\n"
+                                     "[(1, 2), (2, 4), (3, 6)]\n"
+                                     "True True\n"
+                                     "Tensor (4, 1) 4.0\n"
+                                     "Tensor (2, 1) -2.0\n"
+                                     "[-2.]\n"));
+    }
+
     // An f-string of values only type inference knows (a rank, a shape) is joined there: in a
     // check's branch never taken it costs nothing; taken, it is the exception's message. A
     // value that is no constant fails at the f-string.

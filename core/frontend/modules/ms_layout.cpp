@@ -183,13 +183,14 @@ void registerLayoutModules(Interpreter& I) {
     registerPython(I, "mindspore.nn.loss", "ms_nn_loss", "mindspore/nn/loss/loss.py");
     registerAlias(I, "mindspore.nn.loss.loss", "mindspore.nn.loss");
     registerPython(I, "mindspore.nn.optim", "ms_nn_optim", "mindspore/nn/optim/optimizer.py");
-    for (const char* sub : {"optimizer", "momentum", "sgd", "adam"}) {
+    for (const char* sub : {"optimizer", "momentum", "sgd", "adam", "rmsprop"}) {
         registerAlias(I, std::string("mindspore.nn.optim.") + sub, "mindspore.nn.optim");
     }
     registerPython(I, "mindspore.nn.wrap", "ms_nn_wrap", "mindspore/nn/wrap/cell_wrapper.py");
     registerAlias(I, "mindspore.nn.wrap.cell_wrapper", "mindspore.nn.wrap");
     registerPython(I, "mindspore.nn.wrap.loss_scale", "ms_nn_loss_scale",
                    "mindspore/nn/wrap/loss_scale.py");
+    registerPython(I, "mindspore.dataset", "ms_dataset", "mindspore/dataset/__init__.py");
     registerPython(I, "mindspore.train", "ms_train", "mindspore/train/model.py");
     registerAlias(I, "mindspore.train.model", "mindspore.train");
     registerPython(I, "mindspore.amp", "ms_amp", "mindspore/amp.py");

@@ -1,4 +1,4 @@
-# mindspore.nn.optim for irscope: Momentum, SGD and Adam as update rules written with
+# mindspore.nn.optim for irscope: Momentum, SGD, Adam and RMSProp as update rules written with
 # F.assign, so every update is an Assign side effect (ordered by auto_monad in graph mode,
 # applied in place in PyNative mode).
 import numpy as np
@@ -180,5 +180,50 @@ class Adam(Optimizer):
             else:
                 step = m / (self.sqrt(v) + self.eps)
             out = out + (F.assign(param, param - lr_t * step),)
+        F.assign_add(self.global_step, self.one_step)
+        return out
+
+
+class RMSProp(Optimizer):
+    """ms = decay * ms + (1 - decay) * g * g (from ones); centered also keeps the mean gradient
+    mg = decay * mg + (1 - decay) * g and divides by sqrt(ms - mg * mg + eps) instead of
+    sqrt(ms + eps); mom = momentum * mom + lr * g / that; param -= mom."""
+
+    def __init__(self, params, learning_rate=0.1, decay=0.9, momentum=0.0, epsilon=1e-10, use_locking=False,
+                 centered=False, loss_scale=1.0, weight_decay=0.0):
+        super().__init__(learning_rate, params, weight_decay, loss_scale)
+        self.decay = _check_float("RMSProp", "decay", decay)
+        self.momentum_value = _check_float("RMSProp", "momentum", momentum)
+        self.epsilon = _check_float("RMSProp", "epsilon", epsilon)
+        if self.decay < 0.0:
+            raise ValueError("For 'RMSProp', the 'decay' must be at least 0.0, but got " + str(decay) + ".")
+        if self.momentum_value < 0.0:
+            raise ValueError("For 'RMSProp', the 'momentum' must be at least 0.0, but got " + str(momentum) + ".")
+        if self.epsilon <= 0.0:
+            raise ValueError("For 'RMSProp', the 'epsilon' must be greater than 0.0, but got " + str(epsilon) + ".")
+        self.centered = centered
+        self.mean_square = self._clone("mean_square", 1.0)
+        self.moment = self._clone("moment", 0.0)
+        if centered:
+            self.mean_grad = self._clone("mean_grad", 0.0)
+        self.sqrt = P.Sqrt()
+
+    def construct(self, gradients):
+        lr = self.get_lr()
+        out = ()
+        for i in range(len(self.parameters)):
+            g = self._grad(i, gradients)
+            ms = self.mean_square[i]
+            mom = self.moment[i]
+            param = self.parameters[i]
+            F.assign(ms, ms * self.decay + g * g * (1.0 - self.decay))
+            if self.centered:
+                mg = self.mean_grad[i]
+                F.assign(mg, mg * self.decay + g * (1.0 - self.decay))
+                denom = self.sqrt(ms - mg * mg + self.epsilon)
+            else:
+                denom = self.sqrt(ms + self.epsilon)
+            F.assign(mom, mom * self.momentum_value + lr * g / denom)
+            out = out + (F.assign(param, param - mom),)
         F.assign_add(self.global_step, self.one_step)
         return out
