@@ -1315,6 +1315,37 @@ private slots:
                                      "[-2.]\n"));
     }
 
+    // A ParameterTuple passed as a value (to a function or method that indexes it, to
+    // HyperMap) is the tuple of its Parameters in both modes; reads after Assigns through it
+    // see the new values.
+    void parameterTupleAsAValue() {
+        Run r = runScript(std::string(kPrelude) +
+                          "from mindspore import ParameterTuple\n"
+                          "from mindspore.ops import functional as F, composite as C\n"
+                          "def total(ps):\n"
+                          "    return ps[0] + ps[1]\n"
+                          "class Net(nn.Cell):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.ps = ParameterTuple([Parameter(Tensor(1.0, ms.float32), name='a'),\n"
+                          "                                  Parameter(Tensor(2.0, ms.float32), name='b')])\n"
+                          "        self.hm = C.HyperMap()\n"
+                          "    def bump(self, i, v):\n"
+                          "        F.assign(self.ps[i], self.ps[i] + v)\n"
+                          "        return self.ps[i]\n"
+                          "    def construct(self, x):\n"
+                          "        before = total(self.ps)\n"
+                          "        for i in range(2):\n"
+                          "            self.bump(i, x)\n"
+                          "        doubled = self.hm(F.partial(F.mul, 2.0), self.ps)\n"
+                          "        return before, total(self.ps), doubled, len(self.ps)\n"
+                          "for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):\n"
+                          "    ms.set_context(mode=mode)\n"
+                          "    a, b, (c, d), n = Net()(Tensor(10.0, ms.float32))\n"
+                          "    print(a, b, c, d, n)\n");
+        EXPECT_OUTPUT(r, std::string("3.0 23.0 22.0 24.0 2\n3.0 23.0 22.0 24.0 2\n"));
+    }
+
     // An f-string of values only type inference knows (a rank, a shape) is joined there: in a
     // check's branch never taken it costs nothing; taken, it is the exception's message. A
     // value that is no constant fails at the f-string.

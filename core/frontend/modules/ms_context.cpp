@@ -204,11 +204,14 @@ std::string pyTypeKey(Interpreter& I, const Value& v) {
     return I.typeName(v);
 }
 
-Value hyperMap(Interpreter& I, const Value& fn, const std::vector<Value>& args) {
+Value hyperMap(Interpreter& I, const Value& fn, std::vector<Value> args) {
     bool seq = false;
     std::size_t n = 0;
     bool isList = false;
-    for (const Value& a : args) {
+    for (Value& a : args) {
+        if (const HolderObject* h = holderOf(a); h && I.typeName(a) == "ParameterTuple") {
+            a = Value(I.newTuple(h->items));  // mapped as the tuple of its Parameters
+        }
         if (a.is<interp::TupleObject>() || a.is<interp::ListObject>()) {
             const std::size_t len = static_cast<std::size_t>(I.len(a));
             if (seq && len != n) {
