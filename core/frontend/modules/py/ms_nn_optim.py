@@ -67,6 +67,21 @@ class Optimizer(Cell):
                 g = g + self.weight_decay * self.parameters[i]
         return g
 
+    def _step_lr(self):
+        """The learning rate of this step (Adam also advances its beta powers here)."""
+        return self.get_lr()
+
+    def construct(self, gradients):
+        # A subclass's _update(i, g, param, lr) assigns parameter i's own state and returns
+        # its new value; the loop over the parameters unrolls in graph mode.
+        lr = self._step_lr()
+        out = ()
+        for i in range(len(self.parameters)):
+            param = self.parameters[i]
+            out = out + (F.assign(param, self._update(i, self._grad(i, gradients), param, lr)),)
+        F.assign_add(self.global_step, self.one_step)
+        return out
+
 
 class Momentum(Optimizer):
     """accum = momentum * accum + grad; param -= lr * accum (nesterov: lr * (grad + momentum * accum))."""
@@ -80,20 +95,12 @@ class Momentum(Optimizer):
         self.use_nesterov = use_nesterov
         self.moments = self._clone("moments", 0.0)
 
-    def construct(self, gradients):
-        lr = self.get_lr()
-        out = ()
-        for i in range(len(self.parameters)):
-            g = self._grad(i, gradients)
-            accum = self.moments[i]
-            param = self.parameters[i]
-            F.assign(accum, accum * self.momentum_value + g)
-            if self.use_nesterov:
-                out = out + (F.assign(param, param - lr * (g + accum * self.momentum_value)),)
-            else:
-                out = out + (F.assign(param, param - lr * accum),)
-        F.assign_add(self.global_step, self.one_step)
-        return out
+    def _update(self, i, g, param, lr):
+        accum = self.moments[i]
+        F.assign(accum, accum * self.momentum_value + g)
+        if self.use_nesterov:
+            return param - lr * (g + accum * self.momentum_value)
+        return param - lr * accum
 
 
 class SGD(Optimizer):
@@ -116,25 +123,18 @@ class SGD(Optimizer):
         self.accum = self._clone("accum", 0.0)
         self.stat = self._clone("stat", 1.0)
 
-    def construct(self, gradients):
-        lr = self.get_lr()
-        out = ()
-        for i in range(len(self.parameters)):
-            g = self._grad(i, gradients)
-            param = self.parameters[i]
-            if self.momentum_value > 0.0:
-                accum = self.accum[i]
-                stat = self.stat[i]
-                later = accum * self.momentum_value + g * (1.0 - self.dampening)
-                F.assign(accum, stat * g + (1.0 - stat) * later)
-                F.assign(stat, stat * 0.0)
-                if self.nesterov:
-                    g = g + accum * self.momentum_value
-                else:
-                    g = accum
-            out = out + (F.assign(param, param - lr * g),)
-        F.assign_add(self.global_step, self.one_step)
-        return out
+    def _update(self, i, g, param, lr):
+        if self.momentum_value > 0.0:
+            accum = self.accum[i]
+            stat = self.stat[i]
+            later = accum * self.momentum_value + g * (1.0 - self.dampening)
+            F.assign(accum, stat * g + (1.0 - stat) * later)
+            F.assign(stat, stat * 0.0)
+            if self.nesterov:
+                g = g + accum * self.momentum_value
+            else:
+                g = accum
+        return param - lr * g
 
 
 class Adam(Optimizer):
@@ -162,26 +162,21 @@ class Adam(Optimizer):
         self.moment2 = self._clone("moment2", 0.0)
         self.sqrt = P.Sqrt()
 
-    def construct(self, gradients):
-        lr = self.get_lr()
+    def _step_lr(self):
         F.assign(self.beta1_power, self.beta1_power * self.beta1)
         F.assign(self.beta2_power, self.beta2_power * self.beta2)
-        lr_t = lr * self.sqrt(1.0 - self.beta2_power) / (1.0 - self.beta1_power)
-        out = ()
-        for i in range(len(self.parameters)):
-            g = self._grad(i, gradients)
-            m = self.moment1[i]
-            v = self.moment2[i]
-            param = self.parameters[i]
-            F.assign(m, m + (g - m) * (1.0 - self.beta1))
-            F.assign(v, v + (g * g - v) * (1.0 - self.beta2))
-            if self.use_nesterov:
-                step = (m * self.beta1 + g * (1.0 - self.beta1)) / (self.sqrt(v) + self.eps)
-            else:
-                step = m / (self.sqrt(v) + self.eps)
-            out = out + (F.assign(param, param - lr_t * step),)
-        F.assign_add(self.global_step, self.one_step)
-        return out
+        return self.get_lr() * self.sqrt(1.0 - self.beta2_power) / (1.0 - self.beta1_power)
+
+    def _update(self, i, g, param, lr):
+        m = self.moment1[i]
+        v = self.moment2[i]
+        F.assign(m, m + (g - m) * (1.0 - self.beta1))
+        F.assign(v, v + (g * g - v) * (1.0 - self.beta2))
+        if self.use_nesterov:
+            step = (m * self.beta1 + g * (1.0 - self.beta1)) / (self.sqrt(v) + self.eps)
+        else:
+            step = m / (self.sqrt(v) + self.eps)
+        return param - lr * step
 
 
 class RMSProp(Optimizer):
@@ -208,22 +203,15 @@ class RMSProp(Optimizer):
             self.mean_grad = self._clone("mean_grad", 0.0)
         self.sqrt = P.Sqrt()
 
-    def construct(self, gradients):
-        lr = self.get_lr()
-        out = ()
-        for i in range(len(self.parameters)):
-            g = self._grad(i, gradients)
-            ms = self.mean_square[i]
-            mom = self.moment[i]
-            param = self.parameters[i]
-            F.assign(ms, ms * self.decay + g * g * (1.0 - self.decay))
-            if self.centered:
-                mg = self.mean_grad[i]
-                F.assign(mg, mg * self.decay + g * (1.0 - self.decay))
-                denom = self.sqrt(ms - mg * mg + self.epsilon)
-            else:
-                denom = self.sqrt(ms + self.epsilon)
-            F.assign(mom, mom * self.momentum_value + lr * g / denom)
-            out = out + (F.assign(param, param - mom),)
-        F.assign_add(self.global_step, self.one_step)
-        return out
+    def _update(self, i, g, param, lr):
+        ms = self.mean_square[i]
+        mom = self.moment[i]
+        F.assign(ms, ms * self.decay + g * g * (1.0 - self.decay))
+        if self.centered:
+            mg = self.mean_grad[i]
+            F.assign(mg, mg * self.decay + g * (1.0 - self.decay))
+            denom = self.sqrt(ms - mg * mg + self.epsilon)
+        else:
+            denom = self.sqrt(ms + self.epsilon)
+        F.assign(mom, mom * self.momentum_value + lr * g / denom)
+        return param - mom
