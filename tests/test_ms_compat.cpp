@@ -1240,6 +1240,33 @@ private slots:
                                     "18.0 4.0\n"));
     }
 
+    // A list argument gets its gradient as a tuple argument does, element by element (a list
+    // of gradients), also read inside a branch of a tensor if or a while loop: it was None
+    // through the branch and an error elsewhere.
+    void gradsOfListArguments() {
+        Run r = runScript(std::string(kPrelude) +
+                          "import mindspore.ops.functional as F\n"
+                          "def g(xs, c):\n"
+                          "    return xs[0] * c + xs[1]\n"
+                          "def h(xs, c):\n"
+                          "    if c < 1:\n"
+                          "        return xs[0] * c + xs[1]\n"
+                          "    return xs[1]\n"
+                          "def w(xs, c):\n"
+                          "    while c < 3:\n"
+                          "        c = c + xs[0].sum()\n"
+                          "    return c * xs[1].sum()\n"
+                          "x = [Tensor([1.0, 1.0]), Tensor([2.0, 2.0])]\n"
+                          "for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):\n"
+                          "    ms.set_context(mode=mode)\n"
+                          "    for f in (g, h, w):\n"
+                          "        (d0, d1), dc = F.grad(f, (0, 1))(x, Tensor(0.5))\n"
+                          "        print(d0, d1, dc)\n");
+        // w: c goes 0.5, 2.5, 4.5 (two iterations): w = c * 4, so dw/dxs0 = 2 * 4 per element.
+        const std::string once = "[0.5 0.5] [1. 1.] 2.0\n[0.5 0.5] [1. 1.] 2.0\n[8. 8.] [4.5 4.5] 4.0\n";
+        EXPECT_OUTPUT(r, once + once);
+    }
+
     // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside
     // a graph as functools.partial does, in a graph as the Partial node.
     void partialBindsLeadingArgumentsInBothModes() {

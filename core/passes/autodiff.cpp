@@ -114,12 +114,13 @@ Node* Expander::zerosFor(const Node* like, const ir::AbstractPtr& a) {
                                   " is not supported yet.");
             }
             return constant(Value::tensorValue(filled(a, 0.0)));
-        case Abstract::Kind::Tuple: {
+        case Abstract::Kind::Tuple:
+        case Abstract::Kind::List: {
             std::vector<Node*> elems;
             for (const auto& e : a->elements) {
                 elems.push_back(zerosFor(like, e));
             }
-            return prim(like, "MakeTuple", elems);
+            return sequenceLike(like, a, elems);
         }
         case Abstract::Kind::Scalar:
             return constant(ir::isFloat(a->dtype) ? Value::floating(0.0, a->dtype)
@@ -129,13 +130,23 @@ Node* Expander::zerosFor(const Node* like, const ir::AbstractPtr& a) {
     }
 }
 
+Node* Expander::sequenceLike(const Node* at, const ir::AbstractPtr& like,
+                             const std::vector<Node*>& elems) {
+    Node* t = prim(at, "MakeTuple", elems);
+    if (like->kind == Abstract::Kind::List && t->abstract() &&
+        t->abstract()->kind == Abstract::Kind::Tuple) {
+        t->setAbstract(Abstract::list(t->abstract()->elements));
+    }
+    return t;
+}
+
 Node* Expander::onesFor(const Node* like, const ir::AbstractPtr& a) {
-    if (a && a->kind == Abstract::Kind::Tuple) {
+    if (isSequence(a)) {
         std::vector<Node*> elems;
         for (const auto& e : a->elements) {
             elems.push_back(onesFor(like, e));
         }
-        return prim(like, "MakeTuple", elems);
+        return sequenceLike(like, a, elems);
     }
     if (!a || !ops::isTensorAbs(a) || !a->shape.isStatic()) {
         throw errorAt(like, "TypeError",
@@ -150,7 +161,7 @@ Node* Expander::onesFor(const Node* like, const ir::AbstractPtr& a) {
 // only element 0).
 Grad Expander::sensFor(const Node* out) {
     const ir::AbstractPtr& a = out->abstract();
-    if (a->kind != Abstract::Kind::Tuple) {
+    if (!isSequence(a)) {
         return Grad::of(onesFor(call_, a));
     }
     Grad g;

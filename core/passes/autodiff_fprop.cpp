@@ -23,14 +23,16 @@ using ir::Value;
 
 namespace {
 
-// The abstract of a value's gradient: a tensor's (a Ref's tensor), per element of a tuple.
+// The abstract of a value's gradient: a tensor's (a Ref's tensor), per element of a tuple
+// or list.
 AbstractPtr gradAbs(const AbstractPtr& a) {
-    if (a->kind == Abstract::Kind::Tuple) {
+    if (isSequence(a)) {
         std::vector<AbstractPtr> elems;
         for (const AbstractPtr& e : a->elements) {
             elems.push_back(gradAbs(e));
         }
-        return Abstract::tuple(std::move(elems));
+        return a->kind == Abstract::Kind::List ? Abstract::list(std::move(elems))
+                                               : Abstract::tuple(std::move(elems));
     }
     if (a->kind == Abstract::Kind::Scalar) {
         return a;
@@ -38,12 +40,13 @@ AbstractPtr gradAbs(const AbstractPtr& a) {
     return Abstract::tensor(a->dtype, a->shape);
 }
 
-// Whether a parameter of a recursive graph gets a gradient: a tensor, or a tuple holding one.
+// Whether a parameter of a recursive graph gets a gradient: a tensor, or a tuple or list
+// holding one.
 bool differentiable(const AbstractPtr& a) {
     if (!a) {
         return false;
     }
-    if (a->kind == Abstract::Kind::Tuple) {
+    if (isSequence(a)) {
         return std::any_of(a->elements.begin(), a->elements.end(), differentiable);
     }
     return ops::isTensorAbs(a);

@@ -49,6 +49,10 @@ struct Mapped {
 };
 
 CompileError errorAt(const ir::Node* at, const std::string& pyType, const std::string& message);
+// A tuple or a list (a MakeTuple node with a List abstract): gradients go element by element.
+inline bool isSequence(const ir::AbstractPtr& a) {
+    return a && (a->kind == ir::Abstract::Kind::Tuple || a->kind == ir::Abstract::Kind::List);
+}
 // MindSpore's scope of a node the backward pass makes for `forward`: "Gradients/" before the
 // forward scope, then "Grad_<Prim>" when a primitive's bprop made it, as 2.x dumps show
 // (`Gradients/Default/network-Net/Grad_MatMul`).
@@ -117,12 +121,15 @@ public:
     ir::Node* constant(ir::ValuePtr v) { return constantIn(bwd_, std::move(v)); }
     ir::Node* constantIn(ir::FuncGraph* g, ir::ValuePtr v);
     ir::Node* zerosFor(const ir::Node* like, const ir::AbstractPtr& a);
+    // MakeTuple of elems, a list when `like` (the value whose gradient it is) is one.
+    ir::Node* sequenceLike(const ir::Node* at, const ir::AbstractPtr& like,
+                           const std::vector<ir::Node*>& elems);
     ir::Node* onesFor(const ir::Node* like, const ir::AbstractPtr& a);
 
     // ---- gradients (autodiff_sweep.cpp) ------------------------------------------------------
     bool active(const void* key) const { return key != nullptr && active_.count(key) != 0; }
     void accumulate(const ir::Node* like, const void* key, Grad g);
-    // The gradient as one node: a tuple gradient becomes a MakeTuple with zeros for the
+    // The gradient as one node: a tuple (list) gradient becomes a MakeTuple with zeros for the
     // elements without one (a's elements give their shapes).
     ir::Node* materialize(const ir::Node* like, const Grad& g, const ir::AbstractPtr& a);
     const std::vector<Mapped>& inputsOf(const ir::CNode* copy) const {

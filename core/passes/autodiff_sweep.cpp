@@ -125,7 +125,7 @@ Node* Expander::materialize(const Node* like, const Grad& g, const ir::AbstractP
     if (g.node != nullptr) {
         return g.node;
     }
-    if (g.empty() || a->kind != Abstract::Kind::Tuple) {
+    if (g.empty() || !isSequence(a)) {
         return zerosFor(like, a);
     }
     std::vector<Node*> elems;
@@ -133,7 +133,7 @@ Node* Expander::materialize(const Node* like, const Grad& g, const ir::AbstractP
         elems.push_back(i < g.elems.size() ? materialize(like, g.elems[i], a->elements[i])
                                            : zerosFor(like, a->elements[i]));
     }
-    return prim(like, "MakeTuple", elems);
+    return sequenceLike(like, a, elems);
 }
 
 void Expander::sweep(Grad sens) {
@@ -181,8 +181,8 @@ void Expander::backprop(CNode* c, const Grad& dout) {
     if (name == ir::prim::kTupleGetItem) {
         const auto* idx = ir::nodeCast<ir::ValueNode>(in.at(1).node);
         const ir::AbstractPtr& t = in.at(0).node->abstract();
-        if (idx == nullptr || idx->value()->kind != Value::Kind::Int || !t ||
-            t->kind != Abstract::Kind::Tuple || idx->value()->i < 0 ||
+        if (idx == nullptr || idx->value()->kind != Value::Kind::Int || !isSequence(t) ||
+            idx->value()->i < 0 ||
             static_cast<std::size_t>(idx->value()->i) >= t->elements.size()) {
             throw errorAt(c, "RuntimeError",
                           "irscope: the gradient of TupleGetItem needs a constant index.");
