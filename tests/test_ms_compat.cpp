@@ -107,6 +107,21 @@ private slots:
                       "Tensor(shape=[2], dtype=Complex64, value= [(1,2), (3,-1)])\n"
                       "[ 0. -3.] [ 2. -4.] [2. 5.] Complex64 [ 0.+2.j -3.-4.j]\n"
                       "For 'ReLU', the CPU kernel does not support data type Complex64.\n");
+        // Complex128 elements are 16 bytes: the data-movement kernels moved them as 8.
+        r = runScript(std::string(kPrelude) +
+                      "x = Tensor(np.array([1, 2 + 1j, 3j], np.complex128))\n"
+                      "for y in (ops.broadcast_to(x, (2, 3)), ops.concat((x, x)), ops.tile(x, (2,)),\n"
+                      "          ops.gather(x, Tensor([2, 0]), 0), ops.transpose(ops.stack((x, x)), (1, 0)),\n"
+                      "          ops.select(Tensor([True, False, True]), x, x * 2), x[::2]):\n"
+                      "    print(y.dtype, y.asnumpy().ravel().tolist())\n");
+        EXPECT_OUTPUT(r,
+                      "Complex128 [(1+0j), (2+1j), 3j, (1+0j), (2+1j), 3j]\n"
+                      "Complex128 [(1+0j), (2+1j), 3j, (1+0j), (2+1j), 3j]\n"
+                      "Complex128 [(1+0j), (2+1j), 3j, (1+0j), (2+1j), 3j]\n"
+                      "Complex128 [3j, (1+0j)]\n"
+                      "Complex128 [(1+0j), (1+0j), (2+1j), (2+1j), 3j, 3j]\n"
+                      "Complex128 [(1+0j), (4+2j), 3j]\n"
+                      "Complex128 [(1+0j), 3j]\n");
     }
 
     void missingNameNamesTheFullName() {

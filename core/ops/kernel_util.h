@@ -3,8 +3,11 @@
 #pragma once
 
 #include <algorithm>
+#include <complex>
 #include <cstdint>
 #include <span>
+#include <stdexcept>
+#include <string>
 #include <string_view>
 #include <type_traits>
 #include <vector>
@@ -83,7 +86,8 @@ decltype(auto) dispatchNative(std::string_view op, DType t, F&& f) {
     }
 }
 
-// Same, for the element size only (data movement): 1, 2, 4 or 8 bytes.
+// Same, for the element size only (data movement): 1, 2, 4, 8 or 16 bytes (Complex128, moved
+// as a std::complex<double>, which Eigen's expressions take).
 template <typename F>
 decltype(auto) dispatchBySize(std::size_t size, F&& f) {
     switch (size) {
@@ -93,8 +97,13 @@ decltype(auto) dispatchBySize(std::size_t size, F&& f) {
             return f(std::uint16_t{});
         case 4:
             return f(std::uint32_t{});
-        default:
+        case 8:
             return f(std::uint64_t{});
+        case 16:
+            return f(std::complex<double>{});
+        default:
+            throw std::logic_error("dispatchBySize: no element type of " + std::to_string(size) +
+                                   " bytes");
     }
 }
 
