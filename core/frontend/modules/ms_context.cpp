@@ -10,6 +10,7 @@
 // GradOperation(...)(fn) / grad / value_and_grad return a function the graph compiler
 // differentiates (GradData); calling it eagerly raises "not supported yet".
 #include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 
@@ -283,6 +284,7 @@ Value vmapCall(Interpreter& I, const MsTypes& ms, const Value& fn, const Value& 
     std::vector<Value> results;
     for (std::int64_t k = 0; k < size; ++k) {
         std::vector<Value> args;
+        std::vector<Value> keys(nargs);
         for (std::size_t i = 0; i < nargs; ++i) {
             if (ax[i] < 0) {
                 args.push_back(a.pos[i]);
@@ -293,9 +295,24 @@ Value vmapCall(Interpreter& I, const MsTypes& ms, const Value& fn, const Value& 
                 key.push_back(Value(I.make<interp::SliceObject>(I.types().slice.get(), Value::none(), Value::none(), Value::none())));
             }
             key.push_back(Value::integer(k));
-            args.push_back(newTensor(I, ms, indexTensor(I, asTensor(a.pos[i])->t, Value(I.newTuple(std::move(key))))));
+            keys[i] = Value(I.newTuple(std::move(key)));
+            args.push_back(newTensor(I, ms, indexTensor(I, asTensor(a.pos[i])->t, keys[i])));
         }
+        std::vector<Value> rows = args;
         results.push_back(I.call(fn, CallArgs(std::move(args), a.kw)));
+        // A mapped Parameter is batched in place, as MindSpore's vmap of Assign writes it: each
+        // row the function wrote goes back into it.
+        for (std::size_t i = 0; i < nargs; ++i) {
+            if (ax[i] < 0 || !isParameter(a.pos[i])) {
+                continue;
+            }
+            const ir::Tensor& row = asTensor(rows[i])->t;
+            const ir::Tensor before = indexTensor(I, asTensor(a.pos[i])->t, keys[i]);
+            if (row.nbytes() != before.nbytes() ||
+                std::memcmp(row.bytes(), before.bytes(), row.nbytes()) != 0) {
+                I.setItem(a.pos[i], keys[i], rows[i]);
+            }
+        }
     }
     const std::int64_t outAxis = outAxes.isIntLike() ? outAxes.intLike() : 0;
     std::function<Value(const std::vector<Value>&)> stack = [&](const std::vector<Value>& rs) -> Value {
