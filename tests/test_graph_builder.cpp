@@ -315,7 +315,6 @@ args = (Tensor(np.ones(3, np.float32)),)
 
     void unsupportedConstructsNameThemselves() {
         const std::pair<const char*, const char*> cases[] = {
-            {"        with x:\n            pass\n", "Unsupported statement 'With'."},
             {"        global g\n", "Unsupported statement 'Global'."},
             {"        del x\n", "Unsupported statement 'Delete'."},
             {"        y = {1, 2}\n", "Unsupported syntax 'Set' in graph mode."},

@@ -1307,6 +1307,66 @@ private slots:
                  r.out.c_str());
     }
 
+    // `with` in graph mode on jit_class instances (ms_class is the older name): __enter__'s
+    // value is bound, the body runs (control flow included), then each __exit__(None, None,
+    // None), innermost first; a return inside the block leaves it.
+    void withStatementInGraphMode() {
+        Run r = runScript(std::string(kPrelude) +
+                          "from mindspore import ms_class\n"
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "@ms_class\n"
+                          "class Scale:\n"
+                          "    def __init__(self, k):\n"
+                          "        self.k = k\n"
+                          "    def __enter__(self):\n"
+                          "        return self.k * 2\n"
+                          "    def __exit__(self, *args):\n"
+                          "        return None\n"
+                          "class Net(nn.Cell):\n"
+                          "    def construct(self, x):\n"
+                          "        res = x\n"
+                          "        with Scale(3) as a, Scale(Tensor(5.0)) as b:\n"
+                          "            if x > 1:\n"
+                          "                res = res * a\n"
+                          "            else:\n"
+                          "                res = res + b\n"
+                          "            for i in range(2):\n"
+                          "                res = res + i\n"
+                          "        with Scale(1):\n"
+                          "            res = res - 1\n"
+                          "        return res\n"
+                          "print(Net()(Tensor(2.0)), Net()(Tensor(0.5)))\n"
+                          "class Early(nn.Cell):\n"
+                          "    def construct(self, x):\n"
+                          "        with Scale(2) as s:\n"
+                          "            return x * s\n"
+                          "print(Early()(Tensor(1.0)))\n");
+        // 2 * 6 + 0 + 1 - 1; 0.5 + 10 + 0 + 1 - 1; 1 * 4.
+        EXPECT_OUTPUT(r, std::string("12.0 10.5\n4.0\n"));
+    }
+
+    // mutable() gives its argument back, outside a graph and in one, after MindSpore's checks.
+    void mutableGivesItsArgumentBack() {
+        Run r = runScript(std::string(kPrelude) +
+                          "from mindspore import mutable\n"
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "class Net(nn.Cell):\n"
+                          "    def construct(self, x, t):\n"
+                          "        return mutable(x) * t[0] + t[1]\n"
+                          "print(Net()(Tensor(2.0), mutable((Tensor(3.0), Tensor(1.0)))), mutable([1, 2], True))\n"
+                          "for bad in (lambda: mutable('a'), lambda: mutable(1, dynamic_len=True)):\n"
+                          "    try:\n"
+                          "        bad()\n"
+                          "    except TypeError as e:\n"
+                          "        print(e)\n");
+        EXPECT_OUTPUT(r, std::string(
+                             "7.0 [1, 2]\n"
+                             "For 'mutable', the 'input_data' should be one of (int, float, bool, Tensor, tuple, "
+                             "list, dict), but got str.\n"
+                             "For 'mutable', when the 'dynamic_len' is True, the 'input_data' should be a list or "
+                             "tuple, but got int.\n"));
+    }
+
     // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside
     // a graph as functools.partial does, in a graph as the Partial node.
     void partialBindsLeadingArgumentsInBothModes() {

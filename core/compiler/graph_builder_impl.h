@@ -92,6 +92,7 @@ public:
     void statements(const ast::StmtList& body);
     void statement(const ast::Stmt& s);
     void assign(const ast::Expr& target, ir::Node* value, const ast::Span& at);
+    void withStatement(const ast::With& w);
     void functionDef(const ast::FunctionDef& d);
 
     // --- control flow (graph_builder_flow.cpp) --------------------------------------------

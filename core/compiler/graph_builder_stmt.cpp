@@ -188,15 +188,48 @@ void GraphBuilder::statement(const ast::Stmt& st) {
             }
             fail(type, msg, st.span);
         }
+        case K::With: withStatement(st.cast<ast::With>()); return;
         case K::ClassDef:
         case K::Delete:
-        case K::With:
         case K::Try:
         case K::Import:
         case K::ImportFrom:
         case K::Global:
         case K::Nonlocal:
             fail("RuntimeError", std::string("Unsupported statement '") + ast::name(st.kind) + "'.", st.span);
+    }
+}
+
+// `with a as x, b: body` on objects with __enter__ and __exit__ (jit_class instances): x =
+// a.__enter__(), b.__enter__(), the body, then b.__exit__(None, None, None) and a's, as
+// MindSpore's graph mode runs it (no exception reaches __exit__ in a graph, and a path that
+// returns or breaks out of the body skips it). The bound
+// __exit__ methods are taken before the body and kept in the environment under names no
+// script can spell: a method is a graph value, which a body with control flow (continuing in
+// other block graphs) passes on.
+void GraphBuilder::withStatement(const ast::With& w) {
+    std::vector<std::string> exits;
+    for (const ast::WithItem& item : w.items) {
+        Node* mgr = expr(*item.contextExpr);
+        Node* enter = meta(meta::kGetAttr, {mgr, constant(Value::string("__enter__"))}, w.span);
+        Node* exit = meta(meta::kGetAttr, {mgr, constant(Value::string("__exit__"))}, w.span);
+        Node* entered = cnode({enter}, w.span);
+        if (item.optionalVars) {
+            assign(*item.optionalVars, entered, w.span);
+        } else {
+            cur_.isolated.push_back(entered);
+        }
+        exits.push_back("with-exit" + std::to_string(hiddenCount_++));
+        cur_.env.set(exits.back(), exit);
+    }
+    statements(w.body);
+    if (cur_.closed) {
+        return;  // the body returned (or broke out): a path leaving early skips __exit__
+    }
+    for (auto it = exits.rbegin(); it != exits.rend(); ++it) {
+        Node* none = constant(Value::none());
+        cur_.isolated.push_back(cnode({cur_.env.get(*it), none, none, none}, w.span));
+        cur_.env.erase(*it);
     }
 }
 

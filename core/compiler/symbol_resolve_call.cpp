@@ -484,6 +484,9 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
     if (auto* nf = v.as<interp::NativeFunctionObject>()) {
         // F.make_tuple, F.tuple_getitem, F.list_getitem: the tuple display and the subscript.
         const bool makeTuple = nf->name == "make_tuple";
+        if (nf->name == "mutable" && !args.empty()) {
+            return args[0];  // a mark for MindSpore's compile cache only (ms_context.cpp)
+        }
         if (makeTuple || nf->name == "tuple_getitem" || nf->name == "list_getitem") {
             std::vector<Node*> in{
                 constant(home, Value::primitive(std::string(makeTuple ? meta::kMakeTuple : meta::kGetItem)))};

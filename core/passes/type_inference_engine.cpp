@@ -186,6 +186,12 @@ Spec& Engine::specialize(FuncGraph* tmpl, const std::vector<Arg>& args, const No
                          bool undetermined) {
     const auto& params = tmpl->parameters();
     if (params.size() != args.size()) {
+        // A function value taking *args, called with its arguments one by one (a bound method
+        // passed through a block's parameter): the wrapper gathers them into the tuple.
+        const auto* call = ir::nodeCast<ir::CNode>(const_cast<ir::Node*>(site));
+        if (FuncGraph* w = call != nullptr ? varargsCaller(tmpl, args.size(), call) : nullptr) {
+            return specialize(w, args, site, undetermined);
+        }
         error(site, "TypeError",
               "The function '" + tmpl->name() + "' takes " + std::to_string(params.size()) +
                   " positional arguments but " + std::to_string(args.size()) + " were given.");

@@ -647,6 +647,35 @@ void initMindSpore(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         t->nativeData = std::make_shared<std::string>("jit_class");
         return cls;
     });
+    // mutable(input_data, dynamic_len=False): MindSpore compiles a graph input marked so as a
+    // variable (one graph for every value) instead of a constant (a graph per value). Which
+    // of the two changes how often irscope compiles, never what the graph computes: the
+    // argument is checked as MindSpore checks it and given back (in a graph too, where
+    // symbol_resolve makes the call its argument).
+    interp::addFunction(I, m, "mutable", [](Interpreter& J, CallArgs& a) -> Value {
+        static const Signature sig = Signature("mutable").arg("input_data").arg("dynamic_len", Value::boolean(false));
+        auto v = sig.bind(J, a);
+        std::function<void(const Value&)> check = [&](const Value& x) {
+            if (x.is<interp::TupleObject>() || x.is<interp::ListObject>()) {
+                for (const Value& e : J.toVector(x)) {
+                    check(e);
+                }
+            } else if (auto* d = x.as<interp::DictObject>()) {
+                d->forEach([&](const Value&, const Value& e) { check(e); });
+            } else if (!(x.isBool() || x.isInt() || x.isFloat() || asTensor(x) != nullptr)) {
+                throw PyError(Exc::TypeError, "For 'mutable', the 'input_data' should be one of (int, float, bool, "
+                                              "Tensor, tuple, list, dict), but got " + J.typeName(x) + ".");
+            }
+        };
+        check(v[0]);
+        if (J.truthy(v[1]) && !v[0].is<interp::TupleObject>() && !v[0].is<interp::ListObject>()) {
+            throw PyError(Exc::TypeError, "For 'mutable', when the 'dynamic_len' is True, the 'input_data' should "
+                                          "be a list or tuple, but got " + J.typeName(v[0]) + ".");
+        }
+        return v[0];
+    });
+    // ms_class: the name MindSpore 2.0-2.2 gave jit_class (kept, deprecated).
+    interp::addToModule(I, m, "ms_class", I.getAttr(Value(&m), "jit_class"));
     interp::addFunction(I, m, "lazy_inline", [](Interpreter& J, CallArgs& a) -> Value {
         auto wrap = [](Interpreter& K, Value init) -> Value {
             auto* f = init.as<interp::FunctionObject>();
@@ -735,7 +764,7 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
     I.registerModule("mindspore.common", [ms](Interpreter& J, interp::ModuleObject& m) {
         J.importModule("mindspore");
         interp::ModuleObject& root = *J.importModule("mindspore");
-        copyNames(J, root, m, {"Tensor", "Parameter", "ParameterTuple", "lazy_inline", "jit", "ms_function", "jit_class",
+        copyNames(J, root, m, {"Tensor", "Parameter", "ParameterTuple", "lazy_inline", "jit", "ms_function", "jit_class", "ms_class",
                                "set_seed", "get_seed"});
         m.dict()->setStr(J.intern("dtype"), Value(J.importModule("mindspore.common.dtype")));
         interp::addToModule(J, m, "mstype", Value(J.importModule("mindspore.common.dtype")));

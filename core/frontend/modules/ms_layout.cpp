@@ -262,7 +262,8 @@ void registerLayoutModules(Interpreter& I) {
                   {{"mindspore", "Parameter"}, {"mindspore", "ParameterTuple"}});
     registerNames(I, "mindspore.common.tensor", {{"mindspore", "Tensor"}});
     registerNames(I, "mindspore.common.api",
-                  {{"mindspore", "jit"}, {"mindspore", "ms_function"}, {"mindspore", "jit_class"}});
+                  {{"mindspore", "jit"}, {"mindspore", "ms_function"}, {"mindspore", "jit_class"},
+                   {"mindspore", "ms_class"}});
     registerNames(I, "mindspore.common.seed",
                   {{"mindspore", "set_seed"}, {"mindspore", "get_seed"}});
 }
