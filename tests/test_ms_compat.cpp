@@ -1367,6 +1367,28 @@ private slots:
                              "tuple, but got int.\n"));
     }
 
+    // Tensor(x) in a graph of a value type inference folds (a + b of constants, a shape, a
+    // list's sum) is that constant; of a tensor, the tensor (cast to dtype); sum() of a tensor
+    // adds its rows.
+    void tensorOfFoldedValuesInGraphs() {
+        Run r = runScript(std::string(kPrelude) +
+                          "@ms.jit\n"
+                          "def f(x):\n"
+                          "    a, b = 3, 4\n"
+                          "    l = [1, 2, 3, 4]\n"
+                          "    return (Tensor(a + b), Tensor(sum(l) + max(l)), Tensor([1.5, a], ms.float16),\n"
+                          "            Tensor(((1, 2), (3, 4))), Tensor(True), Tensor(x, dtype=ms.int32), Tensor(x.shape),\n"
+                          "            sum(Tensor([[1, 2], [3, 4]]), 10))\n"
+                          "for t in f(Tensor([1.7, 2.2])):\n"
+                          "    print(t.dtype, t.asnumpy().tolist())\n"
+                          "@ms.jit\n"
+                          "def g(x):\n"
+                          "    return Tensor(len(x) > 1)\n"
+                          "print(g(Tensor([1, 2])))\n");
+        EXPECT_OUTPUT(r, std::string("Int64 7\nInt64 14\nFloat16 [1.5, 3.0]\nInt64 [[1, 2], [3, 4]]\n"
+                                     "Bool True\nInt32 [1, 2]\nInt64 [2]\nInt64 [14, 16]\nTrue\n"));
+    }
+
     // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside
     // a graph as functools.partial does, in a graph as the Partial node.
     void partialBindsLeadingArgumentsInBothModes() {

@@ -448,6 +448,15 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
             return c;  // dead: its calls call the primitive now
         }
     }
+    if (const auto* t = v.as<interp::Type>(); t != nullptr && t->name == "Tensor" &&
+                                               t->module.rfind("mindspore", 0) == 0 &&
+                                               (kws.empty() || (kws.size() == 1 && kws[0] == "dtype"))) {
+        // Tensor(x[, dtype]) of a value only type_inference knows (a + b of constants, sum of
+        // a list): folded there, or a tensor cast.
+        std::vector<Node*> in{constant(home, Value::primitive(std::string(meta::kTensorOf)))};
+        in.insert(in.end(), args.begin(), args.end());
+        return rewrite(c, std::move(in));
+    }
     if (!kws.empty()) {
         fail("TypeError", "irscope: keyword arguments are not supported when calling a '" + I.typeName(v) + "'.", c);
     }

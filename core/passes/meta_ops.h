@@ -79,6 +79,9 @@ inline constexpr std::string_view kToInt = "int";
 inline constexpr std::string_view kToFloat = "float";
 inline constexpr std::string_view kToBool = "bool";
 inline constexpr std::string_view kToStr = "str";  // str(x) of a constant (folded)
+// Tensor(x[, dtype]) of a value only type_inference knows: a constant folded to a tensor, a
+// tensor cast (symbol_resolve makes it of a Tensor call whose arguments it cannot fold).
+inline constexpr std::string_view kTensorOf = "tensor_of";
 inline constexpr std::string_view kToTuple = "tuple";
 inline constexpr std::string_view kToList = "list";
 inline constexpr std::string_view kZip = "zip";

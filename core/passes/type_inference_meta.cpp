@@ -404,7 +404,7 @@ bool isMetaOp(std::string_view name) {
         meta::kGetAttr,      meta::kMakeRange, meta::kIsInstance, meta::kMax,
         meta::kMin,          meta::kAbs,       meta::kSum,        meta::kToInt,
         meta::kToFloat,      meta::kToBool,    meta::kToTuple,    meta::kToList,
-        meta::kToStr,        meta::kLoopLength,
+        meta::kToStr,        meta::kLoopLength,   meta::kTensorOf,
         meta::kZip,          meta::kEnumerate, meta::kMultitype,  meta::kHyperMap,
         meta::kMap,          meta::kVmap,      meta::kUnpackCall};
     return std::find(names.begin(), names.end(), name) != names.end();

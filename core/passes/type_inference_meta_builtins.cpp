@@ -3,6 +3,7 @@
 // Most only make sense on constants and fold; tuples of graph values become MakeTuple /
 // TupleGetItem nodes.
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -484,6 +485,15 @@ Arg zipOrEnumerate(Engine& e, CNode* c, bool isZip, const std::vector<Arg>& args
 }
 
 Arg sum(Engine& e, CNode* c, const std::vector<Arg>& args) {
+    if (!args.empty() && isTensor(args[0])) {
+        // Python's sum over a tensor adds its rows: ReduceSum over axis 0.
+        ir::AttrMap keep;
+        keep.set("keep_dims", Value::boolean(false));
+        Arg rows = e.emitPrim(c, "ReduceSum",
+                              {args[0].node, e.emitConst(c, Value::tuple({Value::integer(0)})).node},
+                              keep);
+        return e.replace(c, args.size() > 1 ? e.emitPrim(c, "Add", {args[1].node, rows.node}) : rows);
+    }
     if (args.empty() || !isSeq(args[0])) {
         unsupportedTypes(e, c, meta::kSum, args, 0);
     }
@@ -500,6 +510,75 @@ Arg sum(Engine& e, CNode* c, const std::vector<Arg>& args) {
         }
     }
     return e.replace(c, acc);
+}
+
+// Tensor(x[, dtype]): a tensor x (cast to dtype), or a constant of numbers, bools and
+// (nested, rectangular) tuples and lists of them, as the host's Tensor() makes it: ints give
+// Int64, floats Float32, bools Bool, unless dtype says otherwise.
+Arg tensorOf(Engine& e, CNode* c, const std::vector<Arg>& args) {
+    if (args.empty() || args.size() > 2) {
+        e.error(c, "TypeError", "irscope: Tensor() in graph mode takes the data and an optional dtype.");
+    }
+    std::optional<ir::DType> dtype;
+    if (args.size() == 2) {
+        const ValuePtr d = valueOf(args[1]);
+        if (!d || (d->kind != Value::Kind::Type && d->kind != Value::Kind::None)) {
+            e.error(c, "TypeError", "For 'Tensor', the 'dtype' must be a mindspore dtype known at compile time.");
+        }
+        if (d->kind == Value::Kind::Type) {
+            dtype = d->dtype;
+        }
+    }
+    if (isTensor(args[0])) {
+        return dtype && *dtype != args[0].abs->dtype
+                   ? callPrim(e, c, "Cast", {args[0], e.emitConst(c, Value::type(*dtype))})
+                   : e.replace(c, args[0]);
+    }
+    const ValuePtr v = valueOf(args[0]);
+    std::vector<double> flat;
+    std::vector<std::int64_t> dims;
+    bool anyFloat = false;
+    bool allBool = true;
+    // The elements in row-major order and the shape, checked rectangular.
+    std::function<bool(const ValuePtr&, std::size_t)> walk = [&](const ValuePtr& x, std::size_t depth) {
+        if (x->kind == Value::Kind::Tuple || x->kind == Value::Kind::List) {
+            if (depth == dims.size()) {
+                dims.push_back(static_cast<std::int64_t>(x->elements.size()));
+            } else if (dims[depth] != static_cast<std::int64_t>(x->elements.size())) {
+                return false;
+            }
+            for (const ValuePtr& el : x->elements) {
+                if (!walk(el, depth + 1)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        const std::optional<double> n = ops::numberOf(x);
+        if (!n || x->kind == Value::Kind::Tensor || depth != dims.size()) {
+            return false;
+        }
+        anyFloat = anyFloat || x->kind == Value::Kind::Float;
+        allBool = allBool && x->kind == Value::Kind::Bool;
+        flat.push_back(*n);
+        return true;
+    };
+    if (!v || !walk(v, 0)) {
+        e.error(c, "TypeError",
+                "irscope: Tensor() in graph mode of " + describe(args[0].abs) +
+                    " is supported for constants (numbers, bools and tuples and lists of them) and "
+                    "tensors only (not supported yet for a value known at run time).");
+    }
+    ir::TensorData data;
+    data.dtype = dtype ? *dtype
+                       : anyFloat ? ir::DType::Float32
+                                  : (allBool && !flat.empty() ? ir::DType::Bool : ir::DType::Int64);
+    data.shape.dims = dims;
+    for (double x : flat) {
+        const ir::TensorData one = ir::scalarTensor(data.dtype, x);
+        data.data.insert(data.data.end(), one.data.begin(), one.data.end());
+    }
+    return foldTo(e, c, Value::tensorValue(std::move(data)));
 }
 
 }  // namespace
@@ -601,6 +680,10 @@ bool expandBuiltinMeta(Engine& e, CNode* c, std::string_view name, const std::ve
     }
     if (name == meta::kToStr) {
         out = toStr(e, c, args);
+        return true;
+    }
+    if (name == meta::kTensorOf) {
+        out = tensorOf(e, c, args);
         return true;
     }
     if (name == meta::kToInt || name == meta::kToFloat || name == meta::kToBool ||
