@@ -1384,9 +1384,18 @@ private slots:
                           "@ms.jit\n"
                           "def g(x):\n"
                           "    return Tensor(len(x) > 1)\n"
-                          "print(g(Tensor([1, 2])))\n");
+                          "print(g(Tensor([1, 2])))\n"
+                          // ops.arange of constants has a static shape: a loop can go over it.
+                          "@ms.jit\n"
+                          "def h():\n"
+                          "    s = 0\n"
+                          "    for v in ops.arange(1, 8, 3):\n"
+                          "        s = s + v\n"
+                          "    return s, ops.arange(5).shape, ops.arange(0.5, 2.0, 0.5).shape\n"
+                          "print(h())\n");
         EXPECT_OUTPUT(r, std::string("Int64 7\nInt64 14\nFloat16 [1.5, 3.0]\nInt64 [[1, 2], [3, 4]]\n"
-                                     "Bool True\nInt32 [1, 2]\nInt64 [2]\nInt64 [14, 16]\nTrue\n"));
+                                     "Bool True\nInt32 [1, 2]\nInt64 [2]\nInt64 [14, 16]\nTrue\n"
+                                     "(Tensor(shape=[], dtype=Int64, value= 12), (5,), (3,))\n"));
     }
 
     // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside

@@ -581,6 +581,15 @@ void registerArrayMoreOps(OpRegistry& reg) {
             if (s.dtype == DType::Bool) {
                 typeError(c.name(), "the 'start' must be a number, but got Bool.");
             }
+            // Constant bounds (ops.arange(3) in a graph) give the length: a static shape.
+            const auto start = numberOf(c.arg(0).value);
+            const auto limit = numberOf(c.arg(1).value);
+            const auto delta = numberOf(c.arg(2).value);
+            if (start && limit && delta && *delta != 0.0) {
+                const double n = std::ceil((*limit - *start) / *delta);
+                const auto len = static_cast<std::int64_t>(std::max(0.0, n));
+                return InferResult{ir::Abstract::tensor(s.dtype, Shape{{len}}), nullptr};
+            }
             return InferResult{ir::Abstract::tensor(s.dtype, unknownShape(1)), nullptr};
         };
         d.cpuKernel = runRange;
