@@ -1398,6 +1398,27 @@ private slots:
                                      "(Tensor(shape=[], dtype=Int64, value= 12), (5,), (3,))\n"));
     }
 
+    // mindspore.numpy: NumPy's everyday functions over Tensors (Int32 for integers), in both
+    // modes.
+    void mindsporeNumpyEverydayFunctions() {
+        Run r = runScript(std::string(kPrelude) +
+                          "import mindspore.numpy as mnp\n"
+                          "def f(x):\n"
+                          "    a = mnp.array([[1, 2], [3, 4]])\n"
+                          "    s = 0\n"
+                          "    for i in mnp.arange(2):\n"
+                          "        s = s + x[i]\n"
+                          "    return (a.dtype, mnp.arange(3), mnp.sum(a, 0), mnp.dot(a, a), mnp.where(x > 2, x, -x),\n"
+                          "            mnp.concatenate((x, x)).shape, mnp.linspace(0, 1, 3), mnp.argmax(a), s)\n"
+                          "for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):\n"
+                          "    ms.set_context(mode=mode)\n"
+                          "    out = ms.jit(f)(Tensor([1.5, 2.5])) if mode == ms.GRAPH_MODE else f(Tensor([1.5, 2.5]))\n"
+                          "    print(out[0], [o.asnumpy().tolist() if isinstance(o, Tensor) else o for o in out[1:]])\n");
+        const std::string line =
+            "Int32 [[0, 1, 2], [4, 6], [[7, 10], [15, 22]], [-1.5, 2.5], (4,), [0.0, 0.5, 1.0], 3, 4.0]\n";
+        EXPECT_OUTPUT(r, line + line);
+    }
+
     // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside
     // a graph as functools.partial does, in a graph as the Partial node.
     void partialBindsLeadingArgumentsInBothModes() {

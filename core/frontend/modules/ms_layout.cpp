@@ -191,6 +191,7 @@ void registerLayoutModules(Interpreter& I) {
     registerPython(I, "mindspore.nn.wrap.loss_scale", "ms_nn_loss_scale",
                    "mindspore/nn/wrap/loss_scale.py");
     registerPython(I, "mindspore.dataset", "ms_dataset", "mindspore/dataset/__init__.py");
+    registerPython(I, "mindspore.numpy", "ms_numpy", "mindspore/numpy/__init__.py");
     registerPython(I, "mindspore.train", "ms_train", "mindspore/train/model.py");
     registerAlias(I, "mindspore.train.model", "mindspore.train");
     registerPython(I, "mindspore.amp", "ms_amp", "mindspore/amp.py");
