@@ -1175,6 +1175,22 @@ private slots:
                                  "[-8.  4.] [8. 8.]\n"
                                  "[-2.   1.5] [2. 3.]\n";
         EXPECT_OUTPUT(r, once + once);
+        // A Python list of Cells indexed by a tensor (a loop over a tensor gives the index).
+        r = runScript(std::string(kPrelude) +
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "class Net(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.cells = [nn.ReLU(), nn.Tanh(), nn.Sigmoid()]\n"
+                      "    def construct(self, state):\n"
+                      "        out = ()\n"
+                      "        for n in ops.arange(3):\n"
+                      "            out = out + (self.cells[n](state[n]),)\n"
+                      "        return out\n"
+                      "print(Net()(Tensor([[-1.0], [0.0], [0.0]])))\n");
+        EXPECT_OUTPUT(r, "(Tensor(shape=[1], dtype=Float32, value= [ 0.00000000e+00]), "
+                         "Tensor(shape=[1], dtype=Float32, value= [ 0.00000000e+00]), "
+                         "Tensor(shape=[1], dtype=Float32, value= [ 5.00000000e-01]))\n");
     }
 
     // Graph code calling a @jit function compiles the function itself (a recursive @jit

@@ -133,8 +133,8 @@ Arg getItem(Engine& e, CNode* c, const Arg& seq, const Arg& idx) {
         return e.replace(c, e.makeTuple(c, out, list));
     }
     const auto i = vi && vi->kind != Value::Kind::Tensor ? ops::intOf(vi) : std::nullopt;
-    if (!i && isTensor(idx) && !list) {
-        // A tuple of functions (Cells) indexed by a tensor: MindSpore's switch_layer.
+    if (!i && isTensor(idx)) {
+        // A tuple or list of functions (Cells) indexed by a tensor: MindSpore's switch_layer.
         std::vector<Arg> items = e.elementsOf(c, seq);
         if (!items.empty() &&
             std::all_of(items.begin(), items.end(), [](const Arg& a) { return a.fn != nullptr; })) {
