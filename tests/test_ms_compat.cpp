@@ -1269,6 +1269,25 @@ private slots:
                                     "Tensor(shape=[2], dtype=Float32, value= [ 0.00000000e+00,  0.00000000e+00])), "
                                     "Tensor(shape=[], dtype=Float32, value= 4))\n"
                                     "18.0 4.0\n"));
+        // Its gradient graphs run the branch's forward again: an Assign there would run twice.
+        r = runScript(std::string(kPrelude) +
+                      "import mindspore.ops.functional as F\n"
+                      "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                      "class Count(nn.Cell):\n"
+                      "    def __init__(self):\n"
+                      "        super().__init__()\n"
+                      "        self.p = Parameter(Tensor(0.0, ms.float32), name='p')\n"
+                      "    def construct(self, x):\n"
+                      "        if x > 1:\n"
+                      "            self.p = self.p + 1\n"
+                      "            x = x * x\n"
+                      "        return x\n"
+                      "net = Count()\n"
+                      "print(F.grad(net)(Tensor(2.0)), net.p.asnumpy())\n"
+                      "F.grad(F.grad(net))(Tensor(2.0))\n");
+        QVERIFY2(r.out.starts_with("4.0 1.0\n"), r.out.c_str());
+        QVERIFY2(failedWith(r, "whose body has side effects (Assign, print...) is not supported yet.", 13),
+                 r.out.c_str());
     }
 
     // A list argument gets its gradient as a tuple argument does, element by element (a list

@@ -370,6 +370,12 @@ void Expander::close(FuncGraph* fp, FuncGraph* bp, ir::Parameter* dout,
         closeFprop(fp, bp, dout, outs);
         return;
     }
+    if (sideEffects_) {
+        // ∇g runs g's forward again: an Assign or a print in it would happen twice.
+        throw errorAt(site_, "RuntimeError",
+                      "irscope: a grad of a grad through an if or a loop on a tensor whose body has "
+                      "side effects (Assign, print...) is not supported yet.");
+    }
     Node* grads = prim(site_, "MakeTuple", outs);
     m_.setOutput(bp, grads)->setAbstract(grads->abstract());
     sweepDead();
