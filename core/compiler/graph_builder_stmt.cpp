@@ -203,10 +203,9 @@ void GraphBuilder::statement(const ast::Stmt& st) {
 // `with a as x, b: body` on objects with __enter__ and __exit__ (jit_class instances): x =
 // a.__enter__(), b.__enter__(), the body, then b.__exit__(None, None, None) and a's, as
 // MindSpore's graph mode runs it (no exception reaches __exit__ in a graph, and a path that
-// returns or breaks out of the body skips it). The bound
-// __exit__ methods are taken before the body and kept in the environment under names no
-// script can spell: a method is a graph value, which a body with control flow (continuing in
-// other block graphs) passes on.
+// returns or breaks out of the body skips it). The bound __exit__ methods are taken before
+// the body and kept in the environment under names no script can spell: a method is a graph
+// value, which a body with control flow (continuing in other block graphs) passes on.
 void GraphBuilder::withStatement(const ast::With& w) {
     std::vector<std::string> exits;
     for (const ast::WithItem& item : w.items) {
