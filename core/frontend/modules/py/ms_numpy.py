@@ -188,84 +188,11 @@ def cumsum(a, axis=None):
     return ops.cumsum(a if axis is not None else ops.reshape(a, (-1,)), 0 if axis is None else axis)
 
 
-def dot(a, b):
-    return ops.matmul(a, b)
-
-
-def matmul(a, b):
-    return ops.matmul(a, b)
-
-
-def add(x1, x2):
-    return ops.add(x1, x2)
-
-
-def subtract(x1, x2):
-    return ops.sub(x1, x2)
-
-
-def multiply(x1, x2):
-    return ops.mul(x1, x2)
-
-
-def divide(x1, x2):
-    return ops.div(x1, x2)
-
-
-def power(x1, x2):
-    return ops.pow(x1, x2)
-
-
-def maximum(x1, x2):
-    return ops.maximum(x1, x2)
-
-
-def minimum(x1, x2):
-    return ops.minimum(x1, x2)
-
-
-def absolute(x):
-    return ops.abs(x)
-
-
-abs = absolute
-
-
-def exp(x):
-    return ops.exp(x)
-
-
-def log(x):
-    return ops.log(x)
-
-
-def sqrt(x):
-    return ops.sqrt(x)
-
-
-def square(x):
-    return ops.square(x)
-
-
-def sin(x):
-    return ops.sin(x)
-
-
-def cos(x):
-    return ops.cos(x)
-
-
-def tanh(x):
-    return ops.tanh(x)
-
-
-def isnan(x):
-    return ops.isnan(x)
-
-
-def isinf(x):
-    return ops.isinf(x)
-
-
-def isfinite(x):
-    return ops.isfinite(x)
+# The functions that are mindspore.ops' own, under NumPy's names.
+dot = matmul = ops.matmul
+add, subtract, multiply, divide, power = ops.add, ops.sub, ops.mul, ops.div, ops.pow
+maximum, minimum = ops.maximum, ops.minimum
+absolute = abs = ops.abs
+exp, log, sqrt, square = ops.exp, ops.log, ops.sqrt, ops.square
+sin, cos, tanh = ops.sin, ops.cos, ops.tanh
+isnan, isinf, isfinite = ops.isnan, ops.isinf, ops.isfinite
