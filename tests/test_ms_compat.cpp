@@ -1454,6 +1454,29 @@ private slots:
         EXPECT_OUTPUT(r, line + line);
     }
 
+    // A local list's append, extend, insert, pop, reverse and clear in a graph rebind the name
+    // to the new list and give what Python's give (pop: the element), as in PyNative.
+    void listMethodsInGraphs() {
+        Run r = runScript(std::string(kPrelude) +
+                          "def f(x):\n"
+                          "    shape = list(x.shape)\n"
+                          "    last = shape.pop()\n"
+                          "    shape.insert(0, last)\n"
+                          "    shape.append(1)\n"
+                          "    y = [1, 2, 3]\n"
+                          "    y.reverse()\n"
+                          "    z = [4, 5]\n"
+                          "    first = z.pop(0)\n"
+                          "    z.extend((6, 7))\n"
+                          "    w = [9]\n"
+                          "    w.clear()\n"
+                          "    return ops.reshape(x, tuple(shape)).shape, last, y, first, z, w, shape.pop(-2), shape\n"
+                          "print(f(ops.ones((2, 3))))\n"
+                          "print(ms.jit(f)(ops.ones((2, 3))))\n");
+        const std::string line = "((3, 2, 1), 3, [3, 2, 1], 4, [5, 6, 7], [], 2, [3, 1])\n";
+        EXPECT_OUTPUT(r, line + line);
+    }
+
     // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside
     // a graph as functools.partial does, in a graph as the Partial node.
     void partialBindsLeadingArgumentsInBothModes() {

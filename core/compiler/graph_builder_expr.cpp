@@ -331,6 +331,9 @@ Node* GraphBuilder::expr(const ast::Expr& e) {
 }
 
 Node* GraphBuilder::call(const ast::Call& c) {
+    if (Node* r = listMethod(c)) {
+        return r;
+    }
     std::vector<Node*> in;
     if (const auto* attr = c.func->as<ast::Attribute>()) {
         if (const auto* inner = attr->value->as<ast::Call>()) {

@@ -93,6 +93,7 @@ public:
     void statement(const ast::Stmt& s);
     void assign(const ast::Expr& target, ir::Node* value, const ast::Span& at);
     void withStatement(const ast::With& w);
+    ir::Node* listMethod(const ast::Call& c);
     void functionDef(const ast::FunctionDef& d);
 
     // --- control flow (graph_builder_flow.cpp) --------------------------------------------

@@ -123,19 +123,6 @@ void GraphBuilder::statement(const ast::Stmt& st) {
             if (e.value->kind == ast::ExprKind::Constant) {
                 return;  // a docstring or a bare literal
             }
-            // `out.append(v)` / `out.extend(seq)` on a local list: the list is a value in
-            // graph mode, so the statement rebinds it (`out = out + [v]`, as MindSpore does).
-            if (const auto* call = e.value->as<ast::Call>(); call && call->keywords.empty() && call->args.size() == 1) {
-                const auto* method = call->func->as<ast::Attribute>();
-                const auto* base = method ? method->value->as<ast::Name>() : nullptr;
-                if (base && cur_.env.get(base->id) && (method->attr == "append" || method->attr == "extend")) {
-                    Node* list = cur_.env.get(base->id);
-                    Node* arg = expr(*call->args[0]);
-                    Node* more = meta(method->attr == "append" ? meta::kMakeList : meta::kToList, {arg}, st.span);
-                    cur_.env.set(base->id, meta(meta::kAdd, {list, more}, st.span));
-                    return;
-                }
-            }
             Node* v = expr(*e.value);
             if (v->isCNode()) {
                 cur_.isolated.push_back(v);
@@ -230,6 +217,64 @@ void GraphBuilder::withStatement(const ast::With& w) {
         cur_.isolated.push_back(cnode({cur_.env.get(*it), none, none, none}, w.span));
         cur_.env.erase(*it);
     }
+}
+
+// `out.append(v)`, `extend`, `insert`, `pop`, `reverse` and `clear` on a local list: the list
+// is a value in graph mode, so the call rebinds the name to the new list (`out = out + [v]`,
+// as MindSpore does) and gives what the method returns (pop's element, else None). nullptr
+// when `c` is no such call.
+Node* GraphBuilder::listMethod(const ast::Call& c) {
+    const auto* method = c.func->as<ast::Attribute>();
+    const auto* base = method != nullptr ? method->value->as<ast::Name>() : nullptr;
+    Node* list = base != nullptr ? cur_.env.get(base->id) : nullptr;
+    if (list == nullptr || !c.keywords.empty()) {
+        return nullptr;
+    }
+    const std::string& name = method->attr;
+    const std::size_t n = c.args.size();
+    const bool known = ((name == "append" || name == "extend") && n == 1) ||
+                       (name == "insert" && n == 2) || (name == "pop" && n <= 1) ||
+                       ((name == "reverse" || name == "clear") && n == 0);
+    if (!known) {
+        return nullptr;
+    }
+    const ast::Span& at = c.span;
+    Node* none = constant(Value::none());
+    auto slice = [&](Node* start, Node* stop, Node* step) {
+        return meta(meta::kGetItem, {list, meta(meta::kMakeSlice, {start, stop, step}, at)}, at);
+    };
+    // A position as a non-negative index (pop(-1) is the last element's).
+    auto position = [&](Node* i) {
+        Node* len = meta(meta::kLen, {list}, at);
+        Node* negative = meta(meta::kLess, {i, constant(Value::integer(0))}, at);
+        return meta(meta::kAdd, {i, meta(meta::kMul, {negative, len}, at)}, at);
+    };
+    Node* result = none;
+    Node* updated = nullptr;
+    if (name == "append" || name == "extend") {
+        Node* arg = expr(*c.args[0]);
+        updated = meta(meta::kAdd, {list, meta(name == "append" ? meta::kMakeList : meta::kToList, {arg}, at)}, at);
+    } else if (name == "insert") {
+        Node* i = expr(*c.args[0]);
+        Node* v = expr(*c.args[1]);
+        updated = meta(meta::kAdd,
+                       {meta(meta::kAdd, {slice(none, i, none), meta(meta::kMakeList, {v}, at)}, at),
+                        slice(i, none, none)},
+                       at);
+    } else if (name == "pop") {
+        Node* k = position(n == 1 ? expr(*c.args[0]) : constant(Value::integer(-1)));
+        result = meta(meta::kGetItem, {list, k}, at);
+        updated = meta(meta::kAdd,
+                       {slice(none, k, none),
+                        slice(meta(meta::kAdd, {k, constant(Value::integer(1))}, at), none, none)},
+                       at);
+    } else if (name == "reverse") {
+        updated = slice(none, none, constant(Value::integer(-1)));
+    } else {
+        updated = meta(meta::kMakeList, {}, at);
+    }
+    cur_.env.set(base->id, updated);
+    return result;
 }
 
 void GraphBuilder::assign(const ast::Expr& target, Node* value, const ast::Span& at) {
