@@ -1477,6 +1477,20 @@ private slots:
         EXPECT_OUTPUT(r, line + line);
     }
 
+    // F.switch (the Switch primitive on values), ops.make_tuple as F.make_tuple, nn.OneHot.
+    void switchMakeTupleAndOneHot() {
+        Run r = runScript(std::string(kPrelude) +
+                          "from mindspore.ops import functional as F\n"
+                          "def f(c, x, y):\n"
+                          "    return F.switch(c, x, y), ops.make_tuple(x, 2)\n"
+                          "args = (Tensor(False), Tensor(1, ms.int32), Tensor(2, ms.int32))\n"
+                          "for g, a in ((f, args), (ms.jit(f), args), (ms.jit(f), (Tensor(True),) + args[1:])):\n"
+                          "    s, (t0, t1) = g(*a)\n"
+                          "    print(s, t0, t1)\n"
+                          "print(nn.OneHot(-1, 4, 2.0, 3.0)(Tensor(np.array([0, 3], np.int32))))\n");
+        EXPECT_OUTPUT(r, std::string("2 1 2\n2 1 2\n1 1 2\n[[2. 3. 3. 3.]\n [3. 3. 3. 2.]]\n"));
+    }
+
     // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside
     // a graph as functools.partial does, in a graph as the Partial node.
     void partialBindsLeadingArgumentsInBothModes() {

@@ -493,6 +493,11 @@ Node* Resolver::lowerCall(CNode* c, const HostVal& callee) {
     if (auto* nf = v.as<interp::NativeFunctionObject>()) {
         // F.make_tuple, F.tuple_getitem, F.list_getitem: the tuple display and the subscript.
         const bool makeTuple = nf->name == "make_tuple";
+        if (nf->name == "switch" && args.size() == 3 && kws.empty()) {
+            std::vector<Node*> in{constant(home, Value::primitive("Switch"))};
+            in.insert(in.end(), args.begin(), args.end());
+            return rewrite(c, std::move(in));
+        }
         if (nf->name == "mutable" && !args.empty()) {
             return args[0];  // a mark for MindSpore's compile cache only (ms_context.cpp)
         }

@@ -793,8 +793,10 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
         initOpsModule(J, ms, m, "ops.");
         interp::ModuleObject& c = *J.importModule("mindspore.ops.composite");
         copyNames(J, c, m, {"GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "grad", "value_and_grad", "vmap"});
-        J.importModule("mindspore.ops.functional");
+        interp::ModuleObject& f = *J.importModule("mindspore.ops.functional");
         J.importModule("mindspore.ops.operations");
+        // mindspore.ops re-exports functional's names (ops.make_tuple as F.make_tuple).
+        copyNames(J, f, m, {"make_tuple", "tuple_getitem", "list_getitem", "tuple_len", "make_range", "switch"});
         addPythonOpsNames(J, m);
     });
     I.registerModule("mindspore.ops.functional", [ms](Interpreter& J, interp::ModuleObject& m) {
@@ -816,6 +818,12 @@ std::shared_ptr<MsContext> registerBuiltinModules(Interpreter& I) {
                 return K.getItem(interp::argAt(a, 0, "data"), interp::argAt(a, 1, "index"));
             });
         }
+        // The Switch primitive as a function: the second input when the condition holds, else
+        // the third (graph mode: a Switch node, symbol_resolve).
+        interp::addFunction(J, m, "switch", [](Interpreter& K, CallArgs& a) {
+            const Value cond = interp::argAt(a, 0, "cond");
+            return K.truthy(cond) ? interp::argAt(a, 1, "true_branch") : interp::argAt(a, 2, "false_branch");
+        });
     });
     I.registerModule("mindspore.ops.operations", [ms](Interpreter& J, interp::ModuleObject& m) {
         ensureTypes(J, ms);

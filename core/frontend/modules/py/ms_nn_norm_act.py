@@ -1,12 +1,14 @@
 # mindspore.nn's normalization, activation and padding layers for irscope
 # (mindspore/nn/layer/normalization.py, activation.py, padding.py): BatchNorm1d, BatchNorm2d,
-# LeakyReLU, SeLU, CELU, HShrink, SoftShrink, ELU, LogSoftmax, SiLU, Softplus, PReLU, Identity
-# and Pad, built on the primitives P.BatchNorm, P.Maximum/P.Minimum, P.SeLU, P.CeLU, P.HShrink,
-# P.SoftShrink, P.Elu, P.LogSoftmax, P.SiLU, P.Softplus, P.Pad and P.MirrorPad.
+# LeakyReLU, SeLU, CELU, HShrink, SoftShrink, ELU, LogSoftmax, SiLU, Softplus, PReLU, Identity,
+# Pad and OneHot (basic.py), built on the primitives P.BatchNorm, P.Maximum/P.Minimum, P.SeLU,
+# P.CeLU, P.HShrink, P.SoftShrink, P.Elu, P.LogSoftmax, P.SiLU, P.Softplus, P.Pad, P.MirrorPad
+# and P.OneHot.
 # BatchNorm's training form updates moving_mean and moving_variance in place (P.BatchNorm's
 # momentum is 1 - the layer's momentum, as MindSpore passes it).
 import numpy as np
 from mindspore import Parameter, Tensor
+from mindspore.common import dtype as mstype
 from mindspore.nn import Cell
 from mindspore.ops import operations as P
 from mindspore.common.initializer import initializer
@@ -199,6 +201,20 @@ class Identity(Cell):
 
     def construct(self, x):
         return x
+
+
+class OneHot(Cell):
+    """on_value at each index along a new axis (depth long), off_value elsewhere, of dtype."""
+
+    def __init__(self, axis=-1, depth=1, on_value=1.0, off_value=0.0, dtype=mstype.float32):
+        super().__init__()
+        self.onehot = P.OneHot(axis)
+        self.depth = depth
+        self.on_value = Tensor(on_value, dtype)
+        self.off_value = Tensor(off_value, dtype)
+
+    def construct(self, indices):
+        return self.onehot(indices, self.depth, self.on_value, self.off_value)
 
 
 class Pad(Cell):
