@@ -1491,6 +1491,28 @@ private slots:
         EXPECT_OUTPUT(r, std::string("2 1 2\n2 1 2\n1 1 2\n[[2. 3. 3. 3.]\n [3. 3. 3. 2.]]\n"));
     }
 
+    // PyNative's GradOperation(get_by_list=True)(net) without weights differentiates the
+    // weights the forward reads, first read first (an unused one is left out); GRAPH_MODE
+    // still asks for them.
+    void getByListWithoutWeightsInPyNative() {
+        Run r = runScript(std::string(kPrelude) +
+                          "class Net(nn.Cell):\n"
+                          "    def __init__(self):\n"
+                          "        super().__init__()\n"
+                          "        self.a = Parameter(Tensor(2.0, ms.float32), name='a')\n"
+                          "        self.unused = Parameter(Tensor(7.0, ms.float32), name='unused')\n"
+                          "        self.b = Parameter(Tensor(5.0, ms.float32), name='b')\n"
+                          "    def construct(self, x):\n"
+                          "        return x * self.b + x * x * self.a\n"
+                          "(dx,), (db, da) = ops.GradOperation(get_all=True, get_by_list=True)(Net())(Tensor(3.0))\n"
+                          "print(dx, db, da)\n"
+                          "ms.set_context(mode=ms.GRAPH_MODE)\n"
+                          "ops.GradOperation(get_by_list=True)(Net())(Tensor(3.0))\n");
+        // d/dx = b + 2 a x = 17; d/db = x = 3; d/da = x^2 = 9.
+        QVERIFY2(r.out.starts_with("17.0 3.0 9.0\n"), r.out.c_str());
+        QVERIFY2(failedWith(r, "get_by_list=True needs the weights"), r.out.c_str());
+    }
+
     // F.partial, ops.partial and the primitive class P.Partial bind leading arguments: outside
     // a graph as functools.partial does, in a graph as the Partial node.
     void partialBindsLeadingArgumentsInBothModes() {

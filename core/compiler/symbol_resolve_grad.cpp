@@ -9,7 +9,9 @@
 #include <algorithm>
 
 #include "compiler/symbol_resolve_impl.h"
+#include "frontend/modules/modules.h"
 #include "frontend/modules/ms_objects.h"
+#include "passes/autodiff.h"
 #include "passes/meta_ops.h"
 
 namespace irscope::compiler {
@@ -227,14 +229,25 @@ Node* Resolver::lowerGrad(CNode* c, const HostVal& callee) {
                  c);
         }
         Node* weights = gradWeights(HostVal{d->weights, callee.scope}, home, c);
+        // PyNative's GradOperation(get_by_list=True)(net) without weights differentiates the
+        // weights the forward uses, in the order it first uses them (type_inference reads
+        // them off the specialized graph).
+        const auto ctx = modules::msContext(I);
+        const bool forwardWeights =
+            d->kind == "GradOperation" && d->getByList && weights == nullptr && ctx &&
+            ctx->forcedMode.value_or(ctx->mode) == modules::MsContext::kPynativeMode;
         ir::AttrMap attrs =
             d->kind == "GradOperation"
-                ? gradOperationAttrs(d->getAll, d->getByList, d->sensParam, weights != nullptr, c)
+                ? gradOperationAttrs(d->getAll, d->getByList, d->sensParam,
+                                     weights != nullptr || forwardWeights, c)
                 : gradAttrs(d->kind,
                             materializeConst(HostVal{d->gradPosition, callee.scope}, home, c),
                             materializeConst(HostVal{d->hasAux, callee.scope}, home, c),
                             materializeConst(HostVal{d->returnIds, callee.scope}, home, c),
                             weights != nullptr, c);
+        if (forwardWeights) {
+            attrs.set(std::string(passes::autodiff::kForwardWeightsAttr), Value::boolean(true));
+        }
         std::vector<Node*> g{constant(home, Value::primitive(d->kind, std::move(attrs))),
                              gradTarget(HostVal{d->fn, callee.scope}, home, c)};
         if (weights != nullptr) {

@@ -19,6 +19,11 @@ namespace irscope::passes::autodiff {
 // "GradOperation", "grad", "value_and_grad".
 bool isGradPrimitive(std::string_view name);
 
+// The attr of a GradOperation with get_by_list and no weights input (PyNative's
+// `GradOperation(get_by_list=True)(net)`): type_inference gives it the weights the specialized
+// forward reads, in the order it first reads them.
+inline constexpr std::string_view kForwardWeightsAttr = "forward_weights";
+
 struct GradSpec {
     enum class Kind : std::uint8_t { GradOperation, Grad, ValueAndGrad };
     Kind kind = Kind::GradOperation;

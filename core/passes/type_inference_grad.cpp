@@ -7,6 +7,8 @@
 //    says (a gradient has its input's tensor abstract; a weight's is its Ref's tensor),
 //    paired with the value for value_and_grad, with the aux outputs for has_aux.
 #include <algorithm>
+#include <functional>
+#include <set>
 #include <stdexcept>
 
 #include "ops/infer_util.h"
@@ -124,8 +126,7 @@ std::optional<Arg> Engine::inferGradCall(CNode* c) {
         !autodiff::isGradPrimitive(g->primitive()->name)) {
         return std::nullopt;
     }
-    const std::optional<autodiff::GradSpec> spec =
-        autodiff::GradSpec::of(*g->primitive(), g->size() > 2);
+    std::optional<autodiff::GradSpec> spec = autodiff::GradSpec::of(*g->primitive(), g->size() > 2);
     const Arg fn = argOf(g->input(1));
     std::optional<std::vector<Arg>> args = knownInputs(c);
     if (!fn.abs || !args) {
@@ -182,6 +183,34 @@ std::optional<Arg> Engine::inferGradCall(CNode* c) {
     Spec& s = specialize(target, inputs, c, false);
     if (!s.ret) {
         return pending(c);
+    }
+    if (g->size() == 2 && g->primitive()->attrs.get(std::string(autodiff::kForwardWeightsAttr))) {
+        // The weights the forward reads (Parameters with a value), first read first.
+        std::vector<ir::Node*> weights;
+        std::set<const ir::Node*> seenNodes;
+        std::set<const FuncGraph*> seenGraphs;
+        std::function<void(const FuncGraph*)> walk = [&](const FuncGraph* h) {
+            if (!seenGraphs.insert(h).second) {
+                return;
+            }
+            for (const CNode* node : h->topoOrder()) {
+                for (ir::Node* in : node->inputs()) {
+                    const auto* p = ir::nodeCast<ir::Parameter>(in);
+                    if (p != nullptr && p->hasDefault() && seenNodes.insert(p).second) {
+                        weights.push_back(in);
+                    }
+                    const auto* v = ir::nodeCast<ir::ValueNode>(in);
+                    if (v != nullptr && v->value()->kind == ir::Value::Kind::Graph) {
+                        walk(v->value()->graph);
+                    }
+                }
+            }
+        };
+        walk(s.graph);
+        const Arg tuple = emitPrim(g, "MakeTuple", weights);
+        m_.appendInput(g, tuple.node);
+        spec = autodiff::GradSpec::of(*g->primitive(), true);
+        weightsAbs = tuple.abs;
     }
     if (static_cast<ir::ValueNode*>(g->input(1))->value()->graph != s.graph) {
         m_.setInput(g, 1, valueNode(g->graph(), ir::Value::graphRef(s.graph)));
