@@ -539,11 +539,7 @@ Node* Resolver::materialize(const HostVal& hv, FuncGraph* g, const Node* at) {
     if (const modules::HolderObject* h = modules::holderOf(v); h && I.typeName(v) == "ParameterTuple") {
         // A ParameterTuple as a value (passed to a function that indexes it): the tuple of
         // its Parameters, as MindSpore makes it.
-        std::vector<Node*> nodes{constant(g, Value::primitive(std::string(meta::kMakeTuple)))};
-        for (const interp::Value& p : h->items) {
-            nodes.push_back(materialize(HostVal{p, hv.scope}, g, at));
-        }
-        return cnode(g, nodes, at);
+        return materialize(HostVal{interp::Value(I.newTuple(h->items)), hv.scope}, g, at);
     }
     if (auto* t = v.as<interp::Type>()) {
         // A class used as data (isinstance's second argument): its name.

@@ -235,7 +235,7 @@ Node* Resolver::lowerGrad(CNode* c, const HostVal& callee) {
         const auto ctx = modules::msContext(I);
         const bool forwardWeights =
             d->kind == "GradOperation" && d->getByList && weights == nullptr && ctx &&
-            ctx->forcedMode.value_or(ctx->mode) == modules::MsContext::kPynativeMode;
+            ctx->mode == modules::MsContext::kPynativeMode;
         ir::AttrMap attrs =
             d->kind == "GradOperation"
                 ? gradOperationAttrs(d->getAll, d->getByList, d->sensParam,

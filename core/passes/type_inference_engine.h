@@ -88,6 +88,10 @@ struct ArgSig {
     FuncPtr fn;
 };
 
+// Whether g, or a graph it names (calls, Partials, Switch branches), uses a primitive that
+// writes memory (Assign, ScatterUpdate...) or, with `io`, one that does IO (Print).
+bool reachesSideEffect(const ir::FuncGraph* g, bool io);
+
 struct Spec {
     ir::FuncGraph* tmpl = nullptr;
     ir::FuncGraph* graph = nullptr;  // the clone
@@ -177,7 +181,6 @@ private:
     // c folds to a constant: its effectful input calls are kept (foldedEffects_).
     void keepEffectfulInputs(ir::CNode* c);
     bool sideEffectFree(ir::FuncGraph* g);
-    bool walkSideEffectFree(ir::FuncGraph* g);
     std::unordered_map<const ir::FuncGraph*, bool> effectFree_;
     ir::FuncGraph* templateOf(ir::FuncGraph* g) const;
     void setResult(ir::Node* n, const Arg& r);

@@ -156,32 +156,6 @@ bool elementwiseGraph(const ir::FuncGraph* g) {
     return true;
 }
 
-// Whether g, or a graph it names, writes memory (Assign, ScatterUpdate...).
-bool writesMemory(const ir::FuncGraph* g) {
-    std::vector<const ir::FuncGraph*> work{g};
-    std::set<const ir::FuncGraph*> seen{g};
-    while (!work.empty()) {
-        const ir::FuncGraph* h = work.back();
-        work.pop_back();
-        for (const ir::CNode* n : h->topoOrder()) {
-            if (const ir::PrimitiveData* p = n->primitive()) {
-                const ops::OpDef* op = ops::OpRegistry::instance().find(p->name);
-                if (op != nullptr && op->sideEffectMem) {
-                    return true;
-                }
-            }
-            for (const ir::Node* in : n->inputs()) {
-                const auto* v = ir::nodeCast<ir::ValueNode>(in);
-                if (v != nullptr && v->value()->kind == Value::Kind::Graph &&
-                    seen.insert(v->value()->graph).second) {
-                    work.push_back(v->value()->graph);
-                }
-            }
-        }
-    }
-    return false;
-}
-
 Arg vmap(Engine& e, CNode* c, const ValuePtr& primValue, const std::vector<Arg>& all) {
     if (all.empty() || !all[0].fn) {
         e.error(c, "TypeError", "For 'vmap', the first argument must be a function.");
@@ -239,7 +213,7 @@ Arg vmap(Engine& e, CNode* c, const ValuePtr& primValue, const std::vector<Arg>&
     // copies, and the Parameter would keep its values.
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (axes[i] && args[i].abs->kind == Abstract::Kind::Ref &&
-            fn.fn->kind == FuncVal::Kind::Graph && writesMemory(fn.fn->graph)) {
+            fn.fn->kind == FuncVal::Kind::Graph && reachesSideEffect(fn.fn->graph, false)) {
             e.error(c, "RuntimeError",
                     "irscope: vmap of a function that writes memory (Assign...) over a mapped "
                     "Parameter is not supported yet in graph mode.");

@@ -216,19 +216,19 @@ bool Engine::sideEffectFree(ir::FuncGraph* g) {
     if (auto it = effectFree_.find(g); it != effectFree_.end()) {
         return it->second;
     }
-    const bool free = walkSideEffectFree(g);
+    const bool free = !reachesSideEffect(g, true);
     effectFree_.emplace(g, free);
     return free;
 }
 
-bool Engine::walkSideEffectFree(ir::FuncGraph* g) {
-    std::vector<ir::FuncGraph*> work{g};
-    std::unordered_set<ir::FuncGraph*> seen{g};
+bool reachesSideEffect(const ir::FuncGraph* g, bool io) {
+    std::vector<const ir::FuncGraph*> work{g};
+    std::unordered_set<const ir::FuncGraph*> seen{g};
     while (!work.empty()) {
-        ir::FuncGraph* f = work.back();
+        const ir::FuncGraph* f = work.back();
         work.pop_back();
-        for (CNode* c : f->topoOrder()) {
-            for (Node* in : c->inputs()) {
+        for (const CNode* c : f->topoOrder()) {
+            for (const Node* in : c->inputs()) {
                 const auto* v = ir::nodeCast<ir::ValueNode>(in);
                 if (!v) {
                     continue;
@@ -239,14 +239,14 @@ bool Engine::walkSideEffectFree(ir::FuncGraph* g) {
                     }
                 } else if (v->value()->kind == ir::Value::Kind::Primitive) {
                     const ops::OpDef* op = ops::OpRegistry::instance().find(v->value()->prim->name);
-                    if (op && (op->sideEffectMem || op->sideEffectIo)) {
-                        return false;
+                    if (op && (op->sideEffectMem || (io && op->sideEffectIo))) {
+                        return true;
                     }
                 }
             }
         }
     }
-    return true;
+    return false;
 }
 
 // An input of `c` is a call with a side effect (a graph that assigns or prints, or an
