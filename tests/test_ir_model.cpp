@@ -300,6 +300,75 @@ private slots:
         QCOMPARE(m.verify(), std::string());
     }
 
+    void reachableGraphsFollowEveryMutation() {
+        // reachableGraphs keeps each graph's references per state of the module: a change of
+        // any input is seen at once, in the original and in a copy.
+        Module m;
+        FuncGraph* main = m.addGraph("main");
+        FuncGraph* f = m.addGraph("f");
+        FuncGraph* g = m.addGraph("g");
+        m.setEntry(main);
+        for (FuncGraph* callee : {f, g}) {
+            Parameter* x = m.addParameter(callee, "x");
+            m.setOutput(callee, m.addCNode(callee, {m.addValue(callee, Value::primitive("Neg")), x}));
+        }
+        Parameter* a = m.addParameter(main, "a");
+        CNode* call = m.addCNode(main, {m.addValue(main, Value::graphRef(f)), a});
+        m.setOutput(main, call);
+        QCOMPARE(m.reachableGraphs(), (std::vector<FuncGraph*>{main, f}));
+        QCOMPARE(main->graphRefs(), (std::vector<FuncGraph*>{f}));
+        m.setInput(call, 0, m.addValue(main, Value::graphRef(g)));
+        QCOMPARE(m.reachableGraphs(), (std::vector<FuncGraph*>{main, g}));
+        // A graph inside a tuple constant, next to the call: named twice, listed twice.
+        CNode* pair = m.addCNode(
+            main, {m.addValue(main, Value::primitive("MakeTuple")), call,
+                   m.addValue(main, Value::tuple({Value::graphRef(f), Value::graphRef(g)}))});
+        m.setOutput(main, pair);
+        QCOMPARE(main->graphRefs(), (std::vector<FuncGraph*>{g, f, g}));
+        QCOMPARE(m.reachableGraphs(), (std::vector<FuncGraph*>{main, g, f}));
+        auto copy = m.clone();
+        const auto copied = copy->reachableGraphs();
+        QCOMPARE(copied.size(), std::size_t(3));
+        QCOMPARE(copied[1], copy->findGraph("g"));
+        m.setOutput(main, call);  // the tuple is cut off: f is no longer reachable
+        QCOMPARE(m.reachableGraphs(), (std::vector<FuncGraph*>{main, g}));
+        QCOMPARE(copy->reachableGraphs().size(), std::size_t(3));  // the copy is its own
+    }
+
+    void renumberGivesFreshIdsInTheOrderGiven() {
+        SeedGraph s;
+        std::vector<CNode*> order = s.g->topoOrder();
+        const std::vector<std::string> ops = opSequence(s.g);
+        std::uint64_t maxId = 0;
+        s.m->forEachNode([&](const Node* n) { maxId = std::max(maxId, n->id()); });
+        std::vector<std::vector<Node*>> inputs;
+        for (const CNode* c : order) {
+            inputs.push_back(c->inputs());
+        }
+        const std::uint64_t epoch = s.m->structureEpoch();
+        std::reverse(order.begin(), order.end());
+        s.m->renumber(order);
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            QCOMPARE(order[i]->id(), maxId + 1 + i);  // as if created again in this order
+        }
+        QVERIFY(s.m->structureEpoch() != epoch);
+        // Nothing else moves: the same nodes, inputs, users and body.
+        std::reverse(order.begin(), order.end());
+        QCOMPARE(s.g->topoOrder(), order);
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            QCOMPARE(order[i]->inputs(), inputs[i]);
+        }
+        QCOMPARE(opSequence(s.g), ops);
+        QCOMPARE(s.m->verify(), std::string());
+        // A node made after the renumbering still gets an id of its own.
+        CNode* extra = s.m->addCNode(s.g, {s.m->addValue(s.g, Value::primitive("Neg")), s.x});
+        QVERIFY(extra->id() > order.front()->id());
+        Module other;
+        FuncGraph* og = other.addGraph("other");
+        CNode* foreign = other.addCNode(og, {other.addValue(og, Value::primitive("Neg"))});
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, s.m->renumber({foreign}));
+    }
+
     void freeVariableKeepsOwnerGraph() {
         Module m;
         FuncGraph* outer = m.addGraph("outer");

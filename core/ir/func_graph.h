@@ -45,6 +45,10 @@ public:
     // the printer that look at one state walk each graph once. Safe to call from several
     // threads reading one module.
     std::vector<CNode*> topoOrder() const;
+    // The graphs named by the constants the body's CNodes take as inputs, in order of
+    // reference (a graph named twice is listed twice): what reachableGraphs follows. Kept
+    // per state of the module, as topoOrder is.
+    std::vector<FuncGraph*> graphRefs() const;
 
     Module* module() const { return module_; }
 
@@ -72,6 +76,8 @@ private:
     mutable std::mutex topoMutex_;
     mutable std::uint64_t topoEpoch_ = UINT64_MAX;
     mutable std::vector<CNode*> topo_;
+    mutable std::uint64_t refsEpoch_ = UINT64_MAX;
+    mutable std::vector<FuncGraph*> refs_;
 };
 
 }  // namespace irscope::ir

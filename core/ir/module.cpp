@@ -44,6 +44,27 @@ std::vector<CNode*> FuncGraph::topoOrder() const {
     return topo_;
 }
 
+std::vector<FuncGraph*> FuncGraph::graphRefs() const {
+    const std::uint64_t epoch = module_->structureEpoch();
+    std::lock_guard lock(topoMutex_);
+    if (epoch != topoEpoch_) {
+        topo_ = computeTopoOrder();
+        topoEpoch_ = epoch;
+    }
+    if (epoch != refsEpoch_) {
+        refs_.clear();
+        for (const CNode* c : topo_) {
+            for (const Node* in : c->inputs()) {
+                if (const auto* v = nodeCast<ValueNode>(in)) {
+                    collectGraphRefs(*v->value(), refs_);
+                }
+            }
+        }
+        refsEpoch_ = epoch;
+    }
+    return refs_;
+}
+
 std::vector<CNode*> FuncGraph::computeTopoOrder() const {
     std::vector<CNode*> order;
     if (return_ == nullptr) {
@@ -116,19 +137,39 @@ FuncGraph* Module::findGraph(std::string_view name) const {
     return nullptr;
 }
 
+namespace {
+
+// Only these kinds can be or hold a graph: the rest (numbers, strings, tensors, types,
+// monads...) are skipped without a call, which matters on every input of every CNode.
+bool mayHoldGraph(const Value& v) {
+    switch (v.kind) {
+        case Value::Kind::Graph:
+        case Value::Kind::Tuple:
+        case Value::Kind::List:
+        case Value::Kind::Primitive:
+            return true;
+        default:
+            return !v.elements.empty();
+    }
+}
+
+}  // namespace
+
 void collectGraphRefs(const Value& v, std::vector<FuncGraph*>& out) {
     if (v.kind == Value::Kind::Graph && v.graph != nullptr) {
         out.push_back(v.graph);
     }
     for (const auto& e : v.elements) {  // tuples, lists, and whatever else holds values
-        if (e) {
+        if (e && mayHoldGraph(*e)) {
             collectGraphRefs(*e, out);
         }
     }
     if (v.kind == Value::Kind::Primitive && v.prim) {
         // A MultitypeFuncGraph primitive holds its registered graphs in its attributes.
         for (const auto& [k, a] : v.prim->attrs) {
-            collectGraphRefs(*a, out);
+            if (a && mayHoldGraph(*a)) {
+                collectGraphRefs(*a, out);
+            }
         }
     }
 }
@@ -138,17 +179,7 @@ std::vector<FuncGraph*> Module::reachableGraphs() const {
     if (entry_ == nullptr) {
         return out;
     }
-    auto refsOf = [](const FuncGraph* g) {
-        std::vector<FuncGraph*> refs;
-        for (CNode* c : g->topoOrder()) {
-            for (Node* in : c->inputs()) {
-                if (const auto* v = nodeCast<ValueNode>(in)) {
-                    collectGraphRefs(*v->value(), refs);
-                }
-            }
-        }
-        return refs;
-    };
+    auto refsOf = [](const FuncGraph* g) { return g->graphRefs(); };
     // Depth-first pre-order: a graph, then each graph it refers to, in order of reference.
     struct Frame {
         std::vector<FuncGraph*> refs;
@@ -357,6 +388,16 @@ void Module::removeInput(CNode* n, std::size_t index) {
     for (std::size_t i = index; i < n->inputs_.size(); ++i) {
         addUse(n->inputs_[i], n, i);
     }
+}
+
+void Module::renumber(const std::vector<CNode*>& nodes) {
+    for (CNode* c : nodes) {
+        if (c == nullptr || c->slot_ >= nodes_.size() || nodes_[c->slot_].get() != c) {
+            throw std::logic_error("renumber: a node that is not in the module");
+        }
+        c->id_ = nextId_++;
+    }
+    ++structureEpoch_;  // whatever is kept per state sees a new one
 }
 
 void Module::replaceAllUses(Node* from, Node* to) {
@@ -578,53 +619,62 @@ std::unique_ptr<Module> Module::clone() const {
 }
 
 std::string Module::verify() const {
-    std::unordered_set<const Node*> live;
     std::unordered_set<const FuncGraph*> graphs;
     for (const auto& g : graphs_) {
         graphs.insert(g.get());
     }
+    // The live nodes, sorted by address: membership without dereferencing a pointer that
+    // may dangle, and without a hash node per element (this runs on 100k-node modules).
+    std::vector<const Node*> live;
+    live.reserve(liveNodes_);
     for (const auto& n : nodes_) {
         if (n) {
-            live.insert(n.get());
+            live.push_back(n.get());
         }
     }
     if (live.size() != liveNodes_) {
         return "live node count is out of sync";
     }
+    std::sort(live.begin(), live.end());
+    const auto isLive = [&live](const Node* n) {
+        return n != nullptr && std::binary_search(live.begin(), live.end(), n);
+    };
+    const auto who = [](const Node* n) { return "node " + std::to_string(n->id()); };
     std::size_t inputEdges = 0;
     std::size_t useEdges = 0;
+    std::vector<Use> uses;
     for (const auto& n : nodes_) {
         if (!n) {
             continue;
         }
-        const std::string who = "node " + std::to_string(n->id());
         if (n->graph() != nullptr && !graphs.count(n->graph())) {
-            return who + " belongs to a graph that is not in the module";
+            return who(n.get()) + " belongs to a graph that is not in the module";
         }
         if (const auto* c = nodeCast<CNode>(n.get())) {
             for (std::size_t i = 0; i < c->inputs_.size(); ++i) {
-                const Node* in = c->inputs_[i];
                 ++inputEdges;
-                if (in == nullptr || !live.count(in)) {
-                    return who + " input " + std::to_string(i) + " is not a live node";
+                if (!isLive(c->inputs_[i])) {
+                    return who(c) + " input " + std::to_string(i) + " is not a live node";
                 }
             }
         }
-        // Each use once (sorted copy: a hub node's list is not searched once per input).
-        std::vector<Use> uses = n->users_;
-        std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) {
-            return a.user != b.user ? a.user->id() < b.user->id() : a.index < b.index;
-        });
-        if (std::adjacent_find(uses.begin(), uses.end()) != uses.end()) {
-            return who + " has duplicate entries in its users list";
-        }
         for (const Use& u : n->users_) {
             ++useEdges;
-            if (!live.count(u.user)) {
-                return who + " is used by a node that is not live";
+            if (!isLive(u.user)) {
+                return who(n.get()) + " is used by a node that is not live";
             }
             if (u.index >= u.user->inputs_.size() || u.user->inputs_[u.index] != n.get()) {
-                return who + " has a use that its user does not have";
+                return who(n.get()) + " has a use that its user does not have";
+            }
+        }
+        // Each use once (a sorted copy: a hub node's list is not searched once per input).
+        if (n->users_.size() > 1) {
+            uses.assign(n->users_.begin(), n->users_.end());
+            std::sort(uses.begin(), uses.end(), [](const Use& a, const Use& b) {
+                return a.user != b.user ? a.user->id() < b.user->id() : a.index < b.index;
+            });
+            if (std::adjacent_find(uses.begin(), uses.end()) != uses.end()) {
+                return who(n.get()) + " has duplicate entries in its users list";
             }
         }
     }
@@ -645,11 +695,11 @@ std::string Module::verify() const {
     }
     for (const auto& g : graphs_) {
         for (const Parameter* p : g->params_) {
-            if (!live.count(p) || p->graph() != g.get()) {
+            if (!isLive(p) || p->graph() != g.get()) {
                 return "graph @" + g->name() + " lists a parameter it does not own";
             }
         }
-        if (g->return_ != nullptr && (!live.count(g->return_) || g->return_->graph() != g.get())) {
+        if (g->return_ != nullptr && (!isLive(g->return_) || g->return_->graph() != g.get())) {
             return "graph @" + g->name() + " has a Return node it does not own";
         }
     }
@@ -659,6 +709,7 @@ std::string Module::verify() const {
     // The per-graph owned lists and graph-reference counts.
     std::unordered_map<const FuncGraph*, std::size_t> owned;
     std::unordered_map<const FuncGraph*, std::size_t> refCounts;
+    std::vector<FuncGraph*> refs;
     for (const auto& n : nodes_) {
         if (!n) {
             continue;
@@ -670,7 +721,7 @@ std::string Module::verify() const {
             }
         }
         if (const auto* v = nodeCast<ValueNode>(n.get())) {
-            std::vector<FuncGraph*> refs;
+            refs.clear();
             collectGraphRefs(*v->value(), refs);
             for (const FuncGraph* r : refs) {
                 ++refCounts[r];

@@ -71,6 +71,10 @@ public:
     void erase(Node* n);
     // Removes a parameter from its graph's parameter list (it must have no users).
     void eraseParameter(Parameter* p);
+    // Gives `nodes` fresh ids in the order listed, each above every id the module has given,
+    // as creating them again in that order would (task_emit numbers a kernel graph's nodes
+    // in its execution order). Inputs, users and everything else stay as they are.
+    void renumber(const std::vector<CNode*>& nodes);
 
     // Changes whenever any CNode's inputs or any graph's Return node change (every mutation
     // that can change a graph's body): what FuncGraph::topoOrder's cache is keyed by.

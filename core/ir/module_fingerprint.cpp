@@ -83,7 +83,6 @@ public:
         add(static_cast<const void*>(v));
     }
     void indexGraph(const FuncGraph* g, std::size_t i) { graphIndex_.emplace(g, i); }
-    bool indexed(const FuncGraph* g) const { return graphIndex_.count(g) != 0; }
     void add(const DebugInfo& d) {
         add(std::string_view(d.name));
         add(std::string_view(d.scope));
@@ -127,42 +126,15 @@ ModuleFingerprint fingerprint(const Module& m) {
         c = 1;
         return first;
     };
-    // The reachable graphs in reachableGraphs()'s order (depth-first pre-order by first
-    // reference), each body's topological order computed once.
+    // The reachable graphs in reachableGraphs()'s order, with their bodies.
     struct Visit {
         const FuncGraph* graph;
         std::vector<CNode*> body;
     };
     std::vector<Visit> order;
-    struct Frame {
-        std::vector<FuncGraph*> refs;
-        std::size_t next = 0;
-    };
-    std::vector<Frame> stack;
-    auto enter = [&](const FuncGraph* g) {
+    for (const FuncGraph* g : m.reachableGraphs()) {
         h.indexGraph(g, order.size());
         order.push_back({g, g->topoOrder()});
-        Frame f;
-        for (const CNode* c : order.back().body) {
-            for (const Node* in : c->inputs()) {
-                if (in->isValue()) {
-                    collectGraphRefs(*static_cast<const ValueNode*>(in)->value(), f.refs);
-                }
-            }
-        }
-        stack.push_back(std::move(f));
-    };
-    enter(entry);
-    while (!stack.empty()) {
-        Frame& top = stack.back();
-        if (top.next == top.refs.size()) {
-            stack.pop_back();
-            continue;
-        }
-        const FuncGraph* g = top.refs[top.next++];
-        if (!h.indexed(g)) {
-            enter(g);  // invalidates `top`
-        }
     }
 
     std::size_t distinct = 0;

@@ -124,14 +124,7 @@ bool refersTo(const Value& v, const std::unordered_set<const FuncGraph*>& gs) {
 }  // namespace
 
 std::vector<FuncGraph*> referencedGraphs(const FuncGraph* g) {
-    std::vector<FuncGraph*> refs;
-    for (CNode* c : g->topoOrder()) {
-        for (Node* in : c->inputs()) {
-            if (const auto* v = ir::nodeCast<ValueNode>(in)) {
-                ir::collectGraphRefs(*v->value(), refs);
-            }
-        }
-    }
+    std::vector<FuncGraph*> refs = g->graphRefs();
     // Each graph once, in order of first reference.
     std::unordered_set<const FuncGraph*> seen;
     std::erase_if(refs, [&](const FuncGraph* r) { return !seen.insert(r).second; });

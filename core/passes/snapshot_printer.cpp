@@ -162,7 +162,7 @@ void SnapshotPrinter::print(const ir::Module& m, SnapshotText& out, const Snapsh
     }
     if (!shareEqual(out, last, before)) {
         out.blob = std::make_shared<const util::CompressedText>(
-            util::CompressedText::compress(*out.text, level));
+            util::CompressedText::compress(*out.text, level, out.hash));
     }
 }
 

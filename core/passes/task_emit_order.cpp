@@ -174,33 +174,9 @@ bool applyExecutionOrder(ir::Module& m) {
             std::is_sorted(order.begin(), order.end(),
                            [](const CNode* a, const CNode* b) { return a->id() < b->id(); });
         if (!sorted) {
-            // Recreate the CNodes in order (ids are creation order); parameters and
-            // constants stay, users in other graphs follow through replaceAllUses.
-            std::unordered_map<const Node*, CNode*> renamed;
-            std::vector<CNode*> fresh;
-            for (CNode* c : order) {
-                std::vector<Node*> ins;
-                for (Node* in : c->inputs()) {
-                    auto it = renamed.find(in);
-                    ins.push_back(it != renamed.end() ? it->second : in);
-                }
-                CNode* k = m.addCNode(g, ins);
-                k->setAbstract(c->abstract());
-                k->debug() = c->debug();
-                k->attrs() = c->attrs();
-                k->primalAttrs() = c->primalAttrs();
-                renamed[c] = k;
-                fresh.push_back(k);
-            }
-            CNode* oldReturn = g->returnNode();
-            m.setReturnNode(g, renamed.at(oldReturn));
-            for (CNode* c : order) {
-                m.replaceAllUses(c, renamed.at(c));
-            }
-            for (auto it = order.rbegin(); it != order.rend(); ++it) {
-                m.erase(*it);
-            }
-            order = std::move(fresh);
+            // The graph's CNodes numbered in the order (ids are creation order elsewhere):
+            // names and a second run follow it.
+            m.renumber(order);
             changed = true;
         }
         orders[g] = std::move(order);

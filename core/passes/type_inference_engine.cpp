@@ -112,10 +112,7 @@ FuncGraph* Engine::cloneGraph(FuncGraph* tmpl) {
         }
         // A free variable: only the entry graph's weights may be used across graphs.
         if (in->graph() == entryTmpl_ && entrySpec_ && in->isParameter()) {
-            const auto& ps = entryTmpl_->parameters();
-            const auto idx =
-                static_cast<std::size_t>(std::find(ps.begin(), ps.end(), in) - ps.begin());
-            return entrySpec_->graph->parameters().at(idx);
+            return entrySpec_->graph->parameters().at(entryParamIndex_.at(in));
         }
         if (auto* v = ir::nodeCast<ir::ValueNode>(in)) {
             ir::ValueNode* w = m_.addValue(c, v->value());
@@ -501,6 +498,10 @@ void Engine::run(const std::vector<AbstractPtr>& inputs) {
     entryTmpl_ = m_.entry();
     if (!entryTmpl_) {
         throw CompileError("RuntimeError", "irscope: the module has no entry graph");
+    }
+    entryParamIndex_.clear();
+    for (ir::Parameter* p : entryTmpl_->parameters()) {
+        entryParamIndex_.emplace(p, entryParamIndex_.size());
     }
     templates_ = m_.graphs();
     for (int attempt = 0;; ++attempt) {

@@ -205,6 +205,9 @@ private:
     InferenceLimits limits_;
     std::vector<ir::FuncGraph*> templates_;
     ir::FuncGraph* entryTmpl_ = nullptr;
+    // The entry template's parameters by position: clones map each weight they read as a
+    // free variable to the entry specialization's parameter at the same place.
+    std::unordered_map<const ir::Node*, std::size_t> entryParamIndex_;
     Spec* entrySpec_ = nullptr;
     std::vector<std::unique_ptr<Spec>> specs_;
     std::unordered_map<ir::FuncGraph*, std::vector<Spec*>> byTemplate_;

@@ -642,7 +642,7 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
     stackLimit_ = stackLimit();
     beginDeviceRun();
     std::vector<RValue> args;
-    std::vector<const void*> shared;
+    std::unordered_set<const void*> shared;  // storage of the weights and inputs
     std::size_t next = 0;
     for (const ir::Parameter* p : entry->parameters()) {
         if (p->hasDefault()) {
@@ -655,7 +655,7 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
             }
             // A Parameter owns its storage: the run reads and writes the caller's tensor.
             RValue w = RValue::of(ops::KernelArg(it->second));
-            shared.push_back(it->second.storageId());
+            shared.insert(it->second.storageId());
             meter_.exclude(it->second);
             globals_[p] = w;
             args.push_back(std::move(w));
@@ -666,7 +666,7 @@ ops::KernelArg Executor::Impl::run(std::span<const ops::KernelArg> inputs,
         }
         const ops::KernelArg& in = inputs[next++];
         if (in.isTensor()) {
-            shared.push_back(in.tensor().storageId());
+            shared.insert(in.tensor().storageId());
             meter_.exclude(in.tensor());
         }
         RValue v = RValue::of(in);

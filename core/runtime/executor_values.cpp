@@ -190,14 +190,9 @@ KernelArg outputOf(const RValue& v, const std::string& graph) {
 
 // Tensors of the output that alias a weight or an input are copied: the caller gets a
 // value of its own, as MindSpore's graph outputs are (Load aliases the Parameter).
-KernelArg detach(const KernelArg& a, const std::vector<const void*>& shared) {
+KernelArg detach(const KernelArg& a, const std::unordered_set<const void*>& shared) {
     if (a.isTensor()) {
-        for (const void* s : shared) {
-            if (a.tensor().storageId() == s) {
-                return KernelArg(a.tensor().clone());
-            }
-        }
-        return a;
+        return shared.contains(a.tensor().storageId()) ? KernelArg(a.tensor().clone()) : a;
     }
     if (a.isTuple()) {
         std::vector<KernelArg> elems;

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/module.h"
@@ -74,6 +75,6 @@ RValue tupleItem(const CNode& site, const RValue& t, const RValue& index);
 // The graph's output for the host: functions are an error (EvalError naming `graph`).
 KernelArg outputOf(const RValue& v, const std::string& graph);
 // Copies the tensors of `a` that share storage with one of `shared` (weights, inputs).
-KernelArg detach(const KernelArg& a, const std::vector<const void*>& shared);
+KernelArg detach(const KernelArg& a, const std::unordered_set<const void*>& shared);
 
 }  // namespace irscope::runtime::detail

@@ -14,9 +14,13 @@ std::size_t CompressedText::hashOf(std::string_view text) {
 }
 
 CompressedText CompressedText::compress(std::string_view text, int level) {
+    return compress(text, level, hashOf(text));
+}
+
+CompressedText CompressedText::compress(std::string_view text, int level, std::size_t textHash) {
     CompressedText c;
     c.rawSize_ = text.size();
-    c.hash_ = hashOf(text);
+    c.hash_ = textHash;
     if (text.empty()) {
         return c;
     }

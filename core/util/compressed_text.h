@@ -18,6 +18,9 @@ public:
     // default: snapshots are compressed after every pass, and on the IR text of a 384-block
     // training step it is 2.5 times as fast as zstd's own default (3) and no larger.
     static CompressedText compress(std::string_view text, int level = 1);
+    // The same when the caller already has hashOf(text): a snapshot's text is hashed for
+    // the change check, and hashing tens of megabytes twice is not free.
+    static CompressedText compress(std::string_view text, int level, std::size_t textHash);
 
     // The original text. Throws std::runtime_error if the compressed bytes are corrupt
     // (they never are when produced by compress()).

@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <unordered_set>
 
 #include "frontend/modules/ms_internal.h"
 
@@ -182,10 +183,10 @@ void registerAttr(Interpreter& I, const MsTypes& ms, const Value& selfV, const s
     I.genericSetAttr(selfV, I.intern(name), v);
 }
 
-void collectParams(CellObject* c, std::vector<Value>& out, std::vector<const Object*>& seen) {
+void collectParams(CellObject* c, std::vector<Value>& out,
+                   std::unordered_set<const Object*>& seen) {
     for (auto& [n, p] : c->params) {
-        if (std::find(seen.begin(), seen.end(), p.obj()) == seen.end()) {
-            seen.push_back(p.obj());
+        if (seen.insert(p.obj()).second) {
             out.push_back(p);
         }
     }
@@ -198,7 +199,7 @@ void collectParams(CellObject* c, std::vector<Value>& out, std::vector<const Obj
 
 std::vector<Value> allParams(const Value& cell) {
     std::vector<Value> out;
-    std::vector<const Object*> seen;
+    std::unordered_set<const Object*> seen;
     collectParams(asCell(cell), out, seen);
     return out;
 }
