@@ -23,7 +23,8 @@ namespace irscope::compiler {
 
 // One compiled graph and how to feed it.
 struct GraphCompilerImpl::Compiled {
-    std::unique_ptr<ir::Module> module;
+    // Changed by nothing once compiled: the snapshot printer may still be reading it.
+    std::shared_ptr<ir::Module> module;
     std::map<std::string, ir::Tensor, std::less<>> weights;
     // The host Parameter behind each weight: a run binds its tensor as it is then
     // (Parameter.set_data replaces the storage the compile saw).

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <stdexcept>
+#include <unordered_set>
 
 namespace irscope::passes::opt {
 
@@ -200,9 +201,13 @@ std::unordered_set<const FuncGraph*> recursiveGraphs(const ir::Module& m) {
 std::size_t eraseIfDead(ir::Module& m, Node* n) {
     std::size_t erased = 0;
     std::vector<Node*> work{n};
+    // What is on `work` now: a node is never there twice (its first visit may erase it),
+    // but may come back once popped (when its last user goes later).
+    std::unordered_set<const Node*> queued{n};
     while (!work.empty()) {
         Node* x = work.back();
         work.pop_back();
+        queued.erase(x);
         if (!x->users().empty() || x->isParameter()) {
             continue;
         }
@@ -217,8 +222,7 @@ std::size_t eraseIfDead(ir::Module& m, Node* n) {
         m.erase(x);
         ++erased;
         for (Node* in : inputs) {
-            // An input used twice by x appears twice; the second visit sees it gone.
-            if (std::find(work.begin(), work.end(), in) == work.end()) {
+            if (queued.insert(in).second) {
                 work.push_back(in);
             }
         }
