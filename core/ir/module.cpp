@@ -1,6 +1,7 @@
 #include "ir/module.h"
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>
@@ -635,9 +636,9 @@ std::string Module::verify() const {
     if (live.size() != liveNodes_) {
         return "live node count is out of sync";
     }
-    std::sort(live.begin(), live.end());
+    std::sort(live.begin(), live.end(), std::less<>());  // std::less: a total order
     const auto isLive = [&live](const Node* n) {
-        return n != nullptr && std::binary_search(live.begin(), live.end(), n);
+        return n != nullptr && std::binary_search(live.begin(), live.end(), n, std::less<>());
     };
     const auto who = [](const Node* n) { return "node " + std::to_string(n->id()); };
     std::size_t inputEdges = 0;
