@@ -73,6 +73,8 @@ private:
     std::size_t valueRefs_ = 0;
     // topoOrder's result for the module's structure epoch topoEpoch_.
     std::vector<CNode*> computeTopoOrder() const;
+    // The body kept for `epoch`, computed first if it is older (topoMutex_ held).
+    const std::vector<CNode*>& bodyLocked(std::uint64_t epoch) const;
     mutable std::mutex topoMutex_;
     mutable std::uint64_t topoEpoch_ = UINT64_MAX;
     mutable std::vector<CNode*> topo_;

@@ -35,9 +35,7 @@ bool FuncGraph::flag(std::string_view key) const {
     }
 }
 
-std::vector<CNode*> FuncGraph::topoOrder() const {
-    const std::uint64_t epoch = module_->structureEpoch();
-    std::lock_guard lock(topoMutex_);
+const std::vector<CNode*>& FuncGraph::bodyLocked(std::uint64_t epoch) const {
     if (epoch != topoEpoch_) {
         topo_ = computeTopoOrder();
         topoEpoch_ = epoch;
@@ -45,16 +43,18 @@ std::vector<CNode*> FuncGraph::topoOrder() const {
     return topo_;
 }
 
+std::vector<CNode*> FuncGraph::topoOrder() const {
+    const std::uint64_t epoch = module_->structureEpoch();
+    std::lock_guard lock(topoMutex_);
+    return bodyLocked(epoch);
+}
+
 std::vector<FuncGraph*> FuncGraph::graphRefs() const {
     const std::uint64_t epoch = module_->structureEpoch();
     std::lock_guard lock(topoMutex_);
-    if (epoch != topoEpoch_) {
-        topo_ = computeTopoOrder();
-        topoEpoch_ = epoch;
-    }
     if (epoch != refsEpoch_) {
         refs_.clear();
-        for (const CNode* c : topo_) {
+        for (const CNode* c : bodyLocked(epoch)) {
             for (const Node* in : c->inputs()) {
                 if (const auto* v = nodeCast<ValueNode>(in)) {
                     collectGraphRefs(*v->value(), refs_);
