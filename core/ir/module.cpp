@@ -227,15 +227,23 @@ void Module::eraseGraph(FuncGraph* g) {
             }
         }
     }
+    // Nodes of other graphs lose every use by g's nodes: one pass over each one's users (a
+    // weight many graphs read would be searched once per use otherwise).
+    std::vector<Node*> outside;
+    std::unordered_set<const Node*> seenOutside;
     for (Node* n : g->owned_) {
         if (auto* c = nodeCast<CNode>(n)) {
-            for (std::size_t i = 0; i < c->inputs_.size(); ++i) {
-                if (c->inputs_[i]->graph() != g) {
-                    removeUse(c->inputs_[i], c, i);
+            for (Node* in : c->inputs_) {
+                if (in->graph() != g && seenOutside.insert(in).second) {
+                    outside.push_back(in);
                 }
             }
         }
     }
+    for (Node* in : outside) {
+        std::erase_if(in->users_, [g](const Use& u) { return u.user->graph() == g; });
+    }
+    ++structureEpoch_;
     const std::vector<Node*> doomed = std::move(g->owned_);
     g->owned_.clear();
     for (Node* n : doomed) {
