@@ -23,8 +23,7 @@ namespace irscope::compiler {
 
 // One compiled graph and how to feed it.
 struct GraphCompilerImpl::Compiled {
-    // Changed by nothing once compiled: the snapshot printer may still be reading it.
-    std::shared_ptr<ir::Module> module;
+    std::unique_ptr<ir::Module> module;
     std::map<std::string, ir::Tensor, std::less<>> weights;
     // The host Parameter behind each weight: a run binds its tensor as it is then
     // (Parameter.set_data replaces the storage the compile saw).

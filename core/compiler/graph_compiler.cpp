@@ -170,7 +170,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
         detail::raiseSourceError(I, e, function);
     }
 
-    auto module = std::make_shared<ir::Module>();
+    auto module = std::make_unique<ir::Module>();
     passes::PassManager pm;
     pm.add(makeParsePass(state));
     pm.add(makeSymbolResolvePass(state));
@@ -186,7 +186,7 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::compileNew(
 
     passes::PassContext pctx(settings);
     pctx.setCancelToken(I.stopToken());  // the script's: one request stops both
-    const passes::PipelineResult result = passes::runRecorded(pm, module, pctx, record, serial_);
+    const passes::PipelineResult result = passes::runRecorded(pm, *module, pctx, record, serial_);
     // A compile that failed before parse made the entry still gets the name it would have.
     record.graphName = module->entry() != nullptr ? module->entry()->name()
                        : target.is<interp::FunctionObject>() || modules::gradOf(target) != nullptr

@@ -351,7 +351,7 @@ void GraphCompilerImpl::emitRecorded(Compiled& c, passes::CompileRecord& record,
     pm.add(passes::makeTaskEmitPass());
     passes::PassContext pctx(settings);
     const passes::PipelineResult result =
-        passes::runRecorded(pm, c.module, pctx, record, serial_, std::move(text));
+        passes::runRecorded(pm, *c.module, pctx, record, serial_, std::move(text));
     record.graphName = c.module->entry()->name();
     session_->compiles.push_back(record);
     if (result.status != passes::PipelineStatus::Ok) {

@@ -64,16 +64,13 @@ void CompileRecord::settleSnapshots() const {
     }
 }
 
-namespace {
-
-PipelineResult runRecordedImpl(PassManager& pm, ir::Module& m, PassContext& ctx,
-                               CompileRecord& record, std::shared_ptr<DumpSerial> serial,
-                               std::shared_ptr<const std::string> baselineText,
-                               std::shared_ptr<const ir::Module> finalModule) {
+PipelineResult runRecorded(PassManager& pm, ir::Module& m, PassContext& ctx,
+                                   CompileRecord& record,
+                                   std::shared_ptr<DumpSerial> serial,
+                                   std::shared_ptr<const std::string> baselineText) {
     TimingInstrumentation timing;
     SnapshotInstrumentation snapshots(&timing);
     snapshots.setBaselineText(std::move(baselineText));
-    snapshots.setFinalModule(std::move(finalModule));
     SaveGraphsInstrumentation saveGraphs(std::move(serial), &snapshots);
     VerifierInstrumentation verifier;
     // After-hooks run in reverse: timing stops first, then the IR is verified (a pass that
@@ -96,22 +93,6 @@ PipelineResult runRecordedImpl(PassManager& pm, ir::Module& m, PassContext& ctx,
     record.warnings.insert(record.warnings.end(), saveGraphs.errors().begin(),
                            saveGraphs.errors().end());
     return result;
-}
-
-}  // namespace
-
-PipelineResult runRecorded(PassManager& pm, ir::Module& m, PassContext& ctx,
-                           CompileRecord& record, std::shared_ptr<DumpSerial> serial,
-                           std::shared_ptr<const std::string> baselineText) {
-    return runRecordedImpl(pm, m, ctx, record, std::move(serial), std::move(baselineText),
-                           nullptr);
-}
-
-PipelineResult runRecorded(PassManager& pm, const std::shared_ptr<ir::Module>& m,
-                           PassContext& ctx, CompileRecord& record,
-                           std::shared_ptr<DumpSerial> serial,
-                           std::shared_ptr<const std::string> baselineText) {
-    return runRecordedImpl(pm, *m, ctx, record, std::move(serial), std::move(baselineText), m);
 }
 
 }  // namespace irscope::passes

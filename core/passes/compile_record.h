@@ -129,12 +129,5 @@ PipelineResult runRecorded(PassManager& pm, ir::Module& m, PassContext& ctx,
                                    CompileRecord& record,
                                    std::shared_ptr<DumpSerial> serial = nullptr,
                                    std::shared_ptr<const std::string> baselineText = nullptr);
-// The same for a module its owner changes no more once the pipeline ends (a compiled graph,
-// only run from then on): the IR after the last pass is printed from `m` itself, not from a
-// copy of it.
-PipelineResult runRecorded(PassManager& pm, const std::shared_ptr<ir::Module>& m,
-                           PassContext& ctx, CompileRecord& record,
-                           std::shared_ptr<DumpSerial> serial = nullptr,
-                           std::shared_ptr<const std::string> baselineText = nullptr);
 
 }  // namespace irscope::passes

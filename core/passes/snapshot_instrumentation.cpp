@@ -101,14 +101,7 @@ void SnapshotInstrumentation::afterPipeline(const ir::Module&, const PassContext
                                             const PipelineResult&) {
     const auto t0 = std::chrono::steady_clock::now();
     // The last state goes to the printer as a copy (the module is the caller's from now
-    // on), or as the module itself when its owner keeps it unchanged; the printer finishes
-    // on its own: nobody waits here.
-    if (deferred_ && finalModule_ && finalModule_.get() == module_) {
-        Deferred d = std::move(*deferred_);
-        deferred_.reset();
-        printer().submit(finalModule_, std::move(d.after), std::move(d.last), std::move(d.before),
-                         std::move(d.result));
-    }
+    // on), and the printer finishes on its own: nobody waits here.
     copyDeferred();
     if (printer_) {
         printer_->close();

@@ -14,9 +14,7 @@
 // states' (hash and size first, then the bytes), so `changed` stays exact and unchanged
 // snapshots cost no memory. The copy of a changed state is made when the next pass starts;
 // the last state is printed from the module itself when its text is needed, while the
-// worker finishes the older ones, and at the end of the pipeline it is copied unless the
-// caller keeps the module unchanged from then on (setFinalModule: a compiled graph), when
-// the worker reads the module itself. The pipeline does not wait for the printer at its end: a
+// worker finishes the older ones. The pipeline does not wait for the printer at its end: a
 // snapshot's `changed`, counts and text wait for their job only when someone reads them
 // (textOf() during the pipeline waits for all). Under IRSCOPE_VERIFY_EACH=1 every "no
 // change" claim and every "same" verdict of the fingerprint is checked against the printed
@@ -59,10 +57,6 @@ public:
     void setBaselineText(std::shared_ptr<const std::string> text) {
         baselineText_ = std::move(text);
     }
-    // The module the pipeline runs on, when its owner changes it no more once the pipeline
-    // ends (a compiled graph is only run from then on): the last state is printed from it
-    // rather than from a copy. The printer keeps it alive until that job is done.
-    void setFinalModule(std::shared_ptr<const ir::Module> m) { finalModule_ = std::move(m); }
 
     // The uncompressed text of the IR after `run`, if this instrumentation has already
     // taken run's snapshot (lets a dump writer avoid printing again); otherwise null.
@@ -109,7 +103,6 @@ private:
     std::vector<PassSnapshot> snapshots_;
     double endWaitMillis_ = 0.0;
     std::shared_ptr<const std::string> baselineText_;
-    std::shared_ptr<const ir::Module> finalModule_;
     // The last changed state, not copied yet: the module stays as the pass left it until
     // the next pass starts, so the copy is made then (beforePass), or, at the end of the
     // pipeline or when a text is read, the module is printed directly and never copied.

@@ -81,15 +81,14 @@ public:
     void close();
     bool closed() const;
 
-    // Settles one snapshot: with a `copy` (of the module, or the module itself once nothing
-    // changes it any more), first fingerprints it and, unless its fingerprint
+    // Settles one snapshot: with a `copy`, first fingerprints it and, unless its fingerprint
     // is that of `last` (the state before it in time) or `before` (the state before the
     // pass), prints it into `after` (when the text equals either state's, `after` takes that
     // state's text and compressed bytes; otherwise the text is compressed); then fills
     // `result` comparing `after` with `before`. Without a copy,
     // `after` is an earlier state (filled by then). `last` and `before` may be null (the
     // baseline before the first pass: nothing to compare with).
-    void submit(std::shared_ptr<const ir::Module> copy, std::shared_ptr<SnapshotText> after,
+    void submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<SnapshotText> after,
                 std::shared_ptr<const SnapshotText> last,
                 std::shared_ptr<const SnapshotText> before, std::shared_ptr<SnapshotResult> result);
 
@@ -115,7 +114,7 @@ public:
 
 private:
     struct Job {
-        std::shared_ptr<const ir::Module> copy;
+        std::unique_ptr<ir::Module> copy;
         std::shared_ptr<SnapshotText> after;
         std::shared_ptr<const SnapshotText> last;
         std::shared_ptr<const SnapshotText> before;
