@@ -231,19 +231,27 @@ void Module::eraseGraph(FuncGraph* g) {
     // weight many graphs read would be searched once per use otherwise).
     std::vector<Node*> outside;
     std::unordered_set<const Node*> seenOutside;
+    std::size_t crossUses = 0;
     for (Node* n : g->owned_) {
         if (auto* c = nodeCast<CNode>(n)) {
             for (Node* in : c->inputs_) {
-                if (in->graph() != g && seenOutside.insert(in).second) {
-                    outside.push_back(in);
+                if (in->graph() != g) {
+                    ++crossUses;
+                    if (seenOutside.insert(in).second) {
+                        outside.push_back(in);
+                    }
                 }
             }
         }
     }
+    std::size_t removed = 0;
     for (Node* in : outside) {
-        std::erase_if(in->users_, [g](const Use& u) { return u.user->graph() == g; });
+        removed += std::erase_if(in->users_, [g](const Use& u) { return u.user->graph() == g; });
     }
     ++structureEpoch_;
+    if (removed != crossUses) {
+        throw std::logic_error("use-def index out of sync");  // as removeUse finds it
+    }
     const std::vector<Node*> doomed = std::move(g->owned_);
     g->owned_.clear();
     for (Node* n : doomed) {
