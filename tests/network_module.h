@@ -39,7 +39,7 @@ inline std::shared_ptr<ir::Module> networkModule(int blocks, int helperNodes) {
             args.insert(args.begin(), m->addValue(g, Value::primitive(name)));
             CNode* c = m->addCNode(g, args);
             c->setAbstract(act);
-            c->debug().scope = scope + name + "-op" + std::to_string(b);
+            c->mutableDebug().scope = scope + name + "-op" + std::to_string(b);
             return c;
         };
         CNode* mm = op("MatMul", {h, w});

@@ -455,7 +455,7 @@ private:
             if (chance(70)) {
                 c->setAbstract(randomAbstract(0));
             }
-            randomDebug(c->debug(), true);
+            randomDebug(c->mutableDebug(), true);
             if (chance(20)) {
                 randomAttrs(c->attrs(), 1 + pick(2), false);
             }
@@ -472,7 +472,7 @@ private:
         if (chance(60)) {
             ret->setAbstract(out->abstract() && chance(80) ? out->abstract() : randomAbstract(0));
         }
-        randomDebug(ret->debug(), false);
+        randomDebug(ret->mutableDebug(), false);
         if (chance(15)) {
             randomAttrs(ret->attrs(), 1, false);
         }

@@ -40,7 +40,7 @@ std::shared_ptr<ir::Module> blockModule(int blocks, int odd, Odd how) {
             args.insert(args.begin(), m->addValue(g, Value::primitive(name)));
             CNode* c = m->addCNode(g, args);
             c->setAbstract(act);
-            c->debug().scope = scope + name + "-op" + std::to_string(b);
+            c->mutableDebug().scope = scope + name + "-op" + std::to_string(b);
             return c;
         };
         const Odd kind = b == odd ? how : Odd::None;
@@ -250,7 +250,7 @@ private slots:
         const ir::Node* lastBlock = h;
         for (int b = 0; b < 3; ++b) {
             auto* c = m->addCNode(g, {m->addValue(g, ir::Value::primitive("Neg")), h});
-            c->debug().scope = "Default/network-Net/tail-" + std::to_string(b) + "/Neg-op";
+            c->mutableDebug().scope = "Default/network-Net/tail-" + std::to_string(b) + "/Neg-op";
             h = c;
         }
         m->setOutput(g, h);

@@ -212,8 +212,8 @@ private slots:
     void cloneIsDeepAndIndependent() {
         SeedGraph s;
         s.g->attrs().set("no_inline", Value::boolean(true));
-        s.loads[1]->debug().name = "CNode_7";
-        s.loads[1]->debug().scope = "Default/Load-op1";
+        s.loads[1]->mutableDebug().name = "CNode_7";
+        s.loads[1]->mutableDebug().scope = "Default/Load-op1";
         auto copy = s.m->clone();
         QCOMPARE(copy->verify(), std::string());
         QCOMPARE(copy->liveNodeCount(), s.m->liveNodeCount());
@@ -245,6 +245,42 @@ private slots:
         QCOMPARE(s.g->topoOrder().size(), orig.size());
         QCOMPARE(s.m->verify(), std::string());
         QCOMPARE(copy->verify(), std::string());
+    }
+
+    void debugInfoIsAValueSharedUntilChanged() {
+        SeedGraph s;
+        CNode* load = s.loads[1];
+        load->mutableDebug().name = "CNode_7";
+        load->mutableDebug().scope = "Default/Load-op1";
+        auto copy = s.m->clone();
+        CNode* cload = nullptr;
+        for (CNode* c : copy->entry()->topoOrder()) {
+            if (c->id() == load->id()) {
+                cload = c;
+            }
+        }
+        QVERIFY(cload != nullptr);
+        // The copy shares the original's debug info: the same object, not an equal one.
+        QCOMPARE(&cload->debug(), &load->debug());
+        // Changing the original's leaves the copy's as it was, and the other way round.
+        load->mutableDebug().scope = "Default/Load-op9";
+        QCOMPARE(cload->debug().scope, std::string("Default/Load-op1"));
+        QCOMPARE(load->debug().scope, std::string("Default/Load-op9"));
+        QVERIFY(&cload->debug() != &load->debug());
+        cload->mutableDebug().name = "renamed";
+        QCOMPARE(load->debug().name, std::string("CNode_7"));
+        // shareDebug within one module: the same value semantics.
+        CNode* other = s.loads[0];
+        other->shareDebug(*load);
+        QCOMPARE(&other->debug(), &load->debug());
+        other->mutableDebug().name = "CNode_8";
+        QCOMPARE(load->debug().name, std::string("CNode_7"));
+        QCOMPARE(other->debug().scope, std::string("Default/Load-op9"));
+        // A node that never had debug info reads an empty one and gets its own on writing.
+        CNode* fresh = s.m->addCNode(s.g, {s.m->addValue(s.g, Value::primitive("Neg")), load});
+        QVERIFY(fresh->debug().name.empty());
+        fresh->mutableDebug().name = "CNode_9";
+        QVERIFY(other->debug().name == "CNode_8" && load->debug().name == "CNode_7");
     }
 
     void cloneRemapsGraphValues() {

@@ -226,11 +226,11 @@ void TestIrText::printerFormat() {
         m.addCNode(top, {m.addValue(top, Value::primitive("Assign", primAttrs, "assign")), w,
                          m.addValue(top, Value::tensorValue(scalarTensor(DType::Int32, 0))),
                          m.addValue(top, Value::monadValue(MonadKind::U))});
-    assign->debug().name = "CNode_3";
-    assign->debug().scope = "Default/Assign-op0";
-    assign->debug().trace.push_back(
+    assign->mutableDebug().name = "CNode_3";
+    assign->mutableDebug().scope = "Default/Assign-op0";
+    assign->mutableDebug().trace.push_back(
         {"f.py", 12, 12, 12, 40, "            F.assign(self.weight, i)", ""});
-    assign->debug().trace.push_back(
+    assign->mutableDebug().trace.push_back(
         {"f.py", 11, 14, 8, 20, "        while i < 3:", "<~~This line of code can be shared./"});
     assign->attrs().set("checkpoint", Value::boolean(true));
     assign->primalAttrs().set("unique_id", Value::string("417"));
@@ -510,7 +510,7 @@ void TestIrText::freeVariableOnlyUsedByChild() {
     m.setEntry(parent);
     Parameter* x = m.addParameter(parent, "x");
     CNode* a = m.addCNode(parent, {m.addValue(parent, Value::primitive("Neg")), x});
-    a->debug().name = "a";
+    a->mutableDebug().name = "a";
     m.setOutput(child, m.addCNode(child, {m.addValue(child, Value::primitive("Add")), a, x}));
     m.setOutput(parent, m.addCNode(parent, {m.addValue(parent, Value::graphRef(child))}));
     QCOMPARE(parent->topoOrder().size(), std::size_t(2));
@@ -842,8 +842,8 @@ void TestIrText::largeFile() {
                        : m.addCNode(top, {m.addValue(top, Value::primitive(k % 2 ? "Add" : "Mul")),
                                           cur, m.addValue(top, Value::floating(0.5))});
         c->setAbstract(x->abstract());
-        c->debug().name = "CNode_" + std::to_string(k);
-        c->debug().scope =
+        c->mutableDebug().name = "CNode_" + std::to_string(k);
+        c->mutableDebug().scope =
             "Default/network-Net/blocks-" + std::to_string(k / 100) + "/Add-op" + std::to_string(k);
         cur = c;
     }

@@ -117,14 +117,14 @@ private slots:
         // Abstract, debug name, scope, source line, attrs, graph name and attrs.
         c->setAbstract(ir::Abstract::tensor(ir::DType::Float16, ir::Shape{}));
         QVERIFY(changed());
-        c->debug().name = "renamed";
+        c->mutableDebug().name = "renamed";
         QVERIFY(changed());
-        c->debug().scope += "/x";
+        c->mutableDebug().scope += "/x";
         QVERIFY(changed());
         if (!c->debug().trace.empty()) {
             ir::LocationTrace::Items items = c->debug().trace.items();
             items.back().line += 1;
-            c->debug().trace = std::move(items);
+            c->mutableDebug().trace = std::move(items);
             QVERIFY(changed());
         }
         c->attrs().set("flag", ir::Value::boolean(true));

@@ -47,12 +47,12 @@ std::unique_ptr<Module> smallModule() {
     y->setAbstract(i32());
     CNode* add = m->addCNode(g, {m->addValue(g, Value::primitive("Add")), x, y});
     add->setAbstract(i32());
-    add->debug().name = "CNode_1";
-    add->debug().scope = "Default/network-Net/Add-op0";
+    add->mutableDebug().name = "CNode_1";
+    add->mutableDebug().scope = "Default/network-Net/Add-op0";
     CNode* neg = m->addCNode(g, {m->addValue(g, Value::primitive("Neg")), add});
     neg->setAbstract(i32());
-    neg->debug().name = "CNode_2";
-    neg->debug().scope = "Default/network-Net/Neg-op1";
+    neg->mutableDebug().name = "CNode_2";
+    neg->mutableDebug().scope = "Default/network-Net/Neg-op1";
     m->setOutput(g, neg);
     return m;
 }
@@ -185,10 +185,10 @@ std::unique_ptr<Module> largeModule(int n) {
         CNode* c = m->addCNode(top, {m->addValue(top, Value::primitive(k % 2 ? "Add" : "Mul")), cur,
                                      m->addValue(top, Value::floating(0.5))});
         c->setAbstract(x->abstract());
-        c->debug().name = "CNode_" + std::to_string(k);
-        c->debug().scope =
+        c->mutableDebug().name = "CNode_" + std::to_string(k);
+        c->mutableDebug().scope =
             "Default/network-Net/blocks-" + std::to_string(k / 100) + "/Add-op" + std::to_string(k);
-        c->debug().trace.push_back(SourceLocation{"net.py", 10 + k % 40, 10 + k % 40, 8, 30,
+        c->mutableDebug().trace.push_back(SourceLocation{"net.py", 10 + k % 40, 10 + k % 40, 8, 30,
                                                   "        x = self.blocks[i](x) * 0.5", ""});
         cur = c;
     }
@@ -798,7 +798,7 @@ void TestPassManager::snapshotsOfLargeModuleStayCompact() {
         pm.add(makePass("pass_" + std::to_string(i), "Renames one node.",
                         [i](Module& mod, PassContext&) {
                             CNode* out = nodeCast<CNode>(mod.entry()->output());
-                            out->debug().name = "renamed_" + std::to_string(i);
+                            out->mutableDebug().name = "renamed_" + std::to_string(i);
                             return true;
                         }));
     }

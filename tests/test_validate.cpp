@@ -159,7 +159,7 @@ private slots:
         CNode* tuple =
             m->addCNode(f, {m->addValue(f, Value::primitive("MakeTuple")), ret->input(1), host});
         tuple->setAbstract(Abstract::opaque("tuple"));
-        tuple->debug().trace.push_back(SourceLocation{"net.py", 12, 12});
+        tuple->mutableDebug().trace.push_back(SourceLocation{"net.py", 12, 12});
         m->setInput(ret, 1, tuple);
         passes::PassContext ctx;
         try {

@@ -133,7 +133,7 @@ private:
             s_->inputs.push_back(s_->call.args.pos[i]);
         }
         ir::CNode* c = m.addCNode(g, call);
-        c->debug().scope = "Default";
+        c->mutableDebug().scope = "Default";
         m.setOutput(g, c);
     }
 

@@ -73,9 +73,9 @@ ir::SourceLocation GraphBuilder::loc(const ast::Span& s) const {
 
 CNode* GraphBuilder::cnode(std::vector<Node*> inputs, const ast::Span& at) {
     CNode* c = m_.addCNode(cur_.g, inputs);
-    c->debug().scope = spec_.scope;
+    c->mutableDebug().scope = spec_.scope;
     if (at.line > 0) {
-        c->debug().trace.push_back(loc(at));
+        c->mutableDebug().trace.push_back(loc(at));
     }
     return c;
 }
@@ -162,9 +162,9 @@ void GraphBuilder::finish(Block& b, Node* out, const ast::Span& at) {
         out = cnode({prim("Depend"), out, stop}, at);
     }
     CNode* ret = m_.setOutput(cur_.g, out);
-    ret->debug().scope = spec_.scope;
+    ret->mutableDebug().scope = spec_.scope;
     if (at.line > 0) {
-        ret->debug().trace.push_back(loc(at));
+        ret->mutableDebug().trace.push_back(loc(at));
     }
     cur_.closed = true;
     if (other) {

@@ -283,7 +283,7 @@ void GraphBuilder::assign(const ast::Expr& target, Node* value, const ast::Span&
             const std::string& id = target.cast<ast::Name>().id;
             // MindSpore's debug name for the node bound to a variable: CNode_<id>$<name>.
             if (auto* c = ir::nodeCast<ir::CNode>(value); c && c->graph() == cur_.g && c->debug().name.empty()) {
-                c->debug().name = "CNode_" + std::to_string(c->id()) + "$" + id;
+                c->mutableDebug().name = "CNode_" + std::to_string(c->id()) + "$" + id;
             }
             cur_.env.set(id, value);
             return;

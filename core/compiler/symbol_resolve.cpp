@@ -57,8 +57,8 @@ void Resolver::fail(const std::string& pyType, const std::string& msg, const Nod
 CNode* Resolver::cnode(FuncGraph* g, std::vector<Node*> in, const Node* like) {
     CNode* c = m_.addCNode(g, in);
     if (like != nullptr) {
-        c->debug().scope = like->debug().scope;
-        c->debug().trace = like->debug().trace;
+        c->mutableDebug().scope = like->debug().scope;
+        c->mutableDebug().trace = like->debug().trace;
     }
     return c;
 }

@@ -529,7 +529,7 @@ Node* Resolver::nativeCell(CNode* c, const HostVal& cell, const std::vector<Node
     auto fresh = [&](ValuePtr prim, std::vector<Node*> in) {
         in.insert(in.begin(), constant(home, std::move(prim)));
         CNode* n = cnode(home, in, c);
-        n->debug().scope = cell.scope;
+        n->mutableDebug().scope = cell.scope;
         return n;
     };
     auto attr = [&](const char* name) { return I.getAttr(cell.v, name); };

@@ -82,7 +82,7 @@ Node* Resolver::gradTarget(const HostVal& h, ir::FuncGraph* g, const Node* at) {
                 call.push_back(m_.addParameter(w, p->name()));
             }
             CNode* c = cnode(w, std::move(call), at);
-            c->debug().scope = h.scope;
+            c->mutableDebug().scope = h.scope;
             m_.setOutput(w, withCustomBprop(c, bg));
             it = customBpropGraphs_.emplace(key, w).first;
         }
@@ -100,7 +100,7 @@ Node* Resolver::gradTarget(const HostVal& h, ir::FuncGraph* g, const Node* at) {
         Node* x = m_.addParameter(w, "x");
         CNode* site =
             cnode(w, {constant(w, Value::primitive(std::string(passes::meta::kMakeTuple))), x}, at);
-        site->debug().scope = h.scope;
+        site->mutableDebug().scope = h.scope;
         m_.setOutput(w, nativeCell(site, h, {x}));
         if (site->users().empty()) {
             m_.erase(site);

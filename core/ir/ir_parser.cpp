@@ -240,7 +240,7 @@ Node* Parser::unresolved(const LineCursor& c, std::size_t at, const std::string&
     Parameter* p = m_->addParameter(nullptr, text);
     auto notes = std::make_shared<DumpNotes>();
     notes->unresolved = text;
-    p->debug().dump = std::move(notes);
+    p->mutableDebug().dump = std::move(notes);
     return p;
 }
 
@@ -254,7 +254,7 @@ void Parser::keepLine(std::string_view line) {
 }
 
 DumpNotes& Parser::notesOf(Node* n) {
-    auto& slot = n->debug().dump;
+    auto& slot = n->mutableDebug().dump;
     if (!slot) {
         slot = std::make_shared<DumpNotes>();
     }
@@ -542,7 +542,7 @@ void Parser::headerParamLine(LineCursor& c) {
         p->setDefault(std::move(def));
     }
     if (!(notes == DumpNotes{})) {
-        p->debug().dump = std::make_shared<DumpNotes>(std::move(notes));
+        p->mutableDebug().dump = std::make_shared<DumpNotes>(std::move(notes));
     }
 }
 

@@ -93,7 +93,7 @@ void Parser::bodyLine(std::size_t i, LineCursor& c) {
             const std::size_t b = c.pos;
             if (last_ == nullptr) {
                 pendingNodeLines_.emplace_back(c.rest());
-            } else if (!debugLine(c, last_->debug())) {
+            } else if (!debugLine(c, last_->mutableDebug())) {
                 c.pos = b;
                 notesOf(last_).lines.emplace_back(c.rest());
             }
@@ -120,7 +120,7 @@ void Parser::startNode(CNode* n) {
     }
     for (const std::string& l : pendingNodeLines_) {
         LineCursor lc(l, 0, &file_);
-        if (!debugLine(lc, n->debug())) {
+        if (!debugLine(lc, n->mutableDebug())) {
             notesOf(n).lines.push_back(l);
         }
     }
@@ -162,7 +162,7 @@ void Parser::nodeLine(std::size_t i, LineCursor& c) {
         c.fail("expected '=' after " + label);
     }
     CNode* n = call(i, c, label);
-    n->debug().name = std::move(dbg);
+    n->mutableDebug().name = std::move(dbg);
     cur_->nodes[*num] = n;
     cur_->order.push_back(n);
     startNode(n);
@@ -371,7 +371,7 @@ CNode* Parser::call(std::size_t i, LineCursor& c, const std::string& label) {
     n->attrs() = std::move(cnodeAttrs);
     n->primalAttrs() = std::move(primalAttrs);
     if (!(callNotes == DumpNotes{})) {
-        n->debug().dump = std::make_shared<DumpNotes>(std::move(callNotes));
+        n->mutableDebug().dump = std::make_shared<DumpNotes>(std::move(callNotes));
     }
     for (Deferred& d : pending) {
         d.user = n;
@@ -551,7 +551,7 @@ void Parser::typeLine(LineCursor& c) {
         const std::string_view r = f.rest();
         if (r.size() >= 2 && r.front() == '(' && r.back() == ')' &&
             r.find('<') == std::string_view::npos && last_->debug().scope.empty()) {
-            last_->debug().scope = std::string(r.substr(1, r.size() - 2));
+            last_->mutableDebug().scope = std::string(r.substr(1, r.size() - 2));
             return;
         }
         notesOf(last_).lines.emplace_back(c.rest());

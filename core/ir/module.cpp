@@ -11,6 +11,25 @@
 
 namespace irscope::ir {
 
+// --- Node -------------------------------------------------------------------------------
+
+const DebugInfo& Node::noDebug() {
+    static const DebugInfo none;
+    return none;
+}
+
+DebugInfo& Node::mutableDebug() {
+    // A count of one is this node alone: only the module's thread makes new sharers (clone,
+    // shareDebug), so it cannot grow meanwhile; a sharer going away on another thread at
+    // worst costs a copy that was not needed.
+    if (!debug_) {
+        debug_ = std::make_shared<DebugInfo>();
+    } else if (debug_.use_count() > 1) {
+        debug_ = std::make_shared<DebugInfo>(*debug_);
+    }
+    return *debug_;
+}
+
 // --- FuncGraph --------------------------------------------------------------------------
 
 Node* FuncGraph::output() const {
@@ -540,6 +559,7 @@ std::unique_ptr<Module> Module::clone() const {
     for (const auto& g : graphs_) {
         FuncGraph* ng = m->addGraph(g->name_);
         ng->debug_ = g->debug_;
+        ng->owned_.reserve(g->owned_.size());
         gm[g.get()] = ng;
     }
     auto mapGraph = [&](FuncGraph* g) { return g == nullptr ? nullptr : gm.at(g); };
@@ -586,8 +606,12 @@ std::unique_ptr<Module> Module::clone() const {
             case Node::Kind::CNode: {
                 const auto* c = static_cast<const CNode*>(n.get());
                 auto* nc = new CNode(c->id(), mapGraph(c->graph()));
-                nc->attrs_ = c->attrs_;
-                nc->primalAttrs_ = c->primalAttrs_;
+                if (!c->attrs_.empty()) {
+                    nc->attrs_ = c->attrs_;
+                }
+                if (!c->primalAttrs_.empty()) {
+                    nc->primalAttrs_ = c->primalAttrs_;
+                }
                 copy.reset(nc);
                 break;
             }

@@ -162,8 +162,15 @@ public:
 
     const AbstractPtr& abstract() const { return abstract_; }
     void setAbstract(AbstractPtr a) { abstract_ = std::move(a); }
-    DebugInfo& debug() { return debug_; }
-    const DebugInfo& debug() const { return debug_; }
+    // The debug info is a value, shared with the node's copies (Module::clone copies a
+    // 135k-node module for every snapshot) until one of them changes it: mutableDebug()
+    // gives this node a copy of its own first. Only the thread that owns the module may
+    // change it; copies read theirs on any thread.
+    const DebugInfo& debug() const { return debug_ ? *debug_ : noDebug(); }
+    DebugInfo& mutableDebug();
+    void setDebug(DebugInfo d) { debug_ = std::make_shared<DebugInfo>(std::move(d)); }
+    // Takes `from`'s debug info (shared, as a copy shares it).
+    void shareDebug(const Node& from) { debug_ = from.debug_; }
 
     const std::vector<Use>& users() const { return users_; }
 
@@ -177,7 +184,8 @@ private:
     std::uint64_t id_;
     FuncGraph* graph_;
     AbstractPtr abstract_;
-    DebugInfo debug_;
+    static const DebugInfo& noDebug();
+    std::shared_ptr<DebugInfo> debug_;  // null: no debug info
     std::vector<Use> users_;
     std::size_t slot_ = 0;       // index in the module's node arena
     std::size_t ownedSlot_ = 0;  // index in its graph's ownedNodes()

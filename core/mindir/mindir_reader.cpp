@@ -221,7 +221,7 @@ private:
                 ir::AbstractPtr abs = abstractOfConstant(*v);
                 ir::ValueNode* vn = m_->addValue(g, std::move(v));
                 vn->setAbstract(std::move(abs));
-                vn->debug().name = np.name();
+                vn->mutableDebug().name = np.name();
                 for (const auto& out : np.output()) {
                     define(out, vn);
                 }
@@ -230,8 +230,8 @@ private:
             }
             ++info_.nodes;
             CNode* c = m_->addCNode(g, {});
-            c->debug().name = debugNameOf(np.name(), gp.name());
-            c->debug().scope = np.domain();
+            c->mutableDebug().name = debugNameOf(np.name(), gp.name());
+            c->mutableDebug().scope = np.domain();
             if (np.name().empty() && np.output_size() == 0) {
                 throw MindirError(
                     K::Corrupt, file_,

@@ -89,8 +89,8 @@ private:
     CNode* make(std::vector<Node*> inputs, AbstractPtr abs, const Node& origin) {
         CNode* c = m_.addCNode(g_, inputs);
         c->setAbstract(std::move(abs));
-        c->debug().scope = origin.debug().scope;
-        c->debug().trace = origin.debug().trace;
+        c->mutableDebug().scope = origin.debug().scope;
+        c->mutableDebug().trace = origin.debug().trace;
         return c;
     }
 

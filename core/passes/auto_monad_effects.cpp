@@ -239,8 +239,8 @@ void keepIsolated(ir::Module& m, FuncGraph* g, CNode* statement) {
     stop->setAbstract(tuple->abstract());
     dep->setAbstract(out->abstract());
     for (CNode* c : {tuple, stop, dep}) {
-        c->debug().scope = ret->debug().scope;
-        c->debug().trace = ret->debug().trace;
+        c->mutableDebug().scope = ret->debug().scope;
+        c->mutableDebug().trace = ret->debug().trace;
     }
     m.setInput(ret, 1, dep);
 }

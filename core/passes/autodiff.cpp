@@ -81,8 +81,8 @@ Node* Expander::prim(const Node* like, std::string_view name, const std::vector<
     n->setAbstract(r.abs && r.abs->kind == Abstract::Kind::Tensor
                        ? Abstract::tensor(r.abs->dtype, r.abs->shape)
                        : r.abs);
-    n->debug().scope = gradientScope(like);
-    n->debug().trace = like->debug().trace;
+    n->mutableDebug().scope = gradientScope(like);
+    n->mutableDebug().trace = like->debug().trace;
     created_.push_back(n);
     return n;
 }

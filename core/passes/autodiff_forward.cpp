@@ -230,7 +230,7 @@ Mapped Expander::copyGraph(FuncGraph* g, const std::vector<Mapped>& args,
         }
         CNode* copy = m_.addCNode(fwd_, nodes);
         copy->setAbstract(c->abstract());
-        copy->debug() = c->debug();
+        copy->shareDebug(*c);
         copy->attrs() = c->attrs();
         copy->primalAttrs() = c->primalAttrs();
         if (const ir::PrimitiveData* p = c->primitive()) {

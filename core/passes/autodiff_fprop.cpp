@@ -120,8 +120,8 @@ CNode* Expander::callNode(bool backward, const CNode* c, std::vector<Node*> inpu
                           AbstractPtr abs) {
     CNode* n = m_.addCNode(backward ? bwd_ : fwd_, inputs);
     n->setAbstract(std::move(abs));
-    n->debug().scope = backward ? gradientScope(c) : c->debug().scope;
-    n->debug().trace = c->debug().trace;
+    n->mutableDebug().scope = backward ? gradientScope(c) : c->debug().scope;
+    n->mutableDebug().trace = c->debug().trace;
     created_.push_back(n);
     return n;
 }
@@ -152,8 +152,8 @@ Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped
     CNode* value = m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("TupleGetItem")), tuple,
                                       constantIn(fwd_, Value::integer(0))});
     value->setAbstract(c->abstract());
-    value->debug().scope = c->debug().scope;
-    value->debug().trace = c->debug().trace;
+    value->mutableDebug().scope = c->debug().scope;
+    value->mutableDebug().trace = c->debug().trace;
     created_.push_back(value);
     copies_.push_back(value);
     std::vector<Mapped> in = wrt;
@@ -186,13 +186,13 @@ Mapped Expander::customBprop(const CNode* c, const std::function<Mapped(Node*)>&
     bound.push_back(out.node);
     CNode* partial = m_.addCNode(fwd_, bound);
     partial->setAbstract(p->abstract());
-    partial->debug() = p->debug();
+    partial->shareDebug(*p);
     created_.push_back(partial);
     CNode* tuple =
         m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("MakeTuple")), out.node, partial});
     tuple->setAbstract(Abstract::tuple({out.node->abstract(), partial->abstract()}));
-    tuple->debug().scope = c->debug().scope;
-    tuple->debug().trace = c->debug().trace;
+    tuple->mutableDebug().scope = c->debug().scope;
+    tuple->mutableDebug().trace = c->debug().trace;
     created_.push_back(tuple);
     return recordFpropCall(c, tuple, std::move(wrt), {});
 }
@@ -424,8 +424,8 @@ void Expander::closeFprop(FuncGraph* fp, FuncGraph* bp, ir::Parameter* dout,
         m_.addCNode(fp, {constantIn(fp, Value::primitive("MakeTuple")), out_.node, partial});
     tuple->setAbstract(Abstract::tuple({out_.node->abstract(), Abstract::func()}));
     for (CNode* n : {partial, tuple}) {
-        n->debug().scope = site_->debug().scope;
-        n->debug().trace = site_->debug().trace;
+        n->mutableDebug().scope = site_->debug().scope;
+        n->mutableDebug().trace = site_->debug().trace;
     }
     m_.setOutput(fp, tuple)->setAbstract(tuple->abstract());
     sweepDead();

@@ -358,7 +358,7 @@ void reuse(ir::Module& m, const Instance& rep, const std::vector<Instance*>& mem
             Parameter* w = rep.slots[k];
             Parameter* p = m.addParameter(g, w->name());
             p->setAbstract(w->abstract());
-            p->debug() = w->debug();
+            p->shareDebug(*w);
             param[{g, k}] = p;
         }
     }
@@ -389,7 +389,7 @@ void reuse(ir::Module& m, const Instance& rep, const std::vector<Instance*>& mem
                 ValueNode* old = static_cast<ValueNode*>(call->input(0));
                 ValueNode* callee = m.addValue(call->graph(), ir::Value::graphRef(cr));
                 callee->setAbstract(old->abstract());
-                callee->debug() = old->debug();
+                callee->shareDebug(*old);
                 m.setInput(call, 0, callee);
                 if (old->users().empty()) {
                     m.erase(old);

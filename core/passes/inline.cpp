@@ -43,7 +43,7 @@ public:
         if (auto* v = ir::nodeCast<ValueNode>(n)) {
             ValueNode* c = m_.addValue(target, opt::remapGraphRefs(v->value(), gmap_));
             c->setAbstract(v->abstract());
-            c->debug() = v->debug();
+            c->shareDebug(*v);
             return c;
         }
         if (auto it = map_.find(n); it != map_.end()) {
@@ -223,7 +223,7 @@ Node* inlineCallImpl(ir::Module& m, CNode* call, std::uint64_t orderId, bool reo
                 q->setDefault(p->defaultValue());
             }
             q->setAbstract(p->abstract());
-            q->debug() = p->debug();
+            q->shareDebug(*p);
             cp.map(p, q);
         }
     }

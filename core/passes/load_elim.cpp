@@ -221,8 +221,8 @@ void insertTensorMove(ir::Module& m, CNode* load) {
     prim->setAbstract(ir::Abstract::func());
     CNode* move = m.addCNode(load->graph(), {prim, load});
     move->setAbstract(std::move(abs));
-    move->debug().scope = load->debug().scope;
-    move->debug().trace = load->debug().trace;
+    move->mutableDebug().scope = load->debug().scope;
+    move->mutableDebug().trace = load->debug().trace;
     for (const ir::Use& u : uses) {
         m.setInput(u.user, u.index, move);
     }

@@ -72,7 +72,7 @@ ValueNode* foldNode(ir::Module& m, CNode* c) {
     }
     ValueNode* k = m.addValue(c->graph(), r.constant);
     k->setAbstract(c->abstract() != nullptr ? c->abstract() : r.abs);
-    k->debug() = c->debug();
+    k->shareDebug(*c);
     m.replaceAllUses(c, k);
     opt::eraseIfDead(m, c);
     return k;

@@ -100,7 +100,7 @@ CNode* directCall(ir::Module& m, CNode* call) {
     FuncGraph* g = call->graph();
     std::vector<Node*> inputs{m.addValue(g, fn->value())};
     inputs.back()->setAbstract(fn->abstract());
-    inputs.back()->debug() = fn->debug();
+    inputs.back()->shareDebug(*fn);
     for (std::size_t i = 2; i < partial->size(); ++i) {
         inputs.push_back(partial->input(i));
     }

@@ -313,7 +313,7 @@ CNode* addCNodeLike(ir::Module& m, FuncGraph* g, const std::vector<Node*>& input
                     const Node* like) {
     CNode* c = m.addCNode(g, inputs);
     c->setAbstract(like->abstract());
-    c->debug() = like->debug();
+    c->shareDebug(*like);
     return c;
 }
 

@@ -63,7 +63,7 @@ void inlineCall(ir::Module& m, CNode* call, const FuncGraph* g) {
         }
         ValueNode* copy = m.addValue(caller, v->value());
         copy->setAbstract(v->abstract());
-        copy->debug() = v->debug();
+        copy->shareDebug(*v);
         map[in] = copy;
         return copy;
     };
@@ -78,7 +78,7 @@ void inlineCall(ir::Module& m, CNode* call, const FuncGraph* g) {
         }
         CNode* k = m.addCNode(caller, ins);
         k->setAbstract(c->abstract());
-        k->debug() = c->debug();
+        k->shareDebug(*c);
         k->attrs() = c->attrs();
         k->primalAttrs() = c->primalAttrs();
         map[c] = k;

@@ -135,7 +135,7 @@ void Engine::retargetTemplateValues() {
     for (ir::ValueNode* v : stale) {
         ir::ValueNode* w = m_.addValue(v->graph(), substitute(v->value(), gmap));
         w->setAbstract(v->abstract());
-        w->debug() = v->debug();
+        w->shareDebug(*v);
         m_.replaceAllUses(v, w);
         m_.erase(v);
     }

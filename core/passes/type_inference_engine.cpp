@@ -92,7 +92,7 @@ FuncGraph* Engine::cloneGraph(FuncGraph* tmpl) {
             q->setDefault(p->defaultValue());
         }
         q->setAbstract(p->abstract());
-        q->debug() = p->debug();
+        q->shareDebug(*p);
         map[p] = q;
     }
     auto mapInput = [&](Node* in) -> Node* {
@@ -106,7 +106,7 @@ FuncGraph* Engine::cloneGraph(FuncGraph* tmpl) {
             }
             ir::ValueNode* w = m_.addValue(c, v->value());
             w->setAbstract(v->abstract());
-            w->debug() = v->debug();
+            w->shareDebug(*v);
             map[in] = w;
             return w;
         }
@@ -135,7 +135,7 @@ FuncGraph* Engine::cloneGraph(FuncGraph* tmpl) {
         ir::CNode* k = m_.addCNode(c, ins);
         k->attrs() = n->attrs();
         k->primalAttrs() = n->primalAttrs();
-        k->debug() = n->debug();
+        k->shareDebug(*n);
         k->setAbstract(n->abstract());
         order_[k] = {n->id(), 0};
         map[n] = k;

@@ -86,8 +86,8 @@ FuncGraph* Engine::varargsCaller(FuncGraph* g, std::size_t n, const CNode* site)
     call.push_back(tuple);
     CNode* out = m_.addCNode(w, call);
     for (CNode* made : {tuple, out}) {
-        made->debug().scope = site->debug().scope;
-        made->debug().trace = site->debug().trace;
+        made->mutableDebug().scope = site->debug().scope;
+        made->mutableDebug().trace = site->debug().trace;
     }
     m_.setOutput(w, out);
     templates_.push_back(w);  // like the parsed graphs: only its specializations stay
@@ -169,7 +169,7 @@ std::optional<Arg> Engine::inferGradCall(CNode* c) {
     if (g->users().size() > 1) {
         // Each call differentiates its own specialization: give this one its own node.
         CNode* own = m_.addCNode(g->graph(), g->inputs());
-        own->debug() = g->debug();
+        own->shareDebug(*g);
         auto it = order_.find(g);
         order_[own] = it != order_.end() ? it->second : OrderKey{g->id(), ++seq_};
         setResult(own, argOf(g));

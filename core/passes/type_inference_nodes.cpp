@@ -138,7 +138,7 @@ Arg Engine::replace(CNode* c, const Arg& r) {
         keepEffectfulInputs(c);
         m_.replaceAllUses(c, r.node);
         if (r.node->isCNode() && r.node->graph() == c->graph() && r.node->debug().name.empty()) {
-            r.node->debug().name = c->debug().name;  // `out = x + y` keeps its name
+            r.node->mutableDebug().name = c->debug().name;  // `out = x + y` keeps its name
         }
     }
     setResult(c, r);
@@ -149,8 +149,8 @@ Arg Engine::emitCall(CNode* at, Node* callee, const std::vector<Node*>& inputs) 
     std::vector<Node*> ins{callee};
     ins.insert(ins.end(), inputs.begin(), inputs.end());
     CNode* n = m_.addCNode(at->graph(), ins);
-    n->debug() = at->debug();
-    n->debug().name.clear();
+    n->shareDebug(*at);
+    n->mutableDebug().name.clear();
     // New nodes take the source position of the node they expand (see Engine::order_).
     auto it = order_.find(at);
     OrderKey key = it != order_.end() ? it->second : OrderKey{at->id(), 0};

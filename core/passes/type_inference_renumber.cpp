@@ -74,7 +74,7 @@ void Engine::renumber() {
                 q->setDefault(p->defaultValue());
             }
             q->setAbstract(p->abstract());
-            q->debug() = p->debug();
+            q->shareDebug(*p);
             nmap[p] = q;
         }
     }
@@ -137,14 +137,14 @@ void Engine::renumber() {
                 if (!w) {
                     w = m_.addValue(n, substitute(v->value(), gmap));
                     w->setAbstract(v->abstract());
-                    w->debug() = v->debug();
+                    w->shareDebug(*v);
                 }
                 ins.push_back(w);
             }
             ir::CNode* k = m_.addCNode(n, ins);
             k->attrs() = c->attrs();
             k->primalAttrs() = c->primalAttrs();
-            k->debug() = c->debug();
+            k->shareDebug(*c);
             k->setAbstract(c->abstract());
             nmap[c] = k;
             if (c == g->returnNode()) {
