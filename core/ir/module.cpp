@@ -1,6 +1,8 @@
 #include "ir/module.h"
 
 #include <algorithm>
+#include <cstddef>
+#include <new>
 #include <functional>
 #include <optional>
 #include <stdexcept>
@@ -296,11 +298,19 @@ void Module::eraseGraph(FuncGraph* g) {
 
 // --- Module: nodes ------------------------------------------------------------------------
 
+void Module::NodeDelete::operator()(Node* n) const noexcept {
+    if (n->pooled_) {
+        n->~Node();  // the pool's memory goes with the module
+    } else {
+        delete n;
+    }
+}
+
 template <typename T>
 T* Module::adopt(std::unique_ptr<T> n) {
     T* raw = n.get();
     raw->slot_ = nodes_.size();
-    nodes_.push_back(std::move(n));
+    nodes_.push_back(NodeOwner(n.release()));
     ++liveNodes_;
     own(raw);
     return raw;
@@ -582,49 +592,70 @@ std::unique_ptr<Module> Module::clone() const {
         }
         return m->nodes_[n->slot_].get();
     };
+    // Every node of the copy in one block: a place per live node, by kind.
+    constexpr std::size_t kAlign = alignof(std::max_align_t);
+    const auto placeFor = [](Node::Kind k) {
+        const std::size_t size = k == Node::Kind::CNode       ? sizeof(CNode)
+                                 : k == Node::Kind::Value     ? sizeof(ValueNode)
+                                                              : sizeof(Parameter);
+        return (size + kAlign - 1) / kAlign * kAlign;
+    };
+    static_assert(alignof(CNode) <= kAlign && alignof(ValueNode) <= kAlign &&
+                  alignof(Parameter) <= kAlign);
+    std::size_t poolBytes = 0;
+    for (const auto& n : nodes_) {
+        if (n) {
+            poolBytes += placeFor(n->kind());
+        }
+    }
+    m->pool_ = std::make_unique_for_overwrite<std::byte[]>(std::max<std::size_t>(poolBytes, 1));
+    std::byte* at = m->pool_.get();
     m->nodes_.reserve(nodes_.size());
     for (const auto& n : nodes_) {
         if (!n) {
             m->nodes_.emplace_back();  // keep slots aligned, so ids map 1:1 and cheaply
             continue;
         }
-        std::unique_ptr<Node> copy;
+        Node* copy = nullptr;
         switch (n->kind()) {
             case Node::Kind::Parameter: {
                 const auto* p = static_cast<const Parameter*>(n.get());
-                auto* np = new Parameter(p->id(), mapGraph(p->graph()), p->name_);
-                np->hasDefault_ = p->hasDefault_;
-                np->default_ = p->default_ ? remapValue(p->default_, gm) : nullptr;
-                copy.reset(np);
+                copy = new (at) Parameter(p->id(), mapGraph(p->graph()), p->name_);
                 break;
             }
             case Node::Kind::Value: {
                 const auto* v = static_cast<const ValueNode*>(n.get());
-                copy.reset(new ValueNode(v->id(), mapGraph(v->graph()), remapValue(v->value_, gm)));
+                copy = new (at) ValueNode(v->id(), mapGraph(v->graph()), remapValue(v->value_, gm));
                 break;
             }
-            case Node::Kind::CNode: {
-                const auto* c = static_cast<const CNode*>(n.get());
-                auto* nc = new CNode(c->id(), mapGraph(c->graph()));
-                if (!c->attrs_.empty()) {
-                    nc->attrs_ = c->attrs_;
-                }
-                if (!c->primalAttrs_.empty()) {
-                    nc->primalAttrs_ = c->primalAttrs_;
-                }
-                copy.reset(nc);
+            case Node::Kind::CNode:
+                copy = new (at) CNode(n->id(), mapGraph(n->graph()));
                 break;
+        }
+        copy->pooled_ = true;
+        // Owned (and destroyed on a throw) as soon as it is made; nodes_ has its room.
+        m->nodes_.push_back(NodeOwner(copy));
+        at += placeFor(n->kind());
+        if (const auto* p = nodeCast<Parameter>(n.get())) {
+            auto* np = static_cast<Parameter*>(copy);
+            np->hasDefault_ = p->hasDefault_;
+            np->default_ = p->default_ ? remapValue(p->default_, gm) : nullptr;
+        } else if (const auto* c = nodeCast<CNode>(n.get())) {
+            auto* nc = static_cast<CNode*>(copy);
+            if (!c->attrs_.empty()) {
+                nc->attrs_ = c->attrs_;
+            }
+            if (!c->primalAttrs_.empty()) {
+                nc->primalAttrs_ = c->primalAttrs_;
             }
         }
         copy->abstract_ = n->abstract_;
         copy->debug_ = n->debug_;
         copy->slot_ = n->slot_;
-        Node* raw = copy.get();
-        m->nodes_.push_back(std::move(copy));
         ++m->liveNodes_;
         // The copy's graphs are named by exactly the constants that name the originals:
         // their counts are copied below instead of walking every constant.
-        m->enterInGraph(raw);
+        m->enterInGraph(copy);
     }
     for (const auto& g : graphs_) {
         gm.at(g.get())->valueRefs_ = g->valueRefs_;

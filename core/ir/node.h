@@ -181,6 +181,7 @@ private:
     friend class Module;
     friend class FuncGraph;  // topoOrder marks visited nodes by ownedSlot_
     Kind kind_;
+    bool pooled_ = false;  // made in its module's node pool (Module::clone): destroyed, not freed
     std::uint64_t id_;
     FuncGraph* graph_;
     AbstractPtr abstract_;
