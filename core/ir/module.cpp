@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstddef>
-#include <new>
 #include <functional>
+#include <new>
 #include <optional>
 #include <stdexcept>
 #include <unordered_map>

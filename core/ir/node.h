@@ -168,7 +168,6 @@ public:
     // change it; copies read theirs on any thread.
     const DebugInfo& debug() const { return debug_ ? *debug_ : noDebug(); }
     DebugInfo& mutableDebug();
-    void setDebug(DebugInfo d) { debug_ = std::make_shared<DebugInfo>(std::move(d)); }
     // Takes `from`'s debug info (shared, as a copy shares it).
     void shareDebug(const Node& from) { debug_ = from.debug_; }
 
