@@ -1,6 +1,7 @@
 #include "ir/module.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <functional>
 #include <new>
@@ -28,6 +29,11 @@ DebugInfo& Node::mutableDebug() {
         debug_ = std::make_shared<DebugInfo>();
     } else if (debug_.use_count() > 1) {
         debug_ = std::make_shared<DebugInfo>(*debug_);
+    } else {
+        // The last other sharer may have been a copy read on the printer's thread and
+        // released there: its reads happen before the writes to come (use_count() is a
+        // relaxed load; the release of a shared_ptr is a release operation).
+        std::atomic_thread_fence(std::memory_order_acquire);
     }
     return *debug_;
 }
