@@ -28,6 +28,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -82,7 +83,7 @@ void printHeader() {
 void printRow(int blocks, bool lazy, const std::vector<double>& row) {
     std::printf("%7d %-6s %9.0f %9.0f", blocks, lazy ? "lazy" : "plain", row.at(0), row.at(1));
     for (std::size_t k = 2; k + 1 < row.size(); ++k) {
-        std::printf(" %9.2f", row[k]);
+        std::printf(" %9.3f", row[k]);
     }
     std::printf(" %9.0f\n", row.back());
 }
@@ -246,7 +247,8 @@ bool spawn(const std::vector<std::string>& args, std::string* captured = nullptr
 
 // One row of the table: `repeat` runs of the configuration, each in its own process, and
 // per column the median (the machine's timing noise is a good part of a 0.1 s compile).
-bool medianRow(const char* self, int blocks, bool lazy, int repeat) {
+std::optional<std::vector<double>> medianRow(const char* self, int blocks, bool lazy,
+                                             int repeat) {
     std::vector<std::vector<double>> runs;
     for (int r = 0; r < repeat; ++r) {
         std::vector<std::string> args{self, "--run", std::to_string(blocks), "--raw"};
@@ -255,7 +257,7 @@ bool medianRow(const char* self, int blocks, bool lazy, int repeat) {
         }
         std::string out;
         if (!spawn(args, &out)) {
-            return false;
+            return std::nullopt;
         }
         std::vector<double>& row = runs.emplace_back();
         const char* p = out.c_str();
@@ -268,7 +270,7 @@ bool medianRow(const char* self, int blocks, bool lazy, int repeat) {
         }
         if (row.size() != runs.front().size() || row.size() < 3) {
             std::fprintf(stderr, "bench_training_step: unexpected row '%s'\n", out.c_str());
-            return false;
+            return std::nullopt;
         }
     }
     std::vector<double> median;
@@ -281,7 +283,59 @@ bool medianRow(const char* self, int blocks, bool lazy, int repeat) {
         median.push_back(column[column.size() / 2]);
     }
     printRow(blocks, lazy, median);
-    return true;
+    return median;
+}
+
+// The measures from the table's medians: lazy against plain at the largest size,
+// the doubling into it, the snapshots' share, and lazy against plain at every size.
+void printSummary(const std::map<std::pair<int, bool>, std::vector<double>>& rows,
+                  const std::vector<int>& blocks) {
+    // Columns of a row: nodes, cnodes, the passes, snapshots, compile, wall, peak RSS.
+    const auto at = [&](int b, bool lazy, std::size_t k) -> std::optional<double> {
+        auto it = rows.find({b, lazy});
+        if (it == rows.end() || k >= it->second.size()) {
+            return std::nullopt;
+        }
+        return it->second[k];
+    };
+    const std::size_t width = 2 + std::size(kPassColumns) + 4;
+    const std::size_t snapshots = width - 4;
+    const std::size_t compile = width - 3;
+    const int top = *std::max_element(blocks.begin(), blocks.end());
+    std::printf("\nat %d blocks, lazy against plain:", top);
+    const auto ratio = [&](const char* what, std::size_t k) {
+        const auto plain = at(top, false, k);
+        const auto lazy = at(top, true, k);
+        if (plain && lazy && *plain > 0.0 && *lazy > 0.0) {
+            std::printf(" %.2fx %s", *plain / *lazy, what);
+        }
+    };
+    ratio("fewer nodes,", 0);
+    ratio("fewer CNodes,", 1);
+    ratio("faster compile", compile);
+    if (const auto s = at(top, false, snapshots), c = at(top, false, compile); s && c && *c > 0) {
+        std::printf("; snapshots %.1f%% of the plain compile", 100.0 * *s / *c);
+    }
+    std::printf("\n");
+    if (top % 2 == 0 && rows.count({top / 2, false}) != 0) {
+        std::printf("doubling %d -> %d blocks, compile:", top / 2, top);
+        for (bool lazy : {false, true}) {
+            const auto small = at(top / 2, lazy, compile);
+            const auto big = at(top, lazy, compile);
+            if (small && big && *small > 0.0) {
+                std::printf(" %s %.2fx", lazy ? "lazy" : "plain", *big / *small);
+            }
+        }
+        std::printf("\n");
+    }
+    std::printf("lazy compiles at least as fast as plain at every size:");
+    bool all = true;
+    for (int b : blocks) {
+        const auto plain = at(b, false, compile);
+        const auto lazy = at(b, true, compile);
+        all = all && plain && lazy && *lazy <= *plain;
+    }
+    std::printf(" %s\n", all ? "yes" : "no");
 }
 
 bool parseArgs(int argc, char** argv, Options& o) {
@@ -351,11 +405,17 @@ int main(int argc, char** argv) {
     std::printf("each row: the median of %d runs, each in its own process\n", o.repeat);
     printHeader();
     bool ok = true;
+    std::map<std::pair<int, bool>, std::vector<double>> rows;
     for (int b : o.blocks) {
         for (bool lazy : {false, true}) {
-            ok = medianRow(argv[0], b, lazy, o.repeat) && ok;
+            if (auto row = medianRow(argv[0], b, lazy, o.repeat)) {
+                rows[{b, lazy}] = std::move(*row);
+            } else {
+                ok = false;
+            }
         }
     }
+    printSummary(rows, o.blocks);
     std::printf("\n");
     ok = spawn({argv[0], "--cache", std::to_string(o.blocks.back())}) && ok;
     return ok ? 0 : 1;
