@@ -6,7 +6,10 @@
 // Each configuration runs in a process of its own (so peak RSS is that run's) and prints one
 // row: the nodes and the computational nodes (CNodes) at the end of the compile, the main
 // passes' times, the snapshots' time (the snapshot instrumentation: change detection,
-// printing, compressing), the compile, the whole run's wall time and the peak RSS.
+// printing, compressing), the compile, the whole run's wall time and the peak RSS. After the
+// table, the measures from its medians: lazy against plain at the largest size (nodes,
+// CNodes, compile), the snapshots' share, the doubling into the largest size, and whether lazy
+// compiles at least as fast as plain at every size.
 //
 //   bench_training_step                      the table: 96, 192, 384 blocks, plain and lazy
 //   bench_training_step --blocks 96,384      the table for these sizes
