@@ -58,6 +58,9 @@ struct Options {
 // The columns of the table: the passes the issue names, then the totals.
 const char* const kPassColumns[] = {"type_inference", "inline", "meta_fg_expand", "opt_a",
                                     "task_emit"};
+// A row: nodes, cnodes, one column per pass above, then these.
+constexpr std::size_t kSnapshotsColumn = 2 + std::size(kPassColumns);
+constexpr std::size_t kCompileColumn = kSnapshotsColumn + 1;
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -293,7 +296,6 @@ std::optional<std::vector<double>> medianRow(const char* self, int blocks, bool 
 // the doubling into it, the snapshots' share, and lazy against plain at every size.
 void printSummary(const std::map<std::pair<int, bool>, std::vector<double>>& rows,
                   const std::vector<int>& blocks) {
-    // Columns of a row: nodes, cnodes, the passes, snapshots, compile, wall, peak RSS.
     const auto at = [&](int b, bool lazy, std::size_t k) -> std::optional<double> {
         auto it = rows.find({b, lazy});
         if (it == rows.end() || k >= it->second.size()) {
@@ -301,9 +303,6 @@ void printSummary(const std::map<std::pair<int, bool>, std::vector<double>>& row
         }
         return it->second[k];
     };
-    const std::size_t width = 2 + std::size(kPassColumns) + 4;
-    const std::size_t snapshots = width - 4;
-    const std::size_t compile = width - 3;
     const int top = *std::max_element(blocks.begin(), blocks.end());
     std::printf("\nat %d blocks, lazy against plain:", top);
     const auto ratio = [&](const char* what, std::size_t k) {
@@ -315,16 +314,16 @@ void printSummary(const std::map<std::pair<int, bool>, std::vector<double>>& row
     };
     ratio("fewer nodes,", 0);
     ratio("fewer CNodes,", 1);
-    ratio("faster compile", compile);
-    if (const auto s = at(top, false, snapshots), c = at(top, false, compile); s && c && *c > 0) {
+    ratio("faster compile", kCompileColumn);
+    if (const auto s = at(top, false, kSnapshotsColumn), c = at(top, false, kCompileColumn); s && c && *c > 0) {
         std::printf("; snapshots %.1f%% of the plain compile", 100.0 * *s / *c);
     }
     std::printf("\n");
     if (top % 2 == 0 && rows.count({top / 2, false}) != 0) {
         std::printf("doubling %d -> %d blocks, compile:", top / 2, top);
         for (bool lazy : {false, true}) {
-            const auto small = at(top / 2, lazy, compile);
-            const auto big = at(top, lazy, compile);
+            const auto small = at(top / 2, lazy, kCompileColumn);
+            const auto big = at(top, lazy, kCompileColumn);
             if (small && big && *small > 0.0) {
                 std::printf(" %s %.2fx", lazy ? "lazy" : "plain", *big / *small);
             }
@@ -334,8 +333,8 @@ void printSummary(const std::map<std::pair<int, bool>, std::vector<double>>& row
     std::printf("lazy compiles at least as fast as plain at every size:");
     bool all = true;
     for (int b : blocks) {
-        const auto plain = at(b, false, compile);
-        const auto lazy = at(b, true, compile);
+        const auto plain = at(b, false, kCompileColumn);
+        const auto lazy = at(b, true, kCompileColumn);
         all = all && plain && lazy && *lazy <= *plain;
     }
     std::printf(" %s\n", all ? "yes" : "no");

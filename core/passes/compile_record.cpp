@@ -65,9 +65,8 @@ void CompileRecord::settleSnapshots() const {
 }
 
 PipelineResult runRecorded(PassManager& pm, ir::Module& m, PassContext& ctx,
-                                   CompileRecord& record,
-                                   std::shared_ptr<DumpSerial> serial,
-                                   std::shared_ptr<const std::string> baselineText) {
+                           CompileRecord& record, std::shared_ptr<DumpSerial> serial,
+                           std::shared_ptr<const std::string> baselineText) {
     TimingInstrumentation timing;
     SnapshotInstrumentation snapshots(&timing);
     snapshots.setBaselineText(std::move(baselineText));

@@ -126,8 +126,7 @@ struct CompileRecord {
 // `baselineText`, when the caller has it, is printIr(m) before the first pass (a
 // compile-cache hit read that text): the snapshots compare with it instead of printing m.
 PipelineResult runRecorded(PassManager& pm, ir::Module& m, PassContext& ctx,
-                                   CompileRecord& record,
-                                   std::shared_ptr<DumpSerial> serial = nullptr,
-                                   std::shared_ptr<const std::string> baselineText = nullptr);
+                           CompileRecord& record, std::shared_ptr<DumpSerial> serial = nullptr,
+                           std::shared_ptr<const std::string> baselineText = nullptr);
 
 }  // namespace irscope::passes
