@@ -251,34 +251,35 @@ bool spawn(const std::vector<std::string>& args, std::string* captured = nullptr
     return WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
-// One row of the table: `repeat` runs of the configuration, each in its own process, and
-// per column the median (the machine's timing noise is a good part of a 0.1 s compile).
-std::optional<std::vector<double>> medianRow(const char* self, int blocks, bool lazy,
-                                             int repeat) {
-    std::vector<std::vector<double>> runs;
-    for (int r = 0; r < repeat; ++r) {
-        std::vector<std::string> args{self, "--run", std::to_string(blocks), "--raw"};
-        if (lazy) {
-            args.emplace_back("--lazy");
-        }
-        std::string out;
-        if (!spawn(args, &out)) {
-            return std::nullopt;
-        }
-        std::vector<double>& row = runs.emplace_back();
-        const char* p = out.c_str();
-        for (char* end = nullptr;; p = end) {
-            const double v = std::strtod(p, &end);
-            if (end == p) {
-                break;
-            }
-            row.push_back(v);
-        }
-        if (row.size() != runs.front().size() || row.size() < 3) {
-            std::fprintf(stderr, "bench_training_step: unexpected row '%s'\n", out.c_str());
-            return std::nullopt;
-        }
+// One run of a configuration in a process of its own: its row as numbers.
+std::optional<std::vector<double>> runRow(const char* self, int blocks, bool lazy) {
+    std::vector<std::string> args{self, "--run", std::to_string(blocks), "--raw"};
+    if (lazy) {
+        args.emplace_back("--lazy");
     }
+    std::string out;
+    if (!spawn(args, &out)) {
+        return std::nullopt;
+    }
+    std::vector<double> row;
+    const char* p = out.c_str();
+    for (char* end = nullptr;; p = end) {
+        const double v = std::strtod(p, &end);
+        if (end == p) {
+            break;
+        }
+        row.push_back(v);
+    }
+    if (row.size() != kCompileColumn + 3) {
+        std::fprintf(stderr, "bench_training_step: unexpected row '%s'\n", out.c_str());
+        return std::nullopt;
+    }
+    return row;
+}
+
+// Per column, the median of the runs (the machine's timing noise is a good part of a
+// 0.1 s compile).
+std::vector<double> medianOf(const std::vector<std::vector<double>>& runs) {
     std::vector<double> median;
     for (std::size_t k = 0; k < runs.front().size(); ++k) {
         std::vector<double> column;
@@ -288,8 +289,42 @@ std::optional<std::vector<double>> medianRow(const char* self, int blocks, bool 
         std::nth_element(column.begin(), column.begin() + column.size() / 2, column.end());
         median.push_back(column[column.size() / 2]);
     }
-    printRow(blocks, lazy, median);
     return median;
+}
+
+// The table: `repeat` rounds, each running every configuration once, then per configuration
+// the median of its runs. Rounds rather than one configuration's runs back to back: this
+// virtual machine's speed drifts by tens of percent over a minute, and a ratio between two
+// rows (the doubling, lazy against plain) must compare runs made under the same conditions.
+std::map<std::pair<int, bool>, std::vector<double>> table(const char* self,
+                                                          const std::vector<int>& blocks,
+                                                          int repeat, bool& ok) {
+    std::map<std::pair<int, bool>, std::vector<std::vector<double>>> runs;
+    for (int r = 0; r < repeat; ++r) {
+        std::fprintf(stderr, "\rround %d of %d", r + 1, repeat);
+        for (int b : blocks) {
+            for (bool lazy : {false, true}) {
+                if (auto row = runRow(self, b, lazy)) {
+                    runs[{b, lazy}].push_back(std::move(*row));
+                } else {
+                    ok = false;
+                }
+            }
+        }
+    }
+    std::fprintf(stderr, "\r%*s\r", 24, "");
+    std::map<std::pair<int, bool>, std::vector<double>> rows;
+    for (const auto& [config, rs] : runs) {
+        rows[config] = medianOf(rs);
+    }
+    for (int b : blocks) {
+        for (bool lazy : {false, true}) {
+            if (const auto it = rows.find({b, lazy}); it != rows.end()) {
+                printRow(b, lazy, it->second);
+            }
+        }
+    }
+    return rows;
 }
 
 // The measures from the table's medians: lazy against plain at the largest size,
@@ -404,19 +439,12 @@ int main(int argc, char** argv) {
     std::printf(
         "bench_training_step: GPT-like training step (hidden 8, vocab 16, sequence 6), "
         "GradOperation over all weights; lazy = @lazy_inline, MS_DEV_CELL_REUSE=1\n");
-    std::printf("each row: the median of %d runs, each in its own process\n", o.repeat);
+    std::printf("each row: the median of %d runs, each in its own process; the runs go in rounds "
+                "of one run per row\n",
+                o.repeat);
     printHeader();
     bool ok = true;
-    std::map<std::pair<int, bool>, std::vector<double>> rows;
-    for (int b : o.blocks) {
-        for (bool lazy : {false, true}) {
-            if (auto row = medianRow(argv[0], b, lazy, o.repeat)) {
-                rows[{b, lazy}] = std::move(*row);
-            } else {
-                ok = false;
-            }
-        }
-    }
+    const auto rows = table(argv[0], o.blocks, o.repeat, ok);
     printSummary(rows, o.blocks);
     std::printf("\n");
     ok = spawn({argv[0], "--cache", std::to_string(o.blocks.back())}) && ok;
