@@ -17,9 +17,10 @@ bool runTaskEmit(ir::Module& m, PassContext& ctx) {
     if (ctx.settings().getInt(kCellReuse, 0) == 2) {
         changed = backend::inlineReusedGraphs(m) || changed;
     }
-    changed = backend::applyExecutionOrder(m) || changed;
+    backend::ExecutionOrders orders;
+    changed = backend::applyExecutionOrder(m, &orders) || changed;
 
-    backend::PeakPlanner planner(m);
+    backend::PeakPlanner planner(m, std::move(orders));
     for (ir::FuncGraph* g : backend::kernelGraphs(m)) {
         const std::uint64_t peak = planner.peak(g);
         const ir::ValuePtr attr = ir::Value::integer(static_cast<std::int64_t>(peak));

@@ -41,8 +41,10 @@ std::vector<ir::CNode*> executionOrder(const ir::FuncGraph& g);
 // Rebuilds every reachable graph with its CNodes created in `executionOrder`, so node ids
 // follow it (ids are creation order), and sets each kernel graph's attr `execution_order`
 // (a Tuple of the kernels' debug names; at a call of a reused graph, the callee's kernels).
-// Returns whether any id or attr changed.
-bool applyExecutionOrder(ir::Module& m);
+// Returns whether any id or attr changed. With `orders`, also hands back each kernel graph's
+// order (what executionOrder gives the renumbered graph), for the memory plan.
+using ExecutionOrders = std::unordered_map<const ir::FuncGraph*, std::vector<ir::CNode*>>;
+bool applyExecutionOrder(ir::Module& m, ExecutionOrders* orders = nullptr);
 
 // One buffer of a memory plan.
 struct Buffer {
@@ -105,12 +107,15 @@ inline constexpr std::string_view kMemoryPeakBytesAttr = "memory_peak_bytes";
 // after the graphs it calls; a call back into a graph being planned (recursion, a loop's
 // graphs) counts nothing there, so a cycle is counted once, by the first of its graphs
 // asked for. task_emit records each kernel graph's peak as its kMemoryPeakBytesAttr.
+// `orders` are graphs' execution orders already computed (applyExecutionOrder's); the others
+// are computed when planned.
 class PeakPlanner {
 public:
-    explicit PeakPlanner(const ir::Module& m);
+    explicit PeakPlanner(const ir::Module& m, ExecutionOrders orders = {});
     std::uint64_t peak(const ir::FuncGraph* g);
 
 private:
+    ExecutionOrders orders_;
     std::unordered_map<const ir::FuncGraph*, std::uint64_t> peaks_;
     std::unordered_set<const ir::FuncGraph*> inProgress_;
     std::unordered_set<const ir::Node*> inputs_;

@@ -380,7 +380,8 @@ MemoryPlan planMemory(const ir::FuncGraph& g, const std::vector<CNode*>& order,
     return plan;
 }
 
-PeakPlanner::PeakPlanner(const ir::Module& m) : inputs_(inputParameters(m)) {}
+PeakPlanner::PeakPlanner(const ir::Module& m, ExecutionOrders orders)
+    : orders_(std::move(orders)), inputs_(inputParameters(m)) {}
 
 std::uint64_t PeakPlanner::peak(const ir::FuncGraph* g) {
     if (auto it = peaks_.find(g); it != peaks_.end()) {
@@ -389,7 +390,10 @@ std::uint64_t PeakPlanner::peak(const ir::FuncGraph* g) {
     if (g->returnNode() == nullptr || !inProgress_.insert(g).second) {
         return 0;  // a recursive call: counted once, by the outermost plan
     }
-    const std::vector<CNode*> order = executionOrder(*g);
+    // Each graph is planned once (peaks_), so its known order can be moved out.
+    const auto known = orders_.find(g);
+    const std::vector<CNode*> order =
+        known != orders_.end() ? std::move(known->second) : executionOrder(*g);
     for (const CNode* c : order) {
         for (const ir::FuncGraph* callee : graphsCalledBy(*c)) {
             peak(callee);

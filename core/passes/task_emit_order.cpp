@@ -161,10 +161,10 @@ std::vector<CNode*> executionOrder(const FuncGraph& g) {
     return order;
 }
 
-bool applyExecutionOrder(ir::Module& m) {
+bool applyExecutionOrder(ir::Module& m, ExecutionOrders* ordersOut) {
     bool changed = false;
     const std::vector<FuncGraph*> graphs = kernelGraphs(m);
-    std::unordered_map<const FuncGraph*, std::vector<CNode*>> orders;
+    ExecutionOrders orders;
     for (FuncGraph* g : graphs) {
         if (g->returnNode() == nullptr) {
             continue;
@@ -210,6 +210,9 @@ bool applyExecutionOrder(ir::Module& m) {
             g->attrs().set("execution_order", attr);
             changed = true;
         }
+    }
+    if (ordersOut != nullptr) {
+        *ordersOut = std::move(orders);
     }
     return changed;
 }
