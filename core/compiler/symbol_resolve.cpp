@@ -57,8 +57,7 @@ void Resolver::fail(const std::string& pyType, const std::string& msg, const Nod
 CNode* Resolver::cnode(FuncGraph* g, std::vector<Node*> in, const Node* like) {
     CNode* c = m_.addCNode(g, in);
     if (like != nullptr) {
-        c->mutableDebug().scope = like->debug().scope;
-        c->mutableDebug().trace = like->debug().trace;
+        c->copyLocation(*like);
     }
     return c;
 }

@@ -170,6 +170,20 @@ public:
     DebugInfo& mutableDebug();
     // Takes `from`'s debug info (shared, as a copy shares it).
     void shareDebug(const Node& from) { debug_ = from.debug_; }
+    // Takes `from`'s source location, its scope and trace but not its name: what a node
+    // made on `from`'s behalf (a pass's helper node, a gradient's piece) is printed with.
+    // A node with no debug info of its own shares `from`'s when that holds nothing else
+    // (passes make many nodes per source node: one object instead of one each).
+    void copyLocation(const Node& from) {
+        if (debug_ == nullptr && (from.debug_ == nullptr ||
+                                  (from.debug_->name.empty() && from.debug_->dump == nullptr))) {
+            debug_ = from.debug_;
+            return;
+        }
+        DebugInfo& d = mutableDebug();
+        d.scope = from.debug().scope;
+        d.trace = from.debug().trace;
+    }
 
     const std::vector<Use>& users() const { return users_; }
 

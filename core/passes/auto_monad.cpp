@@ -89,8 +89,7 @@ private:
     CNode* make(std::vector<Node*> inputs, AbstractPtr abs, const Node& origin) {
         CNode* c = m_.addCNode(g_, inputs);
         c->setAbstract(std::move(abs));
-        c->mutableDebug().scope = origin.debug().scope;
-        c->mutableDebug().trace = origin.debug().trace;
+        c->copyLocation(origin);
         return c;
     }
 

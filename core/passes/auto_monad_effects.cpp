@@ -239,8 +239,7 @@ void keepIsolated(ir::Module& m, FuncGraph* g, CNode* statement) {
     stop->setAbstract(tuple->abstract());
     dep->setAbstract(out->abstract());
     for (CNode* c : {tuple, stop, dep}) {
-        c->mutableDebug().scope = ret->debug().scope;
-        c->mutableDebug().trace = ret->debug().trace;
+        c->copyLocation(*ret);
     }
     m.setInput(ret, 1, dep);
 }

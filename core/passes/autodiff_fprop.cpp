@@ -152,8 +152,7 @@ Mapped Expander::recordFpropCall(const CNode* c, Node* tuple, std::vector<Mapped
     CNode* value = m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("TupleGetItem")), tuple,
                                       constantIn(fwd_, Value::integer(0))});
     value->setAbstract(c->abstract());
-    value->mutableDebug().scope = c->debug().scope;
-    value->mutableDebug().trace = c->debug().trace;
+    value->copyLocation(*c);
     created_.push_back(value);
     copies_.push_back(value);
     std::vector<Mapped> in = wrt;
@@ -191,8 +190,7 @@ Mapped Expander::customBprop(const CNode* c, const std::function<Mapped(Node*)>&
     CNode* tuple =
         m_.addCNode(fwd_, {constantIn(fwd_, Value::primitive("MakeTuple")), out.node, partial});
     tuple->setAbstract(Abstract::tuple({out.node->abstract(), partial->abstract()}));
-    tuple->mutableDebug().scope = c->debug().scope;
-    tuple->mutableDebug().trace = c->debug().trace;
+    tuple->copyLocation(*c);
     created_.push_back(tuple);
     return recordFpropCall(c, tuple, std::move(wrt), {});
 }
@@ -424,8 +422,7 @@ void Expander::closeFprop(FuncGraph* fp, FuncGraph* bp, ir::Parameter* dout,
         m_.addCNode(fp, {constantIn(fp, Value::primitive("MakeTuple")), out_.node, partial});
     tuple->setAbstract(Abstract::tuple({out_.node->abstract(), Abstract::func()}));
     for (CNode* n : {partial, tuple}) {
-        n->mutableDebug().scope = site_->debug().scope;
-        n->mutableDebug().trace = site_->debug().trace;
+        n->copyLocation(*site_);
     }
     m_.setOutput(fp, tuple)->setAbstract(tuple->abstract());
     sweepDead();

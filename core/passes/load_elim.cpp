@@ -221,8 +221,7 @@ void insertTensorMove(ir::Module& m, CNode* load) {
     prim->setAbstract(ir::Abstract::func());
     CNode* move = m.addCNode(load->graph(), {prim, load});
     move->setAbstract(std::move(abs));
-    move->mutableDebug().scope = load->debug().scope;
-    move->mutableDebug().trace = load->debug().trace;
+    move->copyLocation(*load);
     for (const ir::Use& u : uses) {
         m.setInput(u.user, u.index, move);
     }

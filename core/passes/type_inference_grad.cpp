@@ -86,8 +86,7 @@ FuncGraph* Engine::varargsCaller(FuncGraph* g, std::size_t n, const CNode* site)
     call.push_back(tuple);
     CNode* out = m_.addCNode(w, call);
     for (CNode* made : {tuple, out}) {
-        made->mutableDebug().scope = site->debug().scope;
-        made->mutableDebug().trace = site->debug().trace;
+        made->copyLocation(*site);
     }
     m_.setOutput(w, out);
     templates_.push_back(w);  // like the parsed graphs: only its specializations stay
