@@ -283,6 +283,43 @@ private slots:
         QVERIFY(other->debug().name == "CNode_8" && load->debug().name == "CNode_7");
     }
 
+    // copyLocation: scope and trace, never the name; shared when nothing else would come along.
+    void copyLocationTakesScopeAndTraceNotName() {
+        SeedGraph s;
+        CNode* named = s.loads[0];
+        named->mutableDebug().name = "CNode_3";
+        named->mutableDebug().scope = "Default/net-Net/Load-op0";
+        named->mutableDebug().trace = LocationTrace{SourceLocation{"net.py", 4, 4, 8, 20, "y = x", ""}};
+        const auto neg = [&] {
+            return s.m->addCNode(s.g, {s.m->addValue(s.g, Value::primitive("Neg")), named});
+        };
+        // From a named node: a debug info of its own, without the name.
+        CNode* a = neg();
+        a->copyLocation(*named);
+        QVERIFY(&a->debug() != &named->debug());
+        QVERIFY(a->debug().name.empty());
+        QCOMPARE(a->debug().scope, named->debug().scope);
+        QCOMPARE(a->debug().trace.identity(), named->debug().trace.identity());
+        // From an unnamed node: the same object, until one of them changes it.
+        CNode* b = neg();
+        b->copyLocation(*a);
+        QCOMPARE(&b->debug(), &a->debug());
+        b->mutableDebug().name = "CNode_5";
+        QVERIFY(a->debug().name.empty());
+        QCOMPARE(b->debug().scope, a->debug().scope);
+        // A node that already has debug info keeps its name and takes the location.
+        CNode* c = neg();
+        c->mutableDebug().name = "kept";
+        c->copyLocation(*named);
+        QCOMPARE(c->debug().name, std::string("kept"));
+        QCOMPARE(c->debug().scope, named->debug().scope);
+        QCOMPARE(c->debug().trace.size(), std::size_t{1});
+        // From a node without debug info: still none.
+        CNode* d = neg();
+        d->copyLocation(*neg());
+        QVERIFY(d->debug().scope.empty() && d->debug().trace.empty());
+    }
+
     // A copy's nodes live in one block: erasing one, adding new ones and copying the copy
     // must each own and free their nodes correctly (the sanitizer build checks the frees).
     void cloneNodesCanBeErasedAndAdded() {
