@@ -618,6 +618,26 @@ private slots:
         QCOMPARE(runtime::formatPrintValue(*ir::Value::floating(0.1)), std::string("0.1"));
         QCOMPARE(runtime::formatPrintValue(*ir::Value::floating(3)), std::string("3.0"));
         QVERIFY(runtime::isPrintSkipped(KernelArg(ir::Value::monadValue(ir::MonadKind::IO))));
+        // Tuples: one element keeps Python's trailing comma; nested tuples are formatted alike.
+        const KernelArg one = KernelArg::tuple({KernelArg(ir::Value::integer(7))});
+        QCOMPARE(runtime::formatPrintInput(one), std::string("(7,)"));
+        QCOMPARE(runtime::formatPrintInput(KernelArg::tuple({})), std::string("()"));
+        std::vector<KernelArg> many;
+        for (int i = 0; i < 500; ++i) {
+            many.push_back(i % 2 ? KernelArg(f32({1.5, 2})) : KernelArg::tuple({one, one}));
+        }
+        const KernelArg big = KernelArg::tuple(many);
+        const std::string full = runtime::formatPrintInput(big);
+        QVERIFY(full.size() > 20000);
+        QVERIFY(full.starts_with("(((7,), (7,)), Tensor(shape=[2]"));
+        QVERIFY(full.ends_with(")"));
+        // The bounded form: the whole text when it fits, else a prefix just past the limit.
+        QCOMPARE(runtime::formatPrintInputPrefix(big, full.size()), full);
+        for (std::size_t limit : {0, 1, 5, 100, 2000}) {
+            const std::string prefix = runtime::formatPrintInputPrefix(big, limit);
+            QVERIFY(prefix.size() > limit && prefix.size() < limit + 200);
+            QVERIFY(full.starts_with(prefix));
+        }
     }
 };
 

@@ -331,7 +331,8 @@ Value GraphCompilerImpl::run(Interpreter& I, const Compiled& c, const interp::Ca
         runtime::Executor executor(*c.module, std::move(opts), c.plan);
         out = executor.run(inputs, currentWeights(c), &record.stats);
         record.outputs = store::summarizeOutput(out);
-        record.values = runtime::formatPrintInput(out);
+        record.values =
+            runtime::formatPrintInputPrefix(out, store::RunRecord::kMaxValuesChars);
         if (record.values.size() > store::RunRecord::kMaxValuesChars) {
             record.values.resize(store::RunRecord::kMaxValuesChars);
             record.values += "...";

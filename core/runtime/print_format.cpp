@@ -72,6 +72,10 @@ bool isPrintSkipped(const ops::KernelArg& a) {
 }
 
 std::string formatPrintInput(const ops::KernelArg& a) {
+    return formatPrintInputPrefix(a, std::string::npos);
+}
+
+std::string formatPrintInputPrefix(const ops::KernelArg& a, std::size_t limit) {
     if (a.isTensor()) {
         return formatGraphPrint(a.tensor());
     }
@@ -79,12 +83,19 @@ std::string formatPrintInput(const ops::KernelArg& a) {
         return a.value() ? formatPrintValue(*a.value()) : "None";
     }
     if (a.isTuple()) {
-        std::vector<std::string> parts;
-        for (const auto& e : a.elements()) {
-            parts.push_back(e.isValue() && e.value() ? elementText(*e.value())
-                                                     : formatPrintInput(e));
+        // joinTuple's text, element by element, stopping once past the limit.
+        std::string out = "(";
+        const auto& elements = a.elements();
+        for (std::size_t i = 0; i < elements.size(); ++i) {
+            if (out.size() > limit) {
+                return out;
+            }
+            const ops::KernelArg& e = elements[i];
+            out += i ? ", " : "";
+            out += e.isValue() && e.value() ? elementText(*e.value())
+                                            : formatPrintInputPrefix(e, limit - out.size());
         }
-        return joinTuple(parts, false);
+        return out + (elements.size() == 1 ? ",)" : ")");
     }
     return "None";
 }

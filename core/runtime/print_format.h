@@ -13,6 +13,10 @@ namespace irscope::runtime {
 // The text of one Print input, without the newline; monads (ordering inputs the
 // side-effect passes add) print nothing and return "".
 std::string formatPrintInput(const ops::KernelArg& a);
+// formatPrintInput's text when it has at most `limit` characters; else a prefix of it
+// longer than `limit`, without formatting the tuple elements past it (a run's record keeps
+// the first characters of a 6,000-tensor output).
+std::string formatPrintInputPrefix(const ops::KernelArg& a, std::size_t limit);
 // The same for a constant (a ValueNode's value).
 std::string formatPrintValue(const ir::Value& v);
 // Whether Print skips this input (U / IO monads).
