@@ -61,6 +61,7 @@ const char* const kPassColumns[] = {"type_inference", "inline", "meta_fg_expand"
 // A row: nodes, cnodes, one column per pass above, then these.
 constexpr std::size_t kSnapshotsColumn = 2 + std::size(kPassColumns);
 constexpr std::size_t kCompileColumn = kSnapshotsColumn + 1;
+constexpr std::size_t kWallColumn = kCompileColumn + 1;
 
 double msSince(std::chrono::steady_clock::time_point t0) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -270,7 +271,7 @@ std::optional<std::vector<double>> runRow(const char* self, int blocks, bool laz
         }
         row.push_back(v);
     }
-    if (row.size() != kCompileColumn + 3) {
+    if (row.size() != kWallColumn + 2) {
         std::fprintf(stderr, "bench_training_step: unexpected row '%s'\n", out.c_str());
         return std::nullopt;
     }
@@ -355,15 +356,18 @@ void printSummary(const std::map<std::pair<int, bool>, std::vector<double>>& row
     }
     std::printf("\n");
     if (top % 2 == 0 && rows.count({top / 2, false}) != 0) {
-        std::printf("doubling %d -> %d blocks, compile:", top / 2, top);
-        for (bool lazy : {false, true}) {
-            const auto small = at(top / 2, lazy, kCompileColumn);
-            const auto big = at(top, lazy, kCompileColumn);
-            if (small && big && *small > 0.0) {
-                std::printf(" %s %.2fx", lazy ? "lazy" : "plain", *big / *small);
+        std::printf("doubling %d -> %d blocks,", top / 2, top);
+        for (const auto& [what, k] : {std::pair{"compile", kCompileColumn}, {"wall", kWallColumn}}) {
+            std::printf(" %s:", what);
+            for (bool lazy : {false, true}) {
+                const auto small = at(top / 2, lazy, k);
+                const auto big = at(top, lazy, k);
+                if (small && big && *small > 0.0) {
+                    std::printf(" %s %.2fx", lazy ? "lazy" : "plain", *big / *small);
+                }
             }
+            std::printf(k == kCompileColumn ? ";" : "\n");
         }
-        std::printf("\n");
     }
     std::printf("lazy compiles at least as fast as plain at every size:");
     bool all = true;
