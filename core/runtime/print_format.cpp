@@ -92,8 +92,9 @@ std::string formatPrintInputPrefix(const ops::KernelArg& a, std::size_t limit) {
             }
             const ops::KernelArg& e = elements[i];
             out += i ? ", " : "";
-            out += e.isValue() && e.value() ? elementText(*e.value())
-                                            : formatPrintInputPrefix(e, limit - out.size());
+            out += e.isValue() && e.value()
+                       ? elementText(*e.value())
+                       : formatPrintInputPrefix(e, limit > out.size() ? limit - out.size() : 0);
         }
         return out + (elements.size() == 1 ? ",)" : ")");
     }
