@@ -13,7 +13,8 @@
 //
 //   bench_training_step                      the table: 96, 192, 384 blocks, plain and lazy
 //   bench_training_step --blocks 96,384      the table for these sizes
-//   bench_training_step --repeat R           each row the median of R runs (default 5)
+//   bench_training_step --repeat R           each row the median of R runs (default 5), made
+//                                            in R rounds of one run per row
 //   bench_training_step --run N [--lazy] [--cell-reuse L] [--passes] [--raw]
 //                                            one run (a row; --passes: every pass's figures;
 //                                            --raw: the row as plain numbers)
