@@ -72,6 +72,40 @@ private slots:
                       "True [3.]\n");
     }
 
+    // Indexing a CellList or SequentialCell as MindSpore's containers do: negative indices,
+    // a slice gives a container of the same class, MindSpore's errors for a bad index, and
+    // the cell order after insert.
+    void cellContainerIndexing() {
+        Run r = runScript(
+            "import mindspore as ms\n"
+            "from mindspore import nn\n"
+            "class Tag(nn.Cell):\n"
+            "    def __init__(self, t):\n"
+            "        super().__init__()\n"
+            "        self.t = t\n"
+            "cl = nn.CellList([Tag('a'), Tag('b'), Tag('c')])\n"
+            "cl.insert(1, Tag('x'))\n"
+            "print(cl[0].t, cl[1].t, cl[-1].t, cl[-4].t, cl[True].t, len(cl))\n"
+            "part = cl[1:3]\n"
+            "print(type(part).__name__, len(part), [c.t for c in part], [c.t for c in cl])\n"
+            "seq = nn.SequentialCell(Tag('p'), Tag('q'), Tag('r'))\n"
+            "print(seq[1].t, seq[-3].t, type(seq[::2]).__name__, [c.t for c in seq[::2]])\n"
+            "for bad in (4, -5, 'a'):\n"
+            "    try:\n"
+            "        cl[bad]\n"
+            "    except (IndexError, TypeError) as e:\n"
+            "        print(type(e).__name__, e)\n");
+        EXPECT_OUTPUT(r,
+                      "a x c a x 4\n"
+                      "CellList 2 ['x', 'b'] ['a', 'x', 'b', 'c']\n"
+                      "q p SequentialCell ['p', 'r']\n"
+                      "IndexError For 'CellList', the value of 'index' must be a number in range "
+                      "[-4, 4), but got 4.\n"
+                      "IndexError For 'CellList', the value of 'index' must be a number in range "
+                      "[-4, 4), but got -5.\n"
+                      "TypeError For 'CellList', the type of 'index' must be int, but got str.\n");
+    }
+
     // Complex numbers through numpy, PyNative and GRAPH_MODE (values worked out by hand:
     // (1+2j)**2 = -3+4j, (3-1j)**2 = 8-6j, (1+2j)/(1+1j) = 1.5+0.5j, (3-1j)/(1+1j) = 1-2j).
     void complexTensors() {

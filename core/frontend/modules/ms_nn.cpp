@@ -705,13 +705,37 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
         b.method("__len__", [](Interpreter&, CallArgs& a) {
             return Value::integer(static_cast<std::int64_t>(asCell(a.pos.at(0))->cells.size()));
         });
+        // As MindSpore's containers: an int picks a cell (negative from the end), a slice
+        // makes a container of the same class holding those cells; an index in range reads
+        // its cell directly (`self.blocks[i]` over hundreds of layers listed every cell at
+        // every step).
         b.method("__getitem__", [](Interpreter& J, CallArgs& a) -> Value {
-            auto& cells = asCell(a.pos.at(0))->cells;
-            std::vector<Value> items;
-            for (auto& [n, c] : cells) {
-                items.push_back(c);
+            const Value self = a.pos.at(0);
+            const Value& index = a.pos.at(1);
+            const auto& cells = asCell(self)->cells;
+            const std::string prefix = "For '" + J.typeName(self) + "', the ";
+            if (index.is<interp::SliceObject>()) {
+                std::vector<Value> items;
+                for (const auto& [n, c] : cells) {
+                    items.push_back(c);
+                }
+                const Value chosen = J.getItem(Value(J.newList(std::move(items))), index);
+                return J.call(Value(J.typeOf(self)), {chosen});
             }
-            return J.getItem(Value(J.newList(std::move(items))), a.pos.at(1));
+            // An int, or what converts to one (a scalar Tensor in PyNative).
+            const Value toInt = index.isObj() ? J.typeOf(index)->lookup("__index__") : Value();
+            if (!index.isIntLike() && (toInt.isNull() || toInt.isNone())) {
+                throw PyError(Exc::TypeError, prefix + "type of 'index' must be int, but got " +
+                                                  J.typeName(index) + ".");
+            }
+            const auto n = static_cast<std::int64_t>(cells.size());
+            const std::int64_t i = J.toIndex(index);
+            if (i < -n || i >= n) {
+                throw PyError(Exc::IndexError, prefix + "value of 'index' must be a number in range [" +
+                                                   std::to_string(-n) + ", " + std::to_string(n) +
+                                                   "), but got " + std::to_string(i) + ".");
+            }
+            return cells[static_cast<std::size_t>(i < 0 ? i + n : i)].second;
         });
         b.method("__iter__", [](Interpreter& J, CallArgs& a) {
             std::vector<Value> items;
