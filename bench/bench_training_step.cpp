@@ -298,41 +298,73 @@ std::vector<double> medianOf(const std::vector<std::vector<double>>& runs) {
 // the median of its runs. Rounds rather than one configuration's runs back to back: this
 // virtual machine's speed drifts by tens of percent over a minute, and a ratio between two
 // rows (the doubling, lazy against plain) must compare runs made under the same conditions.
-std::map<std::pair<int, bool>, std::vector<double>> table(const char* self,
-                                                          const std::vector<int>& blocks,
-                                                          int repeat, bool& ok) {
-    std::map<std::pair<int, bool>, std::vector<std::vector<double>>> runs;
+struct Table {
+    using Config = std::pair<int, bool>;  // blocks, lazy
+    std::map<Config, std::vector<double>> medians;
+    // Per configuration, each round's row (nullopt: that run failed).
+    std::map<Config, std::vector<std::optional<std::vector<double>>>> rounds;
+};
+
+Table table(const char* self, const std::vector<int>& blocks, int repeat, bool& ok) {
+    Table t;
     for (int r = 0; r < repeat; ++r) {
         std::fprintf(stderr, "\rround %d of %d", r + 1, repeat);
         for (int b : blocks) {
             for (bool lazy : {false, true}) {
-                if (auto row = runRow(self, b, lazy)) {
-                    runs[{b, lazy}].push_back(std::move(*row));
-                } else {
-                    ok = false;
-                }
+                std::optional<std::vector<double>> row = runRow(self, b, lazy);
+                ok = ok && row.has_value();
+                t.rounds[{b, lazy}].push_back(std::move(row));
             }
         }
     }
     std::fprintf(stderr, "\r%*s\r", 24, "");
-    std::map<std::pair<int, bool>, std::vector<double>> rows;
-    for (const auto& [config, rs] : runs) {
-        rows[config] = medianOf(rs);
+    for (const auto& [config, rows] : t.rounds) {
+        std::vector<std::vector<double>> made;
+        for (const auto& row : rows) {
+            if (row) {
+                made.push_back(*row);
+            }
+        }
+        if (!made.empty()) {
+            t.medians[config] = medianOf(made);
+        }
     }
     for (int b : blocks) {
         for (bool lazy : {false, true}) {
-            if (const auto it = rows.find({b, lazy}); it != rows.end()) {
+            if (const auto it = t.medians.find({b, lazy}); it != t.medians.end()) {
                 printRow(b, lazy, it->second);
             }
         }
     }
-    return rows;
+    return t;
+}
+
+// The spread of the compile's doubling into `top` blocks over the rounds: each round's two
+// runs were made one after the other, under the same conditions.
+void printRoundsSpread(const Table& t, int top, bool lazy) {
+    const auto small = t.rounds.find({top / 2, lazy});
+    const auto big = t.rounds.find({top, lazy});
+    if (small == t.rounds.end() || big == t.rounds.end()) {
+        return;
+    }
+    std::vector<double> ratios;
+    for (std::size_t r = 0; r < std::min(small->second.size(), big->second.size()); ++r) {
+        const auto& a = small->second[r];
+        const auto& b = big->second[r];
+        if (a && b && (*a)[kCompileColumn] > 0.0) {
+            ratios.push_back((*b)[kCompileColumn] / (*a)[kCompileColumn]);
+        }
+    }
+    if (ratios.size() > 1) {
+        const auto [lo, hi] = std::minmax_element(ratios.begin(), ratios.end());
+        std::printf(" (rounds %.2f-%.2fx)", *lo, *hi);
+    }
 }
 
 // The measures from the table's medians: lazy against plain at the largest size,
 // the doubling into it, the snapshots' share, and lazy against plain at every size.
-void printSummary(const std::map<std::pair<int, bool>, std::vector<double>>& rows,
-                  const std::vector<int>& blocks) {
+void printSummary(const Table& t, const std::vector<int>& blocks) {
+    const auto& rows = t.medians;
     const auto at = [&](int b, bool lazy, std::size_t k) -> std::optional<double> {
         auto it = rows.find({b, lazy});
         if (it == rows.end() || k >= it->second.size()) {
@@ -365,6 +397,9 @@ void printSummary(const std::map<std::pair<int, bool>, std::vector<double>>& row
                 const auto big = at(top, lazy, k);
                 if (small && big && *small > 0.0) {
                     std::printf(" %s %.2fx", lazy ? "lazy" : "plain", *big / *small);
+                }
+                if (k == kCompileColumn) {
+                    printRoundsSpread(t, top, lazy);
                 }
             }
             std::printf(k == kCompileColumn ? ";" : "\n");
@@ -449,8 +484,8 @@ int main(int argc, char** argv) {
                 o.repeat);
     printHeader();
     bool ok = true;
-    const auto rows = table(argv[0], o.blocks, o.repeat, ok);
-    printSummary(rows, o.blocks);
+    const Table t = table(argv[0], o.blocks, o.repeat, ok);
+    printSummary(t, o.blocks);
     std::printf("\n");
     ok = spawn({argv[0], "--cache", std::to_string(o.blocks.back())}) && ok;
     return ok ? 0 : 1;
