@@ -16,12 +16,21 @@ std::string elementText(const ir::Value& v) {
     return formatPrintValue(v);
 }
 
-std::string joinTuple(const std::vector<std::string>& parts, bool list) {
+// Python's text of a tuple or list of `n` elements ("(a, b)", "[a, b]", "(a,)"), element i
+// given by part(i, budget): once the text is past `limit`, the elements left are not asked
+// for and the text so far (a prefix of the whole) is returned; `budget` is what the limit
+// leaves for the element.
+template <typename Part>
+std::string joinSequence(std::size_t n, bool list, std::size_t limit, const Part& part) {
     std::string out = list ? "[" : "(";
-    for (std::size_t i = 0; i < parts.size(); ++i) {
-        out += (i ? ", " : "") + parts[i];
+    for (std::size_t i = 0; i < n; ++i) {
+        if (out.size() > limit) {
+            return out;
+        }
+        out += i ? ", " : "";
+        out += part(i, limit > out.size() ? limit - out.size() : 0);
     }
-    if (!list && parts.size() == 1) {
+    if (!list && n == 1) {
         out += ",";
     }
     return out + (list ? "]" : ")");
@@ -52,11 +61,10 @@ std::string formatPrintValue(const ir::Value& v) {
                    ", value=...)";
         case K::Tuple:
         case K::List: {
-            std::vector<std::string> parts;
-            for (const auto& e : v.elements) {
-                parts.push_back(e ? elementText(*e) : "None");
-            }
-            return joinTuple(parts, v.kind == K::List);
+            return joinSequence(v.elements.size(), v.kind == K::List, std::string::npos,
+                                [&v](std::size_t i, std::size_t) {
+                                    return v.elements[i] ? elementText(*v.elements[i]) : "None";
+                                });
         }
         case K::Type:
             return std::string(ir::dtypeName(v.dtype));
@@ -83,20 +91,13 @@ std::string formatPrintInputPrefix(const ops::KernelArg& a, std::size_t limit) {
         return a.value() ? formatPrintValue(*a.value()) : "None";
     }
     if (a.isTuple()) {
-        // joinTuple's text, element by element, stopping once past the limit.
-        std::string out = "(";
         const auto& elements = a.elements();
-        for (std::size_t i = 0; i < elements.size(); ++i) {
-            if (out.size() > limit) {
-                return out;
-            }
-            const ops::KernelArg& e = elements[i];
-            out += i ? ", " : "";
-            out += e.isValue() && e.value()
-                       ? elementText(*e.value())
-                       : formatPrintInputPrefix(e, limit > out.size() ? limit - out.size() : 0);
-        }
-        return out + (elements.size() == 1 ? ",)" : ")");
+        return joinSequence(elements.size(), false, limit,
+                            [&elements](std::size_t i, std::size_t budget) {
+                                const ops::KernelArg& e = elements[i];
+                                return e.isValue() && e.value() ? elementText(*e.value())
+                                                                : formatPrintInputPrefix(e, budget);
+                            });
     }
     return "None";
 }
