@@ -713,7 +713,7 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
             const Value self = a.pos.at(0);
             const Value& index = a.pos.at(1);
             const auto& cells = asCell(self)->cells;
-            const std::string prefix = "For '" + J.typeName(self) + "', the ";
+            const auto prefix = [&J, &self] { return "For '" + J.typeName(self) + "', the "; };
             if (index.is<interp::SliceObject>()) {
                 std::vector<Value> items;
                 for (const auto& [n, c] : cells) {
@@ -725,13 +725,14 @@ void initNn(Interpreter& I, const MsPtr& ms, interp::ModuleObject& m) {
             // An int, or what converts to one (a scalar Tensor in PyNative).
             const Value toInt = index.isObj() ? J.typeOf(index)->lookup("__index__") : Value();
             if (!index.isIntLike() && (toInt.isNull() || toInt.isNone())) {
-                throw PyError(Exc::TypeError, prefix + "type of 'index' must be int, but got " +
+                throw PyError(Exc::TypeError, prefix() + "type of 'index' must be int, but got " +
                                                   J.typeName(index) + ".");
             }
             const auto n = static_cast<std::int64_t>(cells.size());
             const std::int64_t i = J.toIndex(index);
             if (i < -n || i >= n) {
-                throw PyError(Exc::IndexError, prefix + "value of 'index' must be a number in range [" +
+                throw PyError(Exc::IndexError, prefix() +
+                                                   "value of 'index' must be a number in range [" +
                                                    std::to_string(-n) + ", " + std::to_string(n) +
                                                    "), but got " + std::to_string(i) + ".");
             }
