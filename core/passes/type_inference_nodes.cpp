@@ -149,8 +149,7 @@ Arg Engine::emitCall(CNode* at, Node* callee, const std::vector<Node*>& inputs) 
     std::vector<Node*> ins{callee};
     ins.insert(ins.end(), inputs.begin(), inputs.end());
     CNode* n = m_.addCNode(at->graph(), ins);
-    n->shareDebug(*at);
-    n->mutableDebug().name.clear();
+    n->copyLocation(*at);
     // New nodes take the source position of the node they expand (see Engine::order_).
     auto it = order_.find(at);
     OrderKey key = it != order_.end() ? it->second : OrderKey{at->id(), 0};
