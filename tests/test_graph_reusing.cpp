@@ -4,7 +4,10 @@
 // MS_DEV_CELL_REUSE=1/2 cuts the node counts the later passes see.
 #include <QtTest>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "compiler/graph_compiler.h"
@@ -100,12 +103,15 @@ std::shared_ptr<store::Session> runExample(const std::string& name, int level,
 }
 
 // Runs `source` (a script) with MS_DEV_CELL_REUSE=1 and returns its session.
-std::shared_ptr<store::Session> runSource(const std::string& source) {
+std::shared_ptr<store::Session> runSource(const std::string& source, std::string* out = nullptr) {
     compiler::CompilerOptions options;
     options.overrides.set(std::string(passes::kCellReuse), std::int64_t{1});
     const script_test::Run r = script_test::runScript(source, std::move(options));
     if (r.result.status != interp::RunResult::Status::Ok) {
         throw std::runtime_error(r.result.error);
+    }
+    if (out != nullptr) {
+        *out = r.out;
     }
     return r.session;
 }
@@ -123,6 +129,107 @@ std::size_t nodesAfter(const store::Session& s, std::string_view pass) {
     return snap != nullptr ? snap->counts().nodes : 0;
 }
 
+
+// Three Blocks in a CellList, each with a weight of its own, a Python sub-cell with a weight
+// and a native Dense; `decorator` goes above Block.__init__, `extra` ends it, and `netInit`
+// ends Net.__init__.
+std::string threeBlocks(const std::string& decorator, const std::string& extra = {},
+                        const std::string& netInit = {}) {
+    return "import numpy as np\n"
+           "import mindspore as ms\n"
+           "from mindspore import nn, ops, Tensor, Parameter\n"
+           "from mindspore.common import lazy_inline\n"
+           "made = []\n"
+           "class Attn(nn.Cell):\n"
+           "    def __init__(self, n):\n"
+           "        super().__init__()\n"
+           "        self.w = Parameter(Tensor(np.full((n,), 0.5, np.float32)), name='w')\n"
+           "        self.scale = 1.0\n"
+           "    def construct(self, x):\n"
+           "        y = x * self.w * self.scale\n"
+           "        return ops.tanh(y)\n"
+           "class Block(nn.Cell):\n" +
+           decorator +
+           "    def __init__(self, n):\n"
+           "        super().__init__()\n"
+           "        made.append(n)\n"
+           "        self.attn = Attn(n)\n"
+           "        self.fc = nn.Dense(n, n, weight_init='ones', bias_init='zeros')\n"
+           "        self.b = Parameter(Tensor(np.full((n,), 0.1 * len(made), np.float32)), name='b')\n"
+           "        self.k = 2.0\n" +
+           extra +
+           "    def construct(self, x):\n"
+           "        h = self.attn(x) * self.k\n"
+           "        return self.fc(h) + self.b\n"
+           "class Net(nn.Cell):\n"
+           "    def __init__(self):\n"
+           "        super().__init__()\n"
+           "        self.blocks = nn.CellList([Block(2) for _ in range(3)])\n" +
+           netInit +
+           "    def construct(self, x):\n"
+           "        for b in self.blocks:\n"
+           "            x = b(x)\n"
+           "        return x\n"
+           "ms.set_context(mode=ms.GRAPH_MODE)\n"
+           "print(Net()(Tensor(np.ones((1, 2), np.float32))))\n";
+}
+
+// The IR without what differs between a compile with and without @lazy_inline by design:
+// the cell_init_args graph attribute, the ids in debug names (CNode_<id>$x), and the order
+// of the entry's weights (an instance's copy adds its weights after the first instance's
+// sub-cells' ones, where resolving it on its own interleaves them), with their numbers.
+std::string withoutReuseMarks(const std::string& ir) {
+    std::string out;
+    std::istringstream in(ir);
+    std::string line;
+    bool attrHeader = false;
+    std::vector<std::string> params;  // the `# Params:` block, sorted when it ends
+    bool inParams = false;
+    while (std::getline(in, line)) {
+        for (std::size_t at = line.find("%para"); at != std::string::npos; at = line.find("%para", at + 5)) {
+            std::size_t end = at + 5;
+            while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end])) != 0) {
+                ++end;
+            }
+            line.erase(at + 5, end - at - 5);
+        }
+        if (line == "# Params:") {
+            inParams = true;
+        } else if (inParams && line.rfind("%para", 0) == 0) {
+            params.push_back(line);
+            continue;
+        } else if (inParams) {
+            inParams = false;
+            std::sort(params.begin(), params.end());
+            for (const std::string& p : params) {
+                out += p + "\n";
+            }
+        }
+        if (line == "subgraph attr:") {
+            attrHeader = true;
+            continue;
+        }
+        if (attrHeader) {
+            attrHeader = false;
+            if (line.rfind("cell_init_args:", 0) == 0) {
+                continue;
+            }
+            out += "subgraph attr:\n";
+        }
+        for (std::size_t at = line.find("CNode_"); at != std::string::npos;
+             at = line.find("CNode_", at + 6)) {
+            std::size_t end = at + 6;
+            while (end < line.size() && std::isdigit(static_cast<unsigned char>(line[end])) != 0) {
+                ++end;
+            }
+            if (end < line.size() && line[end] == '$') {
+                line.replace(at + 6, end - at - 6, "N");
+            }
+        }
+        out += line + "\n";
+    }
+    return out;
+}
 }  // namespace
 
 class TestGraphReusing : public QObject {
@@ -331,6 +438,81 @@ private slots:
         const std::string reused = s->compiles.at(0).find("graph_reusing")->text();
         QCOMPARE(occurrences(reused, "= call @CR_Block_construct("), std::size_t(2));
         QCOMPARE(occurrences(reused, "= call @Block_construct_2("), std::size_t(1));
+    }
+
+    void laterInstancesAreCopiesOfTheFirst() {
+        // symbol_resolve resolves the first Block and copies it for the other two: the IR
+        // is what resolving each would give (their own weights and scopes), the result too.
+        std::string outPlain;
+        std::string outLazy;
+        const auto plain = runSource(threeBlocks("    # no decorator\n"), &outPlain);
+        const auto lazy = runSource(threeBlocks("    @lazy_inline\n"), &outLazy);
+        QCOMPARE(QString::fromStdString(outLazy), QString::fromStdString(outPlain));
+        const std::string a = plain->compiles.at(0).find("symbol_resolve")->text();
+        const std::string b = lazy->compiles.at(0).find("symbol_resolve")->text();
+        QVERIFY(contains(b, "cell_init_args: lazy_inline_Block{'n': 2}"));
+        QVERIFY(contains(b, "(Default/blocks-CellList/2-Block/attn-Attn)"));
+        QVERIFY(contains(b, "blocks.2.attn.w"));
+        QCOMPARE(QString::fromStdString(withoutReuseMarks(b)),
+                 QString::fromStdString(withoutReuseMarks(a)));
+        // Every debug name is its node's own: no two nodes print the same one.
+        std::set<std::string> names;
+        for (std::size_t at = b.find("(CNode_"); at != std::string::npos; at = b.find("(CNode_", at + 1)) {
+            const std::string name = b.substr(at, b.find(')', at) - at);
+            QVERIFY2(names.insert(name).second, name.c_str());
+        }
+        QCOMPARE(occurrences(lazy->compiles.at(0).find("graph_reusing")->text(),
+                             "= call @CR_Block_construct("),
+                 std::size_t(3));
+    }
+
+    void anInstanceWithOtherParametersIsResolvedOnItsOwn() {
+        // The third Block holds one Parameter more than the first and adds it: it is not a
+        // copy of the first, and graph_reusing gives it a reused graph of its own. The
+        // second is a copy, its sub-cell's graph included.
+        const std::string extra =
+            "        self.extra = Parameter(Tensor(np.ones((2,), np.float32)), name='extra') "
+            "if len(made) == 3 else None\n";
+        const std::string use = "        return self.fc(h) + self.b\n";
+        const std::string replacement =
+            "        out = self.fc(h) + self.b\n"
+            "        if self.extra is not None:\n"
+            "            out = out + self.extra\n"
+            "        return out\n";
+        std::string script = threeBlocks("    @lazy_inline\n", extra);
+        std::string plainScript = threeBlocks("    # no decorator\n", extra);
+        for (std::string* text : {&script, &plainScript}) {
+            text->replace(text->find(use), use.size(), replacement);
+        }
+        std::string outPlain;
+        std::string outLazy;
+        const auto plain = runSource(plainScript, &outPlain);
+        const auto lazy = runSource(script, &outLazy);
+        QCOMPARE(QString::fromStdString(outLazy), QString::fromStdString(outPlain));
+        const std::string a = plain->compiles.at(0).find("symbol_resolve")->text();
+        const std::string b = lazy->compiles.at(0).find("symbol_resolve")->text();
+        QVERIFY2(contains(b, "blocks.2.extra"), b.c_str());
+        QCOMPARE(QString::fromStdString(withoutReuseMarks(b)),
+                 QString::fromStdString(withoutReuseMarks(a)));
+        const std::string reused = lazy->compiles.at(0).find("graph_reusing")->text();
+        QCOMPARE(occurrences(reused, "= call @CR_Block_construct("), std::size_t(2));
+        QCOMPARE(occurrences(reused, "= call @CR_Block_construct_2("), std::size_t(1));
+    }
+
+    void anInstanceWhoseSubCellDiffersIsResolvedOnItsOwn() {
+        // The third Block's sub-cell has another constant than the first's: resolved on its
+        // own, it computes with its own constant, and graph_reusing keeps it apart.
+        const std::string change = "        self.blocks[2].attn.scale = 3.0\n";
+        std::string outPlain;
+        std::string outLazy;
+        const auto plain = runSource(threeBlocks("    # no decorator\n", {}, change), &outPlain);
+        const auto lazy = runSource(threeBlocks("    @lazy_inline\n", {}, change), &outLazy);
+        QCOMPARE(QString::fromStdString(outLazy), QString::fromStdString(outPlain));
+        QCOMPARE(QString::fromStdString(withoutReuseMarks(lazy->compiles.at(0).find("symbol_resolve")->text())),
+                 QString::fromStdString(withoutReuseMarks(plain->compiles.at(0).find("symbol_resolve")->text())));
+        const std::string reused = lazy->compiles.at(0).find("graph_reusing")->text();
+        QCOMPARE(occurrences(reused, "= call @CR_Block_construct("), std::size_t(2));
+        QCOMPARE(occurrences(reused, "= call @CR_Block_construct_2("), std::size_t(1));
     }
 
     void attrChangedFallsOutOfReuse() {

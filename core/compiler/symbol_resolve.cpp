@@ -16,6 +16,7 @@
 #include "ir/prim_names.h"
 #include "ops/call_binding.h"
 #include "passes/meta_ops.h"
+#include "passes/settings.h"
 
 namespace irscope::compiler {
 
@@ -467,14 +468,26 @@ FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Val
         spec.constantsFrom = reuseSource(self);
     }
     (void)at;
+    const std::size_t firstNew = m_.graphCount();
     FuncGraph* g = buildFunctionGraph(s_, m_, spec);
     if (lengths.empty()) {
         s_.fnGraphs[key] = g;
     } else {
         s_.fnGraphsByLength[byLength] = g;
     }
-    if (!self.isNull() && modules::isCell(self) && fn->name == "construct") {
+    if (self.isNull()) {
+        functionGraphs_.insert(g);
+    } else if (modules::isCell(self) && fn->name == "construct") {
         markLazyInline(g, self, spec.scope);
+        if (lengths.empty() && g->attrs().get("cell_init_args")) {
+            std::vector<FuncGraph*> parsed{g};
+            for (std::size_t i = firstNew; i < m_.graphCount(); ++i) {
+                if (m_.graphAt(i) != g) {
+                    parsed.push_back(m_.graphAt(i));
+                }
+            }
+            deferReusedInstance(g, self, spec.scope, spec.constantsFrom, fn, std::move(parsed));
+        }
     }
     return g;
 }
@@ -591,47 +604,28 @@ const interp::FunctionObject* Resolver::pythonTensorMethod(const CNode* c, const
 
 void Resolver::run() {
     // Lowering calls may add graphs, which this loop then visits too.
-    for (std::size_t gi = 0; gi < m_.graphCount(); ++gi) {
-        FuncGraph* g = m_.graphAt(gi);
-        for (CNode* c : g->topoOrder()) {
-            if (hostOf(c)) {
-                continue;  // folded into its users
-            }
-            if (std::optional<HostVal> callee = hostOf(c->input(0))) {
-                Node* r = lowerCall(c, *callee);
-                if (r != c) {
-                    m_.replaceAllUses(c, r);
-                }
-                continue;
-            }
-            // A method of a graph value (`x.sum(axis=1)`): type_inference binds the keywords
-            // against the registry's method spelling, so they stay on the call.
-            const auto* calleeNode = ir::nodeCast<CNode>(c->input(0));
-            const bool methodCall =
-                calleeNode != nullptr && calleeNode->isPrimitive(passes::meta::kGetAttr);
-            if (const interp::FunctionObject* fn = methodCall ? pythonTensorMethod(calleeNode, c) : nullptr) {
-                // A Tensor method written in Python (x.clamp(0, 1)): its function called with
-                // the object first, bound here like any call.
-                std::vector<Node*> args{calleeNode->input(1)};
-                for (std::size_t i = 1; i < c->size(); ++i) {
-                    args.push_back(inputValue(c->input(i), g, c));
-                }
-                callGraph(c, graphOf(fn, {}, c->debug().scope, c), std::move(args), keywordsOf(c));
-                continue;
-            }
-            if (c->attrs().get("keywords") && !methodCall) {
-                fail(
-                    "TypeError",
-                    "irscope: keyword arguments are supported only in calls of functions, methods, "
-                    "cells and primitives known at compile time.",
-                    c);
-            }
-            for (std::size_t i = 1; i < c->size(); ++i) {
-                if (std::optional<HostVal> h = hostOf(c->input(i))) {
-                    m_.setInput(c, i, materialize(*h, g, c));
-                }
+    std::size_t next = 0;
+    auto resolveNew = [&] {
+        for (; next < m_.graphCount(); ++next) {
+            if (FuncGraph* g = m_.graphAt(next); !deferred_.count(g)) {
+                resolveGraph(g);
             }
         }
+    };
+    resolveNew();
+    // The later instances of @lazy_inline cells, once their first instances are resolved.
+    for (std::size_t i = 0; i < reused_.size(); ++i) {
+        const ReusedInstance r = reused_[i];  // resolving may add to reused_
+        if (copyReusedInstance(r)) {
+            continue;
+        }
+        for (FuncGraph* g : r.parsed) {
+            deferred_.erase(g);
+        }
+        for (FuncGraph* g : r.parsed) {
+            resolveGraph(g);
+        }
+        resolveNew();
     }
     // What the calls replaced is dead now; so are graphs nothing refers to any more.
     sweepModule(m_);
@@ -646,6 +640,48 @@ void Resolver::run() {
                              std::string(vn ? vn->value()->host->text() : "resolve"),
                          c);
                 }
+            }
+        }
+    }
+}
+
+void Resolver::resolveGraph(FuncGraph* g) {
+    for (CNode* c : g->topoOrder()) {
+        if (hostOf(c)) {
+            continue;  // folded into its users
+        }
+        if (std::optional<HostVal> callee = hostOf(c->input(0))) {
+            Node* r = lowerCall(c, *callee);
+            if (r != c) {
+                m_.replaceAllUses(c, r);
+            }
+            continue;
+        }
+        // A method of a graph value (`x.sum(axis=1)`): type_inference binds the keywords
+        // against the registry's method spelling, so they stay on the call.
+        const auto* calleeNode = ir::nodeCast<CNode>(c->input(0));
+        const bool methodCall =
+            calleeNode != nullptr && calleeNode->isPrimitive(passes::meta::kGetAttr);
+        if (const interp::FunctionObject* fn = methodCall ? pythonTensorMethod(calleeNode, c) : nullptr) {
+            // A Tensor method written in Python (x.clamp(0, 1)): its function called with
+            // the object first, bound here like any call.
+            std::vector<Node*> args{calleeNode->input(1)};
+            for (std::size_t i = 1; i < c->size(); ++i) {
+                args.push_back(inputValue(c->input(i), g, c));
+            }
+            callGraph(c, graphOf(fn, {}, c->debug().scope, c), std::move(args), keywordsOf(c));
+            continue;
+        }
+        if (c->attrs().get("keywords") && !methodCall) {
+            fail(
+                "TypeError",
+                "irscope: keyword arguments are supported only in calls of functions, methods, "
+                "cells and primitives known at compile time.",
+                c);
+        }
+        for (std::size_t i = 1; i < c->size(); ++i) {
+            if (std::optional<HostVal> h = hostOf(c->input(i))) {
+                m_.setInput(c, i, materialize(*h, g, c));
             }
         }
     }
@@ -708,8 +744,8 @@ public:
                "become graph calls, ops become primitives, attributes constants, Parameters "
                "weights of the entry graph."),
           s_(std::move(s)) {}
-    bool run(ir::Module& m, passes::PassContext&) override {
-        Resolver r(*s_, m);
+    bool run(ir::Module& m, passes::PassContext& ctx) override {
+        Resolver r(*s_, m, ctx.settings().getInt(passes::kCellReuse, 0));
         r.run();
         return true;
     }

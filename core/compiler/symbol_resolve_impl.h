@@ -31,7 +31,9 @@ std::vector<std::string> keywordsOf(const ir::CNode* c);
 
 class Resolver {
 public:
-    Resolver(FrontendState& s, ir::Module& m) : s_(s), I(s.I), m_(m) {}
+    // reuseLevel: MS_DEV_CELL_REUSE (1 or 2: @lazy_inline instances are resolved once).
+    Resolver(FrontendState& s, ir::Module& m, std::int64_t reuseLevel = 0)
+        : s_(s), I(s.I), m_(m), reuseLevel_(reuseLevel) {}
     void run();
 
     // --- symbol_resolve.cpp -----------------------------------------------------------------
@@ -70,6 +72,34 @@ public:
     // @lazy_inline: marks `g`, the construct graph of `cell` called at `scope`, with the graph
     // attr cell_init_args for graph_reusing (outermost level only, unchanged attributes only).
     void markLazyInline(ir::FuncGraph* g, const interp::Value& cell, const std::string& scope);
+    // Resolves the calls and host values of one graph's body.
+    void resolveGraph(ir::FuncGraph* g);
+
+    // --- symbol_resolve_reuse.cpp -----------------------------------------------------------
+    // @lazy_inline: instances with equal cell_init_args are resolved once. The construct
+    // graph of a later instance is left unresolved; once everything else is, its body
+    // becomes a copy of the first instance's resolved graphs reading its own weights, with
+    // its own scopes: what resolving it would give, since it reads the first instance's
+    // constant attributes (HostEntry::constantsFrom) and its sub-cells hold Parameters of
+    // the same names, shapes and types.
+    struct ReusedInstance {
+        ir::FuncGraph* graph = nullptr;  // this instance's construct graph (as parsed)
+        std::vector<ir::FuncGraph*> parsed;  // every graph its parse made, `graph` first
+        interp::Value cell;
+        std::string scope;
+        ir::FuncGraph* source = nullptr;  // the first instance's construct graph
+        interp::Value sourceCell;
+        std::string sourceScope;
+    };
+    // Records `g`, the construct graph of `cell` made with `parsed`, when it is a later
+    // instance of a marked one (see markLazyInline), or as the first one of its kind.
+    void deferReusedInstance(ir::FuncGraph* g, const interp::Value& cell, const std::string& scope,
+                             const interp::Value& source, const interp::FunctionObject* fn,
+                             std::vector<ir::FuncGraph*> parsed);
+    // Gives r.graph its copy of the source's body; false (nothing changed) when the two
+    // instances' Parameters differ, or the source's graphs cannot be copied, so r.graph
+    // must be resolved on its own.
+    bool copyReusedInstance(const ReusedInstance& r);
 
     // --- symbol_resolve_call.cpp ------------------------------------------------------------
     // The replacement of call `c` whose callee is the host value `callee`.
@@ -132,6 +162,7 @@ public:
     FrontendState& s_;
     interp::Interpreter& I;
     ir::Module& m_;
+    std::int64_t reuseLevel_ = 0;
     std::map<const ir::Node*, std::optional<HostVal>> memo_;
     std::map<std::string, interp::Value> reuse_;  // cell_init_args -> first cell called
     std::map<const interp::FunctionObject*, std::unordered_set<std::string>> iterated_;
@@ -140,6 +171,17 @@ public:
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> customBpropGraphs_;
     std::map<std::pair<const interp::Object*, std::string>, ir::FuncGraph*> gradFnGraphs_;
     std::vector<std::string> lazyScopes_;         // scopes of the @lazy_inline cells met so far
+    struct MarkedConstruct {
+        const interp::FunctionObject* fn = nullptr;
+        ir::FuncGraph* graph = nullptr;
+        std::string scope;
+    };
+    std::map<const interp::Object*, MarkedConstruct> marked_;  // first instances, by cell
+    std::vector<ReusedInstance> reused_;
+    std::unordered_set<const ir::FuncGraph*> deferred_;  // graphs of reused_ not resolved (yet)
+    // Graphs of plain functions (no bound instance): one graph serves every caller, so an
+    // instance's copy calls them as the first instance does.
+    std::unordered_set<const ir::FuncGraph*> functionGraphs_;
     // cell_init_args as the graph attribute shows it: each `object at 0x...` address becomes
     // `object #N`, numbered per compile in order of appearance, so saved IR is the same on
     // every run while equal addresses still give equal text.

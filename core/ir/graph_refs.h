@@ -5,6 +5,7 @@
 // Defined in module.cpp.
 #pragma once
 
+#include <unordered_map>
 #include <vector>
 
 #include "ir/value.h"
@@ -14,5 +15,10 @@ namespace irscope::ir {
 class FuncGraph;
 
 void collectGraphRefs(const Value& v, std::vector<FuncGraph*>& out);
+
+// `v` with every graph it names (as collectGraphRefs finds them) replaced by its image in
+// `map` (graphs not in it stay); `v` itself when nothing changes. Module::clone's and any
+// graph copy's way of pointing a copied constant at the copied graphs.
+ValuePtr remapGraphRefs(const ValuePtr& v, const std::unordered_map<const FuncGraph*, FuncGraph*>& map);
 
 }  // namespace irscope::ir

@@ -528,9 +528,7 @@ NodeCounts Module::counts() const {
 
 // --- clone and verify -----------------------------------------------------------------------
 
-namespace {
-
-ValuePtr remapValue(const ValuePtr& v, const std::unordered_map<const FuncGraph*, FuncGraph*>& gm) {
+ValuePtr remapGraphRefs(const ValuePtr& v, const std::unordered_map<const FuncGraph*, FuncGraph*>& gm) {
     if (v->kind == Value::Kind::Graph) {
         auto it = gm.find(v->graph);
         return Value::graphRef(it == gm.end() ? v->graph : it->second);
@@ -540,7 +538,7 @@ ValuePtr remapValue(const ValuePtr& v, const std::unordered_map<const FuncGraph*
         elems.reserve(v->elements.size());
         bool changed = false;
         for (const auto& e : v->elements) {
-            elems.push_back(remapValue(e, gm));
+            elems.push_back(remapGraphRefs(e, gm));
             changed = changed || elems.back() != e;
         }
         if (!changed) {
@@ -554,7 +552,7 @@ ValuePtr remapValue(const ValuePtr& v, const std::unordered_map<const FuncGraph*
         // primitives are shared as they are.
         std::optional<ir::PrimitiveData> p;
         for (const auto& [k, a] : v->prim->attrs) {
-            ValuePtr r = remapValue(a, gm);
+            ValuePtr r = remapGraphRefs(a, gm);
             if (r != a) {
                 if (!p) {
                     p = *v->prim;
@@ -566,8 +564,6 @@ ValuePtr remapValue(const ValuePtr& v, const std::unordered_map<const FuncGraph*
     }
     return v;
 }
-
-}  // namespace
 
 std::unique_ptr<Module> Module::clone() const {
     auto m = std::make_unique<Module>();
@@ -582,11 +578,11 @@ std::unique_ptr<Module> Module::clone() const {
     for (const auto& g : graphs_) {
         FuncGraph* ng = gm.at(g.get());
         for (const auto& [k, v] : g->attrs_) {
-            ng->attrs_.set(k, remapValue(v, gm));
+            ng->attrs_.set(k, remapGraphRefs(v, gm));
         }
     }
     for (const auto& [k, v] : attrs_) {
-        m->attrs_.set(k, remapValue(v, gm));
+        m->attrs_.set(k, remapGraphRefs(v, gm));
     }
     m->preamble_ = preamble_;
     m->trailer_ = trailer_;
@@ -631,7 +627,7 @@ std::unique_ptr<Module> Module::clone() const {
             }
             case Node::Kind::Value: {
                 const auto* v = static_cast<const ValueNode*>(n.get());
-                copy = new (at) ValueNode(v->id(), mapGraph(v->graph()), remapValue(v->value_, gm));
+                copy = new (at) ValueNode(v->id(), mapGraph(v->graph()), remapGraphRefs(v->value_, gm));
                 break;
             }
             case Node::Kind::CNode:
@@ -645,7 +641,7 @@ std::unique_ptr<Module> Module::clone() const {
         if (const auto* p = nodeCast<Parameter>(n.get())) {
             auto* np = static_cast<Parameter*>(copy);
             np->hasDefault_ = p->hasDefault_;
-            np->default_ = p->default_ ? remapValue(p->default_, gm) : nullptr;
+            np->default_ = p->default_ ? remapGraphRefs(p->default_, gm) : nullptr;
         } else if (const auto* c = nodeCast<CNode>(n.get())) {
             auto* nc = static_cast<CNode*>(copy);
             if (!c->attrs_.empty()) {

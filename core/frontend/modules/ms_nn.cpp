@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <optional>
 #include <unordered_set>
 
 #include "frontend/modules/ms_internal.h"
@@ -99,6 +100,83 @@ void recordCellInitState(Interpreter& I, const Value& cell) {
         c->initState = cellStateOf(I, cell);
         c->initStateKnown = true;
     }
+}
+
+namespace {
+
+void collectParameterPaths(CellObject* c, const std::string& prefix,
+                           std::vector<std::pair<std::string, Value>>& out) {
+    for (auto& [n, p] : c->params) {
+        out.emplace_back(prefix + n, p);
+    }
+    for (auto& [n, sub] : c->cells) {
+        if (auto* s = asCell(sub)) {
+            collectParameterPaths(s, prefix + n + ".", out);
+        }
+    }
+}
+
+// A plain attribute's value as text when it is a constant (None, a number, a string, or a
+// tuple or list of those); nullopt for any other object.
+std::optional<std::string> constantFingerprint(Interpreter& I, const Value& v, int depth) {
+    if (v.isNone() || v.isNumber() || v.is<interp::StrObject>()) {
+        return I.repr(v);
+    }
+    const bool tup = v.is<interp::TupleObject>();
+    if (depth >= 8 || !(tup || v.is<interp::ListObject>())) {
+        return std::nullopt;
+    }
+    const auto& items = tup ? v.as<interp::TupleObject>()->items : v.as<interp::ListObject>()->items;
+    std::string out = tup ? "(" : "[";
+    for (const Value& item : items) {
+        std::optional<std::string> text = constantFingerprint(I, item, depth + 1);
+        if (!text) {
+            return std::nullopt;
+        }
+        out += *text + ",";
+    }
+    return out + (tup ? ")" : "]");
+}
+
+void collectSubCellConstants(Interpreter& I, CellObject* c, const std::string& prefix, std::string& out) {
+    for (auto& [n, sub] : c->cells) {
+        auto* s = asCell(sub);
+        if (s == nullptr) {
+            continue;
+        }
+        out += prefix + n + ":" + I.typeName(sub) + (s->training ? " train{" : " eval{");
+        if (interp::DictObject* d = sub.obj()->dict()) {
+            d->forEach([&](const Value& k, const Value& v) {
+                auto* key = k.as<interp::StrObject>();
+                if (key == nullptr || key->value == "cell_init_args") {
+                    return;
+                }
+                if (std::optional<std::string> text = constantFingerprint(I, v, 0)) {
+                    out += key->value + "=" + *text + ";";
+                }
+            });
+        }
+        out += "}\n";
+        collectSubCellConstants(I, s, prefix + n + ".", out);
+    }
+}
+
+}  // namespace
+
+std::string subCellConstants(Interpreter& I, const Value& cell) {
+    std::string out;
+    if (auto* c = asCell(cell)) {
+        collectSubCellConstants(I, c, "", out);
+    }
+    return out;
+}
+
+std::vector<std::pair<std::string, Value>> cellParameterPaths(const Value& cell) {
+    std::vector<std::pair<std::string, Value>> out;
+    if (auto* c = asCell(cell)) {
+        collectParameterPaths(c, "", out);
+    }
+    return out;
 }
 
 bool cellChangedSinceInit(Interpreter& I, const Value& cell) {

@@ -7,6 +7,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "frontend/interp/interpreter.h"
@@ -71,6 +72,14 @@ bool isCell(const interp::Value& v);
 // nothing was recorded).
 void recordCellInitState(interp::Interpreter& I, const interp::Value& cell);
 bool cellChangedSinceInit(interp::Interpreter& I, const interp::Value& cell);
+// Every Parameter a cell holds, its own and its sub-cells' (depth first, in registration
+// order), each with its attribute path from the cell ("query.weight"); a Parameter held
+// twice is listed twice. Empty for a value that is not a Cell.
+std::vector<std::pair<std::string, interp::Value>> cellParameterPaths(const interp::Value& cell);
+// The sub-cells of a cell (depth first, by attribute path) with their types, training
+// flags and constant plain attributes (None, numbers, strings, tuples and lists of those),
+// as text: equal for two cells whose sub-cells were built alike.
+std::string subCellConstants(interp::Interpreter& I, const interp::Value& cell);
 bool isParameter(const interp::Value& v);
 // A Tensor / Parameter / ndarray's storage (shared with the host object), or null.
 const ir::Tensor* tensorOf(const interp::Value& v);
