@@ -100,6 +100,8 @@ public:
     // instances' Parameters differ, or the source's graphs cannot be copied, so r.graph
     // must be resolved on its own.
     bool copyReusedInstance(const ReusedInstance& r);
+    // modules::subCellConstants of a first instance, computed once.
+    const std::string& sourceConstants(const interp::Value& cell);
 
     // --- symbol_resolve_call.cpp ------------------------------------------------------------
     // The replacement of call `c` whose callee is the host value `callee`.
@@ -178,6 +180,7 @@ public:
     };
     std::map<const interp::Object*, MarkedConstruct> marked_;  // first instances, by cell
     std::vector<ReusedInstance> reused_;
+    std::map<const interp::Object*, std::string> sourceConstants_;
     std::unordered_set<const ir::FuncGraph*> deferred_;  // graphs of reused_ not resolved (yet)
     // Graphs of plain functions (no bound instance): one graph serves every caller, so an
     // instance's copy calls them as the first instance does.

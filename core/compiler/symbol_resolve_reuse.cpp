@@ -212,6 +212,14 @@ private:
 
 }  // namespace
 
+const std::string& Resolver::sourceConstants(const interp::Value& cell) {
+    auto it = sourceConstants_.find(cell.obj());
+    if (it == sourceConstants_.end()) {
+        it = sourceConstants_.emplace(cell.obj(), modules::subCellConstants(I, cell)).first;
+    }
+    return it->second;
+}
+
 bool Resolver::copyReusedInstance(const ReusedInstance& r) {
     // The two instances' Parameters, matched by attribute path: same names, shapes and
     // types; their sub-cells of the same types with the same constant attributes.
@@ -219,7 +227,7 @@ bool Resolver::copyReusedInstance(const ReusedInstance& r) {
     const auto theirs = modules::cellParameterPaths(r.sourceCell);
     if (mine.size() != theirs.size() ||
         r.graph->parameters().size() != r.source->parameters().size() ||
-        modules::subCellConstants(I, r.cell) != modules::subCellConstants(I, r.sourceCell)) {
+        modules::subCellConstants(I, r.cell) != sourceConstants(r.sourceCell)) {
         return false;
     }
     InstanceCopier copier(m_, s_, r);

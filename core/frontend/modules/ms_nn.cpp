@@ -118,9 +118,21 @@ void collectParameterPaths(CellObject* c, const std::string& prefix,
 
 // A plain attribute's value as text when it is a constant (None, a number, a string, or a
 // tuple or list of those); nullopt for any other object.
-std::optional<std::string> constantFingerprint(Interpreter& I, const Value& v, int depth) {
-    if (v.isNone() || v.isNumber() || v.is<interp::StrObject>()) {
-        return I.repr(v);
+std::optional<std::string> constantFingerprint(const Value& v, int depth) {
+    if (v.isNone()) {
+        return "None";
+    }
+    if (v.isBool()) {
+        return v.asBool() ? "True" : "False";
+    }
+    if (v.isInt()) {
+        return std::to_string(v.asInt());
+    }
+    if (v.isFloat()) {
+        return fmt::format("{}f", v.asFloat());  // shortest text that reads back the same
+    }
+    if (auto* str = v.as<interp::StrObject>()) {
+        return fmt::format("'{}:{}", str->value.size(), str->value);
     }
     const bool tup = v.is<interp::TupleObject>();
     if (depth >= 8 || !(tup || v.is<interp::ListObject>())) {
@@ -129,7 +141,7 @@ std::optional<std::string> constantFingerprint(Interpreter& I, const Value& v, i
     const auto& items = tup ? v.as<interp::TupleObject>()->items : v.as<interp::ListObject>()->items;
     std::string out = tup ? "(" : "[";
     for (const Value& item : items) {
-        std::optional<std::string> text = constantFingerprint(I, item, depth + 1);
+        std::optional<std::string> text = constantFingerprint(item, depth + 1);
         if (!text) {
             return std::nullopt;
         }
@@ -151,7 +163,7 @@ void collectSubCellConstants(Interpreter& I, CellObject* c, const std::string& p
                 if (key == nullptr || key->value == "cell_init_args") {
                     return;
                 }
-                if (std::optional<std::string> text = constantFingerprint(I, v, 0)) {
+                if (std::optional<std::string> text = constantFingerprint(v, 0)) {
                     out += key->value + "=" + *text + ";";
                 }
             });
