@@ -74,11 +74,7 @@ public:
             g->debug().scope = relocated(src->debug().scope);
             gm_[src] = g;
             for (ir::Parameter* p : src->parameters()) {
-                ir::Parameter* q = m_.addParameter(g, p->name());
-                if (p->hasDefault()) {
-                    q->setDefault(p->defaultValue());
-                }
-                q->setAbstract(p->abstract());
+                ir::Parameter* q = m_.addParameterLike(g, *p);
                 locate(*q, *p);
                 nodes_[p] = q;
                 if (auto len = s_.paramLengths.find(p); len != s_.paramLengths.end()) {

@@ -364,6 +364,16 @@ Parameter* Module::addParameter(FuncGraph* g, std::string name) {
     return p;
 }
 
+Parameter* Module::addParameterLike(FuncGraph* g, const Parameter& like) {
+    Parameter* p = addParameter(g, like.name());
+    if (like.hasDefault()) {
+        p->setDefault(like.defaultValue());
+    }
+    p->setAbstract(like.abstract());
+    p->shareDebug(like);
+    return p;
+}
+
 ValueNode* Module::addValue(FuncGraph* g, ValuePtr v) {
     if (!v) {
         throw std::logic_error("addValue: null value");

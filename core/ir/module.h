@@ -55,6 +55,8 @@ public:
 
     // --- nodes --------------------------------------------------------------------------
     Parameter* addParameter(FuncGraph* g, std::string name);
+    // A new parameter of g copying `like`: its name, default, abstract and (shared) debug info.
+    Parameter* addParameterLike(FuncGraph* g, const Parameter& like);
     ValueNode* addValue(FuncGraph* g, ValuePtr v);
     CNode* addCNode(FuncGraph* g, const std::vector<Node*>& inputs);
     // Creates `Return(out)` in g and makes it g's return node.

@@ -218,13 +218,7 @@ Node* inlineCallImpl(ir::Module& m, CNode* call, std::uint64_t orderId, bool reo
         cp.setTarget(k, copy);
         cp.setGraphMap(k, copy);
         for (Parameter* p : k->parameters()) {
-            Parameter* q = m.addParameter(copy, p->name());
-            if (p->hasDefault()) {
-                q->setDefault(p->defaultValue());
-            }
-            q->setAbstract(p->abstract());
-            q->shareDebug(*p);
-            cp.map(p, q);
+            cp.map(p, m.addParameterLike(copy, *p));
         }
     }
 

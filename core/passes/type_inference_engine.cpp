@@ -87,13 +87,7 @@ FuncGraph* Engine::cloneGraph(FuncGraph* tmpl) {
     c->debug() = tmpl->debug();
     std::unordered_map<const Node*, Node*> map;
     for (ir::Parameter* p : tmpl->parameters()) {
-        ir::Parameter* q = m_.addParameter(c, p->name());
-        if (p->hasDefault()) {
-            q->setDefault(p->defaultValue());
-        }
-        q->setAbstract(p->abstract());
-        q->shareDebug(*p);
-        map[p] = q;
+        map[p] = m_.addParameterLike(c, *p);
     }
     auto mapInput = [&](Node* in) -> Node* {
         if (auto it = map.find(in); it != map.end()) {

@@ -69,13 +69,7 @@ void Engine::renumber() {
         n->debug() = g->debug();
         gmap[g] = n;
         for (ir::Parameter* p : g->parameters()) {
-            ir::Parameter* q = m_.addParameter(n, p->name());
-            if (p->hasDefault()) {
-                q->setDefault(p->defaultValue());
-            }
-            q->setAbstract(p->abstract());
-            q->shareDebug(*p);
-            nmap[p] = q;
+            nmap[p] = m_.addParameterLike(n, *p);
         }
     }
     auto keyOf = [&](const ir::CNode* c) {
