@@ -63,22 +63,42 @@ CellObject* asCell(const Value& v) {
 
 namespace {
 
-// A plain attribute's value as text: scalars and strings by value, tuples and lists item
-// by item, any other object by identity (rebinding it to another object is a change).
-std::string attrFingerprint(Interpreter& I, const Value& v, int depth) {
-    if (v.isNone() || v.isNumber() || v.is<interp::StrObject>()) {
-        return I.repr(v);
+// A plain attribute's value as text: None, numbers and strings by value, tuples and lists
+// (8 levels deep) item by item. Any other object is named by identity when `I` is given
+// (rebinding it to another object is a change), else the value has no text (nullopt).
+std::optional<std::string> valueText(Interpreter* I, const Value& v, int depth) {
+    if (v.isNone()) {
+        return "None";
+    }
+    if (v.isBool()) {
+        return v.asBool() ? "True" : "False";
+    }
+    if (v.isInt()) {
+        return std::to_string(v.asInt());
+    }
+    if (v.isFloat()) {
+        return fmt::format("{}f", v.asFloat());  // shortest text that reads back the same
+    }
+    if (auto* str = v.as<interp::StrObject>()) {
+        return fmt::format("'{}:{}", str->value.size(), str->value);
     }
     const bool tup = v.is<interp::TupleObject>();
     if (depth < 8 && (tup || v.is<interp::ListObject>())) {
         const auto& items = tup ? v.as<interp::TupleObject>()->items : v.as<interp::ListObject>()->items;
         std::string out = tup ? "(" : "[";
         for (const Value& item : items) {
-            out += attrFingerprint(I, item, depth + 1) + ",";
+            std::optional<std::string> text = valueText(I, item, depth + 1);
+            if (!text) {
+                return std::nullopt;
+            }
+            out += *text + ",";
         }
         return out + (tup ? ")" : "]");
     }
-    return fmt::format("<{}@{}>", I.typeName(v), static_cast<const void*>(v.obj()));
+    if (I == nullptr) {
+        return std::nullopt;
+    }
+    return fmt::format("<{}@{}>", I->typeName(v), static_cast<const void*>(v.obj()));
 }
 
 std::string cellStateOf(Interpreter& I, const Value& cell) {
@@ -86,7 +106,7 @@ std::string cellStateOf(Interpreter& I, const Value& cell) {
     if (interp::DictObject* d = cell.obj()->dict()) {
         d->forEach([&](const Value& k, const Value& v) {
             if (auto* key = k.as<interp::StrObject>(); key && key->value != "cell_init_args") {
-                out += key->value + "=" + attrFingerprint(I, v, 0) + ";";
+                out += key->value + "=" + *valueText(&I, v, 0) + ";";
             }
         });
     }
@@ -116,40 +136,6 @@ void collectParameterPaths(CellObject* c, const std::string& prefix,
     }
 }
 
-// A plain attribute's value as text when it is a constant (None, a number, a string, or a
-// tuple or list of those); nullopt for any other object.
-std::optional<std::string> constantFingerprint(const Value& v, int depth) {
-    if (v.isNone()) {
-        return "None";
-    }
-    if (v.isBool()) {
-        return v.asBool() ? "True" : "False";
-    }
-    if (v.isInt()) {
-        return std::to_string(v.asInt());
-    }
-    if (v.isFloat()) {
-        return fmt::format("{}f", v.asFloat());  // shortest text that reads back the same
-    }
-    if (auto* str = v.as<interp::StrObject>()) {
-        return fmt::format("'{}:{}", str->value.size(), str->value);
-    }
-    const bool tup = v.is<interp::TupleObject>();
-    if (depth >= 8 || !(tup || v.is<interp::ListObject>())) {
-        return std::nullopt;
-    }
-    const auto& items = tup ? v.as<interp::TupleObject>()->items : v.as<interp::ListObject>()->items;
-    std::string out = tup ? "(" : "[";
-    for (const Value& item : items) {
-        std::optional<std::string> text = constantFingerprint(item, depth + 1);
-        if (!text) {
-            return std::nullopt;
-        }
-        out += *text + ",";
-    }
-    return out + (tup ? ")" : "]");
-}
-
 void collectSubCellConstants(Interpreter& I, CellObject* c, const std::string& prefix, std::string& out) {
     for (auto& [n, sub] : c->cells) {
         auto* s = asCell(sub);
@@ -163,7 +149,7 @@ void collectSubCellConstants(Interpreter& I, CellObject* c, const std::string& p
                 if (key == nullptr || key->value == "cell_init_args") {
                     return;
                 }
-                if (std::optional<std::string> text = constantFingerprint(v, 0)) {
+                if (std::optional<std::string> text = valueText(nullptr, v, 0)) {
                     out += key->value + "=" + *text + ";";
                 }
             });
