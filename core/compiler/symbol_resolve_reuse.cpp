@@ -115,13 +115,14 @@ private:
     // own; copies of nodes that shared one debug info share one again.
     void locate(Node& copy, const Node& src) {
         copy.shareDebug(src);
-        const std::string& name = src.debug().name;
-        const std::string ownId = "CNode_" + std::to_string(src.id()) + "$";
-        if (name.starts_with(ownId)) {
-            ir::DebugInfo& d = copy.mutableDebug();
-            d.name = "CNode_" + std::to_string(copy.id()) + "$" + name.substr(ownId.size());
-            d.scope = relocated(d.scope);
-            return;
+        if (const std::string& name = src.debug().name; !name.empty()) {
+            const std::string ownId = "CNode_" + std::to_string(src.id()) + "$";
+            if (name.starts_with(ownId)) {
+                ir::DebugInfo& d = copy.mutableDebug();
+                d.name = "CNode_" + std::to_string(copy.id()) + "$" + name.substr(ownId.size());
+                d.scope = relocated(d.scope);
+                return;
+            }
         }
         const ir::DebugInfo* key = &src.debug();
         if (auto it = located_.find(key); it != located_.end()) {
