@@ -229,6 +229,45 @@ args = (Tensor(np.ones((2, 3), np.float32)),)
         QVERIFY(c.resolved.find("Tensor(shape=[4], dtype=Float32") != std::string::npos);
     }
 
+    void sequentialCellBindsEachCellsDefaults() {
+        // A SequentialCell passes one argument to each cell: the construct's other parameters
+        // take their defaults, as when the cell is called directly (MindSpore's
+        // tests/st/lazy_inline test_lazy_inline_default_value).
+        Compiled c = compile(script(R"(
+class B(nn.Cell):
+    def construct(self, x, x1=None, x2=2):
+        return x + x2
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.SequentialCell([B(), B()])
+    def construct(self, x):
+        return self.blocks(x)
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QVERIFY2(c.problem.empty() && c.errorType.empty(), (c.problem + c.errorMessage).c_str());
+        QCOMPARE(count(c.resolved, "(%para1_x, None, I64(2))"), 1);
+        QCOMPARE(count(c.resolved, ", None, I64(2))"), 2);
+
+        Compiled missing = compile(script(R"(
+class B(nn.Cell):
+    def construct(self, x, y):
+        return x + y
+class Net(nn.Cell):
+    def __init__(self):
+        super().__init__()
+        self.blocks = nn.SequentialCell([B()])
+    def construct(self, x):
+        return self.blocks(x)
+target = Net()
+args = (Tensor(np.ones(3, np.float32)),)
+)"));
+        QCOMPARE(QString::fromStdString(missing.errorType), QString("TypeError"));
+        QVERIFY2(missing.errorMessage.find("missing 1 required argument: 'y'") != std::string::npos,
+                 missing.errorMessage.c_str());
+    }
+
     void keywordsAndDefaultsAreBound() {
         Compiled c = compile(script(R"(
 def scale(x, factor=2, shift=0):

@@ -167,6 +167,11 @@ Node* Resolver::functionValue(const HostVal& hv, FuncGraph* g, const Node* at) {
 }
 
 Node* Resolver::callGraph(CNode* c, FuncGraph* g, std::vector<Node*> args, const std::vector<std::string>& kws) {
+    return rewrite(c, boundCall(c, g, std::move(args), kws));
+}
+
+std::vector<Node*> Resolver::boundCall(CNode* c, FuncGraph* g, std::vector<Node*> args,
+                                       const std::vector<std::string>& kws) {
     FuncGraph* home = c->graph();
     auto sit = s_.signatures.find(g);
     std::vector<Node*> in{constant(home, Value::graphRef(g))};
@@ -175,7 +180,7 @@ Node* Resolver::callGraph(CNode* c, FuncGraph* g, std::vector<Node*> args, const
             fail("TypeError", "irscope: keyword arguments are not supported when calling '" + g->name() + "'.", c);
         }
         in.insert(in.end(), args.begin(), args.end());
-        return rewrite(c, std::move(in));
+        return in;
     }
     const GraphSignature& sig = sit->second;
     const std::size_t npos = args.size() - kws.size();
@@ -217,7 +222,7 @@ Node* Resolver::callGraph(CNode* c, FuncGraph* g, std::vector<Node*> args, const
         }
     }
     in.insert(in.end(), bound.begin(), bound.end());
-    return rewrite(c, std::move(in));
+    return in;
 }
 
 void Resolver::bindAttribute(CNode* c, const ops::OpDef& op, const std::string& name, const ops::ArgSource& src,
@@ -593,8 +598,7 @@ Node* Resolver::nativeCell(CNode* c, const HostVal& cell, const std::vector<Node
             HostVal hv{sub, cell.scope + "/" + std::to_string(k) + "-" + I.typeName(sub)};
             interp::Value construct = I.typeOf(sub)->lookup("construct");
             if (auto* fn = modules::pythonFunctionOf(construct)) {
-                FuncGraph* g = graphOf(fn, sub, hv.scope, c);
-                y = cnode(home, {constant(home, Value::graphRef(g)), y}, c);
+                y = cnode(home, boundCall(c, graphOf(fn, sub, hv.scope, c), {y}, {}), c);
             } else {
                 y = nativeCell(c, hv, {y});
             }

@@ -110,6 +110,11 @@ public:
     ir::Node* rewrite(ir::CNode* c, std::vector<ir::Node*> in);
     ir::Node* callGraph(ir::CNode* c, ir::FuncGraph* g, std::vector<ir::Node*> args,
                         const std::vector<std::string>& kws);
+    // The inputs of a call of g (its graph value first) with `args` (keywords `kws` last)
+    // bound to its signature: keywords by name, defaults for what is not given, *args as a
+    // tuple. TypeError (at c) as Python's for a call that does not bind.
+    std::vector<ir::Node*> boundCall(ir::CNode* c, ir::FuncGraph* g, std::vector<ir::Node*> args,
+                                     const std::vector<std::string>& kws);
     // Attributes whose values only type_inference knows (passes::meta::kLateAttrs): names
     // and the nodes giving them, in order.
     struct LateAttrs {
