@@ -11,19 +11,20 @@
 
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <memory>
 #include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <variant>
 #include <vector>
 
 #include "ir/abstract.h"
 #include "ir/value.h"
 #include "ir/tensor.h"
+#include "util/string_hash.h"
 
 namespace irscope::ops {
 
@@ -324,8 +325,9 @@ private:
     void indexSpellings();
 
     std::vector<std::unique_ptr<OpDef>> ops_;
-    std::map<std::string, const OpDef*, std::less<>> byName_;
-    std::map<std::string, SpellingRef, std::less<>> bySpelling_;
+    // Hashed: every pass looks up the op of every node it visits by name.
+    std::unordered_map<std::string, const OpDef*, util::StringHash, std::equal_to<>> byName_;
+    std::unordered_map<std::string, SpellingRef, util::StringHash, std::equal_to<>> bySpelling_;
 };
 
 // Converts between runtime values and IR constants (used by folding and by the executor
