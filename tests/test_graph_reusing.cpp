@@ -466,6 +466,35 @@ private slots:
                  std::size_t(3));
     }
 
+    void laterInstancesAreNotParsed() {
+        // A later instance's graph is not parsed but copied, branch graphs included: the
+        // copies are named as parsing each instance names them (the first's `if` branches,
+        // then the second's...), where parsing every instance and copying afterwards
+        // numbered the copies after all the parses' graphs.
+        const std::string use = "        return self.fc(h) + self.b\n";
+        const std::string branchy =
+            "        if x.sum() > 0:\n"
+            "            h = h * 2.0\n"
+            "        else:\n"
+            "            h = h - 1.0\n"
+            "        return self.fc(h) + self.b\n";
+        std::string script = threeBlocks("    @lazy_inline\n");
+        std::string plainScript = threeBlocks("    # no decorator\n");
+        for (std::string* text : {&script, &plainScript}) {
+            text->replace(text->find(use), use.size(), branchy);
+        }
+        std::string outPlain;
+        std::string outLazy;
+        const auto plain = runSource(plainScript, &outPlain);
+        const auto lazy = runSource(script, &outLazy);
+        QCOMPARE(QString::fromStdString(outLazy), QString::fromStdString(outPlain));
+        const std::string a = plain->compiles.at(0).find("symbol_resolve")->text();
+        const std::string b = lazy->compiles.at(0).find("symbol_resolve")->text();
+        QVERIFY2(contains(b, "Block_construct_2("), b.c_str());
+        QCOMPARE(QString::fromStdString(withoutReuseMarks(b)),
+                 QString::fromStdString(withoutReuseMarks(a)));
+    }
+
     void anInstanceWithOtherParametersIsResolvedOnItsOwn() {
         // The third Block holds one Parameter more than the first and adds it: it is not a
         // copy of the first, and graph_reusing gives it a reused graph of its own. The

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <unordered_set>
@@ -297,25 +298,25 @@ interp::Value Resolver::reuseSource(const interp::Value& cell) {
     return (fresh || it->second.identical(cell)) ? interp::Value() : it->second;
 }
 
-void Resolver::markLazyInline(FuncGraph* g, const interp::Value& cell, const std::string& scope) {
+std::optional<std::string> Resolver::lazyInlineArgs(const interp::Value& cell, const std::string& scope) {
     auto* text = I.getAttrOrNull(cell, "cell_init_args").as<interp::StrObject>();
     if (text == nullptr) {
-        return;
+        return std::nullopt;
     }
     // Limitation 2: only the outermost @lazy_inline level is reused; a cell called from
     // inside a marked one (its scope extends the marked cell's) is inlined as usual.
     for (const std::string& outer : lazyScopes_) {
         if (scope.size() > outer.size() && scope.starts_with(outer) && scope[outer.size()] == '/') {
-            return;
+            return std::nullopt;
         }
     }
     lazyScopes_.push_back(scope);
     // Limitation 1: an attribute changed after __init__ makes cell_init_args a wrong
     // identity for this instance, so it falls out of reuse.
     if (modules::cellChangedSinceInit(I, cell)) {
-        return;
+        return std::nullopt;
     }
-    g->attrs().set("cell_init_args", Value::string(stableInitArgs(text->value)));
+    return stableInitArgs(text->value);
 }
 
 std::string Resolver::stableInitArgs(const std::string& text) {
@@ -468,8 +469,15 @@ FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Val
         spec.constantsFrom = reuseSource(self);
     }
     (void)at;
-    const std::size_t firstNew = m_.graphCount();
-    FuncGraph* g = buildFunctionGraph(s_, m_, spec);
+    std::optional<std::string> initArgs;
+    if (!self.isNull() && modules::isCell(self) && fn->name == "construct") {
+        initArgs = lazyInlineArgs(self, spec.scope);
+    }
+    // A later @lazy_inline instance is not parsed: its graph gets the first one's body.
+    FuncGraph* g = initArgs && lengths.empty() ? reusedInstanceGraph(spec) : nullptr;
+    if (g == nullptr) {
+        g = buildFunctionGraph(s_, m_, spec);
+    }
     if (lengths.empty()) {
         s_.fnGraphs[key] = g;
     } else {
@@ -477,16 +485,10 @@ FuncGraph* Resolver::graphOf(const interp::FunctionObject* fn, const interp::Val
     }
     if (self.isNull()) {
         functionGraphs_.insert(g);
-    } else if (modules::isCell(self) && fn->name == "construct") {
-        markLazyInline(g, self, spec.scope);
-        if (lengths.empty() && g->attrs().get("cell_init_args")) {
-            std::vector<FuncGraph*> parsed{g};
-            for (std::size_t i = firstNew; i < m_.graphCount(); ++i) {
-                if (m_.graphAt(i) != g) {
-                    parsed.push_back(m_.graphAt(i));
-                }
-            }
-            deferReusedInstance(g, self, spec.scope, spec.constantsFrom, fn, std::move(parsed));
+    } else if (initArgs) {
+        g->attrs().set("cell_init_args", Value::string(*initArgs));
+        if (lengths.empty() && spec.constantsFrom.isNull()) {
+            markFirstInstance(g, spec);
         }
     }
     return g;
@@ -616,7 +618,8 @@ void Resolver::run() {
     // The later instances of @lazy_inline cells, once their first instances are resolved.
     for (std::size_t i = 0; i < reused_.size(); ++i) {
         const ReusedInstance r = reused_[i];  // resolving may add to reused_
-        if (copyReusedInstance(r)) {
+        if (r.parsed.empty()) {
+            copyReusedInstance(r);
             continue;
         }
         for (FuncGraph* g : r.parsed) {

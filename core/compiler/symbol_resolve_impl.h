@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compiler/frontend_state.h"
+#include "compiler/graph_builder.h"
 #include "ops/op_registry.h"
 #include "passes/compile_error.h"
 
@@ -69,37 +70,48 @@ public:
     ir::Parameter* weight(const interp::Value& param, const ir::Node* at);
     // @lazy_inline: the first cell called with the same cell_init_args, when it is another one.
     interp::Value reuseSource(const interp::Value& cell);
-    // @lazy_inline: marks `g`, the construct graph of `cell` called at `scope`, with the graph
-    // attr cell_init_args for graph_reusing (outermost level only, unchanged attributes only).
-    void markLazyInline(ir::FuncGraph* g, const interp::Value& cell, const std::string& scope);
+    // @lazy_inline: the graph attr cell_init_args for graph_reusing of the construct graph of
+    // `cell` called at `scope` (outermost level only, unchanged attributes only), or nothing.
+    std::optional<std::string> lazyInlineArgs(const interp::Value& cell, const std::string& scope);
     // Resolves the calls and host values of one graph's body.
     void resolveGraph(ir::FuncGraph* g);
 
     // --- symbol_resolve_reuse.cpp -----------------------------------------------------------
-    // @lazy_inline: instances with equal cell_init_args are resolved once. The construct
-    // graph of a later instance is left unresolved; once everything else is, its body
-    // becomes a copy of the first instance's resolved graphs reading its own weights, with
-    // its own scopes: what resolving it would give, since it reads the first instance's
-    // constant attributes (HostEntry::constantsFrom) and its sub-cells hold Parameters of
-    // the same names, shapes and types.
+    // @lazy_inline: instances with equal cell_init_args are parsed and resolved once. A
+    // later instance's construct graph starts as an empty graph with the first instance's
+    // parameters and signature; once everything else is resolved, its body becomes a copy of
+    // the first instance's resolved graphs reading its own weights, with its own scopes: what
+    // parsing and resolving it would give, since it reads the first instance's constant
+    // attributes (HostEntry::constantsFrom), its sub-cells are of the same types with the
+    // same constants, and they hold Parameters of the same paths, shapes and types.
     struct ReusedInstance {
-        ir::FuncGraph* graph = nullptr;  // this instance's construct graph (as parsed)
-        std::vector<ir::FuncGraph*> parsed;  // every graph its parse made, `graph` first
+        ir::FuncGraph* graph = nullptr;  // this instance's construct graph (empty until copied)
         interp::Value cell;
         std::string scope;
         ir::FuncGraph* source = nullptr;  // the first instance's construct graph
         interp::Value sourceCell;
         std::string sourceScope;
+        // The first instance's Parameter objects and this instance's, by attribute path
+        // (one pair per distinct Parameter of the first instance).
+        std::vector<std::pair<interp::Value, interp::Value>> weights;
+        // When the two instances differ: every graph this one's parse made, `graph` first,
+        // resolved on their own where the copy would have been made (so graphs are named
+        // in the same order as without reuse).
+        std::vector<ir::FuncGraph*> parsed;
     };
-    // Records `g`, the construct graph of `cell` made with `parsed`, when it is a later
-    // instance of a marked one (see markLazyInline), or as the first one of its kind.
-    void deferReusedInstance(ir::FuncGraph* g, const interp::Value& cell, const std::string& scope,
-                             const interp::Value& source, const interp::FunctionObject* fn,
-                             std::vector<ir::FuncGraph*> parsed);
-    // Gives r.graph its copy of the source's body; false (nothing changed) when the two
-    // instances' Parameters differ, or the source's graphs cannot be copied, so r.graph
-    // must be resolved on its own.
-    bool copyReusedInstance(const ReusedInstance& r);
+    // With MS_DEV_CELL_REUSE 1 or 2: records the construct graph `g` of `spec.self` as the
+    // first instance of its cell_init_args.
+    void markFirstInstance(ir::FuncGraph* g, const FunctionSpec& spec);
+    // The construct graph of a later instance (see ReusedInstance), empty until
+    // copyReusedInstance, or parsed when the two instances differ; nullptr when spec.self
+    // is no later instance (no reuse level, or its first instance is not reused).
+    ir::FuncGraph* reusedInstanceGraph(const FunctionSpec& spec);
+    // The pairs of ReusedInstance::weights, or nothing when the two cells' Parameters differ
+    // (paths, shapes, types, sharing) or their sub-cells do (types, constants).
+    std::optional<std::vector<std::pair<interp::Value, interp::Value>>> matchedWeights(
+        const interp::Value& cell, const interp::Value& source);
+    // Gives r.graph its copy of the source's body.
+    void copyReusedInstance(const ReusedInstance& r);
     // modules::subCellConstants of a first instance, computed once.
     const std::string& sourceConstants(const interp::Value& cell);
 
@@ -186,7 +198,7 @@ public:
     std::map<const interp::Object*, MarkedConstruct> marked_;  // first instances, by cell
     std::vector<ReusedInstance> reused_;
     std::map<const interp::Object*, std::string> sourceConstants_;
-    std::unordered_set<const ir::FuncGraph*> deferred_;  // graphs of reused_ not resolved (yet)
+    std::unordered_set<const ir::FuncGraph*> deferred_;  // graphs of reused_ not copied (yet)
     // Graphs of plain functions (no bound instance): one graph serves every caller, so an
     // instance's copy calls them as the first instance does.
     std::unordered_set<const ir::FuncGraph*> functionGraphs_;

@@ -1,11 +1,15 @@
-// symbol_resolve for @lazy_inline cells: instances with equal cell_init_args are resolved
-// once (see Resolver::ReusedInstance). The first instance's construct graph is resolved as
-// any graph is; a later instance's graph gets a copy of the first one's resolved graphs,
-// its weights and scopes its own. graph_reusing then folds the instances into one CR_ graph.
+// symbol_resolve for @lazy_inline cells: instances with equal cell_init_args are parsed and
+// resolved once (see Resolver::ReusedInstance). The first instance's construct graph is
+// parsed and resolved as any graph is; a later instance's graph gets a copy of the first
+// one's resolved graphs, its weights and scopes its own. graph_reusing then folds the
+// instances into one CR_ graph.
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
+#include <vector>
 
 #include "compiler/symbol_resolve_impl.h"
 #include "frontend/modules/ms_objects.h"
@@ -17,23 +21,54 @@ using ir::CNode;
 using ir::FuncGraph;
 using ir::Node;
 
-void Resolver::deferReusedInstance(FuncGraph* g, const interp::Value& cell, const std::string& scope,
-                                   const interp::Value& source, const interp::FunctionObject* fn,
-                                   std::vector<FuncGraph*> parsed) {
-    if (reuseLevel_ != 1 && reuseLevel_ != 2) {
-        return;  // without MS_DEV_CELL_REUSE every instance is compiled on its own
+void Resolver::markFirstInstance(FuncGraph* g, const FunctionSpec& spec) {
+    if (reuseLevel_ == 1 || reuseLevel_ == 2) {  // without MS_DEV_CELL_REUSE: no reuse
+        marked_.try_emplace(spec.self.obj(), MarkedConstruct{spec.fn, g, spec.scope});
     }
-    if (source.isNull()) {
-        marked_.try_emplace(cell.obj(), MarkedConstruct{fn, g, scope});
-        return;
+}
+
+FuncGraph* Resolver::reusedInstanceGraph(const FunctionSpec& spec) {
+    if ((reuseLevel_ != 1 && reuseLevel_ != 2) || spec.constantsFrom.isNull()) {
+        return nullptr;
     }
-    auto it = marked_.find(source.obj());
-    if (it == marked_.end() || it->second.fn != fn) {
-        return;  // the first instance is not reused (changed since __init__): resolved on its own
+    auto it = marked_.find(spec.constantsFrom.obj());
+    if (it == marked_.end() || it->second.fn != spec.fn) {
+        return nullptr;  // the first instance is not reused (changed since __init__)
     }
-    deferred_.insert(parsed.begin(), parsed.end());
-    reused_.push_back(ReusedInstance{g, std::move(parsed), cell, scope, it->second.graph, source,
-                                     it->second.scope});
+    FuncGraph* source = it->second.graph;
+    auto weights = matchedWeights(spec.self, spec.constantsFrom);
+    if (!weights) {
+        const std::size_t firstNew = m_.graphCount();
+        FuncGraph* g = buildFunctionGraph(s_, m_, spec);
+        std::vector<FuncGraph*> parsed{g};
+        for (std::size_t i = firstNew; i < m_.graphCount(); ++i) {
+            if (m_.graphAt(i) != g) {
+                parsed.push_back(m_.graphAt(i));
+            }
+        }
+        deferred_.insert(parsed.begin(), parsed.end());
+        reused_.push_back(ReusedInstance{g, spec.self, spec.scope, source, spec.constantsFrom,
+                                         it->second.scope, {}, std::move(parsed)});
+        return g;
+    }
+    // What parsing the same function would make of the signature: the first instance's
+    // parameters, call signature and graph attributes (its body comes with the copy).
+    s_.countGraph();
+    FuncGraph* g = m_.addGraph(s_.uniqueGraphName(spec.graphName));
+    g->debug().trace = source->debug().trace;  // the same def (a compile error shows it empty)
+    for (const ir::Parameter* p : source->parameters()) {
+        (void)m_.addParameterLike(g, *p);
+    }
+    if (auto sig = s_.signatures.find(source); sig != s_.signatures.end()) {
+        s_.signatures[g] = sig->second;
+    }
+    for (const auto& [key, v] : source->attrs()) {
+        g->attrs().set(key, v);
+    }
+    deferred_.insert(g);
+    reused_.push_back(ReusedInstance{g, spec.self, spec.scope, source, spec.constantsFrom,
+                                     it->second.scope, std::move(*weights), {}});
+    return g;
 }
 
 namespace {
@@ -85,8 +120,12 @@ public:
                 s_.signatures[g] = sig->second;
             }
         }
+        // The instance's own graph (made with the source's parameters) is located as a copy.
+        r_.graph->debug() = r_.source->debug();
+        r_.graph->debug().scope = relocated(r_.source->debug().scope);
         const auto& mine = r_.graph->parameters();
         for (std::size_t k = 0; k < mine.size(); ++k) {
+            locate(*mine[k], *r_.source->parameters()[k]);
             nodes_[r_.source->parameters()[k]] = mine[k];
         }
         for (FuncGraph* src : order_) {
@@ -217,39 +256,48 @@ const std::string& Resolver::sourceConstants(const interp::Value& cell) {
     return it->second;
 }
 
-bool Resolver::copyReusedInstance(const ReusedInstance& r) {
+std::optional<std::vector<std::pair<interp::Value, interp::Value>>> Resolver::matchedWeights(
+    const interp::Value& cell, const interp::Value& source) {
     // The two instances' Parameters, matched by attribute path: same names, shapes and
     // types; their sub-cells of the same types with the same constant attributes.
-    const auto mine = modules::cellParameterPaths(r.cell);
-    const auto theirs = modules::cellParameterPaths(r.sourceCell);
-    if (mine.size() != theirs.size() ||
-        r.graph->parameters().size() != r.source->parameters().size() ||
-        modules::subCellConstants(I, r.cell) != sourceConstants(r.sourceCell)) {
-        return false;
+    const auto mine = modules::cellParameterPaths(cell);
+    const auto theirs = modules::cellParameterPaths(source);
+    if (mine.size() != theirs.size() || modules::subCellConstants(I, cell) != sourceConstants(source)) {
+        return std::nullopt;
     }
-    InstanceCopier copier(m_, s_, r);
+    std::vector<std::pair<interp::Value, interp::Value>> pairs;
     std::unordered_map<const interp::Object*, const interp::Object*> paired;
     for (std::size_t i = 0; i < mine.size(); ++i) {
         const ir::Tensor* a = modules::tensorOf(theirs[i].second);
         const ir::Tensor* b = modules::tensorOf(mine[i].second);
         if (mine[i].first != theirs[i].first || a == nullptr || b == nullptr ||
             a->shape() != b->shape() || a->dtype() != b->dtype()) {
-            return false;
+            return std::nullopt;
         }
         // One Parameter of the first instance held at two paths is one of ours too.
         auto [it, fresh] = paired.try_emplace(theirs[i].second.obj(), mine[i].second.obj());
         if (!fresh && it->second != mine[i].second.obj()) {
-            return false;
+            return std::nullopt;
         }
-        if (auto w = s_.weightParams.find(theirs[i].second.obj()); fresh && w != s_.weightParams.end()) {
-            copier.mapWeight(w->second, mine[i].second);
+        if (fresh) {
+            pairs.emplace_back(theirs[i].second, mine[i].second);
+        }
+    }
+    return pairs;
+}
+
+void Resolver::copyReusedInstance(const ReusedInstance& r) {
+    if (r.graph->parameters().size() != r.source->parameters().size()) {
+        throw std::logic_error("symbol_resolve: the first @lazy_inline instance's graph changed its parameters");
+    }
+    InstanceCopier copier(m_, s_, r);
+    for (const auto& [theirs, mine] : r.weights) {
+        if (auto w = s_.weightParams.find(theirs.obj()); w != s_.weightParams.end()) {
+            copier.mapWeight(w->second, mine);
         }
     }
     copier.collect(functionGraphs_, deferred_);
     copier.copy([&](const interp::Value& param, const Node* at) -> Node* { return weight(param, at); });
-    // r.graph's parsed body, and the graphs its parse made, are unreachable now: the sweep
-    // erases them.
-    return true;
 }
 
 }  // namespace irscope::compiler
