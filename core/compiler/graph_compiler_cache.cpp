@@ -4,6 +4,8 @@
 // miss compiles as usual and stores the IR validate left. Messages are MindSpore's log lines.
 #include <chrono>
 #include <regex>
+#include <string_view>
+#include <unordered_map>
 
 #include "compiler/compiled_graph.h"
 #include "compiler/graph_compiler_host.h"
@@ -158,14 +160,6 @@ ops::KernelArg constantFromText(const std::string& text) {
     return ops::kernelArgFromValue(reader.value(c));
 }
 
-const ir::Parameter* entryParameter(const ir::Module& m, const std::string& name) {
-    for (const ir::Parameter* p : m.entry()->parameters()) {
-        if (p->name() == name) {
-            return p;
-        }
-    }
-    return nullptr;
-}
 
 }  // namespace
 
@@ -250,9 +244,15 @@ std::shared_ptr<GraphCompilerImpl::Compiled> GraphCompilerImpl::fromDiskCache(
         for (const Value& a : all) {
             finder.visit(a);
         }
+        // The entry's parameters by name (a training step has thousands of weights).
+        std::unordered_map<std::string_view, const ir::Parameter*> entryParams;
+        for (const ir::Parameter* p : c->module->entry()->parameters()) {
+            entryParams.try_emplace(p->name(), p);  // the first of a name, as a search finds
+        }
         for (const std::string& name : entry->weights) {
             const auto it = finder.found.find(name);
-            const ir::Parameter* p = entryParameter(*c->module, name);
+            const auto at = entryParams.find(name);
+            const ir::Parameter* p = at == entryParams.end() ? nullptr : at->second;
             const ir::Tensor* t =
                 it == finder.found.end() ? nullptr : modules::tensorOf(it->second);
             if (t == nullptr || p == nullptr) {

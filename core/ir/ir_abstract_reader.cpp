@@ -233,14 +233,28 @@ AbstractPtr ValueReader::abstract(LineCursor& c, int depth) const {
     const std::size_t b = c.pos;
     const std::size_t e = c.scanGroup(true);
     c.pos = e;
-    const std::string_view inner = c.slice(b + 1, e - 1);
+    const std::string_view text = c.slice(b, e);
+    const std::string_view inner = text.substr(1, text.size() - 2);
     if (inner == "null") {
         return nullptr;
     }
-    if (AbstractPtr a = structuredAbstract(c.sub(b + 1, e - 1), depth)) {
-        return a;
+    // What is read depends on the text alone (a reference to a graph aside).
+    constexpr std::size_t kMemoText = 256;
+    constexpr std::size_t kMemoEntries = 1 << 16;
+    const bool memo = text.size() <= kMemoText && text.find('@') == std::string_view::npos;
+    if (memo) {
+        if (auto it = abstracts_.find(text); it != abstracts_.end()) {
+            return it->second;
+        }
     }
-    return Abstract::opaque(std::string(inner));
+    AbstractPtr a = structuredAbstract(c.sub(b + 1, e - 1), depth);
+    if (!a) {
+        a = Abstract::opaque(std::string(inner));
+    }
+    if (memo && abstracts_.size() < kMemoEntries) {
+        abstracts_.emplace(std::string(text), a);
+    }
+    return a;
 }
 
 AbstractPtr ValueReader::structuredAbstract(LineCursor c, int depth) const {

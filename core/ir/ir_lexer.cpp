@@ -1,6 +1,7 @@
 #include "ir/ir_lexer.h"
 
 #include <algorithm>
+#include <array>
 #include <vector>
 
 #include "util/diagnostic.h"
@@ -285,9 +286,25 @@ std::size_t LineCursor::scan(std::string_view stops, std::string_view openers,
         std::size_t at;
     };
     std::vector<Open> stack;
+    // The bytes the loop below acts on; runs of any other byte are skipped at once (a
+    // large dump scans hundreds of thousands of spans).
+    std::array<bool, 256> special{};
+    const auto mark = [&special](char ch) { special[static_cast<unsigned char>(ch)] = true; };
+    for (const char o : openers) {
+        mark(o);
+        mark(closerOf(o));
+    }
+    for (const char ch : stops) {
+        mark(ch);
+    }
+    mark('"');
     std::size_t i = pos;
     while (i < end) {
         const char ch = line_[i];
+        if (!special[static_cast<unsigned char>(ch)]) {
+            ++i;
+            continue;
+        }
         if (stack.empty() && stops.find(ch) != std::string_view::npos) {
             return i;
         }

@@ -5,10 +5,12 @@
 
 #include <functional>
 #include <string>
+#include <unordered_map>
 
 #include "ir/abstract.h"
 #include "ir/ir_lexer.h"
 #include "ir/value.h"
+#include "util/string_hash.h"
 
 namespace irscope::ir::text {
 
@@ -51,6 +53,10 @@ private:
 
     GraphFinder find_;
     ExternalHandler external_;
+    // The abstracts read so far, by their text (`<Tensor[Float32], (6, 8)>`): a large dump
+    // spells a few hundred distinct abstracts hundreds of thousands of times. Texts naming
+    // a graph are not kept (reading them resolves it), nor long ones (tensor values).
+    mutable std::unordered_map<std::string, AbstractPtr, util::StringHash, std::equal_to<>> abstracts_;
 };
 
 }  // namespace irscope::ir::text
