@@ -576,6 +576,14 @@ ValuePtr remapGraphRefs(const ValuePtr& v, const std::unordered_map<const FuncGr
 }
 
 std::unique_ptr<Module> Module::clone() const {
+    return copy(true);
+}
+
+std::unique_ptr<const Module> Module::printCopy() const {
+    return copy(false);
+}
+
+std::unique_ptr<Module> Module::copy(bool withUsers) const {
     auto m = std::make_unique<Module>();
     std::unordered_map<const FuncGraph*, FuncGraph*> gm;
     for (const auto& g : graphs_) {
@@ -685,9 +693,11 @@ std::unique_ptr<Module> Module::clone() const {
                 nc->inputs_.push_back(nm(in));
             }
         }
-        nn->users_.reserve(n->users_.size());
-        for (const Use& u : n->users_) {
-            nn->users_.push_back(Use{static_cast<CNode*>(nm(u.user)), u.index});
+        if (withUsers) {
+            nn->users_.reserve(n->users_.size());
+            for (const Use& u : n->users_) {
+                nn->users_.push_back(Use{static_cast<CNode*>(nm(u.user)), u.index});
+            }
         }
     }
     for (const auto& g : graphs_) {

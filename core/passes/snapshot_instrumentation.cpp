@@ -42,7 +42,7 @@ void SnapshotInstrumentation::copyDeferred() {
     if (deferred_) {
         Deferred d = std::move(*deferred_);
         deferred_.reset();
-        printer().submit(module_->clone(), std::move(d.after), std::move(d.last),
+        printer().submit(module_->printCopy(), std::move(d.after), std::move(d.last),
                          std::move(d.before), std::move(d.result));
     }
 }
@@ -84,7 +84,7 @@ void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassCont
         baseline->text = baselineText_;
         baseline->hash = util::CompressedText::hashOf(*baselineText_);
     } else {
-        printer().submit(m.clone(), baseline, nullptr, nullptr, std::make_shared<SnapshotResult>());
+        printer().submit(m.printCopy(), baseline, nullptr, nullptr, std::make_shared<SnapshotResult>());
     }
     if (baselineText_) {
         SnapshotPrinter::fingerprint(m, *baseline);

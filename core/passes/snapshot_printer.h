@@ -1,6 +1,6 @@
 // SnapshotPrinter: fingerprints, prints, compares and compresses the IR snapshots of one
 // compile on a worker thread, off the compile's critical path. The snapshot instrumentation
-// hands it a structural copy of the module (Module::clone) for every pass that reported a
+// hands it a structural copy of the module (Module::printCopy) for every pass that reported a
 // change, and keeps going; the worker fingerprints the copy (ir/module_fingerprint.h, which
 // also counts its nodes): a state with the fingerprint of the state before the pass or of
 // the last state shares that state's text without printing. Otherwise it prints the copy,
@@ -88,7 +88,7 @@ public:
     // `result` comparing `after` with `before`. Without a copy,
     // `after` is an earlier state (filled by then). `last` and `before` may be null (the
     // baseline before the first pass: nothing to compare with).
-    void submit(std::unique_ptr<ir::Module> copy, std::shared_ptr<SnapshotText> after,
+    void submit(std::unique_ptr<const ir::Module> copy, std::shared_ptr<SnapshotText> after,
                 std::shared_ptr<const SnapshotText> last,
                 std::shared_ptr<const SnapshotText> before, std::shared_ptr<SnapshotResult> result);
 
@@ -114,7 +114,7 @@ public:
 
 private:
     struct Job {
-        std::unique_ptr<ir::Module> copy;
+        std::unique_ptr<const ir::Module> copy;
         std::shared_ptr<SnapshotText> after;
         std::shared_ptr<const SnapshotText> last;
         std::shared_ptr<const SnapshotText> before;
