@@ -9,6 +9,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 #include "compiler/graph_compiler.h"
 #include "frontend/interp/interpreter.h"
@@ -229,6 +230,28 @@ std::string withoutReuseMarks(const std::string& ir) {
         out += line + "\n";
     }
     return out;
+}
+
+// threeBlocks undecorated and with @lazy_inline, Block's `return self.fc(h) + self.b` made
+// `body`: both run (the same output checked), their sessions kept.
+struct PlainAndLazy {
+    std::shared_ptr<store::Session> plain;
+    std::shared_ptr<store::Session> lazy;
+};
+PlainAndLazy runBothWithBody(const std::string& body, const std::string& extra = {}) {
+    const std::string use = "        return self.fc(h) + self.b\n";
+    std::string script = threeBlocks("    @lazy_inline\n", extra);
+    std::string plainScript = threeBlocks("    # no decorator\n", extra);
+    for (std::string* text : {&script, &plainScript}) {
+        text->replace(text->find(use), use.size(), body);
+    }
+    std::string outPlain;
+    std::string outLazy;
+    PlainAndLazy r{runSource(plainScript, &outPlain), runSource(script, &outLazy)};
+    if (outLazy != outPlain) {
+        throw std::runtime_error("the outputs differ:\n" + outPlain + "---\n" + outLazy);
+    }
+    return r;
 }
 }  // namespace
 
@@ -471,23 +494,13 @@ private slots:
         // copies are named as parsing each instance names them (the first's `if` branches,
         // then the second's...), where parsing every instance and copying afterwards
         // numbered the copies after all the parses' graphs.
-        const std::string use = "        return self.fc(h) + self.b\n";
         const std::string branchy =
             "        if x.sum() > 0:\n"
             "            h = h * 2.0\n"
             "        else:\n"
             "            h = h - 1.0\n"
             "        return self.fc(h) + self.b\n";
-        std::string script = threeBlocks("    @lazy_inline\n");
-        std::string plainScript = threeBlocks("    # no decorator\n");
-        for (std::string* text : {&script, &plainScript}) {
-            text->replace(text->find(use), use.size(), branchy);
-        }
-        std::string outPlain;
-        std::string outLazy;
-        const auto plain = runSource(plainScript, &outPlain);
-        const auto lazy = runSource(script, &outLazy);
-        QCOMPARE(QString::fromStdString(outLazy), QString::fromStdString(outPlain));
+        const auto [plain, lazy] = runBothWithBody(branchy);
         const std::string a = plain->compiles.at(0).find("symbol_resolve")->text();
         const std::string b = lazy->compiles.at(0).find("symbol_resolve")->text();
         QVERIFY2(contains(b, "Block_construct_2("), b.c_str());
@@ -502,22 +515,12 @@ private slots:
         const std::string extra =
             "        self.extra = Parameter(Tensor(np.ones((2,), np.float32)), name='extra') "
             "if len(made) == 3 else None\n";
-        const std::string use = "        return self.fc(h) + self.b\n";
         const std::string replacement =
             "        out = self.fc(h) + self.b\n"
             "        if self.extra is not None:\n"
             "            out = out + self.extra\n"
             "        return out\n";
-        std::string script = threeBlocks("    @lazy_inline\n", extra);
-        std::string plainScript = threeBlocks("    # no decorator\n", extra);
-        for (std::string* text : {&script, &plainScript}) {
-            text->replace(text->find(use), use.size(), replacement);
-        }
-        std::string outPlain;
-        std::string outLazy;
-        const auto plain = runSource(plainScript, &outPlain);
-        const auto lazy = runSource(script, &outLazy);
-        QCOMPARE(QString::fromStdString(outLazy), QString::fromStdString(outPlain));
+        const auto [plain, lazy] = runBothWithBody(replacement, extra);
         const std::string a = plain->compiles.at(0).find("symbol_resolve")->text();
         const std::string b = lazy->compiles.at(0).find("symbol_resolve")->text();
         QVERIFY2(contains(b, "blocks.2.extra"), b.c_str());
