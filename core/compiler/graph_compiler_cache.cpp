@@ -160,7 +160,6 @@ ops::KernelArg constantFromText(const std::string& text) {
     return ops::kernelArgFromValue(reader.value(c));
 }
 
-
 }  // namespace
 
 GraphCompilerImpl::~GraphCompilerImpl() = default;

@@ -298,7 +298,8 @@ interp::Value Resolver::reuseSource(const interp::Value& cell) {
     return (fresh || it->second.identical(cell)) ? interp::Value() : it->second;
 }
 
-std::optional<std::string> Resolver::lazyInlineArgs(const interp::Value& cell, const std::string& scope) {
+std::optional<std::string> Resolver::lazyInlineArgs(const interp::Value& cell,
+                                                    const std::string& scope) {
     auto* text = I.getAttrOrNull(cell, "cell_init_args").as<interp::StrObject>();
     if (text == nullptr) {
         return std::nullopt;

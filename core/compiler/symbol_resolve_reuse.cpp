@@ -47,8 +47,13 @@ FuncGraph* Resolver::reusedInstanceGraph(const FunctionSpec& spec) {
             }
         }
         deferred_.insert(parsed.begin(), parsed.end());
-        reused_.push_back(ReusedInstance{g, spec.self, spec.scope, source, spec.constantsFrom,
-                                         it->second.scope, {}, std::move(parsed)});
+        reused_.push_back(ReusedInstance{.graph = g,
+                                         .cell = spec.self,
+                                         .scope = spec.scope,
+                                         .source = source,
+                                         .sourceCell = spec.constantsFrom,
+                                         .sourceScope = it->second.scope,
+                                         .parsed = std::move(parsed)});
         return g;
     }
     // What parsing the same function would make of the signature: the first instance's
@@ -66,8 +71,13 @@ FuncGraph* Resolver::reusedInstanceGraph(const FunctionSpec& spec) {
         g->attrs().set(key, v);
     }
     deferred_.insert(g);
-    reused_.push_back(ReusedInstance{g, spec.self, spec.scope, source, spec.constantsFrom,
-                                     it->second.scope, std::move(*weights), {}});
+    reused_.push_back(ReusedInstance{.graph = g,
+                                     .cell = spec.self,
+                                     .scope = spec.scope,
+                                     .source = source,
+                                     .sourceCell = spec.constantsFrom,
+                                     .sourceScope = it->second.scope,
+                                     .weights = std::move(*weights)});
     return g;
 }
 
@@ -262,7 +272,8 @@ std::optional<std::vector<std::pair<interp::Value, interp::Value>>> Resolver::ma
     // types; their sub-cells of the same types with the same constant attributes.
     const auto mine = modules::cellParameterPaths(cell);
     const auto theirs = modules::cellParameterPaths(source);
-    if (mine.size() != theirs.size() || modules::subCellConstants(I, cell) != sourceConstants(source)) {
+    if (mine.size() != theirs.size() ||
+        modules::subCellConstants(I, cell) != sourceConstants(source)) {
         return std::nullopt;
     }
     std::vector<std::pair<interp::Value, interp::Value>> pairs;
@@ -288,7 +299,8 @@ std::optional<std::vector<std::pair<interp::Value, interp::Value>>> Resolver::ma
 
 void Resolver::copyReusedInstance(const ReusedInstance& r) {
     if (r.graph->parameters().size() != r.source->parameters().size()) {
-        throw std::logic_error("symbol_resolve: the first @lazy_inline instance's graph changed its parameters");
+        throw std::logic_error(
+            "symbol_resolve: the first @lazy_inline instance's graph changed its parameters");
     }
     InstanceCopier copier(m_, s_, r);
     for (const auto& [theirs, mine] : r.weights) {
@@ -297,7 +309,8 @@ void Resolver::copyReusedInstance(const ReusedInstance& r) {
         }
     }
     copier.collect(functionGraphs_, deferred_);
-    copier.copy([&](const interp::Value& param, const Node* at) -> Node* { return weight(param, at); });
+    copier.copy(
+        [&](const interp::Value& param, const Node* at) -> Node* { return weight(param, at); });
 }
 
 }  // namespace irscope::compiler

@@ -56,7 +56,8 @@ private:
     // The abstracts read so far, by their text (`<Tensor[Float32], (6, 8)>`): a large dump
     // spells a few hundred distinct abstracts hundreds of thousands of times. Texts naming
     // a graph are not kept (reading them resolves it), nor long ones (tensor values).
-    mutable std::unordered_map<std::string, AbstractPtr, util::StringHash, std::equal_to<>> abstracts_;
+    mutable std::unordered_map<std::string, AbstractPtr, util::StringHash, std::equal_to<>>
+        abstracts_;
 };
 
 }  // namespace irscope::ir::text

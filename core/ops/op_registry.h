@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "ir/abstract.h"
-#include "ir/value.h"
 #include "ir/tensor.h"
+#include "ir/value.h"
 #include "util/string_hash.h"
 
 namespace irscope::ops {

@@ -84,7 +84,8 @@ void SnapshotInstrumentation::beforePipeline(const ir::Module& m, const PassCont
         baseline->text = baselineText_;
         baseline->hash = util::CompressedText::hashOf(*baselineText_);
     } else {
-        printer().submit(m.printCopy(), baseline, nullptr, nullptr, std::make_shared<SnapshotResult>());
+        printer().submit(m.printCopy(), baseline, nullptr, nullptr,
+                         std::make_shared<SnapshotResult>());
     }
     if (baselineText_) {
         SnapshotPrinter::fingerprint(m, *baseline);

@@ -65,7 +65,8 @@ bool SnapshotPrinter::closed() const {
     return closed_;
 }
 
-void SnapshotPrinter::submit(std::unique_ptr<const ir::Module> copy, std::shared_ptr<SnapshotText> after,
+void SnapshotPrinter::submit(std::unique_ptr<const ir::Module> copy,
+                             std::shared_ptr<SnapshotText> after,
                              std::shared_ptr<const SnapshotText> last,
                              std::shared_ptr<const SnapshotText> before,
                              std::shared_ptr<SnapshotResult> result) {
