@@ -21,6 +21,25 @@ using ir::CNode;
 using ir::FuncGraph;
 using ir::Node;
 
+namespace {
+
+// A new graph named after `name` with src's parameters (as addParameterLike copies them)
+// and src's call signature: a later instance's graph, and each graph its copy makes.
+FuncGraph* graphLike(ir::Module& m, FrontendState& s, const FuncGraph& src,
+                     const std::string& name) {
+    s.countGraph();
+    FuncGraph* g = m.addGraph(s.uniqueGraphName(name));
+    for (const ir::Parameter* p : src.parameters()) {
+        (void)m.addParameterLike(g, *p);
+    }
+    if (auto sig = s.signatures.find(&src); sig != s.signatures.end()) {
+        s.signatures[g] = sig->second;
+    }
+    return g;
+}
+
+}  // namespace
+
 void Resolver::markFirstInstance(FuncGraph* g, const FunctionSpec& spec) {
     if (reuseLevel_ == 1 || reuseLevel_ == 2) {  // without MS_DEV_CELL_REUSE: no reuse
         marked_.try_emplace(spec.self.obj(), MarkedConstruct{spec.fn, g, spec.scope});
@@ -35,50 +54,34 @@ FuncGraph* Resolver::reusedInstanceGraph(const FunctionSpec& spec) {
     if (it == marked_.end() || it->second.fn != spec.fn) {
         return nullptr;  // the first instance is not reused (changed since __init__)
     }
-    FuncGraph* source = it->second.graph;
-    auto weights = matchedWeights(spec.self, spec.constantsFrom);
-    if (!weights) {
+    ReusedInstance r{.cell = spec.self,
+                     .scope = spec.scope,
+                     .source = it->second.graph,
+                     .sourceCell = spec.constantsFrom,
+                     .sourceScope = it->second.scope};
+    if (auto weights = matchedWeights(spec.self, spec.constantsFrom)) {
+        // What parsing the same function would make of the signature: the first instance's
+        // parameters, call signature and graph attributes (its body comes with the copy).
+        r.graph = graphLike(m_, s_, *r.source, spec.graphName);
+        r.graph->debug().trace = r.source->debug().trace;  // the def (an error shows it empty)
+        for (const auto& [key, v] : r.source->attrs()) {
+            r.graph->attrs().set(key, v);
+        }
+        r.weights = std::move(*weights);
+        deferred_.insert(r.graph);
+    } else {
         const std::size_t firstNew = m_.graphCount();
-        FuncGraph* g = buildFunctionGraph(s_, m_, spec);
-        std::vector<FuncGraph*> parsed{g};
+        r.graph = buildFunctionGraph(s_, m_, spec);
+        r.parsed.push_back(r.graph);
         for (std::size_t i = firstNew; i < m_.graphCount(); ++i) {
-            if (m_.graphAt(i) != g) {
-                parsed.push_back(m_.graphAt(i));
+            if (m_.graphAt(i) != r.graph) {
+                r.parsed.push_back(m_.graphAt(i));
             }
         }
-        deferred_.insert(parsed.begin(), parsed.end());
-        reused_.push_back(ReusedInstance{.graph = g,
-                                         .cell = spec.self,
-                                         .scope = spec.scope,
-                                         .source = source,
-                                         .sourceCell = spec.constantsFrom,
-                                         .sourceScope = it->second.scope,
-                                         .parsed = std::move(parsed)});
-        return g;
+        deferred_.insert(r.parsed.begin(), r.parsed.end());
     }
-    // What parsing the same function would make of the signature: the first instance's
-    // parameters, call signature and graph attributes (its body comes with the copy).
-    s_.countGraph();
-    FuncGraph* g = m_.addGraph(s_.uniqueGraphName(spec.graphName));
-    g->debug().trace = source->debug().trace;  // the same def (a compile error shows it empty)
-    for (const ir::Parameter* p : source->parameters()) {
-        (void)m_.addParameterLike(g, *p);
-    }
-    if (auto sig = s_.signatures.find(source); sig != s_.signatures.end()) {
-        s_.signatures[g] = sig->second;
-    }
-    for (const auto& [key, v] : source->attrs()) {
-        g->attrs().set(key, v);
-    }
-    deferred_.insert(g);
-    reused_.push_back(ReusedInstance{.graph = g,
-                                     .cell = spec.self,
-                                     .scope = spec.scope,
-                                     .source = source,
-                                     .sourceCell = spec.constantsFrom,
-                                     .sourceScope = it->second.scope,
-                                     .weights = std::move(*weights)});
-    return g;
+    reused_.push_back(std::move(r));
+    return reused_.back().graph;
 }
 
 namespace {
@@ -112,31 +115,23 @@ public:
     template <typename WeightOf>
     void copy(WeightOf&& weightOf) {
         for (std::size_t i = 1; i < order_.size(); ++i) {
-            FuncGraph* src = order_[i];
-            s_.countGraph();
-            FuncGraph* g = m_.addGraph(s_.uniqueGraphName(src->name()));
+            gm_[order_[i]] = graphLike(m_, s_, *order_[i], order_[i]->name());
+        }
+        // Every copy (the instance's own graph too, made with the source's parameters) is
+        // located as a copy: its debug info, scope and parameters.
+        for (FuncGraph* src : order_) {
+            FuncGraph* g = gm_.at(src);
             g->debug() = src->debug();
             g->debug().scope = relocated(src->debug().scope);
-            gm_[src] = g;
-            for (ir::Parameter* p : src->parameters()) {
-                ir::Parameter* q = m_.addParameterLike(g, *p);
-                locate(*q, *p);
-                nodes_[p] = q;
+            const auto& mine = g->parameters();
+            for (std::size_t k = 0; k < mine.size(); ++k) {
+                ir::Parameter* p = src->parameters()[k];
+                locate(*mine[k], *p);
+                nodes_[p] = mine[k];
                 if (auto len = s_.paramLengths.find(p); len != s_.paramLengths.end()) {
-                    s_.paramLengths[q] = len->second;
+                    s_.paramLengths[mine[k]] = len->second;
                 }
             }
-            if (auto sig = s_.signatures.find(src); sig != s_.signatures.end()) {
-                s_.signatures[g] = sig->second;
-            }
-        }
-        // The instance's own graph (made with the source's parameters) is located as a copy.
-        r_.graph->debug() = r_.source->debug();
-        r_.graph->debug().scope = relocated(r_.source->debug().scope);
-        const auto& mine = r_.graph->parameters();
-        for (std::size_t k = 0; k < mine.size(); ++k) {
-            locate(*mine[k], *r_.source->parameters()[k]);
-            nodes_[r_.source->parameters()[k]] = mine[k];
         }
         for (FuncGraph* src : order_) {
             FuncGraph* g = gm_.at(src);
